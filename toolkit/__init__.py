@@ -1,0 +1,28 @@
+"""exprscope's engine and everything that explains it.
+
+    import toolkit as tk
+    e = tk.parse("if(a != 0, b / a, 0)")
+    with tk.trace() as t:
+        tk.evaluate(tk.optimize(e, table.schema), table)
+    tk.write_report(t, "report.html")
+
+The public names are re-exported here; see docs/ for the guide.
+"""
+
+from .errors import (  # noqa: F401
+    ArityError, BindError, ExprscopeError, FieldRefError, KernelError, NoKernelError,
+    ParseError, UnboundError, UnknownFunctionError,
+)
+from .field_ref import FieldPath, FieldRef  # noqa: F401
+from .expression import Call, Expression, Literal, Parameter  # noqa: F401
+from .builders import (  # noqa: F401
+    and_, call, case_when, cast, coalesce, equal, field, greater, greater_equal, if_else,
+    is_null, is_valid, less, less_equal, literal, make_struct, not_, not_equal, or_, project,
+)
+from .visit import modify_expression, node_at, walk  # noqa: F401
+from .observe import Observer, observing  # noqa: F401
+# -- parse (issue 2) --
+# -- functions, bind, evaluate (issue 3) --
+# -- passes (issue 4) --
+# -- special forms (issue 5) --
+# -- trace and render (issue 6) --

@@ -1,0 +1,145 @@
+"""The builders users write expressions with, mirroring Arrow's helpers (§1)."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .expression import Call, Expression, Literal, Parameter, as_expression
+from .field_ref import FieldRef
+
+__all__ = [
+    "field", "literal", "call", "cast", "and_", "or_", "not_", "equal", "not_equal", "less",
+    "less_equal", "greater", "greater_equal", "is_null", "is_valid", "if_else", "case_when",
+    "coalesce", "project", "make_struct",
+]
+
+
+def field(*parts) -> Parameter:
+    """A field reference: `field("a")`, nested `field("a", "b")`, by index `field(0, 1)`."""
+    if len(parts) == 1 and isinstance(parts[0], FieldRef):
+        return Parameter(parts[0])
+    if not parts:
+        raise TypeError("field() needs a name, an index, or a path of them")
+    return Parameter(FieldRef(*parts))
+
+
+def literal(value, type: pa.DataType | str | None = None) -> Literal:
+    """A constant. `literal(None, pa.int32())` is a typed null."""
+    if isinstance(value, Literal):
+        return value
+    if type is not None:
+        if isinstance(type, str):
+            type = pa.type_for_alias(type)
+        if isinstance(value, pa.Scalar):
+            value = value.cast(type)
+        else:
+            value = pa.scalar(value, type=type)
+    return Literal(value)
+
+
+def call(name: str, args: Sequence = (), options: pc.FunctionOptions | None = None) -> Call:
+    return Call(name, [as_expression(a) for a in args], options)
+
+
+def cast(expr, target_type, safe: bool = True) -> Call:
+    """A cast call; safe (no overflow, no truncation) unless `safe=False`."""
+    return as_expression(expr).cast(target_type, safe=safe)
+
+
+def _fold(name: str, operands: Iterable, empty: bool) -> Expression:
+    operands = [as_expression(o) for o in operands]
+    if not operands:
+        return Literal(pa.scalar(empty))
+    out = operands[0]
+    for operand in operands[1:]:
+        out = Call(name, (out, operand))
+    return out
+
+
+def _operands(args) -> list:
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return list(args[0])
+    return list(args)
+
+
+def and_(*args) -> Expression:
+    """`and_kleene` of two operands, or of a list (folded left; empty gives true)."""
+    return _fold("and_kleene", _operands(args), True)
+
+
+def or_(*args) -> Expression:
+    """`or_kleene` of two operands, or of a list (folded left; empty gives false)."""
+    return _fold("or_kleene", _operands(args), False)
+
+
+def not_(x) -> Call:
+    return Call("invert", (as_expression(x),))
+
+
+def _comparison(name):
+    def build(lhs, rhs) -> Call:
+        return Call(name, (as_expression(lhs), as_expression(rhs)))
+
+    build.__name__ = name
+    build.__doc__ = f"The `{name}` comparison."
+    return build
+
+
+equal = _comparison("equal")
+not_equal = _comparison("not_equal")
+less = _comparison("less")
+less_equal = _comparison("less_equal")
+greater = _comparison("greater")
+greater_equal = _comparison("greater_equal")
+
+
+def is_null(x, nan_is_null: bool = False) -> Call:
+    """Always carries NullOptions, as Arrow's helper does."""
+    return Call("is_null", (as_expression(x),), pc.NullOptions(nan_is_null=nan_is_null))
+
+
+def is_valid(x) -> Call:
+    return Call("is_valid", (as_expression(x),))
+
+
+def if_else(cond, then, otherwise) -> Call:
+    """Lazy: `then` runs only where `cond` is true, `otherwise` only where it is false."""
+    return Call("if_else", (as_expression(cond), as_expression(then), as_expression(otherwise)))
+
+
+def make_struct(values: Sequence, names: Sequence[str]) -> Call:
+    values = [as_expression(v) for v in values]
+    names = list(names)
+    if len(values) != len(names):
+        raise ValueError(f"make_struct got {len(values)} values but {len(names)} names")
+    return Call("make_struct", values, pc.MakeStructOptions(names))
+
+
+def case_when(cases: Sequence[tuple], else_=None) -> Call:
+    """Arrow's case_when: a make_struct of the conditions, then the values, then else."""
+    cases = list(cases)
+    if not cases:
+        raise ValueError("case_when needs at least one (condition, value) pair")
+    conds = [as_expression(c) for c, _ in cases]
+    values = [as_expression(v) for _, v in cases]
+    struct = make_struct(conds, [str(i) for i in range(len(conds))])
+    args = [struct, *values]
+    if else_ is not None:
+        args.append(as_expression(else_))
+    return Call("case_when", args)
+
+
+def coalesce(*args) -> Call:
+    """The first non-null argument, row by row; argument i runs only where all before are null."""
+    operands = _operands(args)
+    if not operands:
+        raise ValueError("coalesce needs at least one argument")
+    return Call("coalesce", [as_expression(a) for a in operands])
+
+
+def project(values: Sequence, names: Sequence[str]) -> Call:
+    """Arrow's project: a make_struct of the values under the names."""
+    return make_struct(values, names)

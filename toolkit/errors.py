@@ -1,0 +1,108 @@
+"""The errors exprscope raises, each naming what was wrong and where.
+
+One base class so callers (the CLI, the magics) can catch exprscope's own errors
+and show them as one concise message instead of a traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ExprscopeError",
+    "FieldRefError",
+    "ParseError",
+    "BindError",
+    "UnknownFunctionError",
+    "ArityError",
+    "NoKernelError",
+    "UnboundError",
+    "KernelError",
+    "caret_snippet",
+]
+
+
+class ExprscopeError(Exception):
+    """Base of every error exprscope raises on purpose."""
+
+
+class FieldRefError(ExprscopeError, KeyError):
+    """A field reference that matches no field, or more than one."""
+
+    def __init__(self, message: str, ref=None, schema=None):
+        super().__init__(message)
+        self.message = message
+        self.ref = ref
+        self.schema = schema
+
+    def __str__(self):  # KeyError would quote the message
+        return self.message
+
+
+def caret_snippet(text: str, position: int, width: int = 1) -> str:
+    """The line of `text` holding `position`, with carets under the culprit."""
+    position = max(0, min(position, len(text)))
+    start = text.rfind("\n", 0, position) + 1
+    end = text.find("\n", position)
+    end = len(text) if end < 0 else end
+    line = text[start:end]
+    col = position - start
+    return f"  {line}\n  {' ' * col}{'^' * max(1, width)}"
+
+
+class ParseError(ExprscopeError, ValueError):
+    """Expression text that is not a single expression exprscope can read."""
+
+    def __init__(self, reason: str, text: str, position: int = 0, width: int = 1):
+        self.reason = reason
+        self.text = text
+        self.position = position
+        self.width = width
+        super().__init__(f"{reason}\n{caret_snippet(text, position, width)}")
+
+
+class BindError(ExprscopeError, TypeError):
+    """An expression that cannot be bound to a schema."""
+
+
+class UnknownFunctionError(BindError, KeyError):
+    def __init__(self, name: str, suggestions=()):
+        self.name = name
+        self.suggestions = tuple(suggestions)
+        msg = f"No function registered with name: {name}"
+        if self.suggestions:
+            msg += " (did you mean " + ", ".join(repr(s) for s in self.suggestions) + "?)"
+        self.message = msg
+        super().__init__(msg)
+
+    def __str__(self):
+        return self.message
+
+
+class ArityError(BindError):
+    pass
+
+
+class NoKernelError(BindError):
+    """No signature of the function accepts the argument types (lists those that exist)."""
+
+    def __init__(self, message: str, function: str = "", types=(), signatures=()):
+        self.function = function
+        self.types = tuple(types)
+        self.signatures = tuple(signatures)
+        super().__init__(message)
+
+
+class UnboundError(ExprscopeError, ValueError):
+    """A pass or evaluation that needs a bound expression got an unbound one."""
+
+
+class KernelError(ExprscopeError, ArithmeticError):
+    """A kernel failed: names the expression node and, per row, the first offending row."""
+
+    def __init__(self, message: str, node=None, path=(), row: int | None = None, cause=None):
+        self.node = node
+        self.path = tuple(path)
+        self.row = row
+        self.cause = cause
+        where = f" in {node}" if node is not None else ""
+        at_row = f" at row {row}" if row is not None else ""
+        super().__init__(f"{message}{where}{at_row}")

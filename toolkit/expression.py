@@ -1,0 +1,457 @@
+"""The expression model: Literal | Parameter (a field reference) | Call.
+
+Immutable, structurally hashable and comparable with `.equals()`, as Arrow's
+`compute::Expression` (ARROW_SEMANTICS.md §1). Python operators build calls, so
+`field("a") + 1 > 3` is `greater(add(a, 1), 3)`; `==` builds an `equal` call,
+which is why `bool(expr)` refuses and points at `.equals()`.
+
+Everything that walks a tree here uses an explicit stack: 10,000-deep chains
+(a long `a + 1 + 1 + ...`) hash, compare and print without RecursionError.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterator, Sequence
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .field_ref import FieldPath, FieldRef
+from .options import options_equal, options_to_string
+
+__all__ = ["Expression", "Literal", "Parameter", "Call", "as_expression", "postorder",
+           "COMPARISON_SYMBOLS"]
+
+COMPARISON_SYMBOLS = {
+    "equal": "==",
+    "not_equal": "!=",
+    "less": "<",
+    "less_equal": "<=",
+    "greater": ">",
+    "greater_equal": ">=",
+}
+
+
+class Expression:
+    """Base of the three node kinds. Use the builders in `toolkit` to make one."""
+
+    __slots__ = ()
+    kind: str = "expression"
+
+    # -- structure -------------------------------------------------------------
+    @property
+    def args(self) -> tuple[Expression, ...]:
+        return ()
+
+    @property
+    def is_literal(self) -> bool:
+        return False
+
+    @property
+    def is_field(self) -> bool:
+        return False
+
+    @property
+    def is_call(self) -> bool:
+        return False
+
+    @property
+    def type(self) -> pa.DataType | None:
+        """The output type: a literal's own, otherwise set by binding (None before)."""
+        return None
+
+    @property
+    def is_bound(self) -> bool:
+        """Arrow's IsBound: every node has a type and every call a kernel."""
+        return all(n._locally_bound() for n in postorder(self))
+
+    def _locally_bound(self) -> bool:
+        return True
+
+    # -- equality and hash -------------------------------------------------------
+    def equals(self, other: object) -> bool:
+        """Structural equality (Arrow's Equals, but argument counts are compared)."""
+        if not isinstance(other, Expression):
+            return False
+        stack = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if type(a) is not type(b) or hash(a) != hash(b) or not a._shallow_equals(b):
+                return False
+            if a.is_call:
+                stack.extend(zip(a.args, b.args))
+        return True
+
+    def _shallow_equals(self, other: Expression) -> bool:
+        raise NotImplementedError  # each node kind overrides it
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __bool__(self):
+        raise TypeError(
+            "an Expression has no truth value: `==` builds an `equal` call. "
+            "Use `a.equals(b)` to compare expressions."
+        )
+
+    # -- text --------------------------------------------------------------------
+    def to_string(self) -> str:
+        """Arrow's ToString format, e.g. `(add(a, 1) > 3)`."""
+        texts: dict[int, str] = {}
+        for node in postorder(self):
+            texts[id(node)] = node._format([texts[id(a)] for a in node.args])
+        return texts[id(self)]
+
+    def _format(self, arg_texts: list[str]) -> str:
+        raise NotImplementedError  # each node kind overrides it
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def __repr__(self) -> str:
+        text = self.to_string()
+        if len(text) > 200:
+            text = text[:197] + "..."
+        return f"<toolkit.Expression {text}>"
+
+    def to_sql(self) -> str:
+        """SQL-like text that `toolkit.parse` reads back to an equal expression."""
+        from .to_sql import to_sql
+
+        return to_sql(self)
+
+    # -- binding and friends (thin delegations keep this module dependency-free) ---
+    def bind(self, schema) -> Expression:
+        from .bind import bind
+
+        return bind(self, schema)
+
+    def field_refs(self) -> list[FieldRef]:
+        """The field references in the tree, in pre-order, duplicates kept once."""
+        seen: dict[FieldRef, None] = {}
+        for node in preorder(self):
+            if node.is_field:
+                seen.setdefault(node.ref, None)
+        return list(seen)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from . import display_hooks
+
+        return display_hooks.mimebundle(self)
+
+    # -- operators build calls -----------------------------------------------------
+    def _binary(self, name: str, other: Any, reflected: bool = False) -> Call:
+        other = as_expression(other)
+        return Call(name, (other, self) if reflected else (self, other))
+
+    def __eq__(self, other):  # type: ignore[override]
+        return self._binary("equal", other)
+
+    def __ne__(self, other):  # type: ignore[override]
+        return self._binary("not_equal", other)
+
+    def __lt__(self, other):
+        return self._binary("less", other)
+
+    def __le__(self, other):
+        return self._binary("less_equal", other)
+
+    def __gt__(self, other):
+        return self._binary("greater", other)
+
+    def __ge__(self, other):
+        return self._binary("greater_equal", other)
+
+    def __add__(self, other):
+        return self._binary("add", other)
+
+    def __radd__(self, other):
+        return self._binary("add", other, reflected=True)
+
+    def __sub__(self, other):
+        return self._binary("subtract", other)
+
+    def __rsub__(self, other):
+        return self._binary("subtract", other, reflected=True)
+
+    def __mul__(self, other):
+        return self._binary("multiply", other)
+
+    def __rmul__(self, other):
+        return self._binary("multiply", other, reflected=True)
+
+    def __truediv__(self, other):
+        return self._binary("divide", other)
+
+    def __rtruediv__(self, other):
+        return self._binary("divide", other, reflected=True)
+
+    def __pow__(self, other):
+        return self._binary("power", other)
+
+    def __rpow__(self, other):
+        return self._binary("power", other, reflected=True)
+
+    def __and__(self, other):
+        return self._binary("and_kleene", other)
+
+    def __rand__(self, other):
+        return self._binary("and_kleene", other, reflected=True)
+
+    def __or__(self, other):
+        return self._binary("or_kleene", other)
+
+    def __ror__(self, other):
+        return self._binary("or_kleene", other, reflected=True)
+
+    def __xor__(self, other):
+        return self._binary("xor", other)
+
+    def __rxor__(self, other):
+        return self._binary("xor", other, reflected=True)
+
+    def __invert__(self):
+        return Call("invert", (self,))
+
+    def __neg__(self):
+        return Call("negate", (self,))
+
+    def __abs__(self):
+        return Call("abs", (self,))
+
+    # pyarrow.compute.Expression's convenience methods, for familiarity
+    def is_null(self, nan_is_null: bool = False) -> Call:
+        return Call("is_null", (self,), pc.NullOptions(nan_is_null=nan_is_null))
+
+    def is_valid(self) -> Call:
+        return Call("is_valid", (self,))
+
+    def isin(self, values) -> Call:
+        values = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values)
+        if isinstance(values, pa.ChunkedArray):
+            values = values.combine_chunks()
+        return Call("is_in", (self,), pc.SetLookupOptions(values))
+
+    def cast(self, target_type, safe: bool = True) -> Call:
+        target_type = pa.type_for_alias(target_type) if isinstance(target_type, str) else target_type
+        options = pc.CastOptions.safe(target_type) if safe else pc.CastOptions.unsafe(target_type)
+        return Call("cast", (self,), options)
+
+
+class Literal(Expression):
+    """A constant: a pyarrow Scalar (or, rarely, an Array). Always bound."""
+
+    __slots__ = ("value", "_hash", "_text")
+    kind = "literal"
+
+    def __init__(self, value):
+        if isinstance(value, Literal):
+            value = value.value
+        if not isinstance(value, (pa.Scalar, pa.Array)):
+            value = pa.scalar(value)
+        self.value = value
+        self._text = None
+        if isinstance(value, pa.Array):
+            self._hash = 0
+        else:
+            self._hash = hash(("Literal", _scalar_hash(value)))
+
+    @property
+    def is_literal(self) -> bool:
+        return True
+
+    @property
+    def is_scalar(self) -> bool:
+        return isinstance(self.value, pa.Scalar)
+
+    @property
+    def type(self) -> pa.DataType:
+        return self.value.type
+
+    @property
+    def is_null_literal(self) -> bool:
+        """Arrow's IsNullLiteral (a zero-length array counts, as in Arrow)."""
+        if isinstance(self.value, pa.Scalar):
+            return not self.value.is_valid
+        return self.value.null_count == len(self.value)
+
+    def _shallow_equals(self, other: Literal) -> bool:
+        a, b = self.value, other.value
+        if isinstance(a, pa.Array) or isinstance(b, pa.Array):
+            return isinstance(a, pa.Array) and isinstance(b, pa.Array) and a.equals(b)
+        if a.type != b.type:
+            return False
+        if a.is_valid and b.is_valid and pa.types.is_floating(a.type):
+            x, y = a.as_py(), b.as_py()
+            return x == y or (math.isnan(x) and math.isnan(y))
+        return a.equals(b)
+
+    def _format(self, arg_texts) -> str:
+        if self._text is None:
+            if isinstance(self.value, pa.Array):
+                self._text = f"Array[{self.value.type}]"
+            else:
+                self._text = str(pc.scalar(self.value))
+        return self._text
+
+
+class Parameter(Expression):
+    """A field reference; after binding it also holds the field's type, path and nullability."""
+
+    __slots__ = ("ref", "field_type", "path", "nullable", "_hash")
+    kind = "field"
+
+    def __init__(self, ref: FieldRef, field_type: pa.DataType | None = None,
+                 path: FieldPath | None = None, nullable: bool = True):
+        self.ref = ref if isinstance(ref, FieldRef) else FieldRef(ref)
+        self.field_type = field_type
+        self.path = path
+        self.nullable = nullable
+        self._hash = hash(("Parameter", self.ref))
+
+    @property
+    def is_field(self) -> bool:
+        return True
+
+    @property
+    def type(self) -> pa.DataType | None:
+        return self.field_type
+
+    def _locally_bound(self) -> bool:
+        return self.field_type is not None
+
+    def _shallow_equals(self, other: Parameter) -> bool:
+        return self.ref == other.ref  # Arrow compares only the ref
+
+    def _format(self, arg_texts) -> str:
+        impl = self.ref.impl
+        if isinstance(impl, str):
+            return impl
+        if isinstance(impl, FieldPath):
+            return impl.to_string()
+        return self.ref.to_string()
+
+
+class Call(Expression):
+    """A call of a named function; binding adds the Function, its kernel and the type."""
+
+    __slots__ = ("name", "_args", "options", "function", "kernel", "call_type", "_hash")
+    kind = "call"
+
+    def __init__(self, name: str, args: Sequence[Expression] = (), options=None, *,
+                 function=None, kernel=None, call_type: pa.DataType | None = None):
+        self.name = name
+        self._args = tuple(as_expression(a) for a in args)
+        self.options = options
+        self.function = function
+        self.kernel = kernel
+        self.call_type = call_type
+        h = hash(("Call", name))
+        for a in self._args:
+            h = hash((h, a._hash))
+        self._hash = h
+
+    @property
+    def args(self) -> tuple[Expression, ...]:
+        return self._args
+
+    @property
+    def arguments(self) -> tuple[Expression, ...]:
+        return self._args
+
+    @property
+    def is_call(self) -> bool:
+        return True
+
+    @property
+    def type(self) -> pa.DataType | None:
+        return self.call_type
+
+    def _locally_bound(self) -> bool:
+        return self.call_type is not None and self.kernel is not None
+
+    def with_args(self, args: Sequence[Expression]) -> Call:
+        """A copy with new arguments that keeps kernel and type, with no rebind (§5)."""
+        return Call(self.name, args, self.options, function=self.function,
+                    kernel=self.kernel, call_type=self.call_type)
+
+    def unbound(self, args: Sequence[Expression] | None = None) -> Call:
+        return Call(self.name, self._args if args is None else args, self.options)
+
+    def _shallow_equals(self, other: Call) -> bool:
+        return (
+            self.name == other.name
+            and self.kernel is other.kernel
+            and len(self._args) == len(other._args)
+            and options_equal(self.options, other.options)
+        )
+
+    def _format(self, arg_texts: list[str]) -> str:
+        name = self.name
+        if name in COMPARISON_SYMBOLS and len(arg_texts) == 2:
+            return f"({arg_texts[0]} {COMPARISON_SYMBOLS[name]} {arg_texts[1]})"
+        if name.endswith("_kleene") and len(arg_texts) == 2:
+            return f"({arg_texts[0]} {name[: -len('_kleene')]} {arg_texts[1]})"
+        if name == "make_struct" and isinstance(self.options, pc.MakeStructOptions):
+            from .options import field_names
+
+            names = field_names(self.options)
+            return "{" + ", ".join(f"{n}={t}" for n, t in zip(names, arg_texts)) + "}"
+        parts = list(arg_texts)
+        if self.options is not None:
+            parts.append(options_to_string(self.options))
+        return f"{name}({', '.join(parts)})"
+
+
+def as_expression(value: Any) -> Expression:
+    """An Expression as it is; anything else becomes a Literal."""
+    if isinstance(value, Expression):
+        return value
+    if isinstance(value, FieldRef):
+        return Parameter(value)
+    return Literal(value)
+
+
+def postorder(root: Expression) -> Iterator[Expression]:
+    """Every node after its arguments, iteratively; shared subtrees visited once."""
+    seen: set[int] = set()
+    stack: list[tuple[Expression, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            yield node
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        for arg in reversed(node.args):
+            if id(arg) not in seen:
+                stack.append((arg, False))
+
+
+def preorder(root: Expression) -> Iterator[Expression]:
+    """Every node before its arguments, left to right, iteratively."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.args))
+
+
+def _scalar_hash(value: pa.Scalar) -> int:
+    try:
+        py = value.as_py() if not _unhashable(value) else str(value)
+        if isinstance(py, float) and math.isnan(py):
+            py = "nan"  # hash(nan) is per-object in Python; NaN literals are equal here
+        return hash((str(value.type), py))
+    except (TypeError, ValueError, pa.ArrowException):
+        return hash((str(value.type), str(value)))
+
+
+def _unhashable(value: pa.Scalar) -> bool:
+    t = value.type
+    return pa.types.is_nested(t) or pa.types.is_dictionary(t)

@@ -1,0 +1,148 @@
+"""The observer protocol: how the engine tells anyone listening what it did.
+
+The engine never imports the tracer or any UI. It builds small event records
+(defined here) and hands them to the observers that are active: one passed in
+explicitly (`optimize(..., observer=obs)`) and any installed for a block of code
+with `observing(obs)` (a context variable; `toolkit.trace()` uses it). When no
+observer is active nothing is built, so untraced work pays almost nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+__all__ = [
+    "Rewrite", "PassEvent", "NodeStats", "BranchSelection", "EvalEvent", "InvariantCheck",
+    "PlanRuleEvent", "Observer", "observing", "active_observers", "notify",
+]
+
+Path = tuple[int, ...]
+
+
+@dataclass
+class Rewrite:
+    """One rule firing on one node: which rule, why, and where (path in the result tree)."""
+
+    rule: str
+    reason: str
+    path: Path
+    before: Any  # the node before the rule (an Expression)
+    after: Any  # the node the rule produced
+
+
+@dataclass
+class PassEvent:
+    name: str
+    before: Any
+    after: Any
+    changed: bool
+    rewrites: list[Rewrite] = field(default_factory=list)
+    elapsed: float = 0.0
+
+
+@dataclass
+class NodeStats:
+    """One node of an evaluation: the rows it ran on, its type, its time."""
+
+    path: Path
+    label: str
+    rows: int
+    out_type: Any = None
+    elapsed: float = 0.0
+    calls: int = 0  # how many kernel invocations (chunks, branches) it took
+
+
+@dataclass
+class BranchSelection:
+    """The rows a special form handed to one of its branches (indices of the batch)."""
+
+    path: Path  # the special form's path
+    branch: str  # e.g. "then", "else", "case 1", "arg 2", "right"
+    arg_index: int
+    rows: Any  # a pyarrow int64 array of row indices into the evaluated batch
+    total_rows: int
+
+
+@dataclass
+class EvalEvent:
+    expr: Any
+    num_rows: int
+    mode: str
+    nodes: list[NodeStats] = field(default_factory=list)
+    branches: list[BranchSelection] = field(default_factory=list)
+    error: Any = None  # the KernelError when evaluation failed
+    result: Any = None  # small results are kept for the selection view
+    data: Any = None  # the evaluated batch when small (for the selection view)
+    elapsed: float = 0.0
+
+
+@dataclass
+class InvariantCheck:
+    name: str
+    level: str  # "MUST", "SHOULD" or "CAN"
+    subject: str  # the plan node or plan the check was made on
+    passed: bool
+    details: str = ""
+    expected: Any = None
+    actual: Any = None
+
+
+@dataclass
+class PlanRuleEvent:
+    """A logical-plan rule applied (DataFusion's EXPLAIN VERBOSE step)."""
+
+    rule: str
+    before: Any
+    after: Any
+    changed: bool
+    reason: str = ""
+
+
+class Observer:
+    """Override what you care about; every hook defaults to doing nothing."""
+
+    def on_pass(self, event: PassEvent) -> None:
+        pass
+
+    def on_eval(self, event: EvalEvent) -> None:
+        pass
+
+    def on_invariant(self, event: InvariantCheck) -> None:
+        pass
+
+    def on_plan_rule(self, event: PlanRuleEvent) -> None:
+        pass
+
+
+_ACTIVE: contextvars.ContextVar[tuple] = contextvars.ContextVar("exprscope_observers", default=())
+
+
+@contextlib.contextmanager
+def observing(observer) -> Iterator[Any]:
+    """Make `observer` see everything the engine does inside the block."""
+    token = _ACTIVE.set(_ACTIVE.get() + (observer,))
+    try:
+        yield observer
+    finally:
+        _ACTIVE.reset(token)
+
+
+def active_observers(explicit=None) -> tuple:
+    """The observers to tell: the block's, plus an explicit one (once)."""
+    active = _ACTIVE.get()
+    if explicit is not None and explicit not in active:
+        return active + (explicit,)
+    return active
+
+
+def notify(hook: str, event, explicit=None) -> None:
+    for observer in active_observers(explicit):
+        method = getattr(observer, hook, None)
+        if method is not None:
+            method(event)
+        elif callable(observer) and hook == "on_pass":
+            # a plain function observes passes: (pass name, before, after, changed, rewrites)
+            observer(event.name, event.before, event.after, event.changed, event.rewrites)

@@ -1,0 +1,73 @@
+"""Reading pyarrow FunctionOptions: their values and Arrow's `{prop=value}` text.
+
+pyarrow's option objects hide their fields from Python, but every one of them
+serializes to a one-row Arrow IPC file whose single struct column holds the
+fields in declaration order, each with its real Arrow type. Reading that back
+gives the values without a table of per-class parsers.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+__all__ = ["option_values", "option_scalars", "options_to_string", "cast_target", "value_set",
+           "field_names", "options_equal"]
+
+
+def _fingerprint(options: pc.FunctionOptions) -> bytes:
+    return options.serialize().to_pybytes()
+
+
+@functools.lru_cache(maxsize=4096)
+def _struct_of(serialized: bytes) -> pa.StructScalar:
+    table = pa.ipc.open_file(pa.py_buffer(serialized)).read_all()
+    return table.column(0)[0]
+
+
+def option_scalars(options: pc.FunctionOptions) -> dict[str, pa.Scalar]:
+    """The options' fields as typed Arrow scalars, in declaration order."""
+    struct = _struct_of(_fingerprint(options))
+    return {name: struct[name] for name in struct.type.names if name != "_type_name"}
+
+
+def option_values(options: pc.FunctionOptions) -> dict[str, object]:
+    """The options' fields as Python values (lists stay lists)."""
+    return {k: v.as_py() for k, v in option_scalars(options).items()}
+
+
+def cast_target(options: pc.CastOptions) -> pa.DataType:
+    """The `to_type` of CastOptions (stored as the type of a null field)."""
+    return option_scalars(options)["to_type"].type
+
+
+def value_set(options: pc.SetLookupOptions) -> pa.Array:
+    return option_scalars(options)["value_set"].values
+
+
+def field_names(options: pc.MakeStructOptions) -> list[str]:
+    return list(option_values(options)["field_names"])
+
+
+def options_equal(a: pc.FunctionOptions | None, b: pc.FunctionOptions | None) -> bool:
+    """Arrow's rule: the same object, or both present and equal."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    return type(a) is type(b) and a == b
+
+
+@functools.lru_cache(maxsize=4096)
+def _options_text(serialized: bytes, cls: type) -> str:
+    options = cls.deserialize(pa.py_buffer(serialized))
+    text = str(pc.Expression._call("f", [], options))
+    # pyarrow prints "f({...})"; keep the braces
+    return text[2:-1]
+
+
+def options_to_string(options: pc.FunctionOptions) -> str:
+    """Arrow's ToString of options: `{prop=value, ...}` (taken from Arrow itself)."""
+    return _options_text(_fingerprint(options), type(options))
