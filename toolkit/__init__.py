@@ -22,7 +22,8 @@ from .builders import (  # noqa: F401
 from .visit import modify_expression, node_at, walk  # noqa: F401
 from .observe import Observer, observing  # noqa: F401
 # -- parse (issue 2) --
-# -- functions, bind, evaluate (issue 3) --
+# -- functions and bind (issue 3) --
+# -- evaluation and special forms (issues 3, 5) --
 # -- passes (issue 4) --
-# -- special forms (issue 5) --
 # -- trace and render (issue 6) --
+# -- plans (issue 8): `from toolkit import plan` --
