@@ -24,6 +24,7 @@ from .observe import Observer, observing  # noqa: F401
 # -- parse (issue 2) --
 # -- functions and bind (issue 3) --
 # -- evaluation and special forms (issues 3, 5) --
+from .execution import SelectionVector, evaluate  # noqa: F401
 # -- passes (issue 4) --
 # -- trace and render (issue 6) --
 # -- plans (issue 8): `from toolkit import plan` --

@@ -1,0 +1,6 @@
+"""Evaluation: the driver, selection vectors, gather/scatter and the lazy special forms."""
+
+from .evaluate import EvaluationError, evaluate
+from .selection import SelectionError, SelectionVector
+
+__all__ = ["evaluate", "SelectionVector", "EvaluationError", "SelectionError"]

@@ -1,0 +1,118 @@
+"""What one evaluation of one batch slice knows: its columns, caches and statistics.
+
+Columns are fetched once per (column, selection, mask): every consumer under
+the same selection shares the one gathered copy. Statistics and branch
+selections are only kept when an observer listens (`observing`), so untraced
+evaluation does no bookkeeping.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..observe import BranchSelection, NodeStats
+from .gather_scatter import null_out_unselected
+from .selection import SelectionVector
+
+__all__ = ["BatchContext"]
+
+
+class BatchContext:
+    __slots__ = ("batch", "offset", "lazy", "observing", "stats", "branches", "density_memo",
+                 "_columns", "_gathered", "_alive")
+
+    def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
+                 density_memo: dict):
+        self.batch = batch
+        self.offset = offset  # row of the original data where this slice starts
+        self.lazy = lazy
+        self.observing = observing
+        self.stats: dict[tuple, NodeStats] = {}
+        self.branches: list[BranchSelection] = []
+        self.density_memo = density_memo  # shared by every slice of one evaluate call
+        self._columns: dict[tuple, pa.Array] = {}
+        self._gathered: dict[tuple, pa.Array] = {}
+        self._alive: list = []  # keeps selections alive while their id() keys a cache entry
+
+    @property
+    def num_rows(self) -> int:
+        return self.batch.num_rows
+
+    def size(self, sel: SelectionVector | None) -> int:
+        return self.batch.num_rows if sel is None else sel.count
+
+    # -- leaves ------------------------------------------------------------------
+    def column(self, param) -> pa.Array:
+        """The whole column a bound field ref points to (nested struct fields included)."""
+        path = param.path
+        if path is None:
+            path = param.ref.find_one(self.batch.schema)
+        indices = path.indices
+        found = self._columns.get(indices)
+        if found is None:
+            found = self.batch.column(indices[0])
+            if len(indices) > 1:
+                found = pc.struct_field(found, list(indices[1:]))
+            self._columns[indices] = found
+        return found
+
+    def field(self, param, sel: SelectionVector | None, mask) -> pa.Array:
+        """The field's values under `sel` (compact), with unselected rows nulled if `mask`."""
+        column = self.column(param)
+        if sel is None and mask is None:
+            return column
+        key = (param.path.indices if param.path is not None else param.ref, id(sel), id(mask))
+        found = self._gathered.get(key)
+        if found is None:
+            found = column if sel is None else pc.take(column, sel.indices)
+            if mask is not None:
+                found = null_out_unselected(found, mask)
+            self._gathered[key] = found
+            self._alive.append((sel, mask))
+        return found
+
+    # -- rows --------------------------------------------------------------------
+    def original_row(self, sel: SelectionVector | None, position: int) -> int:
+        """The row of the original data behind `position` of a compact result under `sel`."""
+        row = position if sel is None else sel.indices[position].as_py()
+        return self.offset + row
+
+    def rows_of(self, sel: SelectionVector | None, positions: pa.Array | None) -> pa.Array:
+        """Row indices of this slice (int64) behind `positions` of the domain `sel`."""
+        if positions is None:
+            return sel.indices if sel is not None else pa.arange(0, self.batch.num_rows)
+        rows = positions if sel is None else pc.take(sel.indices, positions)
+        return rows.cast(pa.int64())
+
+    # -- statistics (only when observing) ----------------------------------------
+    def record(self, path: tuple, node, rows: int, out_type, elapsed: float, calls: int) -> None:
+        stat = self.stats.get(path)
+        if stat is None:
+            self.stats[path] = NodeStats(path=path, label=node_label(node), rows=rows,
+                                         out_type=out_type, elapsed=elapsed, calls=calls)
+        else:
+            stat.rows += rows
+            stat.elapsed += elapsed
+            stat.calls += calls
+            if stat.out_type is None:
+                stat.out_type = out_type
+
+    def record_branch(self, form_path: tuple, branch: str, arg_index: int,
+                      sel: SelectionVector | None, positions: pa.Array | None) -> None:
+        self.branches.append(BranchSelection(
+            path=form_path, branch=branch, arg_index=arg_index,
+            rows=self.rows_of(sel, positions), total_rows=self.batch.num_rows))
+
+
+def node_label(node) -> str:
+    """A short label: a call's name, a field's name, a literal's text."""
+    if node.is_call:
+        return node.name
+    return node.to_string()
+
+
+def now() -> float:
+    return time.perf_counter()

@@ -1,0 +1,83 @@
+"""When a branch is cheaper to evaluate densely, and when that is safe.
+
+A branch selected on most rows of its parent's domain can skip the gathers: it
+is evaluated over the parent's rows and only its result is compacted (`take`),
+or merged directly with the eager kernel when every branch went dense. That is
+only allowed when no row outside the selection can raise:
+
+- SAFE: no function in the subtree can fail; any row may be computed.
+- MASKED: something can fail (divide, `_checked`, cast), but every call is
+  null-intersecting and there is no special form, so making the unselected
+  rows of every column null (a bitmap AND, no data copy) means no kernel sees
+  them; the selection-aware execution of failing kernels.
+- NEVER: anything else (a failing kernel under is_null, coalesce, ...).
+
+The threshold was measured with `benchmarks/bench_special_forms.py --threshold`
+(1M rows, two-column arithmetic and string branches, 2 shared cores): the dense
+path starts to win at about 60% density for cheap kernels, and never for costly
+string kernels past the gathers; 0.6 is the compromise, and batches under
+MIN_DENSE_ROWS always stay compact (the gathers are cheap there and the row
+counts the tracer shows stay exact). DataFusion uses 0.2 for its AND
+pre-selection, where the alternative also copies whole batches.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from ..functions.function import FunctionKind, NullHandling
+
+__all__ = ["Density", "DENSE_THRESHOLD", "MIN_DENSE_ROWS", "density_kinds", "use_dense"]
+
+DENSE_THRESHOLD = 0.6
+MIN_DENSE_ROWS = 16_384
+
+
+class Density(enum.IntEnum):
+    NEVER = 0
+    MASKED = 1
+    SAFE = 2
+
+
+def _intersecting(call) -> bool:
+    fn = call.function
+    return fn.null_handling is NullHandling.INTERSECTION or call.name == "cast"
+
+
+def density_kinds(root, memo: dict) -> Density:
+    """The Density of `root`; `memo` (id(node) -> facts) is shared across calls.
+
+    Facts per node: (can fail somewhere, has a special form, every call
+    null-intersecting). Memoized subtrees are not walked again, so asking for
+    every branch of a deeply nested tree stays linear.
+    """
+    stack = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in memo:
+            continue
+        if not node.is_call:
+            memo[id(node)] = (False, False, True)
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((a, False) for a in node.args if id(a) not in memo)
+            continue
+        fn = node.function
+        below = [memo[id(a)] for a in node.args]
+        fails = fn is None or fn.can_fail or any(b[0] for b in below)
+        special = fn is None or fn.kind is FunctionKind.SPECIAL_FORM or any(b[1] for b in below)
+        intersecting = fn is not None and _intersecting(node) and all(b[2] for b in below)
+        memo[id(node)] = (fails, special, intersecting)
+    fails, special, intersecting = memo[id(root)]
+    if not fails:
+        return Density.SAFE
+    if not special and intersecting:
+        return Density.MASKED
+    return Density.NEVER
+
+
+def use_dense(kind: Density, selected: int, domain: int) -> bool:
+    """Whether a branch on `selected` of `domain` rows should run densely."""
+    return (kind is not Density.NEVER and domain >= MIN_DENSE_ROWS
+            and selected >= DENSE_THRESHOLD * domain)

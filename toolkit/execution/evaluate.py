@@ -1,0 +1,149 @@
+"""`evaluate(expr, data)`: the value of an expression over a RecordBatch or a Table.
+
+The driver: checks its inputs, binds when needed, cuts the data into slices,
+evaluates them (in parallel when large), reassembles the chunks, and, only when
+an observer listens, reports one EvalEvent with per-node statistics and the
+branch selections of every special form.
+
+`mode="lazy"` (the default) runs special forms call-by-name under selection
+vectors; `mode="eager"` evaluates every argument first and runs the forms'
+own pyarrow kernels, as Arrow does today.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ExprscopeError, KernelError
+from ..expression import Expression, as_expression, postorder
+from ..observe import BranchSelection, EvalEvent, NodeStats, active_observers, notify
+from .batch_context import BatchContext, now
+from .parallel import Piece, run_pieces, split
+from .trampoline import run_tree
+
+__all__ = ["evaluate", "EvaluationError", "MODES", "KEEP_DATA_ROWS"]
+
+MODES = ("lazy", "eager")
+KEEP_DATA_ROWS = 10_000  # events keep data and result up to this size (for the selection view)
+
+
+class EvaluationError(ExprscopeError, ValueError):
+    """Evaluation asked for something it cannot do: a bad mode, data or binding."""
+
+
+def evaluate(expr, data, mode: str = "lazy", observer=None):
+    """The expression's value: pa.Array for a RecordBatch, pa.ChunkedArray for a Table.
+
+    An expression without field references gives a pa.Scalar. Unbound
+    expressions are bound to the data's schema first.
+    """
+    if mode not in MODES:
+        raise EvaluationError(f"evaluate: mode must be one of {MODES}, got {mode!r}")
+    if not isinstance(data, (pa.RecordBatch, pa.Table)):
+        raise EvaluationError(
+            f"evaluate: data must be a pyarrow RecordBatch or Table, got {type(data).__name__}")
+    expr = as_expression(expr)
+    expr, has_fields = _bound(expr, data.schema)
+    observers = active_observers(observer)
+    observing = bool(observers)
+    started = now() if observing else 0.0
+    memo: dict = {}
+    lazy = mode == "lazy"
+
+    def work(piece: Piece):
+        ctx = BatchContext(piece.batch, piece.offset, lazy, observing, memo)
+        try:
+            return run_tree(ctx, expr), ctx, None
+        except KernelError as exc:
+            return None, ctx, exc
+
+    if not has_fields:
+        empty = pa.RecordBatch.from_pylist([], schema=data.schema)
+        results = [work(Piece(0, 0, empty))]
+        pieces = None
+    else:
+        pieces = split(data)
+        results = run_pieces(work, pieces, data.num_rows, failed=lambda r: r[2] is not None)
+    error = next((r[2] for r in results if r[2] is not None), None)
+
+    value = None
+    if error is None:
+        value = results[0][0] if pieces is None else _assemble(expr, data, pieces, results)
+    if observing:
+        event = _event(expr, data, mode, pieces, results, error, value)
+        event.elapsed = now() - started
+        notify("on_eval", event, observer)
+    if error is not None:
+        raise error
+    return value
+
+
+def _bound(expr: Expression, schema: pa.Schema):
+    """The bound expression and whether it reads any field; checks a pre-bound one fits."""
+    params = [n for n in postorder(expr) if n.is_field]
+    if not expr.is_bound:
+        from ..bind import bind
+
+        return bind(expr, schema), bool(params)
+    for param in params:
+        if param.path is None:
+            continue
+        found = param.path.get(schema)
+        if found is None or found.type != param.field_type:
+            have = "nothing" if found is None else f"{found.name}: {found.type}"
+            raise EvaluationError(
+                f"evaluate: field {param.to_string()} was bound as {param.field_type} at "
+                f"{param.path.to_string()}, but the data has {have} there; "
+                "bind the expression to this data's schema")
+    return expr, bool(params)
+
+
+def _assemble(expr, data, pieces, results):
+    """One array per output chunk, the slices of a chunk concatenated back."""
+    out_type = expr.type
+    chunks: list[list[pa.Array]] = []
+    for piece, (value, _, _) in zip(pieces, results):
+        if isinstance(value, pa.Scalar):
+            value = pa.repeat(value if value.type == out_type else value.cast(out_type),
+                              piece.batch.num_rows)
+        elif value.type != out_type:
+            value = value.cast(out_type)
+        if piece.chunk == len(chunks):
+            chunks.append([value])
+        else:
+            chunks[piece.chunk].append(value)
+    arrays = [c[0] if len(c) == 1 else pa.concat_arrays(c) for c in chunks]
+    if isinstance(data, pa.RecordBatch):
+        return arrays[0] if arrays else pa.array([], out_type)
+    return pa.chunked_array(arrays, type=out_type)
+
+
+def _event(expr, data, mode, pieces, results, error, value) -> EvalEvent:
+    nodes: dict[tuple, NodeStats] = {}
+    branches: dict[tuple, list] = {}
+    for (_, ctx, _) in results:
+        for path, stat in ctx.stats.items():
+            merged = nodes.get(path)
+            if merged is None:
+                nodes[path] = NodeStats(path=stat.path, label=stat.label, rows=stat.rows,
+                                        out_type=stat.out_type, elapsed=stat.elapsed,
+                                        calls=stat.calls)
+            else:
+                merged.rows += stat.rows
+                merged.elapsed += stat.elapsed
+                merged.calls += stat.calls
+        for b in ctx.branches:
+            rows = b.rows if ctx.offset == 0 else pc.add(b.rows, ctx.offset)
+            branches.setdefault((b.path, b.branch, b.arg_index), []).append(rows)
+    selections = [
+        BranchSelection(path=path, branch=name, arg_index=arg,
+                        rows=rows[0] if len(rows) == 1 else pa.concat_arrays(rows),
+                        total_rows=data.num_rows)
+        for (path, name, arg), rows in branches.items()
+    ]
+    small = data.num_rows <= KEEP_DATA_ROWS
+    return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode,
+                     nodes=sorted(nodes.values(), key=lambda s: s.path),
+                     branches=selections, error=error,
+                     result=value if small else None, data=data if small else None)

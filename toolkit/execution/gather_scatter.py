@@ -1,0 +1,133 @@
+"""Gather and scatter: moving values between a batch and its compact selections.
+
+Lazy evaluation keeps a branch's values *compact* (one value per selected row,
+aligned with the selection); these helpers are the only places that change
+shape: `take` gathers, `merge_branches` scatters several compact branches into
+one result with a single `take` over an inverse permutation, `overlay` writes
+compact values over the masked rows of an existing array. All vectorized.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+__all__ = ["broadcast", "take", "merge_branches", "overlay", "null_out_unselected",
+           "empty_of"]
+
+
+def broadcast(value, length: int, out_type: pa.DataType | None = None) -> pa.Array:
+    """An array of `length` rows: a scalar repeated, an array as it is (cast if asked)."""
+    if isinstance(value, pa.Scalar):
+        if out_type is not None and value.type != out_type:
+            value = value.cast(out_type)
+        return pa.repeat(value, length)
+    if isinstance(value, pa.ChunkedArray):
+        value = value.combine_chunks()
+    if out_type is not None and value.type != out_type:
+        value = value.cast(out_type)
+    return value
+
+
+def empty_of(out_type: pa.DataType) -> pa.Array:
+    return pa.array([], type=out_type)
+
+
+def take(values, positions: pa.Array | None):
+    """`values` at `positions` (None = all rows); a scalar is the same on every row."""
+    if positions is None or isinstance(values, pa.Scalar):
+        return values
+    return pc.take(values, positions)
+
+
+def merge_branches(length: int, parts, out_type: pa.DataType):
+    """Scatter compact branch results into one array of `length` rows.
+
+    `parts` is a list of `(positions, value)`: `positions` (sorted int64, disjoint
+    across parts) are the rows the branch covers, `value` its compact result (an
+    array aligned with the positions, or a scalar). Rows no part covers are null.
+    One concatenation and one `take` through the inverse permutation of the
+    concatenated positions, whatever the number of branches.
+    """
+    parts = [(p, v) for p, v in parts if len(p)]
+    if not parts:
+        return pa.nulls(length, out_type)
+    if len(parts) == 1 and len(parts[0][0]) == length:
+        value = parts[0][1]
+        return broadcast(value, length, out_type)
+    if all(isinstance(v, pa.Scalar) for _, v in parts):
+        # one small array of the distinct values, indexed per row
+        values = pa.array([_cast_scalar(v, out_type) for _, v in parts], type=out_type)
+        branch = pa.concat_arrays([pa.repeat(pa.scalar(i, pa.int32()), len(p))
+                                   for i, (p, _) in enumerate(parts)])
+    else:
+        values = pa.concat_arrays([broadcast(v, len(p), out_type) for p, v in parts])
+        branch = None
+    positions = pa.concat_arrays([p for p, _ in parts]) if len(parts) > 1 else parts[0][0]
+    inverse = pc.inverse_permutation(positions, max_index=length - 1)
+    if branch is not None:
+        inverse = pc.take(branch, inverse)
+    return pc.take(values, inverse)
+
+
+def _cast_scalar(value: pa.Scalar, out_type: pa.DataType) -> pa.Scalar:
+    return value if value.type == out_type else value.cast(out_type)
+
+
+def overlay(base: pa.Array, mask: pa.BooleanArray, values):
+    """`base` with the rows where `mask` is true replaced, in order, by `values`.
+
+    `values` holds one entry per true row of `mask` (or is a scalar). Uses
+    `replace_with_mask`, and a take-based scatter for the types it does not cover
+    (structs, lists).
+    """
+    if isinstance(values, pa.Scalar):
+        if values.type != base.type:
+            values = values.cast(base.type)
+        return pc.if_else(mask, values, base)
+    if values.type != base.type:
+        values = values.cast(base.type)
+    try:
+        return pc.replace_with_mask(base, mask, values)
+    except pa.ArrowNotImplementedError:
+        n = len(base)
+        identity = pa.arange(0, n)
+        source = pc.replace_with_mask(identity, mask, pa.arange(n, n + len(values)))
+        return pc.take(pa.concat_arrays([base, values]), source)
+
+
+_BUFFER_MASKABLE = (
+    pa.types.is_primitive, pa.types.is_string, pa.types.is_binary, pa.types.is_large_string,
+    pa.types.is_large_binary, pa.types.is_decimal, pa.types.is_fixed_size_binary,
+)
+
+
+def null_out_unselected(values, mask: pa.BooleanArray):
+    """`values` with every row outside `mask` made null, so no kernel can fail there.
+
+    For flat types only the validity bitmap changes (one bitmap AND, no data
+    copy); other types go through `if_else`.
+    """
+    if isinstance(values, pa.Scalar):
+        return values
+    t = values.type
+    if pa.types.is_boolean(t) or pa.types.is_null(t) or not any(p(t) for p in _BUFFER_MASKABLE) \
+            or pa.types.is_dictionary(t):
+        return pc.if_else(mask, values, pa.scalar(None, t))
+    validity = mask if values.null_count == 0 else pc.and_(mask, pc.is_valid(values))
+    # `validity` is a fresh, unsliced boolean array of len(values) rows
+    bitmap = validity.buffers()[1]
+    buffers = values.buffers()
+    if values.offset % 8 == 0 and bitmap is not None and validity.offset == 0:
+        shift = values.offset // 8
+        padded = _shift_bitmap(bitmap, shift)
+        return pa.Array.from_buffers(t, len(values), [padded, *buffers[1:]],
+                                     offset=values.offset)
+    return pc.if_else(mask, values, pa.scalar(None, t))
+
+
+def _shift_bitmap(bitmap: pa.Buffer, byte_shift: int) -> pa.Buffer:
+    """A bitmap whose bit `offset + i` is bit `i` of `bitmap` (offset = 8 * byte_shift)."""
+    if byte_shift == 0:
+        return bitmap
+    return pa.py_buffer(b"\x00" * byte_shift + bitmap.to_pybytes())

@@ -1,0 +1,174 @@
+"""SelectionVector: the rows of a batch a lazily evaluated branch runs on.
+
+Held as sorted int64 row indices within `[0, length)` (what `take` gathers with
+and what the tracer shows), with the equivalent boolean mask built on demand;
+both conversions are single pyarrow kernels, never Python loops. `length` is
+the length of the batch the indices point into, as in Arrow's fork (#47377).
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ExprscopeError
+
+__all__ = ["SelectionVector", "SelectionError"]
+
+
+class SelectionError(ExprscopeError, ValueError):
+    """Indices or a mask that do not describe a selection of a batch."""
+
+
+class SelectionVector:
+    """Sorted, distinct row indices into a batch of `length` rows."""
+
+    __slots__ = ("length", "_indices", "_mask")
+
+    def __init__(self, indices, length: int, *, check: bool = True):
+        if not isinstance(indices, pa.Array):
+            indices = pa.array(indices, type=pa.int64())
+        if not pa.types.is_integer(indices.type):
+            raise SelectionError(f"selection indices must be integers, got {indices.type}")
+        if indices.type != pa.int64():
+            indices = indices.cast(pa.int64())
+        length = int(length)
+        if length < 0:
+            raise SelectionError(f"a selection's batch length must be >= 0, got {length}")
+        if check:
+            _check_indices(indices, length)
+        self.length = length
+        self._indices = indices
+        self._mask = None
+
+    # -- construction ------------------------------------------------------------
+    @classmethod
+    def from_mask(cls, mask, length: int | None = None) -> SelectionVector:
+        """The rows where `mask` is true; a null counts as not selected (Arrow's filter)."""
+        if isinstance(mask, pa.ChunkedArray):
+            mask = mask.combine_chunks()
+        if not isinstance(mask, pa.Array):
+            mask = pa.array(mask, type=pa.bool_())
+        if mask.type != pa.bool_():
+            raise SelectionError(f"a selection mask must be boolean, got {mask.type}")
+        if length is not None and length != len(mask):
+            raise SelectionError(f"mask has {len(mask)} rows but the batch has {length}")
+        if mask.null_count:
+            mask = pc.fill_null(mask, False)
+        indices = pc.indices_nonzero(mask).cast(pa.int64())
+        out = cls(indices, len(mask), check=False)
+        out._mask = mask
+        return out
+
+    @classmethod
+    def all(cls, length: int) -> SelectionVector:
+        return cls(pa.arange(0, int(length)), length, check=False)
+
+    @classmethod
+    def none(cls, length: int) -> SelectionVector:
+        return cls(pa.array([], pa.int64()), length, check=False)
+
+    # -- views -------------------------------------------------------------------
+    @property
+    def indices(self) -> pa.Int64Array:
+        return self._indices
+
+    @property
+    def mask(self) -> pa.BooleanArray:
+        """A boolean array of `length` rows, true where selected (no nulls)."""
+        if self._mask is None:
+            if len(self._indices) == 0:
+                self._mask = pa.repeat(pa.scalar(False), self.length)
+            else:
+                # out[indices[i]] = i, null elsewhere: valid exactly at the selected rows
+                positions = pc.inverse_permutation(self._indices, max_index=self.length - 1)
+                self._mask = pc.is_valid(positions)
+        return self._mask
+
+    @property
+    def count(self) -> int:
+        return len(self._indices)
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    @property
+    def density(self) -> float:
+        return self.count / self.length if self.length else 1.0
+
+    @property
+    def is_all(self) -> bool:
+        return self.count == self.length
+
+    @property
+    def is_empty(self) -> bool:
+        return self.count == 0
+
+    # -- algebra -----------------------------------------------------------------
+    def _same_batch(self, other: SelectionVector) -> None:
+        if not isinstance(other, SelectionVector):
+            raise SelectionError(f"expected a SelectionVector, got {type(other).__name__}")
+        if other.length != self.length:
+            raise SelectionError(
+                f"selections of different batches: {self.length} rows and {other.length} rows")
+
+    def intersect(self, other: SelectionVector) -> SelectionVector:
+        self._same_batch(other)
+        return SelectionVector.from_mask(pc.and_(self.mask, other.mask))
+
+    def union(self, other: SelectionVector) -> SelectionVector:
+        self._same_batch(other)
+        return SelectionVector.from_mask(pc.or_(self.mask, other.mask))
+
+    def difference(self, other: SelectionVector) -> SelectionVector:
+        """The rows of `self` that `other` does not select."""
+        self._same_batch(other)
+        return SelectionVector.from_mask(pc.and_not(self.mask, other.mask))
+
+    def complement(self) -> SelectionVector:
+        return SelectionVector.from_mask(pc.invert(self.mask))
+
+    def compose(self, positions: pa.Array) -> SelectionVector:
+        """A sub-selection: `positions` index *this selection's* rows (sorted, distinct)."""
+        return SelectionVector(pc.take(self._indices, positions), self.length, check=False)
+
+    def gather(self, values):
+        """The selected rows of an array (a scalar stays as it is)."""
+        if isinstance(values, pa.Scalar):
+            return values
+        if len(values) != self.length:
+            raise SelectionError(
+                f"cannot gather a {len(values)}-row array with a selection of a {self.length}-row batch")
+        return pc.take(values, self._indices)
+
+    def shifted(self, offset: int, length: int) -> SelectionVector:
+        """The same rows seen from a batch that starts `offset` rows earlier."""
+        return SelectionVector(pc.add(self._indices, offset), length, check=False)
+
+    def equals(self, other: object) -> bool:
+        return (isinstance(other, SelectionVector) and other.length == self.length
+                and other._indices.equals(self._indices))
+
+    def to_pylist(self) -> list[int]:
+        return self._indices.to_pylist()
+
+    def __repr__(self) -> str:
+        shown = self._indices.slice(0, 8).to_pylist()
+        more = ", ..." if self.count > 8 else ""
+        return (f"SelectionVector({self.count} of {self.length} rows, "
+                f"density {self.density:.1%}: {shown}{more})")
+
+
+def _check_indices(indices: pa.Array, length: int) -> None:
+    if indices.null_count:
+        raise SelectionError("selection indices must not contain nulls")
+    if len(indices) == 0:
+        return
+    lo, hi = pc.min_max(indices).values()
+    if lo.as_py() < 0 or hi.as_py() >= length:
+        raise SelectionError(
+            f"selection indices must lie within [0, {length}), got values from {lo} to {hi}")
+    if len(indices) > 1:
+        increasing = pc.all(pc.greater(indices.slice(1), indices.slice(0, len(indices) - 1)))
+        if not increasing.as_py():
+            raise SelectionError("selection indices must be sorted and distinct")

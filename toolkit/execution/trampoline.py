@@ -1,0 +1,173 @@
+"""Evaluating one bound tree over one batch slice with an explicit stack.
+
+No Python recursion: a 10,000-deep `a + 1 + 1 + ...` is a stack of 10,000
+frames in a list. Two kinds of frame: an ordinary call collects its argument
+values left to right and then runs its kernel on them (compact in, compact
+out: no scatter); a lazy special form is a generator (`special_forms.py`) that
+asks for children under selections of its choosing. Leaves never get a frame.
+
+Paths (argument indices from the root) are only built when observing; an
+error rebuilds its path from the frames on the stack.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ExprscopeError, KernelError, UnboundError
+from ..functions.function import FunctionKind
+from .batch_context import BatchContext, now
+from .kernel_errors import ROW_ERRORS, first_failing_position, kernel_error
+from .special_forms import FORMS
+
+__all__ = ["run_tree"]
+
+
+class _CallFrame:
+    __slots__ = ("node", "rel", "path", "sel", "mask", "values")
+    is_form = False
+
+    def __init__(self, node, rel, path, sel, mask):
+        self.node = node
+        self.rel = rel
+        self.path = path
+        self.sel = sel
+        self.mask = mask
+        self.values = []
+
+
+class _FormFrame:
+    __slots__ = ("node", "rel", "path", "sel", "gen", "elapsed")
+    is_form = True
+
+    def __init__(self, node, rel, path, sel, gen):
+        self.node = node
+        self.rel = rel
+        self.path = path
+        self.sel = sel
+        self.gen = gen
+        self.elapsed = 0.0
+
+
+def run_tree(ctx: BatchContext, root, sel=None):
+    """The value of `root` over `ctx.batch` under `sel` (an array aligned with it, or a scalar)."""
+    stack: list = []
+    value = _start(ctx, stack, root, (), sel, None, ())
+    if value is not None:
+        return value
+    observing = ctx.observing
+    while True:
+        frame = stack[-1]
+        if not frame.is_form:
+            values = frame.values
+            if value is not None:
+                values.append(value)
+                value = None
+            args = frame.node.args
+            n = len(values)
+            pushed = False
+            while n < len(args):
+                v = _start(ctx, stack, args[n], (n,), frame.sel, frame.mask, frame.path)
+                if v is None:
+                    pushed = True
+                    break
+                values.append(v)
+                n += 1
+            if pushed:
+                continue
+            value = _apply(ctx, frame, stack)
+            stack.pop()
+            if not stack:
+                return value
+            continue
+        # a special form: hand it the value it asked for, take its next request
+        t0 = now() if observing else 0.0
+        try:
+            request = frame.gen.send(value)
+        except StopIteration as stop:
+            value = stop.value
+            stack.pop()
+            if observing:
+                frame.elapsed += now() - t0
+                ctx.record(frame.path, frame.node, ctx.size(frame.sel), frame.node.type,
+                           frame.elapsed, 1)
+            if not stack:
+                return value
+            continue
+        except ExprscopeError:
+            raise
+        except pa.ArrowException as exc:
+            raise kernel_error(exc, frame.node, _path_of(stack), None) from exc
+        if observing:
+            frame.elapsed += now() - t0
+        child, rel, child_sel, child_mask = request
+        value = _start(ctx, stack, child, rel, child_sel, child_mask, frame.path)
+
+
+def _start(ctx, stack, node, rel, sel, mask, parent_path):
+    """A leaf's value, or None after pushing a frame for a call."""
+    kind = node.kind
+    if kind == "literal":
+        if ctx.observing:
+            ctx.record(parent_path + rel, node, ctx.size(sel), node.type, 0.0, 0)
+        return node.value
+    if kind == "field":
+        if not ctx.observing:
+            return ctx.field(node, sel, mask)
+        t0 = now()
+        value = ctx.field(node, sel, mask)
+        ctx.record(parent_path + rel, node, ctx.size(sel), node.type, now() - t0,
+                   0 if sel is None and mask is None else 1)
+        return value
+    fn = node.function
+    if fn is None:
+        raise UnboundError(f"cannot evaluate the unbound call {node.name}(...): bind it first")
+    path = parent_path + rel if ctx.observing else None
+    if ctx.lazy and mask is None and fn.kind is FunctionKind.SPECIAL_FORM:
+        form = FORMS.get(node.name)
+        if form is not None:
+            stack.append(_FormFrame(node, rel, path, sel, form(ctx, node, path, sel)))
+            return None
+    stack.append(_CallFrame(node, rel, path, sel, mask))
+    return None
+
+
+def _apply(ctx, frame: _CallFrame, stack):
+    """Run the frame's kernel on its (compact) argument values."""
+    node = frame.node
+    fn = node.function
+    args = frame.values
+    options = node.options
+    kernel = node.kernel
+    if ctx.observing:
+        t0 = now()
+        value = _run_kernel(ctx, frame, stack, fn, args, options, kernel)
+        ctx.record(frame.path, node, ctx.size(frame.sel), node.type, now() - t0, 1)
+        return value
+    return _run_kernel(ctx, frame, stack, fn, args, options, kernel)
+
+
+def _run_kernel(ctx, frame, stack, fn, args, options, kernel):
+    try:
+        return fn(args, options, kernel)
+    except ROW_ERRORS as exc:
+        position = first_failing_position(lambda a: fn(a, options, kernel), args)
+        if position is None and all(isinstance(a, pa.Scalar) for a in args) \
+                and ctx.size(frame.sel):
+            # every row fails alike: the first row the call ran on
+            position = 0 if frame.mask is None else pc.index(frame.mask, True).as_py()
+        row = None if position is None else ctx.original_row(frame.sel, position)
+        raise kernel_error(exc, frame.node, _path_of(stack), row) from exc
+    except (ExprscopeError, KernelError):
+        raise
+    except (pa.ArrowException, ValueError, TypeError, ArithmeticError) as exc:
+        raise kernel_error(exc, frame.node, _path_of(stack), None) from exc
+
+
+def _path_of(stack) -> tuple:
+    """The path of the top frame, from the relative paths of every frame."""
+    path: tuple = ()
+    for frame in stack:
+        path += frame.rel
+    return path
