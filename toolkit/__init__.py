@@ -23,6 +23,10 @@ from .visit import modify_expression, node_at, walk  # noqa: F401
 from .observe import Observer, observing  # noqa: F401
 # -- parse (issue 2) --
 # -- functions and bind (issue 3) --
+from .functions import (  # noqa: F401
+    Function, FunctionKind, Kernel, NullHandling, describe, function_names, get_function,
+)
+from .bind import bind  # noqa: F401
 # -- evaluation and special forms (issues 3, 5) --
 from .execution import SelectionVector, evaluate  # noqa: F401
 # -- passes (issue 4) --

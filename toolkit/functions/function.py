@@ -75,8 +75,17 @@ class Kernel:
     inputs: tuple[InputType, ...]
     output: OutputType
     varargs: bool = False  # the last input pattern repeats
+    # an extra condition over all argument types, e.g. "the values share one type"
+    # (Arrow leaves such checks to DispatchBest or to execution); described by `check_name`
+    check: Callable[[Sequence[pa.DataType]], bool] | None = field(default=None, repr=False)
+    check_name: str = ""
 
     def matches(self, types: Sequence[pa.DataType]) -> bool:
+        if not self._matches_inputs(types):
+            return False
+        return self.check is None or bool(self.check(types))
+
+    def _matches_inputs(self, types: Sequence[pa.DataType]) -> bool:
         if self.varargs:
             if len(types) < len(self.inputs) - 1:
                 return False
@@ -91,7 +100,8 @@ class Kernel:
         ins = [str(i) for i in self.inputs]
         if self.varargs and ins:
             ins[-1] += "..."
-        return f"({', '.join(ins)}) -> {self.output}"
+        where = f" where {self.check_name}" if self.check_name else ""
+        return f"({', '.join(ins)}) -> {self.output}{where}"
 
     def __repr__(self) -> str:
         return f"<Kernel {self.function_name}{self.signature()}>"
@@ -123,6 +133,10 @@ class Function:
     # must not run them densely over unselected rows
     can_fail: bool = False
     aliases: tuple[str, ...] = ()
+    # DispatchBest: (function, types) -> the types to cast the arguments to (None: exact only)
+    dispatch_best: Callable | None = None
+    # Arrow's kernel init: (function, kernel, types, options) -> None, raising on bad options
+    init: Callable | None = None
 
     def dispatch_exact(self, types: Sequence[pa.DataType]) -> Kernel | None:
         for kernel in self.kernels:

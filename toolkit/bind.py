@@ -1,0 +1,109 @@
+"""bind(expr, schema): resolve field references, pick kernels, insert implicit casts.
+
+Arrow's Bind (ARROW_SEMANTICS.md §3): literals stay; a field reference finds its
+field; a call binds its arguments and then runs `bind_call` (Arrow's
+BindNonRecursive): exact dispatch, else narrowed literals and best dispatch with
+implicit casts (a literal is re-typed, anything else is wrapped in a safe
+`cast`), then the kernel's option check and the output type. The walk is
+iterative, so 10,000-deep expressions bind.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .errors import BindError
+from .expression import Call, Expression, Literal, Parameter, postorder
+from .field_ref import FieldPath
+from .functions import get_function
+from .functions.dispatch import check_arity, dispatch, no_kernel_error, smallest_type_for
+
+__all__ = ["bind", "bind_call", "schema_of"]
+
+
+def schema_of(schema_or_data) -> pa.Schema:
+    """A pa.Schema from a schema, a Table, a RecordBatch or anything with `.schema`."""
+    if isinstance(schema_or_data, pa.Schema):
+        return schema_or_data
+    schema = getattr(schema_or_data, "schema", None)
+    if isinstance(schema, pa.Schema):
+        return schema
+    raise BindError(f"bind needs a pyarrow Schema, Table or RecordBatch, not "
+                    f"{type(schema_or_data).__name__}")
+
+
+def bind(expr: Expression, schema) -> Expression:
+    """A bound copy of `expr`: every field typed, every call with its kernel and type."""
+    if not isinstance(expr, Expression):
+        raise BindError(f"bind needs an Expression, not {type(expr).__name__}")
+    schema = schema_of(schema)
+    bound: dict[int, Expression] = {}
+    for node in postorder(expr):
+        if node.is_literal:
+            out = node
+        elif node.is_field:
+            out = _bind_parameter(node, schema)
+        else:
+            args = [bound[id(a)] for a in node.args]
+            try:
+                out = bind_call(Call(node.name, args, node.options))
+            except BindError as exc:
+                exc.add_note(f"while binding {_short(node)}")
+                raise
+        bound[id(node)] = out
+    return bound[id(expr)]
+
+
+def _bind_parameter(node: Parameter, schema: pa.Schema) -> Parameter:
+    path = node.ref.find_one(schema)  # FieldRefError names the ref and the schema
+    nullable = False
+    parent = schema
+    field = None
+    for i in path.indices:
+        field = parent.field(i)
+        nullable = nullable or field.nullable
+        parent = field.type
+    return Parameter(node.ref, field.type, FieldPath(path.indices), nullable)
+
+
+def bind_call(call: Call, insert_implicit_casts: bool = True) -> Call:
+    """Bind one call whose arguments are bound (Arrow's BindNonRecursive)."""
+    function = get_function(call.name)
+    args = list(call.args)
+    for i, arg in enumerate(args):
+        if arg.type is None:
+            raise BindError(f"argument {i} of {call.name} is not bound: {_short(arg)}")
+    types = [a.type for a in args]
+    check_arity(function, len(types))
+    kernel = function.dispatch_exact(types)
+    if kernel is None:
+        if not insert_implicit_casts:
+            raise no_kernel_error(function, types)
+        narrowed = [smallest_type_for(a.value) if a.is_literal and a.is_scalar else a.type
+                    for a in args]
+        kernel, types = dispatch(function, narrowed)
+        args = [_cast_to(arg, target) for arg, target in zip(args, types)]
+    options = call.options if call.options is not None else function.default_options
+    if function.init is not None:
+        function.init(function, kernel, types, options)
+    out_type = kernel.output.resolve(types, options)
+    return Call(call.name, args, call.options, function=function, kernel=kernel,
+                call_type=out_type)
+
+
+def _cast_to(arg: Expression, target: pa.DataType) -> Expression:
+    """The argument as `target`: unchanged, a re-typed literal, or a safe cast call."""
+    if arg.type == target:
+        return arg
+    if arg.is_literal:
+        try:
+            return Literal(pc.cast(arg.value, target, safe=True))
+        except (pa.ArrowException, TypeError, ValueError) as exc:
+            raise BindError(f"cannot cast literal {arg} ({arg.type}) to {target}: {exc}") from exc
+    return bind_call(Call("cast", [arg], pc.CastOptions.safe(target)), insert_implicit_casts=False)
+
+
+def _short(node: Expression) -> str:
+    text = node.to_string()
+    return text if len(text) <= 120 else text[:117] + "..."

@@ -1,0 +1,20 @@
+"""The function registry: signatures in Python, execution by pyarrow.compute.
+
+Importing this package registers the whole catalog (one module per domain).
+`get_function(name)`, `function_names()`, `describe(name)`; dispatch rules in
+`dispatch`, type rules in `types`.
+"""
+
+from .function import Arity, Function, FunctionKind, InputType, Kernel, NullHandling, OutputType
+from .registry import function_names, get_function, has_function, register
+
+from . import (  # noqa: F401  (each registers its functions)
+    arithmetic, rounding, comparison, logic, conditional, nulls, sets, cast, strings, temporal,
+    structs,
+)
+from .describe import describe
+
+__all__ = [
+    "Arity", "Function", "FunctionKind", "InputType", "Kernel", "NullHandling", "OutputType",
+    "describe", "function_names", "get_function", "has_function", "register",
+]

@@ -1,0 +1,69 @@
+"""The six comparisons: equal, not_equal, less, less_equal, greater, greater_equal.
+
+One kernel per type `(T, T) -> bool`, as Arrow registers them; mixed types are
+unified by `dispatch.best_compare` (decimals aligned, dictionaries decoded,
+common numeric / temporal / binary type).
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.types as pat
+
+from .dispatch import best_compare
+from .function import Kernel
+from .registry import define
+from .types import NUMERIC, TIME_UNITS, exact, fixed, of_kind, timestamp_unit
+
+__all__ = ["COMPARISONS"]
+
+COMPARISONS = {
+    "equal": "Compare values for equality (x == y).",
+    "not_equal": "Compare values for inequality (x != y).",
+    "less": "Compare values for ordered inequality (x < y).",
+    "less_equal": "Compare values for ordered inequality (x <= y).",
+    "greater": "Compare values for ordered inequality (x > y).",
+    "greater_equal": "Compare values for ordered inequality (x >= y).",
+}
+
+_BOOL = fixed(pa.bool_())
+
+
+def _same_tz_presence(types) -> bool:
+    return (types[0].tz is None) == (types[1].tz is None)
+
+
+def _equal_scales(types) -> bool:
+    return types[0].scale == types[1].scale
+
+
+def _same_width(types) -> bool:
+    return types[0].byte_width == types[1].byte_width
+
+
+def _kernels(name: str) -> list[Kernel]:
+    plain = ([pa.bool_()] + NUMERIC + [pa.date32(), pa.date64()])
+    kernels = [Kernel(name, (exact(t), exact(t)), _BOOL) for t in plain]
+    for u in TIME_UNITS:
+        kernels.append(Kernel(name, (timestamp_unit(u), timestamp_unit(u)), _BOOL,
+                              check=_same_tz_presence,
+                              check_name="both or neither have a time zone"))
+    kernels += [Kernel(name, (exact(pa.duration(u)), exact(pa.duration(u))), _BOOL)
+                for u in TIME_UNITS]
+    kernels += [Kernel(name, (exact(t), exact(t)), _BOOL)
+                for t in (pa.time32("s"), pa.time32("ms"), pa.time64("us"), pa.time64("ns"))]
+    kernels += [Kernel(name, (exact(t), exact(t)), _BOOL)
+                for t in (pa.binary(), pa.utf8(), pa.large_binary(), pa.large_utf8(),
+                          pa.string_view(), pa.binary_view())]
+    for kind, pred in (("decimal128", pat.is_decimal128), ("decimal256", pat.is_decimal256)):
+        pattern = of_kind(kind, pred)
+        kernels.append(Kernel(name, (pattern, pattern), _BOOL, check=_equal_scales,
+                              check_name="equal scales"))
+    fsb = of_kind("fixed_size_binary", pat.is_fixed_size_binary)
+    kernels.append(Kernel(name, (fsb, fsb), _BOOL, check=_same_width, check_name="equal widths"))
+    return kernels
+
+
+for _name, _doc in COMPARISONS.items():
+    define(_name, _kernels(_name), _doc, dispatch_best=best_compare)
+del _name, _doc

@@ -1,0 +1,36 @@
+"""describe(name): a function's doc, arity, null handling, options and signatures as text."""
+
+from __future__ import annotations
+
+from .registry import get_function
+
+__all__ = ["describe"]
+
+
+def describe(name: str) -> str:
+    fn = get_function(name)
+    if fn.options_class is None:
+        options = "none"
+    else:
+        options = fn.options_class.__name__
+        options += " (default: pyarrow's defaults)" if fn.default_options is not None else " (required)" \
+            if fn.init is not None or name == "cast" else " (optional)"
+    traits = [fn.kind.value.replace("_", " ")]
+    traits.append("pure" if fn.pure else "impure")
+    if fn.can_fail:
+        traits.append("can fail per row")
+    lines = [
+        f"{fn.name}: {fn.doc}",
+        f"  kind:          {', '.join(traits)}",
+        f"  arity:         {fn.arity}",
+        f"  null handling: {fn.null_handling.value}",
+        f"  options:       {options}",
+    ]
+    if fn.dispatch_best is not None:
+        first = (fn.dispatch_best.__doc__ or "").strip().split("\n\n")[0]
+        lines.append(f"  implicit casts: {' '.join(first.split())}")
+    else:
+        lines.append("  implicit casts: none (exact signatures only)")
+    lines.append(f"  signatures ({len(fn.kernels)}):")
+    lines += [f"    {s}" for s in fn.signatures()]
+    return "\n".join(lines)

@@ -1,0 +1,33 @@
+"""Kernel init at bind time: options are checked when a call binds, not when it runs.
+
+Arrow runs a kernel's `init` with the options while binding (ARROW_SEMANTICS.md
+§3 step 6), so a bad value set or a missing pattern is reported by `bind`. Here
+the same check runs the real pyarrow kernel once on empty arrays of the bound
+types: the options are validated by the code that will later use them, and no
+row is computed.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from ..errors import BindError
+
+__all__ = ["requires_options", "probe_empty"]
+
+
+def requires_options(function, kernel, types, options) -> None:
+    if options is None:
+        cls = function.options_class.__name__ if function.options_class else "options"
+        raise BindError(f"Function '{function.name}' needs {cls}; none were given")
+
+
+def probe_empty(function, kernel, types, options) -> None:
+    """Options present, and pyarrow's kernel accepts them for these input types."""
+    requires_options(function, kernel, types, options)
+    try:
+        args = [pa.array([], type=t) for t in types]
+        function(args, options, kernel)
+    except (pa.ArrowException, TypeError, ValueError) as exc:
+        raise BindError(f"Function '{function.name}' rejects its options for input types "
+                        f"({', '.join(map(str, types))}): {exc}") from exc

@@ -1,0 +1,67 @@
+"""The function registry: every function exprscope can bind, by name.
+
+One process-wide dictionary, filled when `toolkit.functions` is imported (each
+domain module registers its functions). Kernels are created once here, so a
+bound Call's kernel is the same object every time a name binds to it, which is
+what makes bound calls compare equal (Arrow compares kernel pointers).
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from ..errors import UnknownFunctionError
+from .function import Arity, Function, FunctionKind, Kernel, NullHandling
+
+__all__ = ["register", "define", "get_function", "function_names", "has_function"]
+
+_FUNCTIONS: dict[str, Function] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(function: Function) -> Function:
+    if function.name in _FUNCTIONS:
+        raise ValueError(f"function {function.name!r} is already registered")
+    _FUNCTIONS[function.name] = function
+    for alias in function.aliases:
+        _ALIASES[alias] = function.name
+    return function
+
+
+def define(name: str, kernels: list[Kernel], doc: str, *, arity: Arity | None = None,
+           null_handling: NullHandling = NullHandling.INTERSECTION,
+           kind: FunctionKind = FunctionKind.SCALAR, **attributes) -> Function:
+    """Build and register a Function; the arity defaults to the kernels' input count."""
+    if arity is None:
+        counts = {len(k.inputs) for k in kernels}
+        if len(counts) != 1:
+            raise ValueError(f"{name}: kernels disagree on arity; pass arity=")
+        n = counts.pop()
+        arity = Arity(n, n)
+    return register(Function(name=name, kind=kind, arity=arity, kernels=kernels,
+                             null_handling=null_handling, doc=doc, **attributes))
+
+
+def has_function(name: str) -> bool:
+    return name in _FUNCTIONS or name in _ALIASES
+
+
+def get_function(name: str) -> Function:
+    """The registered Function; an unknown name raises with the closest names."""
+    function = _FUNCTIONS.get(name)
+    if function is not None:
+        return function
+    if name in _ALIASES:
+        return _FUNCTIONS[_ALIASES[name]]
+    if not isinstance(name, str):
+        raise UnknownFunctionError(repr(name))
+    candidates = list(_FUNCTIONS) + list(_ALIASES)
+    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+    if not close:  # a prefix or substring helps with e.g. "upper" -> utf8_upper
+        close = [c for c in sorted(candidates) if name and (name in c or c in name)][:3]
+    raise UnknownFunctionError(name, close)
+
+
+def function_names() -> list[str]:
+    """Every registered function name, sorted."""
+    return sorted(_FUNCTIONS)
