@@ -16,7 +16,8 @@ from .dispatch import best_arithmetic, best_decimal_to_float, best_floating
 from .function import Kernel
 from .registry import define
 from .types import (
-    FLOATS, NUMERIC, SIGNED_INTS, TIME_UNITS, computed, exact, fixed, make_decimal, of_kind,
+    FLOATS, NUMERIC, SIGNED_INTS, TIME_UNITS, cast_binary_decimal_args, computed, exact, fixed,
+    make_decimal, of_kind,
     same_as, timestamp_unit,
 )
 
@@ -27,30 +28,26 @@ DECIMAL256 = of_kind("decimal256", pat.is_decimal256)
 NULL = exact(pa.null())
 
 
-def _decimal_output(rule_name: str, rule) -> object:
+def _decimal_output(promotion: str, rule_name: str, rule) -> object:
+    """Arrow's decimal output rule, applied after Arrow's scale promotion of the operands."""
+
     def resolve(types, options):
-        (p1, s1), (p2, s2) = [(t.precision, t.scale) for t in types]
+        promoted = cast_binary_decimal_args(promotion, types)
+        (p1, s1), (p2, s2) = [(t.precision, t.scale) for t in promoted]
         precision, scale = rule(p1, s1, p2, s2)
-        return make_decimal(pat.is_decimal256(types[0]), precision, scale)
+        return make_decimal(pat.is_decimal256(promoted[0]), precision, scale)
 
     return computed(rule_name, resolve)
 
 
 _DECIMAL_RULES = {
-    # after the arguments were promoted (dispatch.best_arithmetic); see Arrow's ResolveDecimal*Output
-    "add": _decimal_output("decimal(max(p1-s1, p2-s2) + s + 1, s)",
+    # see Arrow's ResolveDecimal{AdditionOrSubtraction,Multiplication,Division}Output
+    "add": _decimal_output("add", "decimal(max(p1-s1, p2-s2) + s + 1, s), s = max(s1, s2)",
                            lambda p1, s1, p2, s2: (max(p1 - s1, p2 - s2) + s1 + 1, s1)),
-    "multiply": _decimal_output("decimal(p1 + p2 + 1, s1 + s2)",
+    "multiply": _decimal_output("multiply", "decimal(p1 + p2 + 1, s1 + s2)",
                                 lambda p1, s1, p2, s2: (p1 + p2 + 1, s1 + s2)),
-    "divide": _decimal_output("decimal(p1, s1 - s2)", lambda p1, s1, p2, s2: (p1, s1 - s2)),
-}
-
-# Exact decimal matches are only the promoted forms, so re-binding a bound call is stable.
-_DECIMAL_CHECKS = {
-    "add": (lambda ts: ts[0].scale == ts[1].scale, "equal scales"),
-    "multiply": (None, ""),
-    "divide": (lambda ts: ts[0].scale - ts[1].scale >= 4 and ts[0].scale >= ts[1].precision + 1,
-               "the dividend carries the promoted scale"),
+    "divide": _decimal_output("divide", "decimal(p1 - s1 + s2 + s, s), s = max(4, s1 + p2 - s2 + 1)",
+                              lambda p1, s1, p2, s2: (p1, s1 - s2)),
 }
 
 
@@ -58,10 +55,8 @@ def _numeric_binary_kernels(name: str, decimal_rule: str | None) -> list[Kernel]
     kernels = [Kernel(name, (exact(t), exact(t)), same_as(0, str(t))) for t in NUMERIC]
     kernels.append(Kernel(name, (NULL, NULL), fixed(pa.null())))
     if decimal_rule is not None:
-        check, check_name = _DECIMAL_CHECKS[decimal_rule]
         for pattern in (DECIMAL128, DECIMAL256):
-            kernels.append(Kernel(name, (pattern, pattern), _DECIMAL_RULES[decimal_rule],
-                                  check=check, check_name=check_name))
+            kernels.append(Kernel(name, (pattern, pattern), _DECIMAL_RULES[decimal_rule]))
     return kernels
 
 

@@ -33,10 +33,6 @@ def _same_tz_presence(types) -> bool:
     return (types[0].tz is None) == (types[1].tz is None)
 
 
-def _equal_scales(types) -> bool:
-    return types[0].scale == types[1].scale
-
-
 def _same_width(types) -> bool:
     return types[0].byte_width == types[1].byte_width
 
@@ -57,8 +53,7 @@ def _kernels(name: str) -> list[Kernel]:
                           pa.string_view(), pa.binary_view())]
     for kind, pred in (("decimal128", pat.is_decimal128), ("decimal256", pat.is_decimal256)):
         pattern = of_kind(kind, pred)
-        kernels.append(Kernel(name, (pattern, pattern), _BOOL, check=_equal_scales,
-                              check_name="equal scales"))
+        kernels.append(Kernel(name, (pattern, pattern), _BOOL))  # scales aligned by the kernel
     fsb = of_kind("fixed_size_binary", pat.is_fixed_size_binary)
     kernels.append(Kernel(name, (fsb, fsb), _BOOL, check=_same_width, check_name="equal widths"))
     return kernels

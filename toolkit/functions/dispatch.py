@@ -20,7 +20,7 @@ import pyarrow.types as pat
 from ..errors import ArityError, BindError, NoKernelError
 from .function import Function, Kernel
 from .types import (
-    cast_binary_decimal_args, cast_decimal_args, common_binary, common_numeric, common_temporal,
+    cast_decimal_args, decimal_operands, common_binary, common_numeric, common_temporal,
     common_temporal_resolution, decode_dictionaries, is_decimal, replace_null_with_other,
     replace_temporal_types, types_text,
 )
@@ -130,27 +130,35 @@ def _decimal_promotion(name: str) -> str | None:
 
 
 def best_arithmetic(function: Function, types: list) -> list:
-    """ArithmeticFunction: decimal promotion; dictionaries decoded; for two arguments a
-    null takes the other type, then a common time unit or else the common numeric type."""
-    if len(types) == 2 and any(is_decimal(t) for t in types):
-        promotion = _decimal_promotion(function.name)
-        if promotion is None:
-            raise BindError(f"Invalid decimal function: {function.name}")
-        if all(is_decimal(t) or pat.is_integer(t) or pat.is_floating(t) for t in types):
-            types = cast_binary_decimal_args(promotion, types)
-    if function.dispatch_exact(types) is not None:
-        return types
+    """ArithmeticFunction: dictionaries decoded; for two arguments a null takes the other
+    type, decimals meet integers as decimals (floats as float64), then a common time unit
+    (an integer multiplying or dividing a duration becomes int64) or else the common
+    numeric type."""
     types = decode_dictionaries(types)
     if len(types) == 2:
+        # Arrow promotes decimals before replacing a null, which gives nonsense types
+        # (add(decimal, null) -> decimal(5, 0)); here the null takes the decimal's type first
         types = replace_null_with_other(types)
+        if any(is_decimal(t) for t in types) and all(_is_number(t) for t in types):
+            if _decimal_promotion(function.name) is None:
+                raise BindError(f"Invalid decimal function: {function.name}")
+            return decimal_operands(types)
+        if function.dispatch_exact(types) is not None:
+            return types
         unit = common_temporal_resolution(types)
         if unit is not None:
             types = replace_temporal_types(unit, types)
+            if function.name.split("_")[0] in ("multiply", "divide"):
+                types = [pa.int64() if pat.is_integer(t) else t for t in types]
         else:
             common = common_numeric(types)
             if common is not None:
                 types = [common] * len(types)
     return types
+
+
+def _is_number(t: pa.DataType) -> bool:
+    return is_decimal(t) or pat.is_integer(t) or pat.is_floating(t)
 
 
 def _to_float64_then_common(function: Function, types: list, promote) -> list:
@@ -180,14 +188,12 @@ def best_floating(function: Function, types: list) -> list:
 
 
 def best_compare(function: Function, types: list) -> list:
-    """CompareFunction: decimals aligned; dictionaries decoded; null takes the other type;
-    then the common numeric, else the common temporal, else the common binary type."""
-    if any(is_decimal(t) for t in types) and all(
-            is_decimal(t) or pat.is_integer(t) or pat.is_floating(t) for t in types):
-        types = cast_binary_decimal_args("add", types)
-    if function.dispatch_exact(types) is not None:
-        return types
+    """CompareFunction: dictionaries decoded; null takes the other type; decimals meet
+    integers as decimals (floats as float64); then the common numeric, else the common
+    temporal, else the common binary type."""
     types = replace_null_with_other(decode_dictionaries(types))
+    if any(is_decimal(t) for t in types) and all(_is_number(t) for t in types):
+        return decimal_operands(types)
     for common in (common_numeric, common_temporal, common_binary):
         t = common(types)
         if t is not None:

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.types as pat
 
-from .dispatch import best_integer_to_float
+from .dispatch import best_arithmetic, best_integer_to_float
 from .function import Kernel
 from .registry import define
 from .types import FLOATS, NUMERIC, exact, fixed, of_kind, same_as
@@ -32,7 +32,7 @@ def _kernels(name: str, types) -> list[Kernel]:
 define("round", _kernels("round", NUMERIC),
        "Round to ndigits decimal places with the given rounding mode (half to even by default).",
        options_class=pc.RoundOptions, default_options=pc.RoundOptions(),
-       dispatch_best=best_integer_to_float, can_fail=True)
+       dispatch_best=best_arithmetic, can_fail=True)
 for _name, _doc in [("floor", "Round down to the nearest integer."),
                     ("ceil", "Round up to the nearest integer."),
                     ("trunc", "The integral part (round towards zero).")]:

@@ -23,7 +23,7 @@ __all__ = [
     "TIME_UNITS", "TEMPORAL_FIXED", "is_integer", "is_numeric", "is_decimal",
     "common_numeric", "common_temporal", "common_temporal_resolution", "common_binary",
     "replace_temporal_types", "decode_dictionaries", "replace_null_with_other",
-    "cast_binary_decimal_args", "cast_decimal_args", "max_decimal_digits", "make_decimal",
+    "cast_binary_decimal_args", "cast_decimal_args", "decimal_operands", "max_decimal_digits", "make_decimal",
     "type_text", "types_text",
 ]
 
@@ -301,6 +301,25 @@ def cast_binary_decimal_args(promotion: str, types: Sequence[pa.DataType]) -> li
         raise ValueError(promotion)
     return [make_decimal(wide, p1 + left_up, s1 + left_up),
             make_decimal(wide, p2 + right_up, s2 + right_up)]
+
+
+def decimal_operands(types: Sequence[pa.DataType]) -> list[pa.DataType]:
+    """The operands of a binary decimal operation as decimals of one width (or float64).
+
+    A float on either side makes both float64; an integer becomes the decimal of
+    its digits (scale 0); a decimal128 meets a decimal256 as decimal256. The
+    scales are left alone: the kernel aligns them (`cast_binary_decimal_args`)
+    exactly as pyarrow's kernel does when it runs, so the declared output type
+    and the computed one agree.
+    """
+    if any(pat.is_floating(t) for t in types):
+        return [pa.float64()] * len(types)
+    wide = any(pat.is_decimal256(t) for t in types)
+    out = []
+    for t in types:
+        p, s = _precision_scale(t)
+        out.append(make_decimal(wide, p, s))
+    return out
 
 
 def cast_decimal_args(types: Sequence[pa.DataType]) -> list[pa.DataType]:
