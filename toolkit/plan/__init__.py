@@ -1,0 +1,28 @@
+"""Logical and physical plans with DataFusion's invariants, checked and shown.
+
+    from toolkit import plan
+    p = (plan.scan("flights", flights).filter(tk.field("dep_delay") > 60)
+             .aggregate(["carrier"], [("count", None, "n")]).sort([("n", "descending")]))
+    print(p.explain(verbose=True))
+    plan.create_physical_plan(plan.optimize(p)).collect()
+"""
+
+from .aggregates import AGGREGATE_FUNCTIONS, AggregateExpr
+from .builder import scan
+from .errors import (AmbiguousColumnError, ColumnNotFoundError, DuplicateFieldError,
+                     InvariantViolation, PlanError)
+from .invariants import INVARIANTS, Invariant, current_mode, validation
+from .logical_field import logical_field, nullable, output_name
+from .logical_plan import (Aggregate, EmptyRelation, Filter, Join, Limit, LogicalPlan,
+                           Projection, Sort, SortKey, TableScan)
+from .logical_schema import LogicalField, LogicalSchema
+from .sources import CsvSource, ParquetSource, Source, SparkSource, TableSource, as_source
+
+__all__ = [
+    "scan", "LogicalPlan", "TableScan", "Projection", "Filter", "Aggregate", "Join", "Sort",
+    "SortKey", "Limit", "EmptyRelation", "LogicalField", "LogicalSchema", "AggregateExpr",
+    "AGGREGATE_FUNCTIONS", "PlanError", "ColumnNotFoundError", "AmbiguousColumnError",
+    "InvariantViolation", "DuplicateFieldError", "Invariant", "INVARIANTS", "validation",
+    "current_mode", "logical_field", "nullable", "output_name", "Source", "TableSource",
+    "ParquetSource", "CsvSource", "SparkSource", "as_source",
+]

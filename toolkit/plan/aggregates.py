@@ -1,0 +1,85 @@
+"""The aggregate functions plans offer (sum, count, min, max, mean): their logical fields.
+
+Each rule states the output type the way DataFusion's `return_type` does, e.g.
+``sum(int32) -> int64``; the physical aggregate runs pyarrow's hash kernels,
+and the invariants check that what they return matches these declarations.
+Nullability: `count` is never null; the others are null for a group whose values
+are all null, and for a global aggregate (no group keys) over no rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.types as pat
+
+from ..expression import Expression
+from .errors import PlanError
+
+__all__ = ["AGGREGATE_FUNCTIONS", "AggregateExpr", "aggregate_type", "aggregate_nullable"]
+
+AGGREGATE_FUNCTIONS = ("sum", "count", "min", "max", "mean")
+
+
+@dataclass(frozen=True, eq=False)
+class AggregateExpr:
+    """One aggregate of an Aggregate node: function, bound argument (None: count rows), name."""
+
+    func: str
+    arg: Expression | None
+    name: str
+
+    def to_string(self) -> str:
+        inner = "*" if self.arg is None else self.arg.to_string()
+        return f"{self.func}({inner})"
+
+    def equals(self, other: AggregateExpr) -> bool:
+        if self.func != other.func or self.name != other.name:
+            return False
+        if self.arg is None or other.arg is None:
+            return self.arg is other.arg
+        return self.arg.equals(other.arg)
+
+
+def _is_orderable(t: pa.DataType) -> bool:
+    return (pat.is_integer(t) or pat.is_floating(t) or pat.is_decimal(t) or pat.is_boolean(t)
+            or pat.is_string(t) or pat.is_large_string(t) or pat.is_binary(t)
+            or pat.is_large_binary(t) or pat.is_temporal(t) or pat.is_fixed_size_binary(t))
+
+
+def aggregate_type(func: str, arg_type: pa.DataType | None) -> pa.DataType:
+    """The output type of `func` over `arg_type` (None: count(*))."""
+    if func not in AGGREGATE_FUNCTIONS:
+        raise PlanError(f"unknown aggregate function {func!r}; the plans offer "
+                        f"{', '.join(AGGREGATE_FUNCTIONS)}")
+    if func == "count":
+        return pa.int64()
+    if arg_type is None:
+        raise PlanError(f"{func} needs an argument; only count takes none (count(*))")
+    if func == "sum":
+        if pat.is_signed_integer(arg_type):
+            return pa.int64()
+        if pat.is_unsigned_integer(arg_type):
+            return pa.uint64()
+        if pat.is_floating(arg_type):
+            return pa.float64()
+        if pat.is_decimal128(arg_type):
+            return pa.decimal128(38, arg_type.scale)
+        if pat.is_decimal256(arg_type):
+            return pa.decimal256(76, arg_type.scale)
+    elif func == "mean":
+        if pat.is_integer(arg_type) or pat.is_floating(arg_type):
+            return pa.float64()
+        if pat.is_decimal(arg_type):
+            return arg_type
+    elif _is_orderable(arg_type):  # min, max
+        return arg_type
+    raise PlanError(f"{func} does not accept {arg_type}: sum and mean take numbers, min and max "
+                    "take numbers, strings, binaries, booleans and temporal types")
+
+
+def aggregate_nullable(func: str, arg_nullable: bool, grouped: bool) -> bool:
+    if func == "count":
+        return False
+    return arg_nullable or not grouped

@@ -1,0 +1,80 @@
+"""EXPLAIN for plans: the tree as indented text, and EXPLAIN VERBOSE, rule by rule.
+
+`explain(p)` shows the plan as it stands, one node per line, inputs indented
+below it (DataFusion's format). `explain(p, verbose=True)` runs the optimizer
+and the planner and shows the initial plan, the plan after every rule that
+changed it (with the rule's reason), the optimized plan and the physical plan,
+as DataFusion's EXPLAIN VERBOSE does.
+"""
+
+from __future__ import annotations
+
+from .. import observe
+
+__all__ = ["plan_text", "explain", "RuleRecorder"]
+
+
+def plan_text(plan, show_schema: bool = False, indent: str = "  ") -> str:
+    """One line per node (`label()`), each input indented below its consumer."""
+    lines = []
+    stack = [(plan, 0)]
+    while stack:
+        node, depth = stack.pop()
+        lines.append(f"{indent * depth}{node.label()}")
+        if show_schema:
+            lines.append(f"{indent * depth}{indent}schema: {_schema_text(node.schema)}")
+        stack.extend((child, depth + 1) for child in reversed(node.children))
+    return "\n".join(lines)
+
+
+def _schema_text(schema) -> str:
+    if hasattr(schema, "fields") and not hasattr(schema, "metadata"):  # LogicalSchema
+        return str(schema)
+    return "[" + ", ".join(f"{f.name}:{f.type}{'' if f.nullable else ' NOT NULL'}"
+                           for f in schema) + "]"
+
+
+class RuleRecorder(observe.Observer):
+    """Collects the optimizer's PlanRuleEvents (and passes them on to another observer)."""
+
+    def __init__(self, forward=None):
+        self.events: list[observe.PlanRuleEvent] = []
+        self.forward = forward
+
+    def on_plan_rule(self, event):
+        self.events.append(event)
+        if self.forward is not None and hasattr(self.forward, "on_plan_rule"):
+            self.forward.on_plan_rule(event)
+
+    def on_invariant(self, event):
+        if self.forward is not None and hasattr(self.forward, "on_invariant"):
+            self.forward.on_invariant(event)
+
+
+def _section(title: str, body: str) -> str:
+    return f"{title}:\n" + "\n".join("  " + line for line in body.splitlines())
+
+
+def explain(plan, verbose: bool = False, show_schema: bool = False, observer=None) -> str:
+    if not verbose:
+        return plan_text(plan, show_schema)
+    from .optimizer import optimize
+    from .planner import create_physical_plan
+
+    recorder = RuleRecorder(forward=observer)
+    optimized = optimize(plan, observer=recorder)
+    sections = [_section("initial_logical_plan", plan_text(plan, show_schema))]
+    for event in recorder.events:
+        if event.changed:
+            title = f"logical_plan after {event.rule}"
+            if event.reason:
+                title += f" ({event.reason})"
+            sections.append(_section(title, plan_text(event.after, show_schema)))
+    unchanged = sorted({e.rule for e in recorder.events} -
+                       {e.rule for e in recorder.events if e.changed})
+    if unchanged:
+        sections.append("rules that changed nothing: " + ", ".join(unchanged))
+    sections.append(_section("logical_plan", plan_text(optimized, show_schema)))
+    physical = create_physical_plan(optimized, observer=observer)
+    sections.append(_section("physical_plan", plan_text(physical, show_schema)))
+    return "\n".join(sections)

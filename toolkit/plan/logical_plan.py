@@ -1,0 +1,402 @@
+"""The logical plan nodes: TableScan, Projection, Filter, Aggregate, Join, Sort, Limit, EmptyRelation.
+
+A node knows its inputs (`children`), its expressions (bound to its input's
+binding schema, see `logical_schema`) and derives its `schema`. Every node that
+creates a schema checks that its (relation, name) pairs are unique (a MUST of
+the seed) and reports the check. Nodes are immutable: optimizer rules build new
+ones with `with_new_children` / `with_expressions`, which rebind the
+expressions against the (possibly pruned) new inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import pyarrow as pa
+
+from ..bind import bind
+from ..expression import Expression
+from .aggregates import AggregateExpr, aggregate_nullable, aggregate_type
+from .builder import PlanBuilder
+from .errors import PlanError
+from .invariants import UNIQUE_NAMES, report
+from .logical_field import logical_field, nullable, output_name
+from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
+from .sources import Source
+
+__all__ = ["LogicalPlan", "TableScan", "Projection", "Filter", "Aggregate", "Join", "Sort",
+           "SortKey", "Limit", "EmptyRelation", "JOIN_TYPES"]
+
+JOIN_TYPES = {"inner": "Inner", "left": "Left"}
+
+
+def checked_schema(fields: Sequence[LogicalField], subject: str) -> LogicalSchema:
+    """The node's schema, after the MUST check that (relation, name) pairs are unique."""
+    dups = duplicate_fields(fields)
+    report(UNIQUE_NAMES, subject, not dups,
+           details=describe_duplicates(dups) if dups else
+           f"{len(fields)} fields, all (relation, name) pairs unique",
+           expected="unique (relation, name) pairs" if dups else None,
+           actual=[f.qualified_name for f in fields] if dups else None)
+    return LogicalSchema(fields)
+
+
+def _bind_all(exprs, input: LogicalPlan) -> tuple[Expression, ...]:
+    schema = input.schema.binding_schema()
+    return tuple(bind(e, schema) for e in exprs)
+
+
+def _exprs_equal(a: Sequence[Expression], b: Sequence[Expression]) -> bool:
+    return len(a) == len(b) and all(x.equals(y) for x, y in zip(a, b))
+
+
+def _aliased(expr: Expression, name: str) -> str:
+    text = expr.to_string()
+    natural = output_name(expr)
+    if natural == name or (expr.is_field and text.endswith("." + name)):
+        return text
+    return f"{text} AS {name}"
+
+
+class LogicalPlan(PlanBuilder):
+    """Base of the logical nodes; the fluent builder methods come from PlanBuilder."""
+
+    children: tuple[LogicalPlan, ...] = ()
+    schema: LogicalSchema
+
+    def label(self) -> str:
+        """One line saying what the node does, DataFusion's EXPLAIN style."""
+        return type(self).__name__
+
+    def expressions(self) -> list[Expression]:
+        """The node's bound expressions, in a fixed order `with_expressions` accepts back."""
+        return []
+
+    def with_expressions(self, exprs: Sequence[Expression]) -> LogicalPlan:
+        return self
+
+    def with_new_children(self, children: Sequence[LogicalPlan]) -> LogicalPlan:
+        return self
+
+    @property
+    def input(self) -> LogicalPlan:
+        return self.children[0]
+
+    # -- structure -------------------------------------------------------------
+    def equals(self, other: object) -> bool:
+        """Structural equality: same node kinds, expressions, names and inputs."""
+        if not isinstance(other, LogicalPlan):
+            return False
+        stack = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if type(a) is not type(b) or len(a.children) != len(b.children):
+                return False
+            if not a._same_node(b):
+                return False
+            stack.extend(zip(a.children, b.children))
+        return True
+
+    def _same_node(self, other) -> bool:
+        return self.schema == other.schema
+
+    def walk(self) -> Iterator[LogicalPlan]:
+        """Every node, pre-order."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    # -- display ---------------------------------------------------------------
+    def explain(self, verbose: bool = False, schema: bool = False, observer=None) -> str:
+        """The plan as indented text; verbose: the plan after every optimizer rule that changed it."""
+        from .explain import explain
+
+        return explain(self, verbose=verbose, show_schema=schema, observer=observer)
+
+    def __str__(self) -> str:
+        from .explain import plan_text
+
+        return plan_text(self)
+
+    def __repr__(self) -> str:
+        return f"<LogicalPlan {self.label()}>"
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from .. import display_hooks
+
+        return display_hooks.mimebundle(self)
+
+
+class TableScan(LogicalPlan):
+    """Reads a source under a relation name; `projection` keeps only some columns."""
+
+    def __init__(self, relation: str, source: Source, projection: Sequence[str] | None = None):
+        if not isinstance(relation, str) or not relation or "." in relation:
+            raise PlanError(f"a relation name must be a non-empty string without dots, "
+                            f"got {relation!r}")
+        self.relation = relation
+        self.source = source
+        names = list(source.schema.names)
+        if projection is not None:
+            projection = tuple(projection)
+            missing = [c for c in projection if c not in names]
+            if missing:
+                raise PlanError(f"TableScan {relation}: no columns {missing} in the source "
+                                f"(it has {', '.join(names)})")
+        self.projection = projection
+        if projection is None:
+            fields = [LogicalField(relation, f.name, f.type, f.nullable) for f in source.schema]
+        else:
+            by_name = {f.name: f for f in source.schema}
+            fields = [LogicalField(relation, n, by_name[n].type, by_name[n].nullable)
+                      for n in projection]
+        self.schema = checked_schema(fields, self.label())
+
+    def label(self) -> str:
+        text = f"TableScan: {self.relation}"
+        if self.projection is not None:
+            text += f" projection=[{', '.join(self.projection)}]"
+        return text
+
+    def with_projection(self, projection: Sequence[str] | None) -> TableScan:
+        return TableScan(self.relation, self.source, projection)
+
+    def _same_node(self, other) -> bool:
+        return (self.relation == other.relation and self.source is other.source
+                and self.projection == other.projection)
+
+
+class Projection(LogicalPlan):
+    """Computes one column per expression, named `names`, qualified by `relations`."""
+
+    def __init__(self, input: LogicalPlan, exprs: Sequence[Expression], names: Sequence[str],
+                 relations: Sequence[str | None] | None = None):
+        exprs, names = list(exprs), list(names)
+        relations = [None] * len(exprs) if relations is None else list(relations)
+        if not exprs:
+            raise PlanError("a projection needs at least one expression")
+        if not (len(exprs) == len(names) == len(relations)):
+            raise PlanError(f"projection: {len(exprs)} expressions but {len(names)} names")
+        self.children = (input,)
+        self.exprs = _bind_all(exprs, input)
+        self.names = tuple(names)
+        self.relations = tuple(relations)
+        fields = [logical_field(e, n, r) for e, n, r in zip(self.exprs, self.names, self.relations)]
+        self.schema = checked_schema(fields, self.label())
+
+    def label(self) -> str:
+        return "Projection: " + ", ".join(_aliased(e, n) for e, n in zip(self.exprs, self.names))
+
+    def expressions(self):
+        return list(self.exprs)
+
+    def with_expressions(self, exprs):
+        return Projection(self.input, exprs, self.names, self.relations)
+
+    def with_new_children(self, children):
+        return Projection(children[0], self.exprs, self.names, self.relations)
+
+    def _same_node(self, other) -> bool:
+        return (self.names == other.names and self.relations == other.relations
+                and _exprs_equal(self.exprs, other.exprs))
+
+
+class Filter(LogicalPlan):
+    """Keeps the rows where the predicate is true (null counts as false)."""
+
+    def __init__(self, input: LogicalPlan, predicate: Expression):
+        self.children = (input,)
+        (self.predicate,) = _bind_all([predicate], input)
+        t = self.predicate.type
+        if not (pa.types.is_boolean(t) or pa.types.is_null(t)):
+            raise PlanError(f"a filter predicate must be boolean, but {self.predicate} is {t}")
+        self.schema = input.schema  # a filter creates no schema
+
+    def label(self) -> str:
+        return f"Filter: {self.predicate}"
+
+    def expressions(self):
+        return [self.predicate]
+
+    def with_expressions(self, exprs):
+        return Filter(self.input, exprs[0])
+
+    def with_new_children(self, children):
+        return Filter(children[0], self.predicate)
+
+    def _same_node(self, other) -> bool:
+        return self.predicate.equals(other.predicate)
+
+
+class Aggregate(LogicalPlan):
+    """Groups by the key expressions and computes the aggregates per group."""
+
+    def __init__(self, input: LogicalPlan, group_exprs: Sequence[Expression],
+                 group_names: Sequence[str], group_relations: Sequence[str | None],
+                 aggregates: Sequence[AggregateExpr]):
+        self.children = (input,)
+        self.group_exprs = _bind_all(group_exprs, input)
+        self.group_names = tuple(group_names)
+        self.group_relations = tuple(group_relations)
+        schema = input.schema.binding_schema()
+        self.aggregates = tuple(
+            AggregateExpr(a.func, None if a.arg is None else bind(a.arg, schema), a.name)
+            for a in aggregates)
+        grouped = bool(self.group_exprs)
+        fields = [logical_field(e, n, r) for e, n, r in
+                  zip(self.group_exprs, self.group_names, self.group_relations)]
+        for agg in self.aggregates:
+            arg_type = None if agg.arg is None else agg.arg.type
+            arg_nullable = False if agg.arg is None else nullable(agg.arg)
+            fields.append(LogicalField(None, agg.name, aggregate_type(agg.func, arg_type),
+                                       aggregate_nullable(agg.func, arg_nullable, grouped)))
+        self.schema = checked_schema(fields, self.label())
+
+    def label(self) -> str:
+        groups = ", ".join(_aliased(e, n) for e, n in zip(self.group_exprs, self.group_names))
+        aggs = ", ".join(f"{a.to_string()} AS {a.name}" for a in self.aggregates)
+        return f"Aggregate: groupBy=[{groups}], aggr=[{aggs}]"
+
+    def expressions(self):
+        return list(self.group_exprs) + [a.arg for a in self.aggregates if a.arg is not None]
+
+    def with_expressions(self, exprs):
+        exprs = list(exprs)
+        n = len(self.group_exprs)
+        groups, rest = exprs[:n], iter(exprs[n:])
+        aggs = [AggregateExpr(a.func, None if a.arg is None else next(rest), a.name)
+                for a in self.aggregates]
+        return Aggregate(self.input, groups, self.group_names, self.group_relations, aggs)
+
+    def with_new_children(self, children):
+        return Aggregate(children[0], self.group_exprs, self.group_names, self.group_relations,
+                         self.aggregates)
+
+    def _same_node(self, other) -> bool:
+        return (self.group_names == other.group_names
+                and self.group_relations == other.group_relations
+                and _exprs_equal(self.group_exprs, other.group_exprs)
+                and len(self.aggregates) == len(other.aggregates)
+                and all(a.equals(b) for a, b in zip(self.aggregates, other.aggregates)))
+
+
+class Join(LogicalPlan):
+    """An equi-join: `on` pairs a left column with a right column (qualified names)."""
+
+    def __init__(self, left: LogicalPlan, right: LogicalPlan, on: Sequence[tuple[str, str]],
+                 how: str = "inner"):
+        if how not in JOIN_TYPES:
+            raise PlanError(f"join type must be one of {sorted(JOIN_TYPES)}, got {how!r}")
+        if not on:
+            raise PlanError("a join needs at least one pair of equal keys in `on`")
+        self.children = (left, right)
+        self.how = how
+        self.on = tuple((left.schema.field(lk).qualified_name, right.schema.field(rk).qualified_name)
+                        for lk, rk in on)
+        for lk, rk in self.on:
+            lt, rt = left.schema.field(lk).type, right.schema.field(rk).type
+            if lt != rt:
+                raise PlanError(f"join keys {lk} ({lt}) and {rk} ({rt}) have different types; "
+                                "cast one side in a projection first")
+        right_fields = list(right.schema)
+        if how == "left":
+            right_fields = [LogicalField(f.relation, f.name, f.type, True) for f in right_fields]
+        self.schema = checked_schema(list(left.schema) + right_fields, self.label())
+
+    @property
+    def left(self) -> LogicalPlan:
+        return self.children[0]
+
+    @property
+    def right(self) -> LogicalPlan:
+        return self.children[1]
+
+    def label(self) -> str:
+        keys = ", ".join(f"{lk} = {rk}" for lk, rk in self.on)
+        return f"{JOIN_TYPES[self.how]} Join: {keys}"
+
+    def with_new_children(self, children):
+        return Join(children[0], children[1], self.on, self.how)
+
+    def _same_node(self, other) -> bool:
+        return self.on == other.on and self.how == other.how
+
+
+@dataclass(frozen=True, eq=False)
+class SortKey:
+    expr: Expression
+    ascending: bool = True
+    nulls_first: bool = False
+
+    def to_string(self) -> str:
+        return (f"{self.expr} {'ASC' if self.ascending else 'DESC'} "
+                f"NULLS {'FIRST' if self.nulls_first else 'LAST'}")
+
+
+class Sort(LogicalPlan):
+    """Orders the rows by the keys (stable; nulls last unless asked otherwise)."""
+
+    def __init__(self, input: LogicalPlan, keys: Sequence[SortKey]):
+        if not keys:
+            raise PlanError("a sort needs at least one key")
+        self.children = (input,)
+        exprs = _bind_all([k.expr for k in keys], input)
+        self.keys = tuple(SortKey(e, k.ascending, k.nulls_first) for e, k in zip(exprs, keys))
+        self.schema = input.schema
+
+    def label(self) -> str:
+        return "Sort: " + ", ".join(k.to_string() for k in self.keys)
+
+    def expressions(self):
+        return [k.expr for k in self.keys]
+
+    def with_expressions(self, exprs):
+        return Sort(self.input, [SortKey(e, k.ascending, k.nulls_first)
+                                 for e, k in zip(exprs, self.keys)])
+
+    def with_new_children(self, children):
+        return Sort(children[0], self.keys)
+
+    def _same_node(self, other) -> bool:
+        return (len(self.keys) == len(other.keys)
+                and all(a.ascending == b.ascending and a.nulls_first == b.nulls_first
+                        and a.expr.equals(b.expr) for a, b in zip(self.keys, other.keys)))
+
+
+class Limit(LogicalPlan):
+    """Skips `skip` rows, then passes at most `fetch` rows."""
+
+    def __init__(self, input: LogicalPlan, fetch: int, skip: int = 0):
+        if isinstance(fetch, bool) or not isinstance(fetch, int) or fetch < 0:
+            raise PlanError(f"limit needs a row count >= 0, got {fetch!r}")
+        if isinstance(skip, bool) or not isinstance(skip, int) or skip < 0:
+            raise PlanError(f"limit's offset must be an integer >= 0, got {skip!r}")
+        self.children = (input,)
+        self.fetch = fetch
+        self.skip = skip
+        self.schema = input.schema
+
+    def label(self) -> str:
+        return f"Limit: skip={self.skip}, fetch={self.fetch}"
+
+    def with_new_children(self, children):
+        return Limit(children[0], self.fetch, self.skip)
+
+    def _same_node(self, other) -> bool:
+        return self.fetch == other.fetch and self.skip == other.skip
+
+
+class EmptyRelation(LogicalPlan):
+    """No rows, with a given schema (what an always-false filter becomes)."""
+
+    def __init__(self, schema: LogicalSchema, reason: str = ""):
+        self.schema = checked_schema(list(schema), "EmptyRelation")
+        self.reason = reason
+
+    def label(self) -> str:
+        return "EmptyRelation" + (f": {self.reason}" if self.reason else "")
