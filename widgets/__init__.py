@@ -1,0 +1,25 @@
+"""exprscope's Jupyter face: rich display, the step-through explorer, the magics.
+
+    %load_ext widgets          # %expr, %%explain, %%trace; steps display as trees
+    from widgets import Explorer
+    Explorer(trace)            # previous / next / slider / jump to next change
+
+Nothing in `toolkit` imports this package: the engine stays usable without Jupyter.
+"""
+
+from .explorer import Explorer
+from .invariants_panel import InvariantsPanel
+from .rich_display import mimebundle
+from .selection_view import SelectionView
+
+__all__ = ["Explorer", "SelectionView", "InvariantsPanel", "mimebundle",
+           "load_ipython_extension"]
+
+
+def load_ipython_extension(ip) -> None:
+    """`%load_ext widgets`: register the magics and the display of single steps."""
+    from .magics import ExprscopeMagics
+    from .rich_display import register_formatters
+
+    ip.register_magics(ExprscopeMagics)
+    register_formatters(ip)

@@ -1,0 +1,211 @@
+"""`Explorer(trace)`: step through what the engine did, one recorded step at a time.
+
+Buttons and a slider move over the trace's steps. Each step shows its tree
+(the renderer highlights the nodes a pass changed), the rules that fired with
+their reasons, the tree before and after as text, and, for an evaluation, the
+selection view; the invariants panel lists every check of the trace. All of it
+is driven from Python too (`next()`, `previous()`, `jump_to_next_change()`,
+`slider.value`), so notebooks and tests can script a walk through a trace.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+
+from .invariants_panel import InvariantsPanel
+from .rich_display import text_html, text_of, tree_html
+from .selection_view import SelectionView
+from .step_cursor import StepCursor
+from .step_kinds import EVAL, INVARIANT, PASS, PLAN_RULE, event_of, is_change, step_kind, \
+    step_title
+
+__all__ = ["Explorer"]
+
+
+class Explorer(w.VBox):
+    """The step-through explorer over a `tk.Trace` (or any list of recorded steps)."""
+
+    def __init__(self, trace, page_size: int = 20, **kwargs):
+        super().__init__(**kwargs)
+        self.add_class("exprscope-explorer")
+        self.trace = trace
+        steps = trace.steps if hasattr(trace, "steps") else list(trace)
+        self.cursor = StepCursor(steps)
+        self.page_size = page_size
+        self._tree_cache: dict[int, str] = {}
+        self.selection_view: SelectionView | None = None
+
+        self.header = w.HTML()
+        self.header.add_class("exprscope-step-title")
+        self.previous_button = _button("previous", "arrow-left", "exprscope-previous")
+        self.next_button = _button("next", "arrow-right", "exprscope-next")
+        self.change_button = _button("jump to next change", "forward", "exprscope-jump")
+        self.slider = w.IntSlider(value=0, min=0, max=max(0, len(self.cursor) - 1),
+                                  description="step", continuous_update=False,
+                                  layout=w.Layout(width="360px"))
+        self.slider.add_class("exprscope-slider")
+        self.tree = w.HTML()
+        self.tree.add_class("exprscope-tree")
+        self.rules = w.HTML()
+        self.rules.add_class("exprscope-rules")
+        self.before_after = w.HTML()
+        self.before_after.add_class("exprscope-before-after")
+        self.detail = w.VBox()
+        self.invariants = InvariantsPanel(steps)
+
+        self.previous_button.on_click(lambda _: self.previous())
+        self.next_button.on_click(lambda _: self.next())
+        self.change_button.on_click(lambda _: self.jump_to_next_change())
+        self.slider.observe(self._on_slider, names="value")
+
+        controls = w.HBox([self.previous_button, self.next_button, self.slider,
+                           self.change_button])
+        self.children = [self.header, controls, self.tree, self.rules, self.before_after,
+                         self.detail, self.invariants]
+        self._show()
+
+    # -- driving it from Python ---------------------------------------------------------
+    @property
+    def steps(self) -> list:
+        return self.cursor.steps
+
+    @property
+    def index(self) -> int:
+        return self.cursor.index
+
+    @property
+    def current(self):
+        return self.cursor.current
+
+    def go(self, index: int) -> int:
+        """Show step `index` (clamped to the steps there are)."""
+        target = self.cursor.go(index)
+        if self.slider.value != target:
+            self.slider.value = target  # the slider's observer draws the step
+        else:
+            self._show()
+        return target
+
+    def next(self) -> int:
+        return self.go(self.cursor.index + 1)
+
+    def previous(self) -> int:
+        return self.go(self.cursor.index - 1)
+
+    def jump_to_next_change(self) -> bool:
+        """Go to the next step that changed the tree or plan; False when none is left."""
+        target = self.cursor.next_change()
+        if target is None:
+            self.change_button.disabled = True
+            return False
+        self.go(target)
+        return True
+
+    # -- drawing ----------------------------------------------------------------------
+    def _on_slider(self, change) -> None:
+        self.cursor.go(change["new"])
+        self._show()
+
+    def _show(self) -> None:
+        cursor = self.cursor
+        total = len(cursor)
+        self.previous_button.disabled = total == 0 or cursor.at_start
+        self.next_button.disabled = total == 0 or cursor.at_end
+        self.change_button.disabled = cursor.next_change() is None
+        self.slider.disabled = total <= 1
+        if total == 0:
+            self.header.value = "<b>The trace recorded no steps.</b>"
+            self.tree.value = self.rules.value = self.before_after.value = ""
+            self.detail.children = []
+            return
+        step = cursor.current
+        changed = " <span style='color:#b35c00'>(changed)</span>" if is_change(step) else ""
+        self.header.value = (f"<b>Step {cursor.index + 1} of {total}</b>: "
+                             f"{html.escape(step_title(step))}{changed}")
+        self.tree.value = self._tree(cursor.index)
+        kind = step_kind(step)
+        self.rules.value = _rules_html(step, kind)
+        self.before_after.value = _before_after_html(step, kind)
+        if kind == EVAL:
+            self.selection_view = SelectionView(step, page_size=self.page_size)
+            self.detail.children = [self.selection_view]
+        else:
+            self.selection_view = None
+            self.detail.children = []
+        self.invariants.highlight(cursor.index if kind == INVARIANT else None)
+
+    def _tree(self, index: int) -> str:
+        if index not in self._tree_cache:
+            self._tree_cache[index] = tree_html(self.steps[index])
+        return self._tree_cache[index]
+
+
+def _button(description: str, icon: str, css_class: str) -> w.Button:
+    button = w.Button(description=description, icon=icon, tooltip=description)
+    button.add_class(css_class)
+    return button
+
+
+def _rules_html(step, kind: str) -> str:
+    event = event_of(step)
+    if kind == PASS:
+        if not event.rewrites:
+            return "<div><i>No rule fired in this pass.</i></div>"
+        rows = [f"<tr><th style='{_CELL}'>rule</th><th style='{_CELL}'>why</th>"
+                f"<th style='{_CELL}'>at</th><th style='{_CELL}'>before</th>"
+                f"<th style='{_CELL}'>after</th></tr>"]
+        for r in event.rewrites:
+            rows.append(f"<tr><td style='{_CELL}'><code>{html.escape(r.rule)}</code></td>"
+                        f"<td style='{_CELL}'>{html.escape(r.reason)}</td>"
+                        f"<td style='{_CELL}'>{html.escape(_path(r.path))}</td>"
+                        f"<td style='{_CELL}'><code>{html.escape(_expr_text(r.before))}</code></td>"
+                        f"<td style='{_CELL}'><code>{html.escape(_expr_text(r.after))}</code></td>"
+                        "</tr>")
+        return ("<div><b>Rules that fired</b></div><table style='border-collapse:collapse'>"
+                + "".join(rows) + "</table>")
+    if kind == PLAN_RULE:
+        reason = f": {html.escape(event.reason)}" if event.reason else ""
+        return f"<div><b>Rule</b> <code>{html.escape(event.rule)}</code>{reason}</div>"
+    if kind == INVARIANT:
+        verdict = "passed" if event.passed else "FAILED"
+        details = html.escape(str(event.details or ""))
+        return (f"<div><b>{html.escape(event.name)}</b> ({html.escape(event.level)}) on "
+                f"{html.escape(str(event.subject))}: <b>{verdict}</b>. {details}</div>")
+    return ""
+
+
+def _before_after_html(step, kind: str) -> str:
+    event = event_of(step)
+    if kind in (PASS, PLAN_RULE):
+        before, after = _any_text(event.before), _any_text(event.after)
+        same = "" if event.changed else " <i>(unchanged)</i>"
+        return ("<div style='display:flex;gap:24px'>"
+                f"<div><b>before</b>{text_html(before, 'exprscope-before')}</div>"
+                f"<div><b>after</b>{same}{text_html(after, 'exprscope-after')}</div></div>")
+    if kind == INVARIANT and (event.expected is not None or event.actual is not None):
+        return ("<div style='display:flex;gap:24px'>"
+                f"<div><b>expected</b>{text_html(str(event.expected))}</div>"
+                f"<div><b>actual</b>{text_html(str(event.actual))}</div></div>")
+    return ""
+
+
+def _any_text(obj) -> str:
+    """An expression as its one-line text; a plan as its explain text."""
+    if hasattr(obj, "to_string") and hasattr(obj, "args"):
+        return obj.to_string()
+    if hasattr(obj, "explain"):
+        return obj.explain()
+    return text_of(obj)
+
+
+def _expr_text(obj) -> str:
+    return obj.to_string() if hasattr(obj, "to_string") else str(obj)
+
+
+def _path(path) -> str:
+    return "root" if not path else "/".join(str(i) for i in path)
+
+
+_CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top;"

@@ -1,0 +1,154 @@
+"""`%expr`, `%%explain` and `%%trace`: exprscope at a notebook's fingertips.
+
+    %load_ext widgets
+    %expr --data penguins bill_length_mm / bill_depth_mm > 2.5
+    %%explain --data penguins --guarantee "year == 2008"
+    %%trace --data penguins --mode lazy
+
+Mistakes in what the user typed (a parse error, an unknown variable, a kernel
+that fails on a row) print one short message, with a caret under the culprit
+for parse errors, never a traceback: a notebook user should not have to read
+exprscope's insides to fix a typo.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pyarrow as pa
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+import toolkit as tk
+from toolkit.errors import ExprscopeError, ParseError
+
+from .data_source import DataSourceError, resolve_data
+from .explorer import Explorer
+from .selection_view import SelectionView
+from .step_kinds import EVAL, step_kind
+
+__all__ = ["ExprscopeMagics", "split_leading_options"]
+
+_USER_ERRORS = (ExprscopeError, DataSourceError, pa.ArrowException)
+
+
+@magics_class
+class ExprscopeMagics(Magics):
+    """The magics `%load_ext widgets` registers."""
+
+    @line_magic
+    @magic_arguments()
+    @argument("--data", "-d", metavar="VAR",
+              help="bind to the schema of this variable (pyarrow Table or RecordBatch, "
+                   "pandas or Spark DataFrame)")
+    @argument("text", nargs="*", help="the expression, e.g. a + 1 > 3")
+    def expr(self, line: str):
+        """Show an expression's tree; bound (with types) when --data names some data."""
+        options, text = split_leading_options(line, {"--data", "-d"})
+        args = parse_argstring(self.expr, options)
+        if not text.strip():
+            return _report("%expr needs an expression, e.g. %expr a + 1 > 3")
+        try:
+            expression = tk.parse(text)
+            if args.data:
+                expression = expression.bind(self._data(args.data).schema)
+        except _USER_ERRORS as exc:
+            return _report(_message(exc))
+        return expression
+
+    @cell_magic
+    @magic_arguments()
+    @argument("--data", "-d", metavar="VAR", help="optimize against this data's schema")
+    @argument("--guarantee", "-g", metavar="EXPR",
+              help='what is known to hold for every row, e.g. "year == 2008"')
+    def explain(self, line: str, cell: str):
+        """Optimize the cell's expression with tracing and open the explorer on the passes."""
+        args = parse_argstring(self.explain, line)
+        try:
+            expression = _parse_cell(cell)
+            schema = self._data(args.data).schema if args.data else None
+            guarantee = None
+            if args.guarantee:
+                try:
+                    guarantee = tk.parse(args.guarantee)
+                except ParseError as exc:
+                    return _report(f"in --guarantee: {exc}")
+            with tk.trace() as recorded:
+                tk.optimize(expression, schema, guarantee=guarantee)
+        except _USER_ERRORS as exc:
+            return _report(_message(exc))
+        return Explorer(recorded)
+
+    @cell_magic
+    @magic_arguments()
+    @argument("--data", "-d", metavar="VAR", required=True, help="the data to evaluate on")
+    @argument("--mode", "-m", choices=("lazy", "eager"), default="lazy",
+              help="lazy special forms (the default) or eager, as Arrow does today")
+    def trace(self, line: str, cell: str):
+        """Evaluate the cell's expression with tracing and open the selection view."""
+        args = parse_argstring(self.trace, line)
+        recorded = None
+        try:
+            expression = _parse_cell(cell)
+            data = self._data(args.data)
+            with tk.trace() as recorded:
+                tk.evaluate(expression, data, mode=args.mode)
+        except _USER_ERRORS as exc:
+            _report(_message(exc))
+            evaluations = [s for s in (recorded.steps if recorded else []) if step_kind(s) == EVAL]
+            # a failed evaluation still recorded what ran: show it next to the message
+            return SelectionView(evaluations[-1]) if evaluations else None
+        evaluations = [s for s in recorded.steps if step_kind(s) == EVAL]
+        return SelectionView(evaluations[-1])
+
+    def _data(self, name: str):
+        return resolve_data(name, self.shell.user_ns)
+
+
+_END_OF_OPTIONS = re.compile(r"\s*--(?:\s+|$)")
+_OPTION = re.compile(r"\s*(--?[A-Za-z][\w-]*)(?:=|\s+|$)")
+_VALUE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\S+")
+
+
+def split_leading_options(line: str, takes_value: set[str]) -> tuple[str, str]:
+    """Split `--opt VALUE ... expression` into the options and the expression, verbatim.
+
+    The expression keeps its exact text (quotes, spacing), so a parse error's caret
+    points where the user typed. `--` ends the options explicitly.
+    """
+    position = 0
+    options: list[str] = []
+    while True:
+        end = _END_OF_OPTIONS.match(line, position)
+        if end is not None:
+            position = end.end()
+            break
+        match = _OPTION.match(line, position)
+        if match is None or match.group(1) not in takes_value:
+            break
+        options.append(match.group(1))
+        value = _VALUE.match(line, match.end())
+        if value is None:  # the option lacks its value: argparse will say so
+            position = len(line)
+            break
+        options.append(value.group(0))
+        position = value.end()
+    return " ".join(options), line[position:].strip()
+
+
+def _parse_cell(cell: str):
+    text = cell.strip()
+    if not text:
+        raise ParseError("the cell holds no expression", cell, 0)
+    return tk.parse(text)
+
+
+def _message(exc: Exception) -> str:
+    return str(exc) or type(exc).__name__
+
+
+def _report(message: str) -> None:
+    """One message on stderr: what the user typed wrong, with no traceback."""
+    print(message, file=sys.stderr)
+    return None

@@ -1,0 +1,145 @@
+"""The selection view: an evaluation shown row by row, a page at a time.
+
+For one evaluation step it shows the batch's rows with the branch each row
+took in every special form and the value it got (paged, so a 10,000-row batch
+stays responsive), and every node with the rows it was evaluated on: the
+selection vectors of lazy evaluation made visible.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+
+from .selection_rows import NOT_REACHED, SelectionRows, form_key
+
+__all__ = ["SelectionView"]
+
+_ROW_PREVIEW = 12  # row indices listed per node before "…"
+
+
+class SelectionView(w.VBox):
+    """`SelectionView(eval_step, page_size=20)`; drive it with `.next_page()`, `.previous_page()`."""
+
+    def __init__(self, step, page_size: int = 20, **kwargs):
+        super().__init__(**kwargs)
+        self.add_class("exprscope-selection")
+        self.rows = SelectionRows(step)
+        self.page_size = max(1, int(page_size))
+        self.page = 0
+        self.summary = w.HTML(self._summary_html())
+        self.previous_button = w.Button(description="previous rows", icon="chevron-left")
+        self.next_button = w.Button(description="next rows", icon="chevron-right")
+        self.previous_button.add_class("exprscope-previous-rows")
+        self.next_button.add_class("exprscope-next-rows")
+        self.page_label = w.Label()
+        self.table = w.HTML()
+        self.table.add_class("exprscope-rows")
+        self.nodes = w.HTML(self._nodes_html())
+        self.nodes.add_class("exprscope-node-rows")
+        self.previous_button.on_click(lambda _: self.previous_page())
+        self.next_button.on_click(lambda _: self.next_page())
+        pager = w.HBox([self.previous_button, self.page_label, self.next_button])
+        children = [self.summary]
+        if self.rows.has_rows:
+            children += [pager, self.table]
+        children.append(self.nodes)
+        self.children = children
+        self._show_page()
+
+    @property
+    def page_count(self) -> int:
+        return max(1, -(-self.rows.num_rows // self.page_size))
+
+    def go_to_page(self, page: int) -> int:
+        self.page = max(0, min(int(page), self.page_count - 1))
+        self._show_page()
+        return self.page
+
+    def next_page(self) -> int:
+        return self.go_to_page(self.page + 1)
+
+    def previous_page(self) -> int:
+        return self.go_to_page(self.page - 1)
+
+    def visible_rows(self) -> list[dict]:
+        """The rows on the current page, as the table shows them."""
+        return self.rows.page(self.page * self.page_size, self.page_size)
+
+    # -- drawing --------------------------------------------------------------------
+    def _show_page(self) -> None:
+        if not self.rows.has_rows:
+            return
+        start = self.page * self.page_size
+        stop = min(self.rows.num_rows, start + self.page_size)
+        self.page_label.value = (f"rows {start}–{max(start, stop - 1)} of {self.rows.num_rows}"
+                                 f" (page {self.page + 1} of {self.page_count})")
+        self.previous_button.disabled = self.page == 0
+        self.next_button.disabled = self.page >= self.page_count - 1
+        self.table.value = self._table_html(self.visible_rows())
+
+    def _summary_html(self) -> str:
+        r = self.rows
+        parts = [f"<b>{html.escape(r.expr.to_string())}</b> on {r.num_rows} rows "
+                 f"({html.escape(r.event.mode)} evaluation)"]
+        if r.error is not None:
+            parts.append(f'<div class="exprscope-error" style="color:#b00020">'
+                         f"{html.escape(str(r.error))}</div>")
+        for form in r.forms:
+            counts = ", ".join(f"{html.escape(name)}: {n}"
+                               for name, n in r.branch_counts(form).items())
+            parts.append(f"<div><code>{html.escape(form.text)}</code> "
+                         f"({html.escape(form.name)} at {_path_text(form.path)}): {counts}</div>")
+        if not r.has_rows:
+            parts.append("<div><i>The batch was too large to keep its rows; "
+                         "node counts below are complete.</i></div>")
+        return "".join(parts)
+
+    def _table_html(self, rows: list[dict]) -> str:
+        r = self.rows
+        inputs = r.input_columns()
+        head = ["row", *inputs, *(f"{f.name} {_path_text(f.path)}" for f in r.forms), "value"]
+        out = ['<table class="exprscope-row-table" style="border-collapse:collapse">', "<tr>"]
+        out += [f'<th style="{_CELL}">{html.escape(h)}</th>' for h in head]
+        out.append("</tr>")
+        for record in rows:
+            out.append("<tr>")
+            cells = [record["row"], *(record[c] for c in inputs)]
+            out += [f'<td style="{_CELL}">{html.escape(_show(v))}</td>' for v in cells]
+            for form in r.forms:
+                branch = record[form_key(form)]
+                style = _CELL + ("color:#999;" if branch == NOT_REACHED else "font-weight:bold;")
+                out.append(f'<td style="{style}">{html.escape(branch)}</td>')
+            out.append(f'<td style="{_CELL}">{html.escape(_show(record["value"]))}</td>')
+            out.append("</tr>")
+        out.append("</table>")
+        return "".join(out)
+
+    def _nodes_html(self) -> str:
+        out = ['<table class="exprscope-node-table" style="border-collapse:collapse">',
+               f'<tr><th style="{_CELL}">node</th><th style="{_CELL}">path</th>'
+               f'<th style="{_CELL}">evaluated on</th><th style="{_CELL}">rows</th></tr>']
+        for node in self.rows.node_rows():
+            if node.row_indices is None or len(node.row_indices) == node.total:
+                which = "all"
+            else:
+                shown = ", ".join(str(i) for i in node.row_indices[:_ROW_PREVIEW])
+                which = shown + (", …" if len(node.row_indices) > _ROW_PREVIEW else "")
+            out.append(f'<tr><td style="{_CELL}"><code>{html.escape(node.text)}</code></td>'
+                       f'<td style="{_CELL}">{_path_text(node.path)}</td>'
+                       f'<td style="{_CELL}">{node.rows} of {node.total}</td>'
+                       f'<td style="{_CELL}">{html.escape(which)}</td></tr>')
+        out.append("</table>")
+        return "".join(out)
+
+
+_CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
+
+
+def _path_text(path: tuple) -> str:
+    return html.escape("root" if not path else "/".join(str(i) for i in path))
+
+
+def _show(value) -> str:
+    return "null" if value is None else str(value)
