@@ -1,0 +1,19 @@
+"""exprscope on Spark: the embedded session, Column translation, running plans, imports.
+
+    from toolkit import spark as tks
+    tks.session()                        # the active SparkSession, or an embedded local one
+    tks.to_column(e, schema)             # a pyspark Column with Arrow's semantics
+    tks.run(p_or_expr, df, mode="native" | "engine")
+    tks.compare(p_or_expr, df)           # rows where native Spark and exprscope disagree
+    tks.from_spark(df_or_column)         # a Spark query's expressions as exprscope's
+
+`import toolkit` never imports this package (nor pyspark); import it explicitly.
+"""
+
+from .errors import (  # noqa: F401
+    SparkError, SparkImportError, SparkSchemaMismatch, SparkTranslationError,
+    SparkUnavailableError,
+)
+from .session import session  # noqa: F401
+from .to_column import to_column, translatable_names  # noqa: F401
+from .types import from_spark_type, to_spark_type, to_struct_type  # noqa: F401
