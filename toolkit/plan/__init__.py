@@ -16,6 +16,10 @@ from .logical_field import logical_field, nullable, output_name
 from .logical_plan import (Aggregate, EmptyRelation, Filter, Join, Limit, LogicalPlan,
                            Projection, Sort, SortKey, TableScan)
 from .logical_schema import LogicalField, LogicalSchema
+from .physical_plan import (EmptyExec, FilterExec, HashAggregateExec, HashJoinExec, LimitExec,
+                            PhysicalPlan, ProjectionExec, ScanExec, SortExec)
+from .physical_optimizer import PHYSICAL_RULES, PhysicalRule, optimize_physical
+from .planner import create_physical_plan
 from .sources import CsvSource, ParquetSource, Source, SparkSource, TableSource, as_source
 
 __all__ = [
@@ -24,5 +28,8 @@ __all__ = [
     "AGGREGATE_FUNCTIONS", "PlanError", "ColumnNotFoundError", "AmbiguousColumnError",
     "InvariantViolation", "DuplicateFieldError", "Invariant", "INVARIANTS", "validation",
     "current_mode", "logical_field", "nullable", "output_name", "Source", "TableSource",
-    "ParquetSource", "CsvSource", "SparkSource", "as_source",
+    "ParquetSource", "CsvSource", "SparkSource", "as_source", "create_physical_plan",
+    "PhysicalPlan", "ScanExec", "ProjectionExec", "FilterExec", "HashAggregateExec",
+    "HashJoinExec", "SortExec", "LimitExec", "EmptyExec", "optimize_physical", "PhysicalRule",
+    "PHYSICAL_RULES",
 ]

@@ -1,0 +1,477 @@
+"""Physical plans: one node per logical node, streaming Arrow record batches.
+
+`execute()` yields `pa.RecordBatch`es; `collect()` gathers them into a Table;
+`schema` is a `pa.Schema` (names without relations: the physical plane knows no
+qualifiers). Expressions run through `toolkit.evaluate`; the blocking nodes use
+pyarrow's own kernels (`Table.group_by`, `Table.join`, `sort_indices`).
+
+Every batch a node emits passes two CAN checks (see `invariants` for when they
+run): its arrays match the declared types and nullability, and its schema
+equals the node's. Nodes label their output with their declared schema only
+when the arrays' types agree with it, so a node that produces the wrong data
+is caught by the checks, not hidden.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..execution import evaluate
+from ..expression import Expression
+from .invariants import (BATCH_SCHEMA_IS_PLAN_SCHEMA, DATA_MATCHES_SCHEMA,
+                         FUNCTION_RETURNS_DECLARED, current_mode, report, runs)
+from .physical_expr import evaluate_expression
+from .sources import BATCH_ROWS, Source
+
+__all__ = ["PhysicalPlan", "ExecutionContext", "ScanExec", "ProjectionExec", "FilterExec",
+           "HashAggregateExec", "HashJoinExec", "SortExec", "LimitExec", "EmptyExec"]
+
+
+@dataclass
+class ExecutionContext:
+    """What one run of a plan shares: the validation mode and the explicit observer."""
+
+    mode: str
+    observer: object = None
+
+
+def _schema_text(schema: pa.Schema) -> str:
+    return ", ".join(f"{f.name}:{f.type}{'' if f.nullable else ' NOT NULL'}" for f in schema)
+
+
+def _data_problems(schema: pa.Schema, batch: pa.RecordBatch) -> list[str]:
+    problems = []
+    if batch.num_columns != len(schema):
+        problems.append(f"{batch.num_columns} columns, declared {len(schema)}")
+    for i, (field, column) in enumerate(zip(schema, batch.columns)):
+        if column.type != field.type:
+            problems.append(f"column {i} '{field.name}' is {column.type}, declared {field.type}")
+        elif not field.nullable and column.null_count:
+            problems.append(f"column {i} '{field.name}' has {column.null_count} nulls, "
+                            "declared NOT NULL")
+    return problems
+
+
+def _schema_problems(schema: pa.Schema, got: pa.Schema) -> list[str]:
+    if len(schema) != len(got):
+        return [f"{len(got)} fields, declared {len(schema)}"]
+    problems = []
+    for i, (want, have) in enumerate(zip(schema, got)):
+        if want.name != have.name:
+            problems.append(f"field {i} is named '{have.name}', declared '{want.name}'")
+        if want.type != have.type:
+            problems.append(f"field {i} '{want.name}' is {have.type}, declared {want.type}")
+        if want.nullable != have.nullable:
+            problems.append(f"field {i} '{want.name}' is "
+                            f"{'nullable' if have.nullable else 'NOT NULL'}, declared "
+                            f"{'nullable' if want.nullable else 'NOT NULL'}")
+    return problems
+
+
+class PhysicalPlan(abc.ABC):
+    """Base of the physical nodes: `execute()`, `collect()`, `schema`, `children`, `label()`."""
+
+    children: tuple[PhysicalPlan, ...] = ()
+    schema: pa.Schema
+    validation: str | None = None  # the planner's mode; None: the block's at execution
+
+    @abc.abstractmethod
+    def label(self) -> str:
+        """One line saying what the node does."""
+
+    @abc.abstractmethod
+    def _batches(self, ctx: ExecutionContext) -> Iterator[pa.RecordBatch]:
+        """The node's output, before the per-batch checks."""
+
+    def with_new_children(self, children: Sequence[PhysicalPlan]) -> PhysicalPlan:
+        return self
+
+    # -- running ---------------------------------------------------------------
+    def execute(self, validation: str | None = None, observer=None) -> Iterator[pa.RecordBatch]:
+        """Stream the result, batch by batch."""
+        mode = current_mode(validation if validation is not None else self.validation)
+        return self._run(ExecutionContext(mode, observer))
+
+    def collect(self, validation: str | None = None, observer=None) -> pa.Table:
+        """The whole result as one Table with the plan's schema."""
+        return pa.Table.from_batches(list(self.execute(validation, observer)), schema=self.schema)
+
+    def _run(self, ctx: ExecutionContext) -> Iterator[pa.RecordBatch]:
+        """The node's batches, each checked as the validation mode asks."""
+        subject = self.label()
+        for i, batch in enumerate(self._batches(ctx)):
+            first = i == 0
+            if runs(DATA_MATCHES_SCHEMA, ctx.mode, first):
+                problems = _data_problems(self.schema, batch)
+                report(DATA_MATCHES_SCHEMA, subject, not problems,
+                       details="; ".join(problems) if problems else
+                       f"batch {i}: {batch.num_rows} rows match the declared types",
+                       expected=_schema_text(self.schema) if problems else None,
+                       actual=", ".join(f"{n}:{c.type} ({c.null_count} nulls)" for n, c in
+                                        zip(batch.schema.names, batch.columns))
+                       if problems else None, observer=ctx.observer)
+            if runs(BATCH_SCHEMA_IS_PLAN_SCHEMA, ctx.mode, first):
+                problems = _schema_problems(self.schema, batch.schema)
+                report(BATCH_SCHEMA_IS_PLAN_SCHEMA, subject, not problems,
+                       details="; ".join(problems) if problems else
+                       f"batch {i}: schema equals the plan's",
+                       expected=_schema_text(self.schema) if problems else None,
+                       actual=_schema_text(batch.schema) if problems else None,
+                       observer=ctx.observer)
+            yield batch
+
+    def _check_functions(self, ctx: ExecutionContext, first: bool) -> bool:
+        return runs(FUNCTION_RETURNS_DECLARED, ctx.mode, first)
+
+    def _make_batch(self, arrays: Sequence[pa.Array]) -> pa.RecordBatch:
+        """A batch labelled with the declared schema when the arrays' types agree with it."""
+        arrays = list(arrays)
+        if len(arrays) == len(self.schema) and all(
+                a.type == f.type for a, f in zip(arrays, self.schema)):
+            return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+        names = (self.schema.names if len(arrays) == len(self.schema)
+                 else [f"column_{i}" for i in range(len(arrays))])
+        return pa.RecordBatch.from_arrays(arrays, names=names)
+
+    def _input_table(self, child: PhysicalPlan, ctx: ExecutionContext,
+                     names: Sequence[str] | None = None) -> pa.Table:
+        """Everything a child produces, as one Table (blocking nodes need it all)."""
+        batches = list(child._run(ctx))
+        schema = child.schema
+        if names is not None:
+            batches = [b.rename_columns(list(names)) for b in batches]
+            schema = pa.schema([f.with_name(n) for f, n in zip(schema, names)])
+        if not batches:
+            return schema.empty_table()
+        return pa.Table.from_batches(batches)
+
+    # -- display ---------------------------------------------------------------
+    def explain(self, schema: bool = False) -> str:
+        from .explain import plan_text
+
+        return plan_text(self, show_schema=schema)
+
+    def __str__(self) -> str:
+        return self.explain()
+
+    def __repr__(self) -> str:
+        return f"<PhysicalPlan {self.label()}>"
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from .. import display_hooks
+
+        return display_hooks.mimebundle(self)
+
+
+_SCAN_NAMES = {"memory": "MemoryExec", "parquet": "ParquetExec", "csv": "CsvExec",
+               "spark": "SparkScanExec"}
+
+
+class ScanExec(PhysicalPlan):
+    """Streams a source's batches (only the projected columns; at most `fetch` rows)."""
+
+    def __init__(self, relation: str, source: Source, columns: Sequence[str] | None,
+                 fetch: int | None = None):
+        self.relation = relation
+        self.source = source
+        self.columns = None if columns is None else tuple(columns)
+        self.fetch = fetch
+        by_name = {f.name: f for f in source.schema}
+        self.schema = (source.schema if columns is None
+                       else pa.schema([by_name[c] for c in self.columns]))
+
+    def label(self) -> str:
+        kind = _SCAN_NAMES.get(self.source.kind, f"{self.source.kind}Exec")
+        text = f"{kind}: {self.relation} {self.source.describe()}"
+        if self.columns is not None:
+            text += f" projection=[{', '.join(self.columns)}]"
+        if self.fetch is not None:
+            text += f" fetch={self.fetch}"
+        return text
+
+    def with_fetch(self, fetch: int | None) -> ScanExec:
+        scan = ScanExec(self.relation, self.source, self.columns, fetch)
+        scan.validation = self.validation
+        return scan
+
+    def _batches(self, ctx):
+        for batch in self.source.batches(self.columns, self.fetch):
+            yield self._make_batch(batch.columns)
+
+
+class ProjectionExec(PhysicalPlan):
+    """Evaluates one expression per output column on every batch."""
+
+    def __init__(self, input: PhysicalPlan, exprs: Sequence[Expression], names: Sequence[str],
+                 nullables: Sequence[bool], input_names: Sequence[str]):
+        self.children = (input,)
+        self.exprs = tuple(exprs)
+        self.names = tuple(names)
+        self.nullables = tuple(nullables)
+        self.input_names = tuple(input_names)
+        self.schema = pa.schema([pa.field(n, e.type, nl) for n, e, nl in
+                                 zip(self.names, self.exprs, self.nullables)])
+
+    def label(self) -> str:
+        return "ProjectionExec: expr=[" + ", ".join(
+            f"{e} as {n}" for e, n in zip(self.exprs, self.names)) + "]"
+
+    def with_new_children(self, children):
+        node = ProjectionExec(children[0], self.exprs, self.names, self.nullables,
+                              self.input_names)
+        node.validation = self.validation
+        return node
+
+    def _batches(self, ctx):
+        subject = self.label()
+        for i, batch in enumerate(self.children[0]._run(ctx)):
+            batch = batch.rename_columns(list(self.input_names))
+            check = self._check_functions(ctx, i == 0)
+            arrays = [evaluate_expression(e, nl, batch, subject, check, ctx.observer)
+                      for e, nl in zip(self.exprs, self.nullables)]
+            yield self._make_batch(arrays)
+
+
+class FilterExec(PhysicalPlan):
+    """Keeps the rows where the predicate is true."""
+
+    def __init__(self, input: PhysicalPlan, predicate: Expression, nullable: bool,
+                 input_names: Sequence[str]):
+        self.children = (input,)
+        self.predicate = predicate
+        self.nullable = nullable
+        self.input_names = tuple(input_names)
+        self.schema = input.schema
+
+    def label(self) -> str:
+        return f"FilterExec: {self.predicate}"
+
+    def with_new_children(self, children):
+        node = FilterExec(children[0], self.predicate, self.nullable, self.input_names)
+        node.validation = self.validation
+        return node
+
+    def _batches(self, ctx):
+        subject = self.label()
+        for i, batch in enumerate(self.children[0]._run(ctx)):
+            named = batch.rename_columns(list(self.input_names))
+            mask = evaluate_expression(self.predicate, self.nullable, named, subject,
+                                       self._check_functions(ctx, i == 0), ctx.observer)
+            if pa.types.is_null(mask.type):
+                continue
+            kept = batch.filter(mask)
+            if kept.num_rows:
+                yield self._make_batch(kept.columns)
+
+
+@dataclass(frozen=True)
+class PhysicalAggregate:
+    func: str
+    arg: Expression | None
+    nullable_arg: bool
+    out_type: pa.DataType
+
+
+class HashAggregateExec(PhysicalPlan):
+    """Groups with pyarrow's hash aggregation (`Table.group_by`); blocking."""
+
+    def __init__(self, input: PhysicalPlan, group_exprs: Sequence[Expression],
+                 group_nullables: Sequence[bool], aggregates: Sequence[PhysicalAggregate],
+                 schema: pa.Schema, input_names: Sequence[str]):
+        self.children = (input,)
+        self.group_exprs = tuple(group_exprs)
+        self.group_nullables = tuple(group_nullables)
+        self.aggregates = tuple(aggregates)
+        self.input_names = tuple(input_names)
+        self.schema = schema
+
+    def label(self) -> str:
+        groups = ", ".join(str(e) for e in self.group_exprs)
+        aggs = ", ".join(f"{a.func}({'*' if a.arg is None else a.arg}) as {f.name}"
+                         for a, f in zip(self.aggregates, list(self.schema)[len(self.group_exprs):]))
+        return f"HashAggregateExec: gby=[{groups}], aggr=[{aggs}]"
+
+    def with_new_children(self, children):
+        node = HashAggregateExec(children[0], self.group_exprs, self.group_nullables,
+                                 self.aggregates, self.schema, self.input_names)
+        node.validation = self.validation
+        return node
+
+    def _temp_schema(self) -> pa.Schema:
+        fields = [pa.field(f"k{i}", e.type) for i, e in enumerate(self.group_exprs)]
+        fields += [pa.field(f"a{i}", pa.int8() if a.arg is None else a.arg.type)
+                   for i, a in enumerate(self.aggregates)]
+        return pa.schema(fields)
+
+    def _temp_batches(self, ctx) -> Iterator[pa.RecordBatch]:
+        subject = self.label()
+        schema = self._temp_schema()
+        for i, batch in enumerate(self.children[0]._run(ctx)):
+            batch = batch.rename_columns(list(self.input_names))
+            check = self._check_functions(ctx, i == 0)
+            arrays = [evaluate_expression(e, nl, batch, subject, check, ctx.observer)
+                      for e, nl in zip(self.group_exprs, self.group_nullables)]
+            for a in self.aggregates:
+                arrays.append(pa.nulls(batch.num_rows, pa.int8()) if a.arg is None else
+                              evaluate_expression(a.arg, a.nullable_arg, batch, subject, check,
+                                                  ctx.observer))
+            yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+    def _batches(self, ctx):
+        schema = self._temp_schema()
+        table = pa.Table.from_batches(list(self._temp_batches(ctx)), schema=schema)
+        keys = [f"k{i}" for i in range(len(self.group_exprs))]
+        specs = []
+        for i, a in enumerate(self.aggregates):
+            if a.func == "count":
+                mode = "all" if a.arg is None else "only_valid"
+                specs.append((f"a{i}", "count", pc.CountOptions(mode=mode)))
+            else:
+                specs.append((f"a{i}", a.func))
+        result = table.group_by(keys, use_threads=False).aggregate(specs)
+        columns = [result.column(k) for k in keys]
+        columns += [result.column(f"a{i}_{a.func}") for i, a in enumerate(self.aggregates)]
+        out = pa.Table.from_arrays(columns, names=[f"c{i}" for i in range(len(columns))])
+        for batch in out.combine_chunks().to_batches(max_chunksize=BATCH_ROWS):
+            yield self._make_batch(batch.columns)
+
+
+class HashJoinExec(PhysicalPlan):
+    """Equi-join with pyarrow's hash join (`Table.join`); blocking on both sides."""
+
+    _PYARROW_TYPES = {"inner": "inner", "left": "left outer"}
+
+    def __init__(self, left: PhysicalPlan, right: PhysicalPlan,
+                 on: Sequence[tuple[int, int]], how: str, schema: pa.Schema,
+                 key_names: Sequence[tuple[str, str]] = ()):
+        self.children = (left, right)
+        self.on = tuple(on)
+        self.how = how
+        self.schema = schema
+        self.key_names = tuple(key_names)
+
+    def label(self) -> str:
+        keys = ", ".join(f"({lk}, {rk})" for lk, rk in self.key_names) or str(self.on)
+        return f"HashJoinExec: mode=CollectLeft, join_type={self.how.capitalize()}, on=[{keys}]"
+
+    def with_new_children(self, children):
+        node = HashJoinExec(children[0], children[1], self.on, self.how, self.schema,
+                            self.key_names)
+        node.validation = self.validation
+        return node
+
+    def _batches(self, ctx):
+        left, right = self.children
+        lnames = [f"l{i}" for i in range(len(left.schema))]
+        rnames = [f"r{i}" for i in range(len(right.schema))]
+        ltable = self._input_table(left, ctx, lnames)
+        rtable = self._input_table(right, ctx, rnames)
+        joined = ltable.join(rtable, keys=[lnames[i] for i, _ in self.on],
+                             right_keys=[rnames[j] for _, j in self.on],
+                             join_type=self._PYARROW_TYPES[self.how], coalesce_keys=False)
+        joined = joined.select(lnames + rnames).combine_chunks()
+        for batch in joined.to_batches(max_chunksize=BATCH_ROWS):
+            yield self._make_batch(batch.columns)
+
+
+class SortExec(PhysicalPlan):
+    """A stable sort of everything its input produces; blocking."""
+
+    def __init__(self, input: PhysicalPlan, keys: Sequence[tuple[Expression, bool, bool]],
+                 input_names: Sequence[str]):
+        self.children = (input,)
+        self.keys = tuple(keys)  # (expr, ascending, nulls_first)
+        self.input_names = tuple(input_names)
+        self.schema = input.schema
+
+    def label(self) -> str:
+        return "SortExec: expr=[" + ", ".join(
+            f"{e} {'ASC' if asc else 'DESC'} NULLS {'FIRST' if nf else 'LAST'}"
+            for e, asc, nf in self.keys) + "]"
+
+    def with_new_children(self, children):
+        node = SortExec(children[0], self.keys, self.input_names)
+        node.validation = self.validation
+        return node
+
+    def _batches(self, ctx):
+        table = self._input_table(self.children[0], ctx)
+        if table.num_rows == 0:
+            return
+        named = table.rename_columns(list(self.input_names))
+        key_columns = [evaluate(e, named) for e, _, _ in self.keys]
+        key_columns = [pa.chunked_array([pa.repeat(k, table.num_rows)])
+                       if isinstance(k, pa.Scalar) else k for k in key_columns]
+        keys = pa.Table.from_arrays(key_columns, names=[f"s{i}" for i in range(len(self.keys))])
+        try:  # pyarrow >= 25: null placement per key
+            indices = pc.sort_indices(keys, sort_keys=[
+                (f"s{i}", "ascending" if asc else "descending", "at_start" if nf else "at_end")
+                for i, (_, asc, nf) in enumerate(self.keys)])
+        except (TypeError, ValueError, pa.ArrowException):  # older: stable pass per key
+            indices = pa.array(np.arange(table.num_rows, dtype=np.uint64))
+            for i in reversed(range(len(self.keys))):
+                _, asc, nf = self.keys[i]
+                column = keys.column(i).take(indices)
+                step = pc.sort_indices(column, sort_keys=[("", "ascending" if asc else "descending")],
+                                       null_placement="at_start" if nf else "at_end")
+                indices = indices.take(step)
+        result = table.take(indices).combine_chunks()
+        for batch in result.to_batches(max_chunksize=BATCH_ROWS):
+            yield self._make_batch(batch.columns)
+
+
+class LimitExec(PhysicalPlan):
+    """Skips `skip` rows then passes `fetch`; stops pulling its input when done."""
+
+    def __init__(self, input: PhysicalPlan, fetch: int, skip: int = 0):
+        self.children = (input,)
+        self.fetch = fetch
+        self.skip = skip
+        self.schema = input.schema
+
+    def label(self) -> str:
+        return f"GlobalLimitExec: skip={self.skip}, fetch={self.fetch}"
+
+    def with_new_children(self, children):
+        node = LimitExec(children[0], self.fetch, self.skip)
+        node.validation = self.validation
+        return node
+
+    def _batches(self, ctx):
+        skip, left = self.skip, self.fetch
+        if left == 0:
+            return
+        stream = self.children[0]._run(ctx)
+        try:
+            for batch in stream:
+                if skip >= batch.num_rows:
+                    skip -= batch.num_rows
+                    continue
+                batch = batch.slice(skip, min(left, batch.num_rows - skip))
+                skip = 0
+                left -= batch.num_rows
+                if batch.num_rows:
+                    yield batch
+                if left <= 0:
+                    return
+        finally:
+            stream.close()
+
+
+class EmptyExec(PhysicalPlan):
+    """Produces no rows."""
+
+    def __init__(self, schema: pa.Schema):
+        self.schema = schema
+
+    def label(self) -> str:
+        return "EmptyExec"
+
+    def _batches(self, ctx):
+        return iter(())

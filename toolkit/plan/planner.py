@@ -1,0 +1,115 @@
+"""The physical planner: `create_physical_plan(logical) -> PhysicalPlan`, checked node by node.
+
+Each logical node becomes one physical node. The physical node derives its own
+schema: its expressions are bound afresh against the *physical* input's schema
+(renamed to the logical input's qualified names, see `logical_schema`), so
+types come from the function registry applied to physical types. The planner
+then checks, per node, the seed's MUST: the physical schema equals the logical
+schema with relation qualifiers stripped; a mismatch (for example a function
+re-registered with another output type after the logical plan was built) raises
+InvariantViolation. Finally the physical optimizer runs.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from ..bind import bind
+from .aggregates import aggregate_nullable, aggregate_type
+from .invariants import PLANNING_KEEPS_SCHEMA, current_mode, report
+from .logical_field import nullable
+from .logical_plan import (Aggregate, EmptyRelation, Filter, Join, Limit, LogicalPlan,
+                           Projection, Sort, TableScan)
+from .physical_plan import (EmptyExec, FilterExec, HashAggregateExec, HashJoinExec, LimitExec,
+                            PhysicalAggregate, PhysicalPlan, ProjectionExec, ScanExec, SortExec)
+from .physical_plan import _schema_problems, _schema_text
+
+__all__ = ["create_physical_plan"]
+
+
+def _binding(child: PhysicalPlan, logical_input: LogicalPlan) -> tuple[pa.Schema, list[str]]:
+    """The physical input's schema under the logical input's qualified names."""
+    names = logical_input.schema.qualified_names  # same length: the child passed its check
+    return pa.schema([f.with_name(n) for f, n in zip(child.schema, names)]), names
+
+
+def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
+    if isinstance(node, TableScan):
+        return ScanExec(node.relation, node.source, node.projection)
+    if isinstance(node, EmptyRelation):
+        return EmptyExec(node.schema.to_arrow())
+    if isinstance(node, Limit):
+        return LimitExec(children[0], node.fetch, node.skip)
+    if isinstance(node, Join):
+        left, right = children
+        lidx = {n: i for i, n in enumerate(node.left.schema.qualified_names)}
+        ridx = {n: i for i, n in enumerate(node.right.schema.qualified_names)}
+        right_fields = [f.with_nullable(True) if node.how == "left" else f for f in right.schema]
+        schema = pa.schema(list(left.schema) + right_fields)
+        return HashJoinExec(left, right, [(lidx[lk], ridx[rk]) for lk, rk in node.on], node.how,
+                            schema, node.on)
+    child = children[0]
+    schema, names = _binding(child, node.input)
+    if isinstance(node, Projection):
+        exprs = [bind(e, schema) for e in node.exprs]
+        return ProjectionExec(child, exprs, node.names, [nullable(e) for e in exprs], names)
+    if isinstance(node, Filter):
+        predicate = bind(node.predicate, schema)
+        return FilterExec(child, predicate, nullable(predicate), names)
+    if isinstance(node, Sort):
+        return SortExec(child, [(bind(k.expr, schema), k.ascending, k.nulls_first)
+                                for k in node.keys], names)
+    if isinstance(node, Aggregate):
+        groups = [bind(e, schema) for e in node.group_exprs]
+        grouped = bool(groups)
+        fields = [pa.field(n, e.type, nullable(e)) for n, e in zip(node.group_names, groups)]
+        aggs = []
+        for a in node.aggregates:
+            arg = None if a.arg is None else bind(a.arg, schema)
+            arg_nullable = arg is not None and nullable(arg)
+            out_type = aggregate_type(a.func, None if arg is None else arg.type)
+            aggs.append(PhysicalAggregate(a.func, arg, arg_nullable, out_type))
+            fields.append(pa.field(a.name, out_type,
+                                   aggregate_nullable(a.func, arg_nullable, grouped)))
+        return HashAggregateExec(child, groups, [nullable(e) for e in groups], aggs,
+                                 pa.schema(fields), names)
+    raise TypeError(f"the planner knows no physical node for {type(node).__name__}")
+
+
+def _check(logical: LogicalPlan, physical: PhysicalPlan, observer) -> None:
+    expected = logical.schema.to_arrow()
+    problems = _schema_problems(expected, physical.schema)
+    report(PLANNING_KEEPS_SCHEMA, f"{physical.label()} (planned from {logical.label()})",
+           not problems,
+           details="; ".join(problems) if problems else
+           f"{len(expected)} fields equal the logical schema without qualifiers",
+           expected=_schema_text(expected) if problems else None,
+           actual=_schema_text(physical.schema) if problems else None, observer=observer)
+
+
+def create_physical_plan(logical: LogicalPlan, validation: str | None = None, observer=None,
+                         optimize: bool = True) -> PhysicalPlan:
+    """The physical plan of `logical` (run the logical optimizer first if you want it)."""
+    if not isinstance(logical, LogicalPlan):
+        raise TypeError(f"create_physical_plan needs a LogicalPlan, not {type(logical).__name__}")
+    mode = current_mode(validation)
+    done: dict[int, PhysicalPlan] = {}
+    stack = [(logical, False)]
+    while stack:  # post-order, iteratively; a shared input is planned once
+        node, expanded = stack.pop()
+        if id(node) in done:
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(node.children) if id(c) not in done)
+            continue
+        physical = _plan_node(node, [done[id(c)] for c in node.children])
+        physical.validation = validation
+        _check(node, physical, observer)
+        done[id(node)] = physical
+    plan = done[id(logical)]
+    if optimize:
+        from .physical_optimizer import optimize_physical
+
+        plan = optimize_physical(plan, validation=mode, observer=observer)
+    return plan
