@@ -1,0 +1,84 @@
+"""The selection view shows, row by row, which branch of a lazy special form each row took."""
+
+import pyarrow as pa
+
+import toolkit as tk
+from widgets import SelectionView
+
+
+def _evaluation(expr, data, mode="lazy"):
+    with tk.trace() as t:
+        result = tk.evaluate(expr, data, mode=mode)
+    (step,) = [s for s in t.steps if hasattr(s, "branches")]
+    return step, result
+
+
+def test_rows_show_the_branch_taken_and_the_value():
+    a, b = tk.field("a"), tk.field("b")
+    data = pa.table({"a": [0, 2, None, 5], "b": [7, 8, 9, 10]})
+    step, result = _evaluation(tk.if_else(a != 0, b / a, -1), data)
+    view = SelectionView(step)
+    rows = view.visible_rows()
+    assert [r["row"] for r in rows] == [0, 1, 2, 3]
+    assert [r["if_else@root"] for r in rows] == ["else", "then", "null", "then"]
+    assert [r["value"] for r in rows] == result.to_pylist() == [-1, 4, None, 2]
+    assert [(r["a"], r["b"]) for r in rows] == [(0, 7), (2, 8), (None, 9), (5, 10)]
+    # what the user sees: the branch names in the table and the division ran on 2 of 4 rows
+    assert "<td style=" in view.table.value and ">then</td>" in view.table.value
+    assert "divide(b, a)" in view.nodes.value and "2 of 4" in view.nodes.value
+    assert "1, 3" in view.nodes.value
+
+
+def test_nested_forms_mark_rows_that_never_reached_them(penguins):
+    depth, length = tk.field("bill_depth_mm"), tk.field("bill_length_mm")
+    expr = tk.coalesce(tk.if_else(length > 45, tk.case_when([(depth > 18, 1)], 0), 2), -1)
+    step, result = _evaluation(expr, penguins)
+    view = SelectionView(step, page_size=400)
+    rows = view.visible_rows()
+    lengths = penguins.column("bill_length_mm").to_pylist()
+    depths = penguins.column("bill_depth_mm").to_pylist()
+    for r, length_mm, depth_mm in zip(rows, lengths, depths):
+        if length_mm is None:
+            assert r["if_else@0"] == "null" and r["case_when@0.1"] == "·"
+            assert r["coalesce@root"] == "arg 2" and r["value"] == -1
+        elif length_mm > 45:
+            assert r["case_when@0.1"] == ("then 1" if depth_mm > 18 else "else")
+        else:
+            assert r["if_else@0"] == "else" and r["case_when@0.1"] == "·"
+    assert [r["value"] for r in rows] == result.to_pylist()
+
+
+def test_pages_move_through_a_large_batch(penguins):
+    expr = tk.if_else(tk.field("year") == 2008, tk.field("body_mass_g"), 0.0)
+    step, _ = _evaluation(expr, penguins)
+    view = SelectionView(step, page_size=50)
+    assert view.page_count == 7
+    assert view.visible_rows()[0]["row"] == 0 and view.previous_button.disabled
+    assert view.next_page() == 1
+    assert view.visible_rows()[0]["row"] == 50
+    assert "rows 50–99 of 344" in view.page_label.value
+    view.go_to_page(99)
+    assert view.page == 6 and view.next_button.disabled
+    assert [r["row"] for r in view.visible_rows()] == list(range(300, 344))
+    view.previous_page()
+    assert view.page == 5
+
+
+def test_eager_mode_evaluates_every_branch_on_every_row():
+    a = tk.field("a")
+    data = pa.table({"a": [1, 2, 3]})
+    step, _ = _evaluation(tk.if_else(a > 1, a * 10, a), data, mode="eager")
+    view = SelectionView(step)
+    assert "eager evaluation" in view.summary.value
+    multiply = [n for n in view.rows.node_rows() if n.label == "multiply"]
+    assert multiply and multiply[0].rows == 3
+
+
+def test_labels_are_escaped_in_html():
+    weird = "<b>x</b>"
+    data = pa.table({weird: ["<script>", None]})
+    step, _ = _evaluation(tk.coalesce(tk.field(weird), "&amp;"), data)
+    view = SelectionView(step)
+    html = view.summary.value + view.table.value + view.nodes.value
+    assert "<script>" not in html and "<b>x</b>" not in html
+    assert "&lt;script&gt;" in view.table.value and "&amp;amp;" in view.table.value
