@@ -83,7 +83,7 @@ def bind_call(call: Call, insert_implicit_casts: bool = True) -> Call:
         narrowed = [smallest_type_for(a.value) if a.is_literal and a.is_scalar else a.type
                     for a in args]
         kernel, types = dispatch(function, narrowed)
-        args = [_cast_to(arg, target) for arg, target in zip(args, types)]
+        args = [_cast_to(arg, target, via) for arg, target, via in zip(args, types, narrowed)]
     options = call.options if call.options is not None else function.default_options
     if function.init is not None:
         function.init(function, kernel, types, options)
@@ -92,13 +92,21 @@ def bind_call(call: Call, insert_implicit_casts: bool = True) -> Call:
                 call_type=out_type)
 
 
-def _cast_to(arg: Expression, target: pa.DataType) -> Expression:
-    """The argument as `target`: unchanged, a re-typed literal, or a safe cast call."""
+def _cast_to(arg: Expression, target: pa.DataType, narrowed: pa.DataType) -> Expression:
+    """The argument as `target`: unchanged, a re-typed literal, or a safe cast call.
+
+    A literal goes through its narrowed type first: the value is the same, and
+    pyarrow's type-level checks (int64 -> decimal(7, 2) "needs precision 21")
+    then judge the type that dispatch actually chose from.
+    """
     if arg.type == target:
         return arg
     if arg.is_literal:
         try:
-            return Literal(pc.cast(arg.value, target, safe=True))
+            value = arg.value
+            if narrowed != value.type and narrowed != target:
+                value = pc.cast(value, narrowed, safe=True)
+            return Literal(pc.cast(value, target, safe=True))
         except (pa.ArrowException, TypeError, ValueError) as exc:
             raise BindError(f"cannot cast literal {arg} ({arg.type}) to {target}: {exc}") from exc
     return bind_call(Call("cast", [arg], pc.CastOptions.safe(target)), insert_implicit_casts=False)
