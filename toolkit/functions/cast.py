@@ -52,4 +52,4 @@ def _init(function, kernel, types, options) -> None:
 
 define("cast", [Kernel("cast", (ANY,), computed("options.to_type", lambda ts, o: _target(ts, o)))],
        "Convert the argument to the type in CastOptions; a safe cast fails on lost values.",
-       options_class=pc.CastOptions, can_fail=True, init=_init)
+       options_class=pc.CastOptions, can_fail=True, init=_init, options_required=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..options import options_to_string
 from .registry import get_function
 
 __all__ = ["describe"]
@@ -11,10 +12,10 @@ def describe(name: str) -> str:
     fn = get_function(name)
     if fn.options_class is None:
         options = "none"
+    elif fn.default_options is not None:
+        options = f"{fn.options_class.__name__} (default: {options_to_string(fn.default_options)})"
     else:
-        options = fn.options_class.__name__
-        options += " (default: pyarrow's defaults)" if fn.default_options is not None else " (required)" \
-            if fn.init is not None or name == "cast" else " (optional)"
+        options = f"{fn.options_class.__name__} ({'required' if fn.options_required else 'optional'})"
     traits = [fn.kind.value.replace("_", " ")]
     traits.append("pure" if fn.pure else "impure")
     if fn.can_fail:

@@ -137,6 +137,7 @@ class Function:
     dispatch_best: Callable | None = None
     # Arrow's kernel init: (function, kernel, types, options) -> None, raising on bad options
     init: Callable | None = None
+    options_required: bool = False  # binding without options fails (is_in, cast, struct_field)
 
     def dispatch_exact(self, types: Sequence[pa.DataType]) -> Kernel | None:
         for kernel in self.kernels:

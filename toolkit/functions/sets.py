@@ -42,8 +42,8 @@ def _kernels(name: str, out: pa.DataType) -> list[Kernel]:
 define("is_in", _kernels("is_in", pa.bool_()),
        "True where the value is in the value set (null handling per null_matching_behavior).",
        null_handling=NullHandling.COMPUTED, options_class=pc.SetLookupOptions,
-       dispatch_best=best_decode, init=probe_empty)
+       dispatch_best=best_decode, init=probe_empty, options_required=True)
 define("index_in", _kernels("index_in", pa.int32()),
        "The index of the value in the value set, null where it is absent.",
        null_handling=NullHandling.COMPUTED, options_class=pc.SetLookupOptions,
-       dispatch_best=best_decode, init=probe_empty)
+       dispatch_best=best_decode, init=probe_empty, options_required=True)

@@ -40,11 +40,11 @@ for _name, _doc in [
     ("match_like", "True where the value matches the SQL LIKE pattern ('%' any run, '_' one char)."),
 ]:
     define(_name, [Kernel(_name, (exact(t),), fixed(pa.bool_())) for t in BASE_BINARY], _doc,
-           options_class=pc.MatchSubstringOptions, init=probe_empty)
+           options_class=pc.MatchSubstringOptions, init=probe_empty, options_required=True)
 
 define("utf8_slice_codeunits", _per_string("utf8_slice_codeunits"),
        "The substring between start and stop (code units, Python slice rules).",
-       options_class=pc.SliceOptions, init=probe_empty, can_fail=True)
+       options_class=pc.SliceOptions, init=probe_empty, options_required=True, can_fail=True)
 
 define(
     "binary_join_element_wise",

@@ -78,4 +78,5 @@ define("struct_field",
                         ("dense_union", lambda t: pat.is_union(t) and t.mode == "dense"),
                         ("sparse_union", lambda t: pat.is_union(t) and t.mode == "sparse"))],
        "The child of a struct (or union) that StructFieldOptions.field_ref names.",
-       null_handling=NullHandling.COMPUTED, options_class=pc.StructFieldOptions)
+       null_handling=NullHandling.COMPUTED, options_class=pc.StructFieldOptions,
+       options_required=True)
