@@ -31,4 +31,6 @@ from .bind import bind  # noqa: F401
 from .execution import SelectionVector, evaluate  # noqa: F401
 # -- passes (issue 4) --
 # -- trace and render (issue 6) --
+from .trace import Trace, trace  # noqa: F401
+from .render import to_dot, to_svg, to_text, write_report  # noqa: F401
 # -- plans (issue 8): `from toolkit import plan` --

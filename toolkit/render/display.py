@@ -1,0 +1,34 @@
+"""Rich display for Jupyter: SVG with a text fallback, registered with the engine's hook.
+
+The engine's objects ask `toolkit.display_hooks` for a mimebundle; importing
+`toolkit.render` registers `mimebundle` here. No `dot` (or a graph it cannot
+lay out) still shows the text tree rather than an error.
+"""
+
+from __future__ import annotations
+
+import graphviz
+
+from ..display_hooks import register_renderer
+from .svg import DotNotFound, dot_available, to_svg
+from .text import to_text
+
+__all__ = ["mimebundle", "install"]
+
+
+def mimebundle(obj) -> dict:
+    try:
+        text = to_text(obj, color=False)
+    except TypeError:
+        return {"text/plain": repr(obj)}
+    bundle = {"text/plain": text}
+    if dot_available():
+        try:
+            bundle["image/svg+xml"] = to_svg(obj)
+        except (DotNotFound, graphviz.CalledProcessError, OSError):  # text still shows
+            pass
+    return bundle
+
+
+def install() -> None:
+    register_renderer(mimebundle)

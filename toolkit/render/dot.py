@@ -1,0 +1,427 @@
+"""Graphviz pictures of expressions, passes, evaluations, invariant checks and plans.
+
+`to_dot(obj)` returns a `graphviz.Digraph` (`str(g)` is the DOT text). Every
+label is a graphviz HTML-like label built from `labels.dot_text`, so user text
+never becomes markup or a graphviz escape. Trees larger than `max_nodes` are
+drawn breadth-first to the budget, and the rest is summarized in marked nodes
+and said in the graph's caption: `dot` would take minutes on 10,000 nodes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import graphviz
+
+from ..expression import Expression, postorder
+from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+from ..trace.plan_shape import is_plan, plan_label, plan_nodes, plan_schema_text
+from ..trace.recorded_error import error_facts
+from ..trace.tracer import Trace
+from ..visit import node_at
+from .dot_style import (ERROR_STYLE, FONT, KIND_STYLE, SELECTED, SKIPPED_STYLE, STATUS_STYLE,
+                        UNSELECTED, density_color)
+from .labels import arg_role, dot_text, node_detail, node_kind, node_title, type_text
+from .selection_strip import strip_of
+from .tree_diff import diff_pass
+
+__all__ = ["to_dot", "MAX_NODES", "step_title"]
+
+MAX_NODES = 300
+
+
+def to_dot(obj, *, max_nodes: int = MAX_NODES) -> graphviz.Digraph:
+    """The picture of an Expression, a Trace, one step of a trace, or a plan."""
+    g = _graph("exprscope")
+    _draw(g, obj, "", max_nodes)
+    return g
+
+
+def step_title(step) -> str:
+    """A one-line name for a step, used as caption and in the report's stepper."""
+    if isinstance(step, PassEvent):
+        n = len(step.rewrites)
+        what = f"{n} rewrite{'s' if n != 1 else ''}" if step.changed else "no change"
+        return f"pass {step.name}: {what}"
+    if isinstance(step, EvalEvent):
+        facts = error_facts(step.error)
+        outcome = f"failed at row {facts.row}" if facts and facts.row is not None else (
+            "failed" if facts else "ok")
+        return f"evaluate ({step.mode}) on {step.num_rows:,} rows: {outcome}"
+    if isinstance(step, InvariantCheck):
+        return f"invariant {step.name}: {'pass' if step.passed else 'FAIL'}"
+    if isinstance(step, PlanRuleEvent):
+        return f"plan rule {step.rule}: {'changed' if step.changed else 'no change'}"
+    return type(step).__name__
+
+
+# -- dispatch ---------------------------------------------------------------------
+def _graph(name: str) -> graphviz.Digraph:
+    g = graphviz.Digraph(name=name)
+    g.attr(rankdir="TB", ordering="out", fontname=FONT, labelloc="t", nodesep="0.3",
+           ranksep="0.4")
+    g.attr("node", fontname=FONT, fontsize="11", margin="0.08,0.04")
+    g.attr("edge", fontname=FONT, fontsize="9", color="#6b7280", arrowsize="0.6")
+    return g
+
+
+def _draw(g, obj, prefix: str, max_nodes: int) -> None:
+    if isinstance(obj, Trace):
+        _draw_trace(g, obj, prefix, max_nodes)
+    elif isinstance(obj, PassEvent):
+        _draw_pass(g, obj, prefix, max_nodes)
+    elif isinstance(obj, EvalEvent):
+        _draw_eval(g, obj, prefix, max_nodes)
+    elif isinstance(obj, InvariantCheck):
+        _draw_invariant(g, obj, prefix)
+    elif isinstance(obj, PlanRuleEvent):
+        _draw_plan_rule(g, obj, prefix)
+    elif isinstance(obj, Expression):
+        shown = _draw_tree(g, obj, prefix, max_nodes, _Look())
+        _caption(g, [], shown)
+    elif is_plan(obj):
+        _draw_plan(g, obj, prefix, {})
+    else:
+        raise TypeError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
+                        "Trace, one of its steps, or a plan")
+
+
+def _draw_trace(g, t: Trace, prefix: str, max_nodes: int) -> None:
+    if not t.steps:
+        g.node(f"{prefix}empty", label=_table("empty trace", ["nothing was recorded"]),
+               shape="note")
+        return
+    for i, step in enumerate(t.steps):
+        sub = graphviz.Digraph(name=f"cluster_{prefix}s{i}")
+        sub.attr(style="rounded", color="#9ca3af")
+        _draw(sub, step, f"{prefix}s{i}_", max_nodes)
+        sub.attr(label=_html(f"{i + 1}. {step_title(step)}", bold=True))
+        g.subgraph(sub)
+
+
+# -- labels -----------------------------------------------------------------------
+def _html(text: str, bold: bool = False) -> str:
+    inner = dot_text(text, limit=120)
+    return f"<<B>{inner}</B>>" if bold else f"<{inner}>"
+
+
+def _small(text: str, color: str = "#4b5563", limit: int | None = 60) -> str:
+    return f'<FONT POINT-SIZE="9" COLOR="{color}">{dot_text(text, limit)}</FONT>'
+
+
+def _table(title: str, rows: list[str], raw_rows: list[str] = ()) -> str:
+    """An HTML-like label: the title in bold, then small rows (escaped), then raw cells."""
+    cells = [f"<TR><TD><B>{dot_text(title)}</B></TD></TR>"]
+    cells += [f"<TR><TD>{_small(r)}</TD></TR>" for r in rows]
+    cells += [f"<TR><TD>{r}</TD></TR>" for r in raw_rows]
+    return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+            + "".join(cells) + "</TABLE>>")
+
+
+def _caption(g, lines: list[str], shown: tuple[int, int]) -> None:
+    drawn, total = shown
+    if drawn < total:
+        lines = lines + [f"showing {drawn:,} of {total:,} nodes; deeper levels are summarized"]
+    if lines:
+        g.attr(label="<" + "<BR/>".join(dot_text(line, limit=160) for line in lines) + ">")
+
+
+def _style(kind: str, status: str | None = None, extra: dict | None = None) -> dict:
+    attrs = dict(KIND_STYLE[kind])
+    for override in (STATUS_STYLE.get(status or ""), extra):
+        if override:
+            attrs.update(override)
+    if attrs.pop("dashed", None):
+        attrs["style"] = attrs["style"] + ",dashed"
+    classes = [f"kind-{kind}"] + ([f"diff-{status}"] if status else [])
+    attrs["class"] = " ".join(classes)
+    return attrs
+
+
+# -- trees ------------------------------------------------------------------------
+class _Look:
+    """How a tree node is drawn; the pass and evaluation views override parts."""
+
+    def status(self, path, node):
+        return None
+
+    def rows(self, path, node) -> list[str]:
+        rows = []
+        detail = node_detail(node)
+        if detail:
+            rows.append(detail)
+        t = type_text(node)
+        if t and not node.is_literal:
+            rows.append(t)
+        elif node.is_literal:
+            rows.append(t)
+        return rows
+
+    def raw_rows(self, path, node) -> list[str]:
+        return []
+
+    def extra(self, path, node) -> dict | None:
+        return None
+
+    def edge_label(self, parent, path, index) -> str | None:
+        role = arg_role(parent, index)
+        return None if role is None else f"<{_small(role, '#6b7280')}>"
+
+    def edge_style(self, path) -> dict:
+        return {}
+
+
+def _sizes(root: Expression) -> dict[int, int]:
+    sizes: dict[int, int] = {}
+    for node in postorder(root):
+        sizes[id(node)] = 1 + sum(sizes[id(a)] for a in node.args)
+    return sizes
+
+
+def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look):
+    """Draw breadth-first up to `max_nodes`; returns (drawn, total) and fills `look.ids`."""
+    sizes = _sizes(root)
+    total = sizes[id(root)]
+    ids: dict[tuple, str] = {}
+    look.ids = ids
+    queue = deque([((), root, None)])
+    cut: dict[tuple, list] = {}
+    while queue:
+        path, node, parent = queue.popleft()
+        if len(ids) >= max_nodes:
+            cut.setdefault(path[:-1], []).append(node)
+            continue
+        nid = f"{prefix}n{len(ids)}"
+        ids[path] = nid
+        kind = node_kind(node)
+        g.node(nid, label=_table(node_title(node), look.rows(path, node),
+                                 look.raw_rows(path, node)),
+               **_style(kind, look.status(path, node), look.extra(path, node)))
+        if parent is not None:
+            label = look.edge_label(parent, path, path[-1])
+            attrs = look.edge_style(path)
+            if label:
+                attrs["label"] = label
+            g.edge(ids[path[:-1]], nid, **attrs)
+        for i, arg in enumerate(node.args):
+            queue.append((path + (i,), arg, node))
+    for parent_path, nodes in cut.items():
+        hidden = sum(sizes[id(n)] for n in nodes)
+        sid = f"{prefix}more{len(ids)}_{len(parent_path)}"
+        g.node(sid, label=_table(f"⋯ {hidden:,} more nodes", ["summarized"]), shape="note",
+               style="dashed", color="#9ca3af", fontcolor="#6b7280", **{"class": "summary"})
+        g.edge(ids[parent_path], sid, style="dashed", color="#9ca3af")
+    return len(ids), total
+
+
+# -- one pass ---------------------------------------------------------------------
+class _PassLook(_Look):
+    def __init__(self, diff):
+        self.diff = diff
+
+    def status(self, path, node):
+        s = self.diff.status.get(path)
+        return None if s in (None, "same") else s
+
+    def rows(self, path, node):
+        rows = super().rows(path, node)
+        was = self.diff.was.get(path)
+        if was is not None:
+            rows.append("was: " + node_title(was))
+        return rows
+
+    def raw_rows(self, path, node):
+        return [f'<FONT POINT-SIZE="9" COLOR="#9a3412"><B>⟲ {dot_text(rule)}</B></FONT>'
+                for rule in self.diff.rules.get(path, ())]
+
+
+def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int) -> None:
+    diff = diff_pass(event)
+    root = event.after if isinstance(event.after, Expression) else event.before
+    look = _PassLook(diff)
+    shown = _draw_tree(g, root, prefix, max_nodes, look)
+    for i, (path, gone) in enumerate(diff.removed):
+        gid = f"{prefix}gone{i}"
+        g.node(gid, label=_table(gone.to_string() if gone.args else node_title(gone),
+                                 ["removed"]),
+               **_style(node_kind(gone), "removed"))
+        anchor = look.ids.get(path)
+        if anchor is not None:
+            g.edge(anchor, gid, style="dashed", color=STATUS_STYLE["removed"]["color"],
+                   arrowhead="none")
+    lines = [step_title(event)]
+    for rewrite in diff.unplaced:
+        lines.append(f"also: {rewrite.rule} (the node it changed is not in the result)")
+    _caption(g, lines, shown)
+    if event.changed:
+        _legend(g, prefix)
+
+
+def _legend(g, prefix: str) -> None:
+    sub = graphviz.Digraph(name=f"cluster_{prefix}legend")
+    sub.attr(label="<<B>legend</B>>", style="rounded,dashed", color="#9ca3af", fontsize="9")
+    entries = [("unchanged", None), ("changed (⟲ rule)", "changed"), ("added", "added"),
+               ("removed", "removed")]
+    previous = None
+    for i, (text, status) in enumerate(entries):
+        nid = f"{prefix}legend{i}"
+        attrs = _style("call", status)
+        attrs["class"] = "legend"
+        sub.node(nid, label=f"<{dot_text(text)}>", fontsize="9", **attrs)
+        if previous is not None:
+            sub.edge(previous, nid, style="invis")
+        previous = nid
+    g.subgraph(sub)
+
+
+# -- one evaluation ---------------------------------------------------------------
+class _EvalLook(_Look):
+    def __init__(self, event: EvalEvent, root: Expression):
+        self.event = event
+        self.stats = {tuple(s.path): s for s in event.nodes}
+        self.facts = error_facts(event.error)
+        self.strips: dict[tuple, list] = {}  # path of the receiving child -> [(branch, strip)]
+        for b in event.branches:
+            form_path = tuple(b.path)
+            target = form_path + (b.arg_index,)
+            try:
+                form = node_at(root, form_path)
+                if (form.is_call and form.name == "case_when" and b.branch.startswith("when ")
+                        and b.arg_index == 0 and form.args[0].is_call
+                        and form.args[0].name == "make_struct"):
+                    target = target + (int(b.branch.split()[1]) - 1,)
+            except (IndexError, ValueError, AttributeError):
+                pass
+            self.strips.setdefault(target, []).append((b.branch, strip_of(b.rows, b.total_rows)))
+
+    def _failed(self, path) -> bool:
+        return self.facts is not None and self.facts.path is not None and \
+            tuple(self.facts.path) == path
+
+    def rows(self, path, node):
+        rows = super().rows(path, node)
+        stat = self.stats.get(path)
+        if stat is not None:
+            rows.append(f"{stat.rows:,} of {self.event.num_rows:,} rows")
+            if stat.elapsed:
+                rows.append(f"{stat.elapsed * 1000:.2f} ms")
+        elif not self._failed(path) and not node.is_literal:
+            rows.append("not evaluated")
+        return rows
+
+    def raw_rows(self, path, node):
+        if self._failed(path):
+            at = f" at row {self.facts.row}" if self.facts.row is not None else ""
+            return [f'<FONT POINT-SIZE="10" COLOR="#7f1d1d"><B>✖ {dot_text(self.facts.kind)}'
+                    f'{dot_text(at)}</B></FONT>',
+                    f'<FONT POINT-SIZE="9" COLOR="#7f1d1d">{dot_text(self.facts.message)}</FONT>']
+        return []
+
+    def extra(self, path, node):
+        if self._failed(path):
+            return ERROR_STYLE
+        if path not in self.stats and not node.is_literal:
+            return SKIPPED_STYLE
+        return None
+
+    def edge_label(self, parent, path, index):
+        strips = self.strips.get(path)
+        if not strips:
+            return super().edge_label(parent, path, index)
+        rows = "".join(f"<TR><TD>{_strip_html(name, strip)}</TD></TR>" for name, strip in strips)
+        return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+                + rows + "</TABLE>>")
+
+    def edge_style(self, path):
+        if path in self.strips:
+            return {"color": SELECTED, "penwidth": "1.5"}
+        return {}
+
+
+def _strip_html(name: str, strip) -> str:
+    """A branch's name, its count, and its rows as a strip of colored cells."""
+    if strip.per_row:
+        colors = [SELECTED if c else UNSELECTED for c in strip.cells]
+    else:
+        colors = [density_color(c) for c in strip.cells]
+    width = 5 if len(colors) > 24 else 9
+    cells = "".join(f'<TD WIDTH="{width}" HEIGHT="9" FIXEDSIZE="TRUE" BGCOLOR="{c}"></TD>'
+                    for c in colors) or '<TD WIDTH="5" HEIGHT="9" FIXEDSIZE="TRUE"></TD>'
+    caption = f"{name}: {strip.caption}" + ("" if strip.per_row else " (density)")
+    return ('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="1" CELLPADDING="0">'
+            f'<TR><TD ALIGN="LEFT" COLSPAN="{max(1, len(colors))}">'
+            f'{_small(caption, "#1e3a8a", None)}</TD></TR>'
+            f'<TR>{cells}</TR></TABLE>')
+
+
+def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int) -> None:
+    root = event.expr
+    lines = [step_title(event)]
+    facts = error_facts(event.error)
+    if root is None:
+        g.node(f"{prefix}n0", label=_table("evaluation", [lines[0]]), shape="note")
+        return
+    look = _EvalLook(event, root)
+    shown = _draw_tree(g, root, prefix, max_nodes, look)
+    if facts is not None and (facts.path is None or tuple(facts.path) not in look.ids):
+        lines.append(facts.message)
+    _caption(g, lines, shown)
+
+
+# -- invariant checks and plans ---------------------------------------------------
+def _draw_invariant(g, check: InvariantCheck, prefix: str) -> None:
+    subject = f"{prefix}subject"
+    g.node(subject, label=_table("subject", [], [_small(str(check.subject), "#111827", 90)]),
+           shape="box", style="rounded,filled", fillcolor="#f9fafb", color="#6b7280")
+    verdict = "PASS" if check.passed else "FAIL"
+    style = ({"fillcolor": "#dcfce7", "color": "#16a34a"} if check.passed
+             else {"fillcolor": "#fecaca", "color": "#b91c1c"})
+    rows = [f"[{check.level}] {check.name}"]
+    if check.details:
+        rows.append(check.details)
+    if not check.passed and (check.expected is not None or check.actual is not None):
+        rows += [f"expected: {check.expected}", f"actual: {check.actual}"]
+    g.node(f"{prefix}verdict", label=_table(("✔ " if check.passed else "✖ ") + verdict, rows),
+           shape="box", style="filled", penwidth="2", **style,
+           **{"class": "verdict-pass" if check.passed else "verdict-fail"})
+    g.edge(subject, f"{prefix}verdict", label=_html("checked"))
+
+
+def _draw_plan(g, plan, prefix: str, statuses: dict[int, str]) -> dict[int, str]:
+    """Root on top, inputs below; `statuses` colors nodes by their pre-order position."""
+    ids: dict[int, str] = {}
+    for position, (_, node, parent) in enumerate(plan_nodes(plan)):
+        nid = f"{prefix}p{position}"
+        ids[position] = nid
+        schema = plan_schema_text(node)
+        status = statuses.get(position)
+        attrs = {"shape": "box", "style": "rounded,filled", "fillcolor": "#f0fdfa",
+                 "color": "#0f766e", "class": "plan-node"}
+        if status:
+            attrs.update({k: v for k, v in STATUS_STYLE[status].items() if k != "dashed"})
+            attrs["class"] = f"plan-node diff-{status}"
+        g.node(nid, label=_table(plan_label(node), [schema] if schema else []), **attrs)
+        if parent is not None:
+            g.edge(ids[parent], nid)
+    return ids
+
+
+def _draw_plan_rule(g, event: PlanRuleEvent, prefix: str) -> None:
+    def labels(plan):
+        return [plan_label(n) for _, n, _ in plan_nodes(plan)] if is_plan(plan) else []
+
+    before_labels = set(labels(event.before))
+    for side, plan in (("before", event.before), ("after", event.after)):
+        sub = graphviz.Digraph(name=f"cluster_{prefix}{side}")
+        sub.attr(label=f"<<B>{side}</B>>", style="rounded", color="#d1d5db")
+        if is_plan(plan):
+            statuses = {}
+            if side == "after" and event.changed:
+                statuses = {i: "changed" for i, label in enumerate(labels(plan))
+                            if label not in before_labels}
+            _draw_plan(sub, plan, f"{prefix}{side}_", statuses)
+        else:
+            sub.node(f"{prefix}{side}_text", label=_table(side, [str(plan)]), shape="note")
+        g.subgraph(sub)
+    lines = [step_title(event)] + ([event.reason] if event.reason else [])
+    g.attr(label="<" + "<BR/>".join(dot_text(x, limit=160) for x in lines) + ">")

@@ -1,0 +1,301 @@
+"""`write_report(trace, path)`: the whole trace as ONE self-contained HTML file.
+
+Everything is inline (SVG, CSS, a few lines of JS) and a Content-Security-Policy
+forbids fetching anything, so the report opens from a mail attachment or a
+laptop without network and shows the same as on the machine that wrote it.
+Every piece of user text goes through `html.escape` (`labels.html_text`);
+markup is only ever built from our own constants.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pyarrow as pa
+
+from ..expression import Expression
+from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+from ..trace.recorded_error import error_facts
+from ..trace.tracer import Trace
+from .dot import step_title
+from .dot_style import STATUS_STYLE
+from .labels import html_text, shorten
+from .svg import DotNotFound, dot_available, inline_svg, to_svg
+from .text import to_text
+
+__all__ = ["write_report", "report_html", "SELECTION_TABLE_ROWS"]
+
+SELECTION_TABLE_ROWS = 40  # rows shown in an evaluation's selection table (plus the failing row)
+_TEXT_LIMIT = 4000
+
+_CSS = """
+:root { --fg:#111827; --muted:#6b7280; --line:#e5e7eb; --accent:#2563eb; }
+body { font: 14px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: var(--fg);
+       margin: 0 auto; max-width: 1200px; padding: 1.5rem; }
+h1 { margin: 0 0 .3rem; } h2 { border-bottom: 2px solid var(--line); padding-bottom: .2rem;
+       margin-top: 2.2rem; } h3 { margin: .6rem 0; }
+code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size: 12px; }
+pre { background: #f9fafb; border: 1px solid var(--line); padding: .6rem; overflow: auto;
+      white-space: pre; max-height: 24rem; }
+.summary { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem;
+           background: #f9fafb; border: 1px solid var(--line); padding: .8rem 1rem; }
+.summary dt { color: var(--muted); } .summary dd { margin: 0; }
+.stepper { display: flex; gap: .8rem; align-items: center; margin: .8rem 0;
+           position: sticky; top: 0; background: white; padding: .4rem 0; z-index: 2; }
+.stepper button { font-size: 14px; padding: .3rem .9rem; cursor: pointer; }
+.stepper .counter { font-weight: 600; } .hint { color: var(--muted); font-size: 12px; }
+figure { margin: .5rem 0; overflow: auto; border: 1px solid var(--line); padding: .4rem; }
+figure svg { max-width: 100%; height: auto; }
+.rewrites li { margin: .15rem 0; } .rule { font-family: ui-monospace, monospace; color: #9a3412; }
+.badge { display: inline-block; padding: 0 .45rem; border-radius: .6rem; font-size: 12px; }
+.badge.changed { background: CHANGED_FILL; color: CHANGED_LINE; }
+.badge.same { background: #f3f4f6; color: var(--muted); }
+.pass { color: #15803d; font-weight: 600; } .fail { color: #b91c1c; font-weight: 600; }
+.error { background: #fef2f2; border-left: 4px solid #b91c1c; padding: .5rem .8rem; }
+table.data { border-collapse: collapse; font-size: 12px; }
+table.data th, table.data td { border: 1px solid var(--line); padding: .15rem .5rem;
+                               text-align: left; }
+table.data tr.failing td { background: #fee2e2; }
+td.branch { font-family: ui-monospace, monospace; color: var(--accent); }
+.gap td { text-align: center; color: var(--muted); }
+"""
+
+_JS = """
+(function () {
+  var steps = Array.prototype.slice.call(document.querySelectorAll('#passes .step'));
+  var counter = document.getElementById('step-counter');
+  if (!steps.length || !counter) return;
+  var current = 0;
+  function show(k) {
+    current = Math.max(0, Math.min(steps.length - 1, k));
+    steps.forEach(function (s, j) { s.hidden = j !== current; });
+    counter.textContent = 'step ' + (current + 1) + ' of ' + steps.length + ': ' +
+      steps[current].getAttribute('data-title');
+    document.getElementById('step-prev').disabled = current === 0;
+    document.getElementById('step-next').disabled = current === steps.length - 1;
+  }
+  document.getElementById('step-prev').addEventListener('click', function () { show(current - 1); });
+  document.getElementById('step-next').addEventListener('click', function () { show(current + 1); });
+  document.addEventListener('keydown', function (e) {
+    if (e.target && /input|textarea|select/i.test(e.target.tagName)) return;
+    if (e.key === 'ArrowLeft') { show(current - 1); e.preventDefault(); }
+    if (e.key === 'ArrowRight') { show(current + 1); e.preventDefault(); }
+  });
+  show(0);
+})();
+"""
+
+_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+        "img-src data:")
+
+
+def write_report(trace: Trace, path, title: str = "exprscope report") -> Path:
+    """Write the report and return its path (folders are created as needed)."""
+    if not isinstance(trace, Trace):
+        trace = Trace(list(trace))
+    target = Path(os.fspath(path))
+    if target.parent and not target.parent.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(report_html(trace, title), encoding="utf-8")
+    return target
+
+
+def report_html(trace: Trace, title: str = "exprscope report") -> str:
+    passes = trace.passes
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             f"<title>{html_text(title)}</title>",
+             "<style>" + _CSS.replace("CHANGED_FILL", STATUS_STYLE["changed"]["fillcolor"])
+             .replace("CHANGED_LINE", STATUS_STYLE["changed"]["color"]) + "</style>",
+             "</head><body>", f"<h1>{html_text(title)}</h1>", _summary(trace)]
+    if not dot_available():
+        parts.append('<p class="hint">graphviz\'s <code>dot</code> was not installed when this '
+                     "report was written: trees are shown as text.</p>")
+    parts.append(_passes_section(passes))
+    evals = trace.evaluations
+    if evals:
+        parts.append('<section id="evaluations"><h2>Evaluation</h2>')
+        parts += [_eval_html(i, e) for i, e in enumerate(evals)]
+        parts.append("</section>")
+    parts.append(_invariants_section(trace.invariant_checks))
+    rules = trace.plan_rules
+    if rules:
+        parts.append('<section id="plan-rules"><h2>Plan optimizer rules</h2>')
+        for i, event in enumerate(rules):
+            parts.append(f'<div class="plan-rule"><h3>{i + 1}. {html_text(step_title(event))}'
+                         f"</h3>{_figure(event)}</div>")
+        parts.append("</section>")
+    parts.append("<script>" + _JS + "</script></body></html>")
+    return "\n".join(parts)
+
+
+# -- pieces -----------------------------------------------------------------------
+def _figure(obj) -> str:
+    """The SVG of `obj`, or its text picture when `dot` is missing or fails."""
+    if dot_available():
+        try:
+            return f"<figure>{inline_svg(to_svg(obj))}</figure>"
+        except (DotNotFound, OSError, RuntimeError):
+            pass
+    return f"<figure><pre>{html_text(to_text(obj, color=False))}</pre></figure>"
+
+
+def _expr_text(expr) -> str:
+    if not isinstance(expr, Expression):
+        return "" if expr is None else str(expr)
+    return shorten(expr.to_string(), _TEXT_LIMIT)
+
+
+def _summary(trace: Trace) -> str:
+    rows: list[tuple[str, str]] = []
+    passes = trace.passes
+    evals = trace.evaluations
+    first = passes[0].before if passes else (evals[0].expr if evals else None)
+    if first is not None:
+        rows.append(("expression", f"<code>{html_text(_expr_text(first))}</code>"))
+    if passes:
+        final = passes[-1].after
+        changed = sum(1 for p in passes if p.changed)
+        rewrites = sum(len(p.rewrites) for p in passes)
+        rows.append(("optimized", f"<code>{html_text(_expr_text(final))}</code>"))
+        rows.append(("passes", html_text(f"{len(passes)} run, {changed} changed the tree, "
+                                         f"{rewrites} rewrites")))
+    for e in evals:
+        facts = error_facts(e.error)
+        outcome = ('<span class="pass">ok</span>' if facts is None else
+                   f'<span class="fail">failed</span>: {html_text(facts.message)}')
+        rows.append((f"evaluation ({html_text(e.mode)})",
+                     f"{e.num_rows:,} rows, {e.elapsed * 1000:.1f} ms: {outcome}"))
+    checks = trace.invariant_checks
+    if checks:
+        failed = sum(1 for c in checks if not c.passed)
+        verdict = (f'<span class="fail">{failed} failed</span>' if failed
+                   else '<span class="pass">all passed</span>')
+        rows.append(("invariant checks", f"{len(checks)} run: {verdict}"))
+    if not rows:
+        rows.append(("trace", "nothing was recorded"))
+    items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
+    return f'<dl class="summary" id="summary">{items}</dl>'
+
+
+def _passes_section(passes: list[PassEvent]) -> str:
+    out = ['<section id="passes"><h2>Optimization passes</h2>']
+    if not passes:
+        out.append("<p>No pass ran in this trace.</p></section>")
+        return "\n".join(out)
+    out.append('<div class="stepper"><button id="step-prev" type="button">◀ previous</button>'
+               '<span class="counter" id="step-counter"></span>'
+               '<button id="step-next" type="button">next ▶</button>'
+               '<span class="hint">or use the ← → keys</span></div>')
+    for i, event in enumerate(passes):
+        title = step_title(event)
+        badge = ('<span class="badge changed">changed</span>' if event.changed
+                 else '<span class="badge same">no change</span>')
+        items = "".join(
+            f'<li><span class="rule">{html_text(r.rule)}</span> '
+            f'{html_text("at root" if not r.path else "at " + ".".join(map(str, r.path)))}: '
+            f"{html_text(r.reason)}</li>" for r in event.rewrites)
+        rewrites = f'<ul class="rewrites">{items}</ul>' if items else ""
+        out.append(
+            f'<div class="step" data-step="{i}" data-title="{html_text(title)}"'
+            f'{" hidden" if i else ""}>'
+            f"<h3>{i + 1}. pass <code>{html_text(event.name)}</code> {badge}</h3>{rewrites}"
+            f"{_figure(event)}"
+            f"<details><summary>before and after as text</summary>"
+            f"<pre>before: {html_text(_expr_text(event.before))}\n"
+            f"after:  {html_text(_expr_text(event.after))}</pre></details></div>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _eval_html(index: int, event: EvalEvent) -> str:
+    out = [f'<div class="evaluation" id="evaluation-{index}">'
+           f"<h3>{html_text(step_title(event))}</h3>"]
+    facts = error_facts(event.error)
+    if facts is not None:
+        out.append(f'<div class="error"><b>{html_text(facts.kind)}</b>: '
+                   f"{html_text(facts.message)}</div>")
+    out.append(_figure(event))
+    table = _selection_table(event, facts)
+    if table:
+        out.append(table)
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _selection_table(event: EvalEvent, facts) -> str:
+    """The first rows (and the failing one): input values, the branch each form took, result."""
+    data = event.data
+    if not isinstance(data, (pa.Table, pa.RecordBatch)) or data.num_rows == 0:
+        return ""
+    n = data.num_rows
+    shown = list(range(min(n, SELECTION_TABLE_ROWS)))
+    failing = facts.row if facts is not None else None
+    if failing is not None and 0 <= failing < n and failing not in shown:
+        shown += [r for r in range(max(0, failing - 2), min(n, failing + 3)) if r not in shown]
+    forms: dict[tuple, dict[int, str]] = {}
+    for b in event.branches:
+        taken = forms.setdefault(tuple(b.path), {})
+        indices = b.rows.to_pylist() if hasattr(b.rows, "to_pylist") else list(b.rows)
+        wanted = set(shown)
+        for r in indices:
+            if r in wanted:
+                taken.setdefault(r, b.branch)
+                if not taken[r].endswith(b.branch):
+                    taken[r] = f"{taken[r]} → {b.branch}"
+    columns = [c for c in data.schema.names][:8]
+    result = event.result
+    head = ["row"] + columns + [f"form at {'.'.join(map(str, p)) or 'root'}" for p in forms]
+    head += ["result"] if isinstance(result, (pa.Array, pa.ChunkedArray)) else []
+    lines = ['<details open><summary>rows, the branch each took, and the result</summary>',
+             '<table class="data"><tr>' + "".join(f"<th>{html_text(h, 40)}</th>" for h in head)
+             + "</tr>"]
+    previous = None
+    for r in shown:
+        if previous is not None and r != previous + 1:
+            lines.append(f'<tr class="gap"><td colspan="{len(head)}">⋯</td></tr>')
+        previous = r
+        cells = [str(r)] + [_cell(data.column(c)[r]) for c in columns]
+        branch_cells = [forms[p].get(r, "—") for p in forms]
+        row_class = ' class="failing"' if r == failing else ""
+        html_cells = "".join(f"<td>{html_text(c, 60)}</td>" for c in cells)
+        html_cells += "".join(f'<td class="branch">{html_text(c, 60)}</td>' for c in branch_cells)
+        if isinstance(result, (pa.Array, pa.ChunkedArray)) and r < len(result):
+            html_cells += f"<td>{html_text(_cell(result[r]), 60)}</td>"
+        lines.append(f"<tr{row_class}>{html_cells}</tr>")
+    lines.append("</table>")
+    if n > len(shown):
+        lines.append(f'<p class="hint">{len(shown)} of {n:,} rows shown.</p>')
+    lines.append("</details>")
+    return "\n".join(lines)
+
+
+def _cell(value) -> str:
+    return "null" if value is None or (hasattr(value, "is_valid") and not value.is_valid) \
+        else str(value.as_py() if hasattr(value, "as_py") else value)
+
+
+def _invariants_section(checks: list[InvariantCheck]) -> str:
+    out = ['<section id="invariants"><h2>Invariant checks</h2>']
+    if not checks:
+        out.append("<p>No invariant was checked in this trace (plans check them).</p>")
+    else:
+        out.append('<table class="data"><tr><th>verdict</th><th>level</th><th>check</th>'
+                   "<th>subject</th><th>details</th></tr>")
+        for c in checks:
+            verdict = '<span class="pass">✔ pass</span>' if c.passed else \
+                '<span class="fail">✖ FAIL</span>'
+            details = c.details
+            if not c.passed and (c.expected is not None or c.actual is not None):
+                details += f" (expected {c.expected}, actual {c.actual})"
+            out.append(f"<tr><td>{verdict}</td><td>{html_text(c.level)}</td>"
+                       f"<td>{html_text(c.name)}</td><td>{html_text(str(c.subject), 200)}</td>"
+                       f"<td>{html_text(details, 400)}</td></tr>")
+        out.append("</table>")
+        failed = [c for c in checks if not c.passed]
+        for c in failed[:10]:
+            out.append(_figure(c))
+    out.append("</section>")
+    return "\n".join(out)

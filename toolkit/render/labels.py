@@ -1,0 +1,137 @@
+"""What a node says about itself, and how that text is made safe for each medium.
+
+Every renderer takes its words from here, so a field named
+`<script>alert(1)</script>` or `a\\N"|{}` reads the same in a terminal, in DOT,
+in SVG and in HTML, and never becomes markup or a graphviz escape: control
+characters are spelled out (`\\n`), then each medium escapes its own specials.
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+
+from ..expression import Expression
+
+__all__ = ["SPECIAL_FORMS", "node_kind", "node_title", "node_detail", "type_text",
+           "visible", "dot_text", "html_text", "shorten"]
+
+SPECIAL_FORMS = frozenset({"if_else", "case_when", "coalesce", "and_kleene", "or_kleene"})
+
+# bidirectional overrides and isolates reorder text on screen ("Trojan source")
+_BIDI = {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+         "\u2069", "\u200e", "\u200f", "\u061c"}
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def visible(text: str) -> str:
+    """`text` with every invisible or layout-changing character spelled as an escape."""
+    out = []
+    for ch in text:
+        if ch in _NAMED:
+            out.append(_NAMED[ch])
+            continue
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI:
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """At most `limit` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def html_text(text: str, limit: int | None = None) -> str:
+    """Text for HTML and SVG: visible, shortened when asked, then entity-escaped."""
+    text = visible(str(text))
+    if limit is not None:
+        text = shorten(text, limit)
+    return html.escape(text, quote=True)
+
+
+def dot_text(text: str, limit: int | None = 60) -> str:
+    """Text for a graphviz HTML-like label.
+
+    Graphviz substitutes `\\N`, `\\G`, ... even inside HTML labels and after
+    decoding entities; a doubled backslash is its escape for one backslash.
+    """
+    text = visible(str(text))
+    if limit is not None:
+        text = shorten(text, limit)
+    return html.escape(text.replace("\\", "\\\\"), quote=True)
+
+
+def node_kind(node: Expression) -> str:
+    """`literal`, `field`, `special` (a lazily evaluated special form) or `call`."""
+    if node.is_literal:
+        return "literal"
+    if node.is_field:
+        return "field"
+    function = getattr(node, "function", None)
+    if function is not None:
+        kind = getattr(getattr(function, "kind", None), "name", "")
+        return "special" if kind == "SPECIAL_FORM" else "call"
+    return "special" if node.name in SPECIAL_FORMS else "call"
+
+
+def node_title(node: Expression) -> str:
+    """The main line: a call's name, a field's name or path, a literal's value."""
+    if node.is_call:
+        return node.name
+    if node.is_literal and not node.is_scalar:
+        return f"array of {len(node.value)}"
+    return node.to_string()
+
+
+def node_detail(node: Expression) -> str | None:
+    """A second line for calls with options, e.g. `{to_type=int64, ...}`."""
+    if node.is_call and node.options is not None:
+        from ..options import cast_target, options_to_string
+
+        if node.name == "cast":
+            try:
+                return f"to {cast_target(node.options)}"
+            except Exception:  # not CastOptions after all: fall through to the generic text
+                pass
+
+        try:
+            return options_to_string(node.options)
+        except Exception:  # an options class Arrow cannot print: its class name still helps
+            return type(node.options).__name__
+    return None
+
+
+def type_text(node: Expression) -> str | None:
+    """The node's type once known (literals always; others after binding)."""
+    t = node.type
+    return None if t is None else str(t)
+
+
+def arg_role(node: Expression, index: int) -> str | None:
+    """What an argument is for, where the function gives it a role (if_else's cond/then/else)."""
+    if not node.is_call:
+        return None
+    name, n = node.name, len(node.args)
+    if name == "if_else" and n == 3:
+        return ("cond", "then", "else")[index]
+    if name == "case_when":
+        if index == 0:
+            return "conditions"
+        has_else = n > 1 and node.args[0].is_call and node.args[0].name == "make_struct" \
+            and n == len(node.args[0].args) + 2
+        return "else" if has_else and index == n - 1 else f"then {index}"
+    if name == "coalesce":
+        return f"arg {index + 1}"
+    if name == "make_struct" and node.options is not None:
+        from ..options import field_names
+
+        try:
+            names = field_names(node.options)
+        except Exception:  # options that are not MakeStructOptions: no role
+            return None
+        return names[index] if index < len(names) else None
+    return None

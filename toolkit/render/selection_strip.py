@@ -1,0 +1,52 @@
+"""A branch's selection vector as cells: one per row for small batches, density for large.
+
+Up to `ROW_CELLS` rows every row is a cell (selected or not); above that the
+rows are cut into `DENSITY_CELLS` equal buckets and each cell holds the share
+of its bucket that was selected. DOT, text and HTML draw these same cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["ROW_CELLS", "DENSITY_CELLS", "Strip", "strip_of", "row_indices"]
+
+ROW_CELLS = 64
+DENSITY_CELLS = 64
+
+
+@dataclass(frozen=True)
+class Strip:
+    per_row: bool  # True: cells are rows (0 or 1); False: cells are densities in [0, 1]
+    cells: tuple[float, ...]
+    selected: int
+    total: int
+
+    @property
+    def caption(self) -> str:
+        share = f" ({100 * self.selected / self.total:.1f}%)" if self.total else ""
+        return f"{self.selected:,} of {self.total:,} rows{share}"
+
+
+def row_indices(rows) -> np.ndarray:
+    if rows is None:
+        return np.zeros(0, dtype=np.int64)
+    if hasattr(rows, "to_numpy"):
+        return np.asarray(rows.to_numpy(zero_copy_only=False), dtype=np.int64)
+    return np.asarray(rows, dtype=np.int64)
+
+
+def strip_of(rows, total: int) -> Strip:
+    indices = row_indices(rows)
+    indices = indices[(indices >= 0) & (indices < total)] if total else indices[:0]
+    if total <= ROW_CELLS:
+        cells = np.zeros(total)
+        cells[indices] = 1.0
+        return Strip(True, tuple(cells.tolist()), int(indices.size), total)
+    edges = -(-np.arange(DENSITY_CELLS + 1) * total // DENSITY_CELLS)  # ceil(i * total / n)
+    counts = np.bincount(indices * DENSITY_CELLS // total, minlength=DENSITY_CELLS)
+    sizes = np.diff(edges)
+    density = np.divide(counts, sizes, out=np.zeros(DENSITY_CELLS), where=sizes > 0)
+    return Strip(False, tuple(np.clip(density, 0.0, 1.0).tolist()), int(indices.size), total)

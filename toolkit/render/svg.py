@@ -1,0 +1,52 @@
+"""SVG through graphviz's `dot` program, and SVG fit to sit inside an HTML page.
+
+The Python package only writes DOT; the system's `dot` lays it out. When it is
+missing, the error says how to install it instead of a FileNotFoundError.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import graphviz
+
+from ..errors import ExprscopeError
+from .dot import to_dot
+
+__all__ = ["to_svg", "dot_available", "inline_svg", "DotNotFound"]
+
+
+class DotNotFound(ExprscopeError, RuntimeError):
+    """graphviz's `dot` program is not installed, so nothing can be laid out."""
+
+
+def dot_available() -> bool:
+    return shutil.which("dot") is not None
+
+
+def to_svg(obj, **options) -> str:
+    """The picture of `obj` (anything `to_dot` draws, or a graphviz graph) as SVG text."""
+    graph = obj if isinstance(obj, (graphviz.Digraph, graphviz.Graph)) else to_dot(obj, **options)
+    try:
+        return graph.pipe(format="svg", encoding="utf-8")
+    except graphviz.ExecutableNotFound:
+        raise DotNotFound("graphviz's `dot` program is not installed; install it with "
+                          "`apt-get install graphviz` (or `make system-packages`)") from None
+
+
+_PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.DOTALL)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_XMLNS = re.compile(r'\s+xmlns(?::\w+)?="[^"]*"')
+
+
+def inline_svg(svg: str) -> str:
+    """The `<svg>` element alone: no XML prolog, DTD, comments or namespace URIs.
+
+    HTML parses inline SVG without them, and a report that opens offline
+    should not even name a URL it could fetch.
+    """
+    svg = _PROLOG.sub("", svg, count=1)
+    svg = _COMMENT.sub("", svg)
+    head, sep, rest = svg.partition(">")
+    return _XMLNS.sub("", head) + sep + rest

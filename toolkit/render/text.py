@@ -1,0 +1,281 @@
+"""Terminal pictures: box-drawing trees, with ANSI color only when the terminal has it.
+
+The same trees as the DOT views, as text: a pass marks what changed (`~`),
+what was added (`+`) and removed (`-`) with the rules that fired; an
+evaluation shows rows per node and each branch's selection as a strip
+(`▕·██·█▏`, or a density bar for large batches). User text is passed through
+`labels.visible`, so a field name cannot smuggle terminal escape codes.
+Deep trees stop indenting at `INDENT_CAP` levels and say the depth instead,
+so a 10,000-deep chain prints in linear space; nothing recurses.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..expression import Expression
+from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+from ..trace.plan_shape import is_plan, plan_label, plan_nodes, plan_schema_text
+from ..trace.recorded_error import error_facts
+from ..trace.tracer import Trace
+from ..visit import node_at
+from .dot import step_title
+from .labels import arg_role, node_detail, node_title, shorten, type_text, visible
+from .selection_strip import strip_of
+from .tree_diff import diff_pass
+
+__all__ = ["to_text", "strip_text", "INDENT_CAP", "wants_color"]
+
+INDENT_CAP = 24
+_DENSITY = "▁▂▃▄▅▆▇█"
+_ANSI = {"changed": "33", "added": "32", "removed": "31", "error": "1;31", "dim": "2",
+         "strip": "34", "rule": "35", "title": "1", "pass": "32", "fail": "1;31"}
+
+
+def wants_color(stream=None) -> bool:
+    """Color when writing to a terminal, unless NO_COLOR is set (no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    stream = sys.stdout if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+class _Paint:
+    def __init__(self, color: bool):
+        self.color = color
+
+    def __call__(self, text: str, what: str) -> str:
+        if not self.color or not text:
+            return text
+        return f"\x1b[{_ANSI[what]}m{text}\x1b[0m"
+
+
+def to_text(obj, *, color: bool | None = None, stream=None) -> str:
+    """The picture as text; `color=None` colors only when `stream` (stdout) is a terminal."""
+    paint = _Paint(wants_color(stream) if color is None else color)
+    return "\n".join(_lines(obj, paint))
+
+
+def strip_text(rows, total: int) -> str:
+    """`▕·██·█▏` (a cell per row, up to 64 rows) or a density bar for more."""
+    strip = strip_of(rows, total)
+    if strip.per_row:
+        cells = "".join("█" if c else "·" for c in strip.cells)
+    else:
+        cells = "".join("·" if c == 0 else _DENSITY[min(7, int(c * 8))] for c in strip.cells)
+    return f"▕{cells}▏ {strip.caption}"
+
+
+def _lines(obj, paint) -> list[str]:
+    if isinstance(obj, Trace):
+        return _trace_lines(obj, paint)
+    if isinstance(obj, PassEvent):
+        return _pass_lines(obj, paint)
+    if isinstance(obj, EvalEvent):
+        return _eval_lines(obj, paint)
+    if isinstance(obj, InvariantCheck):
+        return _invariant_lines(obj, paint)
+    if isinstance(obj, PlanRuleEvent):
+        return _plan_rule_lines(obj, paint)
+    if isinstance(obj, Expression):
+        return _tree_lines(obj, lambda path, node: _describe(node, paint), lambda p, n: "")
+    if is_plan(obj):
+        return _plan_lines(obj, paint)
+    raise TypeError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
+                    "Trace, one of its steps, or a plan")
+
+
+# -- trees ------------------------------------------------------------------------
+def _describe(node: Expression, paint) -> str:
+    text = visible(shorten(node_title(node), 80))
+    detail = node_detail(node)
+    if detail:
+        text += " " + paint(visible(shorten(detail, 60)), "dim")
+    t = type_text(node)
+    if t:
+        text += paint(f": {visible(t)}", "dim")
+    return text
+
+
+def _tree_lines(root: Expression, describe, lead, extra=None) -> list[str]:
+    """Box-drawing lines; `lead(path, node)` prefixes a node's text (roles, strips),
+    `extra(path, node)` gives lines printed under it (removed subtrees)."""
+    lines: list[str] = []
+    stack = [((), root, "", True)]
+    while stack:
+        path, node, prefix, last = stack.pop()
+        depth = len(path)
+        if depth == 0:
+            branch, child_prefix = "", ""
+        else:
+            branch = "└── " if last else "├── "
+            child_prefix = prefix + ("    " if last else "│   ")
+            if depth > INDENT_CAP:
+                child_prefix = prefix  # stop growing: say the depth instead
+                branch = f"⋯[depth {depth}] " + branch
+        lines.append(f"{prefix}{branch}{lead(path, node)}{describe(path, node)}")
+        for line in (extra(path, node) if extra else ()):
+            lines.append(f"{child_prefix}{line}")
+        args = node.args
+        for i in range(len(args) - 1, -1, -1):
+            stack.append((path + (i,), args[i], child_prefix, i == len(args) - 1))
+    return lines
+
+
+def _role_lead(root):
+    def lead(path, node):
+        if not path:
+            return ""
+        role = arg_role(node_at(root, path[:-1]), path[-1])
+        return f"{role}: " if role else ""
+
+    return lead
+
+
+# -- steps ------------------------------------------------------------------------
+def _pass_lines(event: PassEvent, paint) -> list[str]:
+    diff = diff_pass(event)
+    lines = [paint(visible(step_title(event)), "title")]
+    for r in event.rewrites:
+        where = "root" if not r.path else "at " + ".".join(str(i) for i in r.path)
+        lines.append(f"  {paint('⟲ ' + visible(r.rule), 'rule')} {where}: {visible(r.reason)}")
+    root = event.after if isinstance(event.after, Expression) else event.before
+    if root is None:
+        return lines
+    removed: dict[tuple, list] = {}
+    for path, gone in diff.removed:
+        removed.setdefault(path, []).append(gone)
+    marks = {"changed": "~ ", "added": "+ "}
+
+    def describe(path, node):
+        status = diff.status.get(path, "same")
+        text = _describe(node, paint)
+        if status in marks:
+            text = paint(marks[status], status) + text
+            rules = diff.rules.get(path)
+            if rules:
+                text += " " + paint("[" + ", ".join(visible(x) for x in rules) + "]", "rule")
+            was = diff.was.get(path)
+            if was is not None:
+                text += paint(f" (was {visible(shorten(node_title(was), 40))})", "dim")
+        return text
+
+    def extra(path, node):
+        return [paint("- removed: " + visible(shorten(g.to_string(), 80)), "removed")
+                for g in removed.get(path, ())]
+
+    lines += ["  " + line for line in _tree_lines(root, describe, _role_lead(root), extra)]
+    return lines
+
+
+def _eval_lines(event: EvalEvent, paint) -> list[str]:
+    lines = [paint(visible(step_title(event)), "title")]
+    facts = error_facts(event.error)
+    root = event.expr
+    if root is None:
+        return lines
+    stats = {tuple(s.path): s for s in event.nodes}
+    strips: dict[tuple, list[str]] = {}
+    for b in event.branches:
+        target = tuple(b.path) + (b.arg_index,)
+        form = node_at(root, tuple(b.path))
+        if form.is_call and form.name == "case_when" and b.branch.startswith("when ") \
+                and b.arg_index == 0 and form.args[0].is_call \
+                and form.args[0].name == "make_struct":
+            target += (int(b.branch.split()[1]) - 1,)
+        strips.setdefault(target, []).append(
+            f"{visible(b.branch)} {strip_text(b.rows, b.total_rows)}")
+    role_lead = _role_lead(root)
+
+    def lead(path, node):
+        if path in strips:
+            return paint("[" + "; ".join(strips[path]) + "] ", "strip")
+        return role_lead(path, node)
+
+    def describe(path, node):
+        text = _describe(node, paint)
+        stat = stats.get(path)
+        if stat is not None:
+            text += paint(f" · {stat.rows:,}/{event.num_rows:,} rows", "dim")
+        elif not node.is_literal:
+            text += paint(" · not evaluated", "dim")
+        if facts is not None and facts.path is not None and tuple(facts.path) == path:
+            at = f" at row {facts.row}" if facts.row is not None else ""
+            text += " " + paint(f"✖ {visible(facts.message)}{'' if at in facts.message else at}",
+                                "error")
+        return text
+
+    lines += ["  " + line for line in _tree_lines(root, describe, lead)]
+    if facts is not None and facts.path is None:
+        lines.append("  " + paint(f"✖ {visible(facts.message)}", "error"))
+    return lines
+
+
+def _invariant_lines(check: InvariantCheck, paint) -> list[str]:
+    verdict = paint("✔ pass", "pass") if check.passed else paint("✖ FAIL", "fail")
+    lines = [f"{verdict} [{visible(check.level)}] {visible(check.name)}",
+             f"  subject: {visible(shorten(str(check.subject), 120))}"]
+    if check.details:
+        lines.append(f"  {visible(check.details)}")
+    if not check.passed and (check.expected is not None or check.actual is not None):
+        lines.append(f"  expected: {visible(str(check.expected))}")
+        lines.append(f"  actual:   {visible(str(check.actual))}")
+    return lines
+
+
+def _plan_lines(plan, paint, changed: set[int] = frozenset()) -> list[str]:
+    rows = plan_nodes(plan)
+    lines = []
+    # siblings: is each node the last child of its parent?
+    last_child: dict[int | None, int] = {}
+    for position, (_, _, parent) in enumerate(rows):
+        last_child[parent] = position
+    prefixes: dict[int, str] = {}
+    for position, (depth, node, parent) in enumerate(rows):
+        label = visible(shorten(plan_label(node), 100))
+        schema = plan_schema_text(node)
+        text = label + (paint(f"  [{visible(shorten(schema, 80))}]", "dim") if schema else "")
+        if position in changed:
+            text = paint("~ ", "changed") + text
+        if parent is None:
+            lines.append(text)
+            prefixes[position] = ""
+            continue
+        last = last_child[parent] == position
+        base = prefixes[parent]
+        lines.append(f"{base}{'└── ' if last else '├── '}{text}")
+        prefixes[position] = base + ("    " if last else "│   ")
+    return lines
+
+
+def _plan_rule_lines(event: PlanRuleEvent, paint) -> list[str]:
+    lines = [paint(visible(step_title(event)), "title")]
+    if event.reason:
+        lines.append(f"  {visible(event.reason)}")
+    before = [plan_label(n) for _, n, _ in plan_nodes(event.before)] \
+        if is_plan(event.before) else []
+    for side, plan in (("before", event.before), ("after", event.after)):
+        lines.append(f"  {side}:")
+        if is_plan(plan):
+            changed = set()
+            if side == "after" and event.changed:
+                changed = {i for i, (_, n, _) in enumerate(plan_nodes(plan))
+                           if plan_label(n) not in before}
+            lines += ["    " + line for line in _plan_lines(plan, paint, changed)]
+        else:
+            lines.append(f"    {visible(str(plan))}")
+    return lines
+
+
+def _trace_lines(t: Trace, paint) -> list[str]:
+    lines = [paint(f"trace: {t.summary()}", "title")]
+    for i, step in enumerate(t.steps):
+        lines.append("")
+        lines.append(paint(f"── step {i + 1} of {len(t.steps)} ", "dim") + "─" * 20)
+        lines += _lines(step, paint)
+    return lines

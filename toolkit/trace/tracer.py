@@ -1,0 +1,112 @@
+"""`with tk.trace() as t:` records what the engine does inside the block.
+
+The tracer is an ordinary observer installed with `observe.observing`, so the
+user's code in the block is unchanged and the engine never imports it. It keeps
+the engine's event records as they are, in order: a trace is data (`to_json`,
+`from_json`) that every renderer draws, live or loaded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Iterator
+
+from ..observe import EvalEvent, InvariantCheck, Observer, PassEvent, PlanRuleEvent, observing
+from .json_steps import steps_from_doc, steps_to_doc
+
+__all__ = ["Trace", "trace"]
+
+
+class Trace(Observer):
+    """The recorded steps: PassEvent, EvalEvent, InvariantCheck and PlanRuleEvent records."""
+
+    def __init__(self, steps=None):
+        self.steps: list = list(steps or [])
+
+    # -- observer hooks: record, nothing more (tracing must stay cheap) --------------
+    def on_pass(self, event: PassEvent) -> None:
+        self.steps.append(event)
+
+    def on_eval(self, event: EvalEvent) -> None:
+        self.steps.append(event)
+
+    def on_invariant(self, event: InvariantCheck) -> None:
+        self.steps.append(event)
+
+    def on_plan_rule(self, event: PlanRuleEvent) -> None:
+        self.steps.append(event)
+
+    # -- views -----------------------------------------------------------------------
+    @property
+    def passes(self) -> list[PassEvent]:
+        return [s for s in self.steps if isinstance(s, PassEvent)]
+
+    @property
+    def evaluations(self) -> list[EvalEvent]:
+        return [s for s in self.steps if isinstance(s, EvalEvent)]
+
+    @property
+    def invariant_checks(self) -> list[InvariantCheck]:
+        return [s for s in self.steps if isinstance(s, InvariantCheck)]
+
+    @property
+    def plan_rules(self) -> list[PlanRuleEvent]:
+        return [s for s in self.steps if isinstance(s, PlanRuleEvent)]
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __iter__(self):
+        return iter(self.steps)
+
+    def __getitem__(self, index):
+        return self.steps[index]
+
+    def summary(self) -> str:
+        """One line: how many steps of each kind, changes, failures."""
+        passes = self.passes
+        changed = sum(1 for p in passes if p.changed)
+        rewrites = sum(len(p.rewrites) for p in passes)
+        checks = self.invariant_checks
+        failed = sum(1 for c in checks if not c.passed)
+        evals = self.evaluations
+        errors = sum(1 for e in evals if e.error is not None)
+        parts = [f"{len(passes)} pass{'es' if len(passes) != 1 else ''} "
+                 f"({changed} changed, {rewrites} rewrite{'s' if rewrites != 1 else ''})",
+                 f"{len(evals)} evaluation{'s' if len(evals) != 1 else ''}"
+                 + (f" ({errors} failed)" if errors else ""),
+                 f"{len(checks)} invariant check{'s' if len(checks) != 1 else ''}"
+                 + (f" ({failed} failed)" if failed else "")]
+        if self.plan_rules:
+            parts.append(f"{len(self.plan_rules)} plan rules")
+        return ", ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"<toolkit.Trace {len(self.steps)} steps: {self.summary()}>"
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from .. import display_hooks
+
+        return display_hooks.mimebundle(self)
+
+    # -- traces are data -------------------------------------------------------------
+    def to_json(self, indent: int | None = None) -> str:
+        """The whole trace as JSON text; `Trace.from_json` reads it back."""
+        return json.dumps(steps_to_doc(self.steps), indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Trace":
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"a trace must be JSON written by Trace.to_json: {exc}") from None
+        return cls(steps_from_doc(doc))
+
+
+@contextlib.contextmanager
+def trace() -> Iterator[Trace]:
+    """Record the passes, evaluations and checks the engine runs inside the block."""
+    recorder = Trace()
+    with observing(recorder):
+        yield recorder
