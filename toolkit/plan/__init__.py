@@ -20,6 +20,8 @@ from .physical_plan import (EmptyExec, FilterExec, HashAggregateExec, HashJoinEx
                             PhysicalPlan, ProjectionExec, ScanExec, SortExec)
 from .physical_optimizer import PHYSICAL_RULES, PhysicalRule, optimize_physical
 from .planner import create_physical_plan
+from .optimizer import optimize
+from .rules import Rule, RuleContext, default_rules
 from .sources import CsvSource, ParquetSource, Source, SparkSource, TableSource, as_source
 
 __all__ = [
@@ -31,5 +33,5 @@ __all__ = [
     "ParquetSource", "CsvSource", "SparkSource", "as_source", "create_physical_plan",
     "PhysicalPlan", "ScanExec", "ProjectionExec", "FilterExec", "HashAggregateExec",
     "HashJoinExec", "SortExec", "LimitExec", "EmptyExec", "optimize_physical", "PhysicalRule",
-    "PHYSICAL_RULES",
+    "PHYSICAL_RULES", "optimize", "Rule", "RuleContext", "default_rules",
 ]

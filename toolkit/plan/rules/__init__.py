@@ -1,0 +1,19 @@
+"""The logical optimizer's rules, one module each, in the order the optimizer runs them."""
+
+from .base import Rule, RuleContext
+from .eliminate_filter import EliminateFilter
+from .merge_filters import MergeFilters
+from .merge_projections import MergeProjections
+from .propagate_empty_relation import PropagateEmptyRelation
+from .prune_columns import PruneColumns
+from .push_down_filter import PushDownFilter
+from .simplify_expressions import SimplifyExpressions
+
+__all__ = ["Rule", "RuleContext", "SimplifyExpressions", "EliminateFilter", "MergeFilters",
+           "PushDownFilter", "MergeProjections", "PropagateEmptyRelation", "PruneColumns",
+           "default_rules"]
+
+
+def default_rules() -> list[Rule]:
+    return [SimplifyExpressions(), EliminateFilter(), PropagateEmptyRelation(), MergeFilters(),
+            PushDownFilter(), MergeProjections(), PruneColumns()]

@@ -1,0 +1,99 @@
+"""Filters move toward the scans, so fewer rows reach the work above them.
+
+DataFusion's PushDownFilter, for the nodes exprscope has:
+
+- below a Projection: the predicate's references to projected columns are
+  replaced by their expressions (`Filter(Projection(x, [a+1 AS b]), b > 3)` ->
+  `Projection(Filter(x, (a+1) > 3), ...)`); not when an expression is impure or a
+  reference reaches into a struct column;
+- below a Sort (sorting fewer rows gives the same order);
+- below an Aggregate, the conjuncts that read only plain group-key columns;
+- into a Join: conjuncts that read one side only go to that side (for a left
+  join only to the left: filtering the right side would change which rows get
+  null-extended). A predicate that can fail on some row is moved whole or not at
+  all, so no part of it runs on rows the original never evaluated.
+
+Never below a Limit (that changes which rows are kept).
+"""
+
+from __future__ import annotations
+
+from ...builders import and_
+from ..columns import columns_of
+from ..guarantees import conjuncts, passthrough_columns
+from ..logical_plan import Aggregate, Filter, Join, Projection, Sort
+from ..tree import transform_down
+from .base import Rule, can_fail, is_pure, substitute_columns
+
+__all__ = ["PushDownFilter"]
+
+
+def _filter(input, parts):
+    return input if not parts else Filter(input, and_(parts))
+
+
+def _split(predicate):
+    """Conjuncts that may move separately (all of them, or the whole when one can fail)."""
+    return [predicate] if can_fail(predicate) else conjuncts(predicate)
+
+
+class PushDownFilter(Rule):
+    name = "push_down_filter"
+
+    def rewrite(self, plan, ctx):
+        def visit(node):
+            if not isinstance(node, Filter) or not is_pure(node.predicate):
+                return node
+            child = node.input
+            if isinstance(child, Projection):
+                return self._below_projection(node, child, ctx)
+            if isinstance(child, Sort):
+                ctx.note(f"pushed {node.predicate} below a sort")
+                return child.with_new_children([Filter(child.input, node.predicate)])
+            if isinstance(child, Aggregate):
+                return self._below_aggregate(node, child, ctx)
+            if isinstance(child, Join):
+                return self._into_join(node, child, ctx)
+            return node
+
+        return transform_down(plan, visit)
+
+    def _below_projection(self, node, projection, ctx):
+        if not all(is_pure(e) for e in projection.exprs):
+            return node
+        replacements = {f.qualified_name: e for f, e in zip(projection.schema, projection.exprs)}
+        moved = substitute_columns(node.predicate, replacements)
+        if moved is None:
+            return node
+        ctx.note(f"pushed {node.predicate} below a projection as {moved}")
+        return projection.with_new_children([Filter(projection.input, moved)])
+
+    def _below_aggregate(self, node, aggregate, ctx):
+        keys = passthrough_columns(aggregate.group_exprs, aggregate.schema)
+        parts = _split(node.predicate)
+        down = [p for p in parts if columns_of(p) and columns_of(p) <= keys]
+        if not down:
+            return node
+        stay = [p for p in parts if not any(p is d for d in down)]
+        ctx.note(f"pushed {', '.join(str(p) for p in down)} below an aggregate")
+        return _filter(aggregate.with_new_children([_filter(aggregate.input, down)]), stay)
+
+    def _into_join(self, node, join, ctx):
+        left_cols = set(join.left.schema.qualified_names)
+        right_cols = set(join.right.schema.qualified_names)
+        left, right, stay = [], [], []
+        for part in _split(node.predicate):
+            cols = columns_of(part)
+            if cols and cols <= left_cols:
+                left.append(part)
+            elif cols and cols <= right_cols and join.how == "inner":
+                right.append(part)
+            else:
+                stay.append(part)
+        if not left and not right:
+            return node
+        moved = [f"{p} to the left input" for p in left] + [f"{p} to the right input"
+                                                             for p in right]
+        ctx.note("pushed " + ", ".join(moved))
+        new_join = join.with_new_children([_filter(join.left, left), _filter(join.right, right)])
+        return _filter(new_join, stay)
