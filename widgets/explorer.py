@@ -15,7 +15,7 @@ import html
 import ipywidgets as w
 
 from .invariants_panel import InvariantsPanel
-from .rich_display import text_html, text_of, tree_html
+from .rich_display import mimebundle, text_html, tree_html
 from .selection_view import SelectionView
 from .step_cursor import StepCursor
 from .step_kinds import EVAL, INVARIANT, PASS, PLAN_RULE, event_of, is_change, step_kind, \
@@ -197,7 +197,7 @@ def _any_text(obj) -> str:
         return obj.to_string()
     if hasattr(obj, "explain"):
         return obj.explain()
-    return text_of(obj)
+    return mimebundle(obj).get("text/plain", str(obj))
 
 
 def _expr_text(obj) -> str:

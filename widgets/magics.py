@@ -67,11 +67,17 @@ class ExprscopeMagics(Magics):
         args = parse_argstring(self.explain, line)
         try:
             expression = _parse_cell(cell)
-            schema = self._data(args.data).schema if args.data else None
+            if args.data:
+                schema = self._data(args.data).schema
+            elif expression.field_refs():
+                names = ", ".join(ref.to_string() for ref in expression.field_refs())
+                return _report(f"%%explain needs --data VAR to know the types of {names}")
+            else:
+                schema = pa.schema([])  # constants only: nothing to look up
             guarantee = None
             if args.guarantee:
                 try:
-                    guarantee = tk.parse(args.guarantee)
+                    guarantee = tk.parse(_unquote(args.guarantee))
                 except ParseError as exc:
                     return _report(f"in --guarantee: {exc}")
             with tk.trace() as recorded:
@@ -103,7 +109,7 @@ class ExprscopeMagics(Magics):
         return SelectionView(evaluations[-1])
 
     def _data(self, name: str):
-        return resolve_data(name, self.shell.user_ns)
+        return resolve_data(_unquote(name), self.shell.user_ns)
 
 
 _END_OF_OPTIONS = re.compile(r"\s*--(?:\s+|$)")
@@ -135,6 +141,14 @@ def split_leading_options(line: str, takes_value: set[str]) -> tuple[str, str]:
         options.append(value.group(0))
         position = value.end()
     return " ".join(options), line[position:].strip()
+
+
+def _unquote(value: str) -> str:
+    """An option's value without the quotes IPython's argument splitter leaves on it."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        quote = value[0]
+        return value[1:-1].replace("\\" + quote, quote)
+    return value
 
 
 def _parse_cell(cell: str):

@@ -1,0 +1,115 @@
+"""The explorer is driven from Python: next, previous, the slider and "jump to next change"."""
+
+import pytest
+
+import toolkit as tk
+from widgets import Explorer, SelectionView
+
+
+@pytest.fixture(scope="module")
+def recorded(penguins):
+    """A real trace: the default passes on a predicate, then a lazy evaluation of the result."""
+    length, year = tk.field("bill_length_mm"), tk.field("year")
+    predicate = (tk.literal(40.0) < length) & ((year == 2008) | (tk.literal(1) + 1 == 3))
+    with tk.trace() as t:
+        optimized = tk.optimize(predicate, penguins.schema)
+        tk.evaluate(tk.if_else(optimized, length, 0.0), penguins)
+    return t
+
+
+def _changed(trace) -> list[int]:
+    return [i for i, s in enumerate(trace.steps) if getattr(s, "changed", False)]
+
+
+def test_opens_on_the_first_step_with_its_tree_and_rules(recorded):
+    explorer = Explorer(recorded)
+    first = recorded.steps[0]
+    assert explorer.index == 0 and explorer.slider.value == 0
+    assert explorer.slider.max == len(recorded.steps) - 1
+    assert f"Step 1 of {len(recorded.steps)}" in explorer.header.value
+    assert first.name in explorer.header.value
+    assert "<svg" in explorer.tree.value
+    assert explorer.previous_button.disabled and not explorer.next_button.disabled
+    for rewrite in first.rewrites:
+        assert rewrite.rule in explorer.rules.value
+    assert first.after.to_string().replace(">", "&gt;") in explorer.before_after.value
+
+
+def test_next_and_previous_move_one_step_and_redraw_the_tree(recorded):
+    explorer = Explorer(recorded)
+    first_tree = explorer.tree.value
+    assert explorer.next() == 1
+    assert explorer.slider.value == 1
+    assert recorded.steps[1].name in explorer.header.value
+    assert explorer.tree.value != first_tree
+    explorer.previous_button.click()  # the button does what .previous() does
+    assert explorer.index == 0 and explorer.tree.value == first_tree
+    assert explorer.previous() == 0  # stays inside the trace
+
+
+def test_the_slider_moves_the_explorer(recorded):
+    explorer = Explorer(recorded)
+    last = len(recorded.steps) - 1
+    explorer.slider.value = last
+    assert explorer.index == last
+    assert explorer.next_button.disabled
+    assert explorer.next() == last
+
+
+def test_jump_to_next_change_skips_steps_that_changed_nothing(recorded):
+    changed = _changed(recorded)
+    assert len(changed) >= 2, "the predicate must make several passes change it"
+    explorer = Explorer(recorded)
+    explorer.go(changed[0])
+    assert explorer.jump_to_next_change()
+    assert explorer.index == changed[1]
+    assert "(changed)" in explorer.header.value
+    explorer.go(changed[-1])
+    assert not explorer.jump_to_next_change()  # nothing changes after the last change
+    assert explorer.index == changed[-1] and explorer.change_button.disabled
+
+
+def test_an_unchanged_pass_says_so(recorded):
+    unchanged = [i for i, s in enumerate(recorded.steps)
+                 if hasattr(s, "rewrites") and not s.changed]
+    explorer = Explorer(recorded)
+    explorer.go(unchanged[0])
+    assert "no change" in explorer.header.value
+    assert "No rule fired" in explorer.rules.value
+    assert "(unchanged)" in explorer.before_after.value
+
+
+def test_an_evaluation_step_opens_the_selection_view(recorded):
+    explorer = Explorer(recorded)
+    explorer.go(len(recorded.steps) - 1)
+    assert "evaluation (lazy) on 344 rows" in explorer.header.value
+    view = explorer.selection_view
+    assert isinstance(view, SelectionView) and view in explorer.detail.children
+    rows = view.visible_rows()
+    assert {r["if_else@root"] for r in rows} <= {"then", "else", "null"}
+    explorer.previous()
+    assert explorer.selection_view is None and explorer.detail.children == ()
+
+
+def test_without_invariant_checks_the_panel_says_where_they_come_from(recorded):
+    explorer = Explorer(recorded)
+    assert "No invariant checks" in explorer.invariants.value
+
+
+def test_an_empty_trace_shows_a_message_and_disables_the_controls():
+    with tk.trace() as t:
+        pass
+    explorer = Explorer(t)
+    assert "no steps" in explorer.header.value
+    assert explorer.next_button.disabled and explorer.previous_button.disabled
+    assert explorer.next() == 0 and not explorer.jump_to_next_change()
+
+
+def test_a_trace_read_back_from_json_explores_the_same(recorded):
+    loaded = tk.Trace.from_json(recorded.to_json())
+    live, again = Explorer(recorded), Explorer(loaded)
+    for _ in range(len(recorded.steps)):
+        assert again.header.value == live.header.value
+        assert again.rules.value == live.rules.value
+        live.next()
+        again.next()

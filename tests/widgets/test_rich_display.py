@@ -1,0 +1,59 @@
+"""Trees display as SVG in Jupyter, and as readable text when graphviz's `dot` is missing."""
+
+import html
+
+import pytest
+
+import toolkit as tk
+from widgets import Explorer
+from widgets.rich_display import tree_html
+
+
+@pytest.fixture(scope="module")
+def recorded(penguins):
+    with tk.trace() as t:
+        optimized = tk.optimize(tk.parse("1 + 1 < year and sex = '<F&M>'"), penguins.schema)
+        tk.evaluate(optimized, penguins)
+    return t
+
+
+@pytest.fixture
+def no_dot(monkeypatch, tmp_path):
+    """A PATH with no `dot` on it, as on a machine without graphviz."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+
+
+@pytest.mark.parametrize("which", ["expression", "trace", "pass step", "evaluation step"])
+def test_everything_displays_as_svg_and_text(ip, recorded, which):
+    obj = {"expression": recorded.steps[0].before, "trace": recorded,
+           "pass step": recorded.steps[0], "evaluation step": recorded.steps[-1]}[which]
+    data, _ = ip.display_formatter.format(obj)
+    assert data["image/svg+xml"].lstrip().startswith(("<svg", "<?xml"))
+    assert "</svg>" in data["image/svg+xml"]
+    assert data["text/plain"].strip()
+
+
+@pytest.mark.parametrize("which", ["expression", "trace", "pass step", "evaluation step"])
+def test_without_dot_the_text_tree_shows_instead(ip, recorded, no_dot, which):
+    obj = {"expression": recorded.steps[0].before, "trace": recorded,
+           "pass step": recorded.steps[0], "evaluation step": recorded.steps[-1]}[which]
+    data, _ = ip.display_formatter.format(obj)
+    assert "image/svg+xml" not in data
+    assert data["text/plain"] == tk.to_text(obj, color=False)
+
+
+def test_the_explorer_falls_back_to_escaped_text_without_dot(recorded, no_dot):
+    explorer = Explorer(recorded)
+    assert "<svg" not in explorer.tree.value
+    assert 'class="exprscope-tree-text"' in explorer.tree.value
+    text = tk.to_text(recorded.steps[0], color=False)
+    assert html.escape(text) in explorer.tree.value
+    explorer.next()  # still steps through
+    assert html.escape(tk.to_text(recorded.steps[1], color=False)) in explorer.tree.value
+
+
+def test_labels_never_become_markup(recorded):
+    """The literal '<F&M>' reaches the page escaped, in the SVG and in the fallback alike."""
+    first = recorded.steps[0]
+    svg_html = tree_html(first)
+    assert "<F&M>" not in svg_html and "&lt;F&amp;M&gt;" in svg_html
