@@ -1,0 +1,23 @@
+"""The optimization passes (Arrow's, ARROW_SEMANTICS.md §4, and exprscope's own) and optimize().
+
+Each pass returns the very same object when it changes nothing, and reports the
+rules that fired to any observer (`toolkit.observe`) as one PassEvent.
+"""
+
+from .canonicalize import canonicalize
+from .errors import GuaranteeError, PassError, UnknownPassError
+from .fold_constants import fold_constants
+from .framework import optimization_pass, run_as_pass
+from .is_satisfiable import is_satisfiable
+from .known_values import extract_known_field_values, replace_fields_with_known_values
+from .optimize import DEFAULT_PASSES, PASSES, optimize
+from .remove_named_refs import remove_named_refs
+from .simplify_identities import simplify_identities
+from .simplify_with_guarantee import simplify_with_guarantee
+
+__all__ = [
+    "canonicalize", "fold_constants", "extract_known_field_values",
+    "replace_fields_with_known_values", "simplify_with_guarantee", "remove_named_refs",
+    "is_satisfiable", "simplify_identities", "optimize", "DEFAULT_PASSES", "PASSES",
+    "PassError", "UnknownPassError", "GuaranteeError", "optimization_pass", "run_as_pass",
+]

@@ -1,0 +1,73 @@
+"""canonicalize: one spelling for equivalent expressions, so later rules match (Arrow §4).
+
+Chains of associative-commutative calls are flattened and refolded left with
+null literals first, then literals, then the rest (`b and (true and c)` becomes
+`((true and b) and c)`), and comparisons get their literal on the right (`1 < a`
+becomes `a > 1`). Nothing is evaluated. Pre-order; impure calls are skipped.
+"""
+
+from __future__ import annotations
+
+from ..errors import UnboundError
+from ..expression import Expression
+from .chain import ASSOCIATIVE_COMMUTATIVE, flatten_chain
+from .comparison import BITS, NAMES, flipped
+from .framework import Fired, optimization_pass, sweep_pre
+from .rebind import bind_new_call, with_args_rebound
+
+__all__ = ["canonicalize"]
+
+
+def _priority(operand: Expression) -> int:
+    """Arrow's canonical order: null literals, then literals, then everything else."""
+    if operand.is_literal:
+        return 0 if operand.is_null_literal else 1
+    return 2
+
+
+@optimization_pass("canonicalize")
+def canonicalize(expr: Expression) -> Expression:
+    """Canonical form of a bound expression; the very same object when it already is."""
+    if not expr.is_bound:
+        raise UnboundError("Cannot canonicalize an unbound expression.")
+    done: dict[int, Expression] = {}  # chain calls known canonical: skip re-flattening
+
+    def rule(node: Expression, path) -> Fired | None:
+        if not node.is_call or id(node) in done or not node.function.pure:
+            return None
+        if node.name in ASSOCIATIVE_COMMUTATIVE:
+            return _reorder_chain(node, done)
+        bits = BITS.get(node.name)
+        if bits is not None and len(node.args) == 2:
+            left, right = node.args
+            if left.is_literal and not right.is_literal:
+                name = NAMES[flipped(bits)]
+                after = bind_new_call(name, (right, left), node.options)
+                how = "stays" if name == node.name else "became"
+                return Fired(after, "canonicalize/flip-comparison",
+                             f"literal moved to the right, {node.name} {how} {name}")
+        return None
+
+    return sweep_pre(expr, rule)
+
+
+def _reorder_chain(node, done) -> Fired | None:
+    chain = flatten_chain(node)
+    priorities = [_priority(f) for f in chain.fringe]
+    in_order = all(a <= b for a, b in zip(priorities, priorities[1:]))
+    if chain.was_left_folded and in_order:
+        for call in chain.exprs:
+            done[id(call)] = call
+        return None
+    fringe = [f for _, f in sorted(zip(priorities, chain.fringe), key=lambda pf: pf[0])]
+    folded = fringe[0]
+    for operand in fringe[1:]:
+        folded = with_args_rebound(node, (folded, operand))
+        done[id(folded)] = folded
+    n = len(fringe)
+    if in_order:
+        return Fired(folded, "canonicalize/refold-left",
+                     f"chain of {n} {node.name} operands regrouped as a left fold")
+    return Fired(folded, "canonicalize/reorder-commutative",
+                 f"literals moved to the front of a chain of {n} {node.name} operands "
+                 "(null literals first)")

@@ -1,0 +1,92 @@
+"""optimize: bind, then run the passes until a round changes nothing.
+
+The default round is simplify_with_guarantee (only with a guarantee),
+canonicalize, fold_constants, simplify_identities. Each pass reports to the
+observer on its own (one PassEvent per pass per round), so a tracer sees every
+step. `passes=` picks other passes, by name or as functions (any callable from
+expression to expression); a single name runs that pass alone.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+from ..bind import bind
+from ..expression import Expression, as_expression
+from .canonicalize import canonicalize
+from .errors import PassError, UnknownPassError
+from .fold_constants import fold_constants
+from .framework import run_as_pass
+from .known_values import extract_known_field_values, replace_fields_with_known_values
+from .remove_named_refs import remove_named_refs
+from .simplify_identities import simplify_identities
+from .simplify_with_guarantee import simplify_with_guarantee
+
+__all__ = ["optimize", "DEFAULT_PASSES", "PASSES", "MAX_ROUNDS"]
+
+DEFAULT_PASSES: tuple[str, ...] = (
+    "simplify_with_guarantee", "canonicalize", "fold_constants", "simplify_identities",
+)
+PASSES: dict[str, Callable] = {
+    "simplify_with_guarantee": simplify_with_guarantee,
+    "canonicalize": canonicalize,
+    "fold_constants": fold_constants,
+    "simplify_identities": simplify_identities,
+    "replace_fields_with_known_values": replace_fields_with_known_values,
+    "remove_named_refs": remove_named_refs,
+}
+MAX_ROUNDS = 8
+
+
+def optimize(expr, schema=None, guarantee=None, passes: Sequence | str | Callable | None = None,
+             observer=None, *, max_rounds: int = MAX_ROUNDS) -> Expression:
+    """`expr` bound to `schema` and optimized to a fixed point (at most `max_rounds` rounds).
+
+    `guarantee`: a predicate true on every row (unbound is fine). `observer`: a
+    `toolkit.observe.Observer` or a callable `(name, before, after, changed, rewrites)`.
+    """
+    expr = as_expression(expr)
+    if schema is not None:
+        expr = bind(expr, schema)
+    elif not expr.is_bound:
+        raise PassError("optimize needs a schema to bind an unbound expression: "
+                        "optimize(expr, schema)")
+    steps = _steps(passes, guarantee)
+    for _ in range(max(1, max_rounds)):
+        start = expr
+        for name, run in steps:
+            expr = run(expr, observer)
+        if expr is start:
+            break
+    return expr
+
+
+def _steps(passes, guarantee) -> list[tuple[str, Callable]]:
+    if passes is None:
+        chosen: Iterable = [p for p in DEFAULT_PASSES
+                            if guarantee is not None or p != "simplify_with_guarantee"]
+    elif isinstance(passes, str) or callable(passes):
+        chosen = [passes]
+    else:
+        chosen = list(passes)
+    return [_step(p, guarantee) for p in chosen]
+
+
+def _step(spec, guarantee) -> tuple[str, Callable]:
+    if isinstance(spec, str):
+        if spec not in PASSES:
+            raise UnknownPassError(spec, PASSES)
+        spec = PASSES[spec]
+    if not callable(spec):
+        raise PassError(f"a pass is a name or a function, not {type(spec).__name__}")
+    name = getattr(spec, "pass_name", None) or getattr(spec, "__name__", "custom pass")
+    if name == "replace_fields_with_known_values":
+        known = extract_known_field_values(guarantee) if guarantee is not None else {}
+        return name, lambda e, obs: spec(known, e, observer=obs)
+    if getattr(spec, "needs_guarantee", False):
+        if guarantee is None:
+            raise PassError(f"the pass {name} needs a guarantee: optimize(..., guarantee=...)")
+        return name, lambda e, obs: spec(e, guarantee, observer=obs)
+    if getattr(spec, "pass_name", None):
+        return name, lambda e, obs: spec(e, observer=obs)
+    return name, lambda e, obs: run_as_pass(name, spec, e, observer=obs)

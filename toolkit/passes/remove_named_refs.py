@@ -1,0 +1,31 @@
+"""remove_named_refs: every field named by its index path, as Arrow's RemoveNamedRefs.
+
+After binding a ref by name knows its path; writing the path instead makes the
+expression independent of names (for plans whose columns get renamed).
+"""
+
+from __future__ import annotations
+
+from ..errors import UnboundError
+from ..expression import Expression, Parameter
+from ..field_ref import FieldRef
+from .framework import Fired, optimization_pass, sweep_pre
+
+__all__ = ["remove_named_refs"]
+
+
+@optimization_pass("remove_named_refs")
+def remove_named_refs(expr: Expression) -> Expression:
+    """`expr` with name refs replaced by FieldPath refs; the same object when none were."""
+    if not expr.is_bound:
+        raise UnboundError("RemoveNamedRefs called on unbound expression")
+
+    def rule(node: Expression, path) -> Fired | None:
+        if not node.is_field or node.ref.is_field_path:
+            return None
+        as_path = FieldRef(node.path)
+        after = Parameter(as_path, node.field_type, node.path, node.nullable)
+        return Fired(after, "remove_named_refs/name-to-path",
+                     f"{node.to_string()} is {after.to_string()} in the bound schema")
+
+    return sweep_pre(expr, rule)
