@@ -31,6 +31,11 @@ from .bind import bind  # noqa: F401
 # -- evaluation and special forms (issues 3, 5) --
 from .execution import SelectionVector, evaluate  # noqa: F401
 # -- passes (issue 4) --
+from .passes import (  # noqa: F401
+    DEFAULT_PASSES, canonicalize, extract_known_field_values, fold_constants, is_satisfiable,
+    optimize, remove_named_refs, replace_fields_with_known_values, simplify_identities,
+    simplify_with_guarantee,
+)
 # -- trace and render (issue 6) --
 from .trace import Trace, trace  # noqa: F401
 from .render import to_dot, to_svg, to_text, write_report  # noqa: F401
