@@ -8,6 +8,7 @@ from decimal import Decimal
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
+from functions.samples import acero_type_and_values, eager
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +16,6 @@ import toolkit as tk
 from toolkit.bind import bind_call
 from toolkit.errors import ArityError, BindError, FieldRefError, NoKernelError, UnknownFunctionError
 from toolkit.expression import Call
-
-from functions.samples import acero_type_and_values, eager
 
 TABLE = pa.table({
     "i8": pa.array([1, -2, None, 100], pa.int8()),

@@ -28,7 +28,7 @@ def _values(t: pa.DataType) -> list:
         return [1.5, -2.0, None, 4.0]
     if pa.types.is_decimal(t):
         q = Decimal(1).scaleb(-t.scale)
-        return [Decimal("1.25").quantize(q), Decimal("-2").quantize(q), None, Decimal("3").quantize(q)]
+        return [Decimal("1.25").quantize(q), Decimal(-2).quantize(q), None, Decimal(3).quantize(q)]
     if pa.types.is_string(t) or pa.types.is_large_string(t):
         return ["a1", "Bc", None, "12"]
     if pa.types.is_binary(t) or pa.types.is_large_binary(t):

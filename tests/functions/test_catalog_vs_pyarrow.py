@@ -19,15 +19,7 @@ from toolkit.functions import function_names, get_function
 from .options_for import options_for
 from .samples import SAMPLE_TYPES, column_name, eager, sample_array, sample_table
 
-ISSUE_CATALOG = """
-add subtract multiply divide negate abs power sqrt add_checked subtract_checked multiply_checked
-divide_checked negate_checked abs_checked power_checked sqrt_checked round floor ceil trunc equal
-not_equal less less_equal greater greater_equal and_kleene or_kleene and_not_kleene invert xor and
-or is_null is_valid is_nan true_unless_null coalesce is_in index_in cast utf8_upper utf8_lower
-utf8_length utf8_is_digit starts_with ends_with match_substring match_like utf8_slice_codeunits
-binary_join_element_wise year month day hour minute second day_of_week if_else case_when
-make_struct struct_field
-""".split()
+ISSUE_CATALOG = ["add", "subtract", "multiply", "divide", "negate", "abs", "power", "sqrt", "add_checked", "subtract_checked", "multiply_checked", "divide_checked", "negate_checked", "abs_checked", "power_checked", "sqrt_checked", "round", "floor", "ceil", "trunc", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "and_kleene", "or_kleene", "and_not_kleene", "invert", "xor", "and", "or", "is_null", "is_valid", "is_nan", "true_unless_null", "coalesce", "is_in", "index_in", "cast", "utf8_upper", "utf8_lower", "utf8_length", "utf8_is_digit", "starts_with", "ends_with", "match_substring", "match_like", "utf8_slice_codeunits", "binary_join_element_wise", "year", "month", "day", "hour", "minute", "second", "day_of_week", "if_else", "case_when", "make_struct", "struct_field"]
 
 # Pairs are swept over representatives of every type family (keeps the sweep at seconds)
 PAIR_TYPES = [
@@ -44,16 +36,14 @@ TABLE = sample_table().append_column(
 
 def _arrow_quirk(name: str, types) -> bool:
     """Inputs where pyarrow's dispatch is defective and exprscope deliberately differs."""
-    has = lambda pred: any(pred(t) for t in types)  # noqa: E731
+    has = lambda pred: any(pred(t) for t in types)
     # Arrow promotes decimals before decoding dictionaries / replacing nulls: it rejects
     # decimal vs dictionary<int> and types decimal / null as decimal(p, 0) or even duration
     if has(pa.types.is_decimal) and (has(pa.types.is_dictionary) or has(pa.types.is_null)):
         return True
     # coalesce accepts a time zone aware and a naive timestamp together (type-id match)
-    if name == "coalesce" and has(lambda t: pa.types.is_timestamp(t) and t.tz) and has(
-            lambda t: pa.types.is_timestamp(t) and not t.tz):
-        return True
-    return False
+    return name == "coalesce" and has(lambda t: pa.types.is_timestamp(t) and t.tz) and has(
+        lambda t: pa.types.is_timestamp(t) and not t.tz)
 
 
 def _combos(name: str):

@@ -5,14 +5,22 @@ Importing this package registers the whole catalog (one module per domain).
 `dispatch`, type rules in `types`.
 """
 
-from .function import Arity, Function, FunctionKind, InputType, Kernel, NullHandling, OutputType
-from .registry import function_names, get_function, has_function, register
-
 from . import (  # noqa: F401  (each registers its functions)
-    arithmetic, rounding, comparison, logic, conditional, nulls, sets, cast, strings, temporal,
+    arithmetic,
+    cast,
+    comparison,
+    conditional,
+    logic,
+    nulls,
+    rounding,
+    sets,
+    strings,
     structs,
+    temporal,
 )
 from .describe import describe
+from .function import Arity, Function, FunctionKind, InputType, Kernel, NullHandling, OutputType
+from .registry import function_names, get_function, has_function, register
 
 __all__ = [
     "Arity", "Function", "FunctionKind", "InputType", "Kernel", "NullHandling", "OutputType",

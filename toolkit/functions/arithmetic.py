@@ -16,9 +16,18 @@ from .dispatch import best_arithmetic, best_decimal_to_float, best_floating
 from .function import Kernel
 from .registry import define
 from .types import (
-    FLOATS, NUMERIC, SIGNED_INTS, TIME_UNITS, cast_binary_decimal_args, computed, exact, fixed,
-    make_decimal, of_kind,
-    same_as, timestamp_unit,
+    FLOATS,
+    NUMERIC,
+    SIGNED_INTS,
+    TIME_UNITS,
+    cast_binary_decimal_args,
+    computed,
+    exact,
+    fixed,
+    make_decimal,
+    of_kind,
+    same_as,
+    timestamp_unit,
 )
 
 __all__: list[str] = []
@@ -147,8 +156,8 @@ _BINARY = [
     ("add", _add_kernels, "Add the arguments element-wise (integers wrap around on overflow)."),
     ("subtract", _subtract_kernels, "Subtract the second argument from the first, element-wise."),
     ("multiply", _multiply_kernels, "Multiply the arguments element-wise."),
-    ("divide", _divide_kernels, "Divide the first argument by the second; integer division "
-                                "truncates and fails on a zero divisor."),
+    ("divide", _divide_kernels,
+     "Divide the first argument by the second; integer division truncates, fails on zero."),
 ]
 
 for _name, _make, _doc in _BINARY:

@@ -13,7 +13,16 @@ import pyarrow.types as pat
 from .dispatch import best_compare
 from .function import Kernel
 from .registry import define
-from .types import NUMERIC, TIME_UNITS, exact, fixed, of_kind, timestamp_unit
+from .types import (
+    NUMERIC,
+    TIME_UNITS,
+    cast_binary_decimal_args,
+    computed,
+    exact,
+    fixed,
+    of_kind,
+    timestamp_unit,
+)
 
 __all__ = ["COMPARISONS"]
 
@@ -27,6 +36,15 @@ COMPARISONS = {
 }
 
 _BOOL = fixed(pa.bool_())
+
+
+def _aligned_decimals_then_bool(types, options) -> pa.DataType:
+    """The kernel aligns the scales (raising if that overflows the precision), then compares."""
+    cast_binary_decimal_args("add", types)
+    return pa.bool_()
+
+
+_DECIMAL_BOOL = computed("bool (scales aligned)", _aligned_decimals_then_bool)
 
 
 def _same_tz_presence(types) -> bool:
@@ -53,7 +71,7 @@ def _kernels(name: str) -> list[Kernel]:
                           pa.string_view(), pa.binary_view())]
     for kind, pred in (("decimal128", pat.is_decimal128), ("decimal256", pat.is_decimal256)):
         pattern = of_kind(kind, pred)
-        kernels.append(Kernel(name, (pattern, pattern), _BOOL))  # scales aligned by the kernel
+        kernels.append(Kernel(name, (pattern, pattern), _DECIMAL_BOOL))
     fsb = of_kind("fixed_size_binary", pat.is_fixed_size_binary)
     kernels.append(Kernel(name, (fsb, fsb), _BOOL, check=_same_width, check_name="equal widths"))
     return kernels

@@ -12,7 +12,7 @@ a pure function `(function, types) -> types` so `explain_dispatch` can show it.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import pyarrow as pa
 import pyarrow.types as pat
@@ -20,15 +20,34 @@ import pyarrow.types as pat
 from ..errors import ArityError, BindError, NoKernelError
 from .function import Function, Kernel
 from .types import (
-    cast_decimal_args, decimal_operands, common_binary, common_numeric, common_temporal,
-    common_temporal_resolution, decode_dictionaries, is_decimal, replace_null_with_other,
-    replace_temporal_types, types_text,
+    cast_decimal_args,
+    common_binary,
+    common_numeric,
+    common_temporal,
+    common_temporal_resolution,
+    decimal_operands,
+    decode_dictionaries,
+    is_decimal,
+    replace_null_with_other,
+    replace_temporal_types,
+    types_text,
 )
 
 __all__ = [
-    "smallest_type_for", "check_arity", "dispatch_exact", "dispatch", "no_kernel_error",
-    "best_arithmetic", "best_decimal_to_float", "best_integer_to_float", "best_floating",
-    "best_compare", "best_if_else", "best_case_when", "best_coalesce", "best_decode",
+    "best_arithmetic",
+    "best_case_when",
+    "best_coalesce",
+    "best_compare",
+    "best_decimal_to_float",
+    "best_decode",
+    "best_floating",
+    "best_if_else",
+    "best_integer_to_float",
+    "check_arity",
+    "dispatch",
+    "dispatch_exact",
+    "no_kernel_error",
+    "smallest_type_for",
 ]
 
 

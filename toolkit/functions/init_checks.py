@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from ..errors import BindError
 
-__all__ = ["requires_options", "probe_empty"]
+__all__ = ["probe_empty", "requires_options"]
 
 
 def requires_options(function, kernel, types, options) -> None:

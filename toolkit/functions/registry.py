@@ -13,7 +13,7 @@ import difflib
 from ..errors import UnknownFunctionError
 from .function import Arity, Function, FunctionKind, Kernel, NullHandling
 
-__all__ = ["register", "define", "get_function", "function_names", "has_function"]
+__all__ = ["define", "function_names", "get_function", "has_function", "register"]
 
 _FUNCTIONS: dict[str, Function] = {}
 _ALIASES: dict[str, str] = {}

@@ -9,7 +9,7 @@ over `pa.DataType` lists so dispatch can be explained step by step.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pyarrow as pa
 import pyarrow.types as pat
@@ -18,13 +18,39 @@ from ..errors import BindError
 from .function import InputType, OutputType
 
 __all__ = [
-    "exact", "of_kind", "ANY", "timestamp_unit", "same_as", "fixed", "computed",
-    "SIGNED_INTS", "UNSIGNED_INTS", "INTS", "FLOATS", "NUMERIC", "BASE_BINARY", "STRINGS",
-    "TIME_UNITS", "TEMPORAL_FIXED", "is_integer", "is_numeric", "is_decimal",
-    "common_numeric", "common_temporal", "common_temporal_resolution", "common_binary",
-    "replace_temporal_types", "decode_dictionaries", "replace_null_with_other",
-    "cast_binary_decimal_args", "cast_decimal_args", "decimal_operands", "max_decimal_digits", "make_decimal",
-    "type_text", "types_text",
+    "ANY",
+    "BASE_BINARY",
+    "FLOATS",
+    "INTS",
+    "NUMERIC",
+    "SIGNED_INTS",
+    "STRINGS",
+    "TEMPORAL_FIXED",
+    "TIME_UNITS",
+    "UNSIGNED_INTS",
+    "cast_binary_decimal_args",
+    "cast_decimal_args",
+    "common_binary",
+    "common_numeric",
+    "common_temporal",
+    "common_temporal_resolution",
+    "computed",
+    "decimal_operands",
+    "decode_dictionaries",
+    "exact",
+    "fixed",
+    "is_decimal",
+    "is_integer",
+    "is_numeric",
+    "make_decimal",
+    "max_decimal_digits",
+    "of_kind",
+    "replace_null_with_other",
+    "replace_temporal_types",
+    "same_as",
+    "timestamp_unit",
+    "type_text",
+    "types_text",
 ]
 
 TIME_UNITS = ("s", "ms", "us", "ns")
