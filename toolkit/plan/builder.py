@@ -53,8 +53,12 @@ class PlanBuilder:
         a computed or renamed column has none, as in DataFusion.
         """
         if name is None:
-            name = user.ref.leaves()[-1].name if (user.is_field and user.ref.leaves()[-1].is_name) \
-                else user.to_string()
+            if qualified.is_field and len(qualified.ref.leaves()) == 1:
+                name = self.schema.field(qualified.ref.name).name
+            elif user.is_field and user.ref.leaves()[-1].is_name:
+                name = user.ref.leaves()[-1].name
+            else:
+                name = user.to_string()
         relation = None
         if qualified.is_field and len(qualified.ref.leaves()) == 1:
             field = self.schema.field(qualified.ref.name)
