@@ -27,7 +27,8 @@ import enum
 
 from ..functions.function import FunctionKind, NullHandling
 
-__all__ = ["Density", "DENSE_THRESHOLD", "MIN_DENSE_ROWS", "density_kinds", "use_dense"]
+__all__ = ["Density", "DENSE_THRESHOLD", "MIN_DENSE_ROWS", "density_kinds", "could_be_dense",
+           "use_dense"]
 
 DENSE_THRESHOLD = 0.6
 MIN_DENSE_ROWS = 16_384
@@ -75,6 +76,11 @@ def density_kinds(root, memo: dict) -> Density:
     if not special and intersecting:
         return Density.MASKED
     return Density.NEVER
+
+
+def could_be_dense(selected: int, domain: int) -> bool:
+    """The size test alone, checked before the (memoized) walk of the subtree."""
+    return domain >= MIN_DENSE_ROWS and selected >= DENSE_THRESHOLD * domain
 
 
 def use_dense(kind: Density, selected: int, domain: int) -> bool:

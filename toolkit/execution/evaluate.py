@@ -81,8 +81,14 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
 
 def _bound(expr: Expression, schema: pa.Schema):
     """The bound expression and whether it reads any field; checks a pre-bound one fits."""
-    params = [n for n in postorder(expr) if n.is_field]
-    if not expr.is_bound:
+    params = []
+    bound = True
+    for node in postorder(expr):  # one walk: is_bound would be a second one
+        if node.kind == "field":
+            params.append(node)
+        if bound and not node._locally_bound():
+            bound = False
+    if not bound:
         from ..bind import bind
 
         return bind(expr, schema), bool(params)

@@ -21,7 +21,7 @@ import pyarrow as pa
 
 __all__ = ["Piece", "split", "run_pieces", "MORSEL_ROWS", "PARALLEL_MIN_ROWS"]
 
-MORSEL_ROWS = 65_536
+MORSEL_ROWS = 262_144
 PARALLEL_MIN_ROWS = 131_072
 
 _POOL: ThreadPoolExecutor | None = None
@@ -36,8 +36,9 @@ class Piece:
     batch: pa.RecordBatch
 
 
-def split(data, morsel_rows: int = MORSEL_ROWS) -> list[Piece]:
+def split(data, morsel_rows: int | None = None) -> list[Piece]:
     """The slices to evaluate; a Table's chunk boundaries are kept as output chunks."""
+    morsel_rows = morsel_rows or MORSEL_ROWS
     batches = [data] if isinstance(data, pa.RecordBatch) else data.to_batches()
     pieces: list[Piece] = []
     offset = 0

@@ -55,7 +55,7 @@ class SelectionVector:
             raise SelectionError(f"mask has {len(mask)} rows but the batch has {length}")
         if mask.null_count:
             mask = pc.fill_null(mask, False)
-        indices = pc.indices_nonzero(mask).cast(pa.int64())
+        indices = pc.indices_nonzero(mask).view(pa.int64())  # uint64 < 2**63: same bits
         out = cls(indices, len(mask), check=False)
         out._mask = mask
         return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .dense_path import Density, density_kinds, use_dense
+from .dense_path import Density, could_be_dense, density_kinds, use_dense
 from .gather_scatter import broadcast, empty_of, merge_branches, overlay, take
 from .kernel_errors import kernel_error
 from .selection import SelectionVector
@@ -29,7 +29,7 @@ _NO_ROWS = pa.array([], pa.int64())
 
 def _nonzero(mask: pa.Array) -> pa.Array:
     """Positions of the true rows of a boolean array without nulls."""
-    return pc.indices_nonzero(mask).cast(pa.int64())
+    return pc.indices_nonzero(mask).view(pa.int64())  # uint64 < 2**63: same bits
 
 
 def _no_nulls(mask: pa.Array, fill: bool) -> pa.Array:
@@ -63,8 +63,8 @@ def _branch(ctx, sel, domain, child, rel, positions, path, label, arg_index, all
         return child.value, False
     if selected == domain:
         return (yield (child, rel, sel, None)), True
-    kind = density_kinds(child, ctx.density_memo)
-    if use_dense(kind, selected, domain):
+    kind = density_kinds(child, ctx.density_memo) if could_be_dense(selected, domain) else None
+    if kind is not None and use_dense(kind, selected, domain):
         mask = _positions_mask(positions, domain) if kind is Density.MASKED else None
         full = yield (child, rel, sel, mask)
         if allow_full and not isinstance(full, pa.Scalar):
@@ -72,6 +72,12 @@ def _branch(ctx, sel, domain, child, rel, positions, path, label, arg_index, all
         return take(full, positions), False
     value = yield (child, rel, _sub_selection(sel, positions, ctx.size(sel)), None)
     return value, False
+
+
+def _skipped(ctx, sel, path, label, arg_index):
+    """Record that a branch ran on no rows (the tracer shows it as an empty selection)."""
+    if path is not None:
+        ctx.record_branch(path, label, arg_index, sel, _NO_ROWS)
 
 
 def _compact(value, is_full, positions):
@@ -85,16 +91,24 @@ def if_else(ctx, node, path, sel):
     c = yield (cond, (0,), sel, None)
     if isinstance(c, pa.Scalar):
         if not c.is_valid:
+            _skipped(ctx, sel, path, "then", 1)
+            _skipped(ctx, sel, path, "else", 2)
             return pa.scalar(None, node.type)
-        chosen, rel, label = (then, (1,), "then") if c.as_py() else (other, (2,), "else")
-        value, _ = yield from _branch(ctx, sel, domain, chosen, rel, None, path, label, rel[0])
+        if c.as_py():
+            value, _ = yield from _branch(ctx, sel, domain, then, (1,), None, path, "then", 1)
+            _skipped(ctx, sel, path, "else", 2)
+        else:
+            _skipped(ctx, sel, path, "then", 1)
+            value, _ = yield from _branch(ctx, sel, domain, other, (2,), None, path, "else", 2)
         return value
     true_pos = _nonzero(_no_nulls(c, False))
     false_pos = _nonzero(_no_nulls(pc.invert(c), False))
     if len(true_pos) == domain:
         value, _ = yield from _branch(ctx, sel, domain, then, (1,), None, path, "then", 1)
+        _skipped(ctx, sel, path, "else", 2)
         return value
     if len(false_pos) == domain:
+        _skipped(ctx, sel, path, "then", 1)
         value, _ = yield from _branch(ctx, sel, domain, other, (2,), None, path, "else", 2)
         return value
     tv, t_full = yield from _branch(ctx, sel, domain, then, (1,), true_pos, path, "then", 1, True)
@@ -124,6 +138,9 @@ def case_when(ctx, node, path, sel):
     parts = []
     for i in range(n_cases):
         if remaining is not None and len(remaining) == 0:
+            for j in range(i, n_cases):
+                _skipped(ctx, sel, path, f"when {j + 1}", 0)
+                _skipped(ctx, sel, path, f"then {j + 1}", 1 + j)
             break
         if conds is not None:
             c, _ = yield from _branch(ctx, sel, domain, conds[i], (0, i), remaining, path,
@@ -151,11 +168,15 @@ def case_when(ctx, node, path, sel):
             value, _ = yield from _branch(ctx, sel, domain, args[1 + i], (1 + i,), taken, path,
                                           f"then {i + 1}", 1 + i)
             parts.append((taken, value))
+        else:
+            _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
         remaining = rest
     if else_node is not None and (remaining is None or len(remaining)):
         value, _ = yield from _branch(ctx, sel, domain, else_node, (1 + n_cases,), remaining, path,
                                       "else", 1 + n_cases)
         parts.append((remaining, value))
+    elif else_node is not None:
+        _skipped(ctx, sel, path, "else", 1 + n_cases)
     if len(parts) == 1 and parts[0][0] is None:
         return _cast(parts[0][1], node.type)
     parts = [(pa.arange(0, domain) if p is None else p, v) for p, v in parts]
@@ -168,14 +189,14 @@ def coalesce(ctx, node, path, sel):
     args = node.args
     current, _ = yield from _branch(ctx, sel, domain, args[0], (0,), None, path, "arg 1", 0)
     for i in range(1, len(args)):
+        if _decided(current):
+            for j in range(i, len(args)):
+                _skipped(ctx, sel, path, f"arg {j + 1}", j)
+            break
         if isinstance(current, pa.Scalar):
-            if current.is_valid:
-                break
             current, _ = yield from _branch(ctx, sel, domain, args[i], (i,), None, path,
                                             f"arg {i + 1}", i)
             continue
-        if current.null_count == 0:
-            break
         nulls = pc.is_null(current)
         if current.null_count == len(current):
             value, _ = yield from _branch(ctx, sel, domain, args[i], (i,), None, path,
@@ -193,6 +214,13 @@ def coalesce(ctx, node, path, sel):
     return _cast(current, node.type)
 
 
+def _decided(value) -> bool:
+    """No nulls left for later coalesce arguments to fill."""
+    if isinstance(value, pa.Scalar):
+        return value.is_valid
+    return value.null_count == 0
+
+
 def _kleene(kleene_kernel, stop_value: bool):
     """and_kleene (the left side decides where it is false) or or_kleene (where true)."""
 
@@ -202,12 +230,14 @@ def _kleene(kleene_kernel, stop_value: bool):
         left = yield (left_node, (0,), sel, None)
         if isinstance(left, pa.Scalar):
             if left.is_valid and left.as_py() is stop_value:
+                _skipped(ctx, sel, path, "right", 1)
                 return left
             right, _ = yield from _branch(ctx, sel, domain, right_node, (1,), None, path, "right", 1)
             return kleene_kernel(left, right)
         undecided = _no_nulls(pc.invert(left) if stop_value else left, True)
         positions = _nonzero(undecided)
         if len(positions) == 0:
+            _skipped(ctx, sel, path, "right", 1)
             return left
         if len(positions) == domain:
             right, _ = yield from _branch(ctx, sel, domain, right_node, (1,), None, path, "right", 1)
