@@ -251,7 +251,7 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int) -> None:
                    arrowhead="none")
     lines = [step_title(event)]
     for rewrite in diff.unplaced:
-        lines.append(f"also: {rewrite.rule} (the node it changed is not in the result)")
+        lines.append(f"also: {rewrite.rule} (its node was changed again later in this pass)")
     _caption(g, lines, shown)
     if event.changed:
         _legend(g, prefix)

@@ -170,6 +170,9 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
                 for g in removed.get(path, ())]
 
     lines += ["  " + line for line in _tree_lines(root, describe, _role_lead(root), extra)]
+    for rewrite in diff.unplaced:
+        lines.append(paint(f"  ({visible(rewrite.rule)}: its node was changed again later in "
+                           "this pass)", "dim"))
     return lines
 
 

@@ -143,6 +143,13 @@ def _shell_of(node: Expression) -> Expression:
     return node.unbound(args=[]) if node.is_call else node
 
 
+def _placed(found, produced) -> bool:
+    """Is `found` (the node at a rewrite's path in the result) what the rewrite produced?"""
+    if found is None or not isinstance(produced, Expression):
+        return found is not None and produced is None
+    return found is produced or found.equals(produced) or _same_shell(found, produced)
+
+
 def diff_pass(event) -> PassDiff:
     """The diff of a PassEvent, with its rewrites' rules placed on the nodes they changed."""
     diff = diff_trees(event.before, event.after) if event.changed or \
@@ -150,8 +157,11 @@ def diff_pass(event) -> PassDiff:
     for rewrite in event.rewrites:
         path = tuple(rewrite.path)
         try:
-            node_at(event.after, path)
+            found = node_at(event.after, path)
         except (IndexError, AttributeError):
+            found = None
+        if not _placed(found, rewrite.after):
+            # a later rule in the same pass moved or replaced what this one produced
             diff.unplaced.append(rewrite)
             continue
         diff.rules.setdefault(path, []).append(rewrite.rule)

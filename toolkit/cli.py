@@ -1,0 +1,210 @@
+"""The `exprscope` command: explain an expression's optimization, trace its evaluation.
+
+    exprscope explain "a + 1 > 3" --schema "a:int64" [--guarantee "a > 5"] [--html out.html]
+    exprscope trace "if_else(a != 0, b / a, 0)" --data flights.parquet [--mode eager]
+
+The terminal gets the story as text (colored on a terminal); `--html` writes the
+standalone report and `--svg-dir` one SVG per step. Every mistake in the input
+is one message (a caret under the culprit for text), and a non-zero exit code:
+2 for input the command cannot use, 1 when evaluation itself fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+
+import pyarrow as pa
+
+from .errors import BindError, ExprscopeError, FieldRefError, KernelError, ParseError
+
+__all__ = ["main", "build_parser"]
+
+EXIT_INPUT = 2
+EXIT_FAILED = 1
+_PREVIEW_ROWS = 10
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's usage error, with our exit code and no traceback
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_INPUT, f"exprscope: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="exprscope",
+                     description="Explain and debug Arrow-style columnar expressions.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{explain,trace}")
+
+    def common(p, data_required: bool):
+        p.add_argument("expr", help="the expression, in SQL-like text: \"a + 1 > 3\"")
+        p.add_argument("--data", required=data_required, metavar="FILE",
+                       help="a .parquet, .csv, .tsv or .arrow file")
+        p.add_argument("--schema", metavar="SPEC",
+                       help="field types, \"a:int64,b:string\" (or the columns' types in --data)")
+        p.add_argument("--html", metavar="OUT", help="write the standalone HTML report here")
+        p.add_argument("--svg-dir", metavar="DIR", help="write one SVG per step into DIR")
+        color = p.add_mutually_exclusive_group()
+        color.add_argument("--color", dest="color", action="store_true", default=None,
+                           help="color the text even when not on a terminal")
+        color.add_argument("--no-color", dest="color", action="store_false",
+                           help="never color the text")
+
+    explain = sub.add_parser("explain", help="show each optimization pass and what it changed")
+    common(explain, data_required=False)
+    explain.add_argument("--guarantee", metavar="EXPR",
+                         help="a predicate true on every row, e.g. \"a > 5\"")
+    trace = sub.add_parser("trace", help="evaluate with tracing: rows per node, selection vectors")
+    common(trace, data_required=True)
+    trace.add_argument("--mode", choices=("lazy", "eager"), default="lazy",
+                       help="lazy special forms (default) or Arrow's eager evaluation")
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _explain(args) if args.command == "explain" else _trace(args)
+    except ParseError as exc:
+        return _fail(f"cannot parse {exc}" if not str(exc).startswith("cannot") else str(exc))
+    except (BindError, FieldRefError) as exc:
+        return _fail(f"cannot bind the expression: {_one_line(exc)}")
+    except ExprscopeError as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+
+
+def _fail(message: str, code: int = EXIT_INPUT) -> int:
+    print(f"exprscope: error: {message}", file=sys.stderr)
+    return code
+
+
+def _one_line(exc) -> str:
+    return " ".join(str(exc).split())
+
+
+# -- the two commands -------------------------------------------------------------
+def _inputs(args):
+    from .cli_inputs import load_data, parse_schema_spec
+    from .parse import parse
+
+    expr = parse(args.expr)
+    schema = parse_schema_spec(args.schema) if args.schema else None
+    table = load_data(args.data, schema) if args.data else None
+    if table is not None:
+        schema = table.schema
+    return expr, schema, table
+
+
+def _explain(args) -> int:
+    import toolkit as tk
+
+    from .parse import parse
+    from .passes import optimize
+
+    expr, schema, table = _inputs(args)
+    if schema is None:
+        return _fail("explain needs the field types: give --schema \"a:int64,...\" or --data FILE")
+    guarantee = parse(args.guarantee) if args.guarantee else None
+    failure = None
+    with tk.trace() as recorded:
+        optimized = optimize(expr, schema, guarantee=guarantee)
+        if table is not None:
+            try:
+                tk.evaluate(optimized, table)
+            except KernelError as exc:
+                failure = exc
+    _print_story(recorded, args)
+    print(f"\noptimized: {optimized.to_string()}")
+    _write_outputs(recorded, args, f"exprscope explain: {args.expr}")
+    if failure is not None:
+        return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
+    return 0
+
+
+def _trace(args) -> int:
+    import toolkit as tk
+
+    expr, schema, table = _inputs(args)
+    failure = None
+    result = None
+    with tk.trace() as recorded:
+        try:
+            result = tk.evaluate(expr, table, mode=args.mode)
+        except KernelError as exc:
+            failure = exc
+    _print_story(recorded, args)
+    if result is not None:
+        print(f"\nresult ({_length(result):,} values of {result.type}):")
+        print(_preview(result))
+    else:
+        _print_failing_row(failure, table)
+    _write_outputs(recorded, args, f"exprscope trace ({args.mode}): {args.expr}")
+    if failure is not None:
+        hint = " (lazy evaluation runs each branch only on its rows: try --mode lazy)" \
+            if args.mode == "eager" else ""
+        return _fail(f"evaluation failed: {_one_line(failure)}{hint}", EXIT_FAILED)
+    return 0
+
+
+# -- output -----------------------------------------------------------------------
+def _print_story(recorded, args) -> None:
+    from .render import to_text
+
+    print(to_text(recorded, color=args.color, stream=sys.stdout))
+
+
+def _length(result) -> int:
+    return 1 if isinstance(result, pa.Scalar) else len(result)
+
+
+def _preview(result) -> str:
+    from .render.labels import visible
+
+    if isinstance(result, pa.Scalar):
+        return "  " + visible(str(result))
+    values = result.slice(0, _PREVIEW_ROWS).to_pylist()
+    lines = [f"  {i}: {visible(repr(v) if isinstance(v, str) else str(v))}"
+             for i, v in enumerate(values)]
+    if len(result) > _PREVIEW_ROWS:
+        lines.append(f"  ... {len(result) - _PREVIEW_ROWS:,} more")
+    return "\n".join(lines)
+
+
+def _print_failing_row(failure, table) -> None:
+    from .render.labels import visible
+
+    row = getattr(failure, "row", None)
+    if row is None or table is None or not 0 <= row < table.num_rows:
+        return
+    values = table.slice(row, 1).to_pylist()[0]
+    shown = ", ".join(f"{visible(str(k))}={visible(repr(v))}" for k, v in values.items())
+    print(f"\nrow {row:,} of the data: {shown}")
+
+
+def _write_outputs(recorded, args, title: str) -> None:
+    if args.html:
+        from .render import write_report
+
+        path = write_report(recorded, args.html, title=title)
+        print(f"report: {os.path.abspath(path)}")
+    if args.svg_dir:
+        from .render import to_svg
+        from .render.dot import step_title
+
+        os.makedirs(args.svg_dir, exist_ok=True)
+        written = 0
+        for i, step in enumerate(recorded.steps):
+            slug = re.sub(r"[^a-z0-9]+", "-", step_title(step).lower()).strip("-")[:60]
+            with open(os.path.join(args.svg_dir, f"{i + 1:02d}-{slug}.svg"), "w",
+                      encoding="utf-8") as out:
+                out.write(to_svg(step))
+            written += 1
+        print(f"{written} SVG file{'s' if written != 1 else ''} in {os.path.abspath(args.svg_dir)}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
