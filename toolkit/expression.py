@@ -23,6 +23,8 @@ from .options import options_equal, options_to_string
 __all__ = ["Expression", "Literal", "Parameter", "Call", "as_expression", "postorder",
            "COMPARISON_SYMBOLS"]
 
+_set = object.__setattr__  # nodes are immutable; only their constructors set attributes
+
 COMPARISON_SYMBOLS = {
     "equal": "==",
     "not_equal": "!=",
@@ -90,6 +92,14 @@ class Expression:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __setattr__(self, name, value):
+        raise AttributeError(
+            f"{type(self).__name__} is immutable: build a new expression instead "
+            "(e.g. call.with_args(...))")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __bool__(self):
         raise TypeError(
@@ -252,12 +262,15 @@ class Literal(Expression):
             value = value.value
         if not isinstance(value, (pa.Scalar, pa.Array)):
             value = pa.scalar(value)
-        self.value = value
-        self._text = None
+        _set(self, "value", value)
+        _set(self, "_text", None)
         if isinstance(value, pa.Array):
-            self._hash = 0
+            _set(self, "_hash", 0)
         else:
-            self._hash = hash(("Literal", _scalar_hash(value)))
+            _set(self, "_hash", hash(("Literal", _scalar_hash(value))))
+
+    def __reduce__(self):  # rebuilt through __init__, so the hash is this process's
+        return (Literal, (self.value,))
 
     @property
     def is_literal(self) -> bool:
@@ -292,9 +305,9 @@ class Literal(Expression):
     def _format(self, arg_texts) -> str:
         if self._text is None:
             if isinstance(self.value, pa.Array):
-                self._text = f"Array[{self.value.type}]"
+                _set(self, "_text", f"Array[{self.value.type}]")
             else:
-                self._text = str(pc.scalar(self.value))
+                _set(self, "_text", str(pc.scalar(self.value)))
         return self._text
 
 
@@ -306,11 +319,14 @@ class Parameter(Expression):
 
     def __init__(self, ref: FieldRef, field_type: pa.DataType | None = None,
                  path: FieldPath | None = None, nullable: bool = True):
-        self.ref = ref if isinstance(ref, FieldRef) else FieldRef(ref)
-        self.field_type = field_type
-        self.path = path
-        self.nullable = nullable
-        self._hash = hash(("Parameter", self.ref))
+        _set(self, "ref", ref if isinstance(ref, FieldRef) else FieldRef(ref))
+        _set(self, "field_type", field_type)
+        _set(self, "path", path)
+        _set(self, "nullable", nullable)
+        _set(self, "_hash", hash(("Parameter", self.ref)))
+
+    def __reduce__(self):
+        return (Parameter, (self.ref, self.field_type, self.path, self.nullable))
 
     @property
     def is_field(self) -> bool:
@@ -343,16 +359,20 @@ class Call(Expression):
 
     def __init__(self, name: str, args: Sequence[Expression] = (), options=None, *,
                  function=None, kernel=None, call_type: pa.DataType | None = None):
-        self.name = name
-        self._args = tuple(as_expression(a) for a in args)
-        self.options = options
-        self.function = function
-        self.kernel = kernel
-        self.call_type = call_type
+        _set(self, "name", name)
+        _set(self, "_args", tuple(as_expression(a) for a in args))
+        _set(self, "options", options)
+        _set(self, "function", function)
+        _set(self, "kernel", kernel)
+        _set(self, "call_type", call_type)
         h = hash(("Call", name))
         for a in self._args:
             h = hash((h, a._hash))
-        self._hash = h
+        _set(self, "_hash", h)
+
+    def __reduce__(self):
+        return (_rebuild_call, (self.name, self._args, self.options, self.function, self.kernel,
+                                self.call_type))
 
     @property
     def args(self) -> tuple[Expression, ...]:
@@ -404,6 +424,10 @@ class Call(Expression):
         if self.options is not None:
             parts.append(options_to_string(self.options))
         return f"{name}({', '.join(parts)})"
+
+
+def _rebuild_call(name, args, options, function, kernel, call_type) -> Call:
+    return Call(name, args, options, function=function, kernel=kernel, call_type=call_type)
 
 
 def as_expression(value: Any) -> Expression:

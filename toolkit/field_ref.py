@@ -23,7 +23,13 @@ class FieldPath:
     __slots__ = ("indices",)
 
     def __init__(self, indices: Iterable[int] = ()):
-        self.indices = tuple(int(i) for i in indices)
+        object.__setattr__(self, "indices", tuple(int(i) for i in indices))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("FieldPath is immutable")
+
+    def __reduce__(self):
+        return (FieldPath, (self.indices,))
 
     def __eq__(self, other):
         return isinstance(other, FieldPath) and self.indices == other.indices
@@ -78,8 +84,14 @@ class FieldRef:
             impl = _single(parts[0])
         else:
             impl = _flatten([_as_ref(p) for p in parts])
-        self.impl = impl
-        self._hash = hash(("FieldRef", impl))
+        object.__setattr__(self, "impl", impl)
+        object.__setattr__(self, "_hash", hash(("FieldRef", impl)))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("FieldRef is immutable (it keys dictionaries)")
+
+    def __reduce__(self):  # rebuilt so the hash is this process's
+        return (FieldRef._from_impl, (self.impl,))
 
     # -- alternatives --------------------------------------------------------
     @property
@@ -178,8 +190,8 @@ class FieldRef:
     @classmethod
     def _from_impl(cls, impl) -> FieldRef:
         ref = cls.__new__(cls)
-        ref.impl = impl
-        ref._hash = hash(("FieldRef", impl))
+        object.__setattr__(ref, "impl", impl)
+        object.__setattr__(ref, "_hash", hash(("FieldRef", impl)))
         return ref
 
     # -- resolution ----------------------------------------------------------
