@@ -17,7 +17,14 @@ from .errors import BindError
 from .expression import Call, Expression, Literal, Parameter, postorder
 from .field_ref import FieldPath
 from .functions import get_function
-from .functions.dispatch import check_arity, dispatch, no_kernel_error, smallest_type_for
+from .functions.cast import safe_cast_options
+from .functions.dispatch import (
+    check_arity,
+    dispatch,
+    exact_kernel,
+    no_kernel_error,
+    smallest_type_for,
+)
 
 __all__ = ["bind", "bind_call", "schema_of"]
 
@@ -76,7 +83,7 @@ def bind_call(call: Call, insert_implicit_casts: bool = True) -> Call:
             raise BindError(f"argument {i} of {call.name} is not bound: {_short(arg)}")
     types = [a.type for a in args]
     check_arity(function, len(types))
-    kernel = function.dispatch_exact(types)
+    kernel = exact_kernel(function, types)
     if kernel is None:
         if not insert_implicit_casts:
             raise no_kernel_error(function, types)
@@ -102,14 +109,37 @@ def _cast_to(arg: Expression, target: pa.DataType, narrowed: pa.DataType) -> Exp
     if arg.type == target:
         return arg
     if arg.is_literal:
+        return _cast_literal(arg, target, narrowed)
+    return bind_call(Call("cast", [arg], safe_cast_options(target)), insert_implicit_casts=False)
+
+
+# Re-typed literals by (type, value, target): `x + 1 + 1 + ...` casts the same `1` each time,
+# and a pyarrow scalar cast costs more than the rest of binding a call.
+_LITERAL_CASTS: dict[tuple, Literal] = {}
+
+
+def _cast_literal(arg: Literal, target: pa.DataType, narrowed: pa.DataType) -> Literal:
+    value = arg.value
+    key = None
+    if isinstance(value, pa.Scalar) and not pa.types.is_nested(value.type):
         try:
-            value = arg.value
-            if narrowed != value.type and narrowed != target:
-                value = pc.cast(value, narrowed, safe=True)
-            return Literal(pc.cast(value, target, safe=True))
-        except (pa.ArrowException, TypeError, ValueError) as exc:
-            raise BindError(f"cannot cast literal {arg} ({arg.type}) to {target}: {exc}") from exc
-    return bind_call(Call("cast", [arg], pc.CastOptions.safe(target)), insert_implicit_casts=False)
+            key = (value.type, value.as_py(), target, narrowed)
+            hit = _LITERAL_CASTS.get(key)
+            if hit is not None:
+                return hit
+        except (TypeError, ValueError, pa.ArrowException):  # unhashable or unconvertible
+            key = None
+    try:
+        if narrowed != value.type and narrowed != target:
+            value = pc.cast(value, narrowed, safe=True)
+        out = Literal(pc.cast(value, target, safe=True))
+    except (pa.ArrowException, TypeError, ValueError) as exc:
+        raise BindError(f"cannot cast literal {arg} ({arg.type}) to {target}: {exc}") from exc
+    if key is not None:
+        if len(_LITERAL_CASTS) > 4096:
+            _LITERAL_CASTS.clear()
+        _LITERAL_CASTS[key] = out
+    return out
 
 
 def _short(node: Expression) -> str:

@@ -19,7 +19,34 @@ from .function import Kernel
 from .registry import define
 from .types import ANY, computed
 
-__all__ = ["can_cast"]
+__all__ = ["can_cast", "cast_options_target", "safe_cast_options"]
+
+# Reading `to_type` out of CastOptions costs a serialization (~0.1 ms); binding a
+# deep tree reads the same options objects again and again, so the target is
+# remembered per options object (kept alive here, so its id cannot be reused).
+_TARGETS: dict[int, tuple[pc.CastOptions, pa.DataType]] = {}
+
+
+def cast_options_target(options: pc.CastOptions) -> pa.DataType:
+    hit = _TARGETS.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    try:
+        target = cast_target(options)
+    except pa.ArrowInvalid:  # CastOptions() without a target cannot even be serialized
+        raise BindError("Cast requires that options be passed with the to_type populated") from None
+    if len(_TARGETS) > 4096:
+        _TARGETS.clear()
+    _TARGETS[id(options)] = (options, target)
+    return target
+
+
+@functools.lru_cache(maxsize=1024)
+def safe_cast_options(target: pa.DataType) -> pc.CastOptions:
+    """The (shared, immutable) CastOptions.safe(target) of implicit casts."""
+    options = pc.CastOptions.safe(target)
+    _TARGETS[id(options)] = (options, target)
+    return options
 
 
 @functools.lru_cache(maxsize=1024)
@@ -37,10 +64,7 @@ def can_cast(source: pa.DataType, target: pa.DataType) -> bool:
 def _target(types, options) -> pa.DataType:
     if options is None or not isinstance(options, pc.CastOptions):
         raise BindError("Cast requires that options be passed with the to_type populated")
-    try:
-        return cast_target(options)
-    except pa.ArrowInvalid:  # CastOptions() without a target cannot even be serialized
-        raise BindError("Cast requires that options be passed with the to_type populated") from None
+    return cast_options_target(options)
 
 
 def _init(function, kernel, types, options) -> None:

@@ -46,6 +46,7 @@ __all__ = [
     "check_arity",
     "dispatch",
     "dispatch_exact",
+    "exact_kernel",
     "no_kernel_error",
     "smallest_type_for",
 ]
@@ -116,9 +117,30 @@ def check_arity(function: Function, n: int) -> None:
     raise ArityError(f"Function '{function.name}' accepts {expected} arguments but {n} passed")
 
 
+_EXACT: dict[tuple, Kernel | None] = {}
+_BEST: dict[tuple, tuple[Kernel, list[pa.DataType]]] = {}
+_CACHE_LIMIT = 50_000
+
+
+def exact_kernel(function: Function, types: Sequence[pa.DataType]) -> Kernel | None:
+    """`function.dispatch_exact(types)`, memoized: binding a deep tree repeats the same
+    few signatures thousands of times, and a linear scan over 30+ kernels adds up."""
+    key = (id(function), *types)
+    try:
+        return _EXACT[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable type (never expected from pyarrow)
+        return function.dispatch_exact(types)
+    if len(_EXACT) > _CACHE_LIMIT:
+        _EXACT.clear()
+    kernel = _EXACT[key] = function.dispatch_exact(types)
+    return kernel
+
+
 def dispatch_exact(function: Function, types: Sequence[pa.DataType]) -> Kernel | None:
     check_arity(function, len(types))
-    return function.dispatch_exact(types)
+    return exact_kernel(function, types)
 
 
 def no_kernel_error(function: Function, types: Sequence[pa.DataType]) -> NoKernelError:
@@ -132,12 +154,19 @@ def no_kernel_error(function: Function, types: Sequence[pa.DataType]) -> NoKerne
 def dispatch(function: Function, types: Sequence[pa.DataType]) -> tuple[Kernel, list[pa.DataType]]:
     """DispatchBest: the kernel and the types the arguments must be cast to."""
     check_arity(function, len(types))
+    key = (id(function), *types)
+    hit = _BEST.get(key)
+    if hit is not None:
+        return hit[0], list(hit[1])
     types = list(types)
     if function.dispatch_best is not None:
         types = list(function.dispatch_best(function, types))
-    kernel = function.dispatch_exact(types)
+    kernel = exact_kernel(function, types)
     if kernel is None:
         raise no_kernel_error(function, types)
+    if len(_BEST) > _CACHE_LIMIT:
+        _BEST.clear()
+    _BEST[key] = (kernel, list(types))
     return kernel, types
 
 
@@ -162,7 +191,7 @@ def best_arithmetic(function: Function, types: list) -> list:
             if _decimal_promotion(function.name) is None:
                 raise BindError(f"Invalid decimal function: {function.name}")
             return decimal_operands(types)
-        if function.dispatch_exact(types) is not None:
+        if exact_kernel(function, types) is not None:
             return types
         unit = common_temporal_resolution(types)
         if unit is not None:
@@ -181,7 +210,7 @@ def _is_number(t: pa.DataType) -> bool:
 
 
 def _to_float64_then_common(function: Function, types: list, promote) -> list:
-    if function.dispatch_exact(types) is not None:
+    if exact_kernel(function, types) is not None:
         return types
     types = decode_dictionaries(types)
     if len(types) == 2:

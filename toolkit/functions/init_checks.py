@@ -22,12 +22,22 @@ def requires_options(function, kernel, types, options) -> None:
         raise BindError(f"Function '{function.name}' needs {cls}; none were given")
 
 
+# (options object, function name, input types) that passed, kept with the options alive
+_ACCEPTED: dict[tuple, object] = {}
+
+
 def probe_empty(function, kernel, types, options) -> None:
     """Options present, and pyarrow's kernel accepts them for these input types."""
     requires_options(function, kernel, types, options)
+    key = (id(options), function.name, *types)
+    if _ACCEPTED.get(key) is options:
+        return
     try:
         args = [pa.array([], type=t) for t in types]
         function(args, options, kernel)
     except (pa.ArrowException, TypeError, ValueError) as exc:
         raise BindError(f"Function '{function.name}' rejects its options for input types "
                         f"({', '.join(map(str, types))}): {exc}") from exc
+    if len(_ACCEPTED) > 4096:
+        _ACCEPTED.clear()
+    _ACCEPTED[key] = options
