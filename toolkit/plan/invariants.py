@@ -122,9 +122,14 @@ def runs(invariant: Invariant, mode: str, first_batch: bool = True) -> bool:
     return first_batch  # "debug": CAN checks sample each node's first batch
 
 
-def report(invariant: Invariant, subject: str, passed: bool, details: str = "",
+def report(invariant: Invariant, subject, passed: bool, details: str = "",
            expected=None, actual=None, observer=None) -> None:
-    """Tell the observers about one check, then raise if it failed."""
+    """Tell the observers about one check, then raise if it failed.
+
+    `subject` is the node's text, or a function giving it (built only when needed).
+    """
+    if not passed or observe.active_observers(observer):
+        subject = subject() if callable(subject) else subject
     if observe.active_observers(observer):
         observe.notify("on_invariant", observe.InvariantCheck(
             name=invariant.name, level=invariant.level, subject=subject, passed=passed,

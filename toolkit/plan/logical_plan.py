@@ -31,7 +31,7 @@ __all__ = ["LogicalPlan", "TableScan", "Projection", "Filter", "Aggregate", "Joi
 JOIN_TYPES = {"inner": "Inner", "left": "Left"}
 
 
-def checked_schema(fields: Sequence[LogicalField], subject: str) -> LogicalSchema:
+def checked_schema(fields: Sequence[LogicalField], subject) -> LogicalSchema:
     """The node's schema, after the MUST check that (relation, name) pairs are unique."""
     dups = duplicate_fields(fields)
     report(UNIQUE_NAMES, subject, not dups,
@@ -155,7 +155,7 @@ class TableScan(LogicalPlan):
             by_name = {f.name: f for f in source.schema}
             fields = [LogicalField(relation, n, by_name[n].type, by_name[n].nullable)
                       for n in projection]
-        self.schema = checked_schema(fields, self.label())
+        self.schema = checked_schema(fields, self.label)
 
     def label(self) -> str:
         text = f"TableScan: {self.relation}"
@@ -187,7 +187,7 @@ class Projection(LogicalPlan):
         self.names = tuple(names)
         self.relations = tuple(relations)
         fields = [logical_field(e, n, r) for e, n, r in zip(self.exprs, self.names, self.relations)]
-        self.schema = checked_schema(fields, self.label())
+        self.schema = checked_schema(fields, self.label)
 
     def label(self) -> str:
         return "Projection: " + ", ".join(_aliased(e, n) for e, n in zip(self.exprs, self.names))
@@ -255,7 +255,7 @@ class Aggregate(LogicalPlan):
             arg_nullable = False if agg.arg is None else nullable(agg.arg)
             fields.append(LogicalField(None, agg.name, aggregate_type(agg.func, arg_type),
                                        aggregate_nullable(agg.func, arg_nullable, grouped)))
-        self.schema = checked_schema(fields, self.label())
+        self.schema = checked_schema(fields, self.label)
 
     def label(self) -> str:
         groups = ", ".join(_aliased(e, n) for e, n in zip(self.group_exprs, self.group_names))
@@ -306,7 +306,7 @@ class Join(LogicalPlan):
         right_fields = list(right.schema)
         if how == "left":
             right_fields = [LogicalField(f.relation, f.name, f.type, True) for f in right_fields]
-        self.schema = checked_schema(list(left.schema) + right_fields, self.label())
+        self.schema = checked_schema(list(left.schema) + right_fields, self.label)
 
     @property
     def left(self) -> LogicalPlan:

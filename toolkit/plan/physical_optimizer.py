@@ -70,7 +70,7 @@ def optimize_physical(plan: PhysicalPlan, rules=None, validation: str | None = N
         if runs(PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA, mode):
             problems = _schema_problems(original, plan.schema)
             report(PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA,
-                   f"physical rule {rule.name} on {plan.label()}", not problems,
+                   lambda: f"physical rule {rule.name} on {plan.label()}", not problems,
                    details="; ".join(problems) if problems else "schema unchanged",
                    expected=_schema_text(original) if problems else None,
                    actual=_schema_text(plan.schema) if problems else None, observer=observer)

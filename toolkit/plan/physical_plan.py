@@ -104,7 +104,7 @@ class PhysicalPlan(abc.ABC):
 
     def _run(self, ctx: ExecutionContext) -> Iterator[pa.RecordBatch]:
         """The node's batches, each checked as the validation mode asks."""
-        subject = self.label()
+        subject = self.label
         for i, batch in enumerate(self._batches(ctx)):
             first = i == 0
             if runs(DATA_MATCHES_SCHEMA, ctx.mode, first):
@@ -229,7 +229,7 @@ class ProjectionExec(PhysicalPlan):
         return node
 
     def _batches(self, ctx):
-        subject = self.label()
+        subject = self.label
         for i, batch in enumerate(self.children[0]._run(ctx)):
             batch = batch.rename_columns(list(self.input_names))
             check = self._check_functions(ctx, i == 0)
@@ -258,7 +258,7 @@ class FilterExec(PhysicalPlan):
         return node
 
     def _batches(self, ctx):
-        subject = self.label()
+        subject = self.label
         for i, batch in enumerate(self.children[0]._run(ctx)):
             named = batch.rename_columns(list(self.input_names))
             mask = evaluate_expression(self.predicate, self.nullable, named, subject,
@@ -310,7 +310,7 @@ class HashAggregateExec(PhysicalPlan):
         return pa.schema(fields)
 
     def _temp_batches(self, ctx) -> Iterator[pa.RecordBatch]:
-        subject = self.label()
+        subject = self.label
         schema = self._temp_schema()
         for i, batch in enumerate(self.children[0]._run(ctx)):
             batch = batch.rename_columns(list(self.input_names))

@@ -79,7 +79,7 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
 def _check(logical: LogicalPlan, physical: PhysicalPlan, observer) -> None:
     expected = logical.schema.to_arrow()
     problems = _schema_problems(expected, physical.schema)
-    report(PLANNING_KEEPS_SCHEMA, f"{physical.label()} (planned from {logical.label()})",
+    report(PLANNING_KEEPS_SCHEMA, lambda: f"{physical.label()} (planned from {logical.label()})",
            not problems,
            details="; ".join(problems) if problems else
            f"{len(expected)} fields equal the logical schema without qualifiers",
