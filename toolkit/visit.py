@@ -59,7 +59,8 @@ def modify_expression(
         args = node.args
         i = len(results)
         if i < len(args):
-            child_path = path + (i,)
+            # paths only when asked: on a 10,000-deep tree they cost O(depth) each
+            child_path = path + (i,) if with_path else ()
             child = visit_pre(args[i], child_path)
             if child.is_call:
                 stack.append([child, child_path, []])

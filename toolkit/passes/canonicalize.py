@@ -32,7 +32,7 @@ def canonicalize(expr: Expression) -> Expression:
         raise UnboundError("Cannot canonicalize an unbound expression.")
     done: dict[int, Expression] = {}  # chain calls known canonical: skip re-flattening
 
-    def rule(node: Expression, path) -> Fired | None:
+    def rule(node: Expression) -> Fired | None:
         if not node.is_call or id(node) in done or not node.function.pure:
             return None
         if node.name in ASSOCIATIVE_COMMUTATIVE:

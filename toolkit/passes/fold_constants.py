@@ -37,7 +37,7 @@ def fold_constants(expr: Expression) -> Expression:
     return sweep_post(expr, fold_rule)
 
 
-def fold_rule(call: Call, path) -> Fired | None:
+def fold_rule(call: Call) -> Fired | None:
     function = call.function
     if not function.pure:
         return None

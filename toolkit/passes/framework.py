@@ -8,7 +8,7 @@ fold_constants) finds the outer log in the context variable and writes into it,
 so the observer sees one event for the outer pass, holding every rewrite.
 
 Rules run inside sweeps (`sweep_pre`, `sweep_post`, both on modify_expression): a
-rule returns None for "no change" or a `Fired(after, rule, reason)`. When nobody
+rule takes a node and returns None for "no change" or a `Fired(after, rule, reason)`. When nobody
 listens, nothing is recorded and a sweep costs little more than modify_expression.
 
 Paths: a Rewrite's path is where the rule's result sits in the tree the *pass*
@@ -46,9 +46,10 @@ class Fired(NamedTuple):
     rule: str
     reason: str
     before: Optional[Expression] = None
+    earlier: tuple = ()  # firings at the same place just before this one, oldest first
 
 
-Rule = Callable[[Expression, Path], Optional[Fired]]
+Rule = Callable[[Expression], Optional[Fired]]
 
 
 class PassLog:
@@ -83,52 +84,76 @@ class PassLog:
         """The rewrites with their paths placed in `result` (see the module docstring)."""
         if not self.rewrites:
             return []
-        where: dict[int, list[Path]] = {}
-        stack: list[tuple[Path, Expression]] = [((), result)]
-        while stack:
-            path, node = stack.pop()
-            where.setdefault(id(node), []).append(path)
-            args = node.args
-            for i in range(len(args) - 1, -1, -1):
-                stack.append((path + (i,), args[i]))
+        parents = _parent_links(result)
         resolved: list[Optional[Path]] = [None] * len(self.rewrites)
         for k in range(len(self.rewrites) - 1, -1, -1):
             rewrite = self.rewrites[k]
-            paths = self._final_paths(rewrite.after, where)
-            if paths:
-                resolved[k] = _closest(paths, rewrite.path)
+            node = self._final_node(rewrite.after, parents)
+            if node is not None:
+                resolved[k] = _closest(_paths_to(node, parents), rewrite.path)
                 continue
-            resolved[k] = self._absorber(k, resolved) or _deepest_prefix(result, rewrite.path)
+            absorber = self._absorber(k, resolved)
+            resolved[k] = (absorber if absorber is not None
+                           else _deepest_prefix(result, rewrite.path.to_tuple()))
         return [observe.Rewrite(r.rule, r.reason, p, r.before, r.after)
                 for r, p in zip(self.rewrites, resolved)]
 
-    def _final_paths(self, node: Expression, where) -> list[Path] | None:
-        seen = 0
-        while True:
-            paths = where.get(id(node))
-            if paths:
-                return paths
+    def _final_node(self, node: Expression, parents) -> Expression | None:
+        """`node`, or what later rebuilt or replaced it, as it stands in the result."""
+        for _ in range(10_000):
+            if id(node) in parents:
+                return node
             step = self._successor.get(id(node))
-            if step is None or step[0] is not node or seen > 10_000:
+            if step is None or step[0] is not node:
                 return None
             node = step[1]
-            seen += 1
+        return None
 
     def _absorber(self, k: int, resolved) -> Path | None:
         """The resolved path of the first later rule, same sweep, at an ancestor of rewrite k."""
-        path, sweep = self.rewrites[k].path, self._sweep_of[k]
+        cell, sweep = self.rewrites[k].path, self._sweep_of[k]
         for j in range(k + 1, len(self.rewrites)):
             if self._sweep_of[j] != sweep:
                 break
-            other = self.rewrites[j].path
-            if len(other) < len(path) and path[: len(other)] == other:
+            if cell.is_below(self.rewrites[j].path):
                 return resolved[j]
         return None
 
 
-def _closest(paths: list[Path], hint: Path) -> Path:
+def _parent_links(root: Expression) -> dict[int, list[tuple[Optional[Expression], int]]]:
+    """id(node) -> [(parent, argument index)] for every node of `root` (O(n), no paths)."""
+    parents: dict[int, list] = {id(root): [(None, -1)]}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for i, arg in enumerate(node.args):
+            links = parents.get(id(arg))
+            if links is None:
+                parents[id(arg)] = [(node, i)]
+                stack.append(arg)
+            else:
+                links.append((node, i))
+    return parents
+
+
+def _paths_to(node: Expression, parents, limit: int = 16) -> list[Path]:
+    """The paths from the root to `node` (a shared node has several; at most `limit`)."""
+    out: list[Path] = []
+    stack: list[tuple[Expression, tuple]] = [(node, ())]
+    while stack and len(out) < limit:
+        current, suffix = stack.pop()
+        for parent, index in parents[id(current)]:
+            if parent is None:
+                out.append(tuple(reversed(suffix)))
+            else:
+                stack.append((parent, suffix + (index,)))
+    return out
+
+
+def _closest(paths: list[Path], cell: _PathCell) -> Path:
     if len(paths) == 1:
         return paths[0]
+    hint = cell.to_tuple()
 
     def shared(p: Path) -> int:
         n = 0
@@ -203,39 +228,123 @@ def optimization_pass(name: str, *, expr_arg: int = 0, needs_guarantee: bool = F
     return decorate
 
 
+class _PathCell:
+    """A path as a linked cell (parent, index): O(1) to extend, a tuple only on demand."""
+
+    __slots__ = ("parent", "index", "depth")
+
+    def __init__(self, parent: Optional[_PathCell], index: int):
+        self.parent = parent
+        self.index = index
+        self.depth = 0 if parent is None else parent.depth + 1
+
+    def to_tuple(self) -> Path:
+        out = []
+        cell = self
+        while cell.parent is not None:
+            out.append(cell.index)
+            cell = cell.parent
+        return tuple(reversed(out))
+
+    def is_below(self, other: _PathCell) -> bool:
+        """Whether `other` is a strict ancestor of this cell (same sweep)."""
+        cell = self
+        while cell.depth > other.depth:
+            cell = cell.parent
+        return cell is other and self is not other
+
+
+_ROOT = _PathCell(None, -1)
+
+
+class _Trail:
+    """Where a sweep is, for recording runs only.
+
+    modify_expression visits in a fixed order (pre on a node, then its arguments
+    left to right, then post_call on a call), so mirroring it costs O(1) per node.
+    """
+
+    __slots__ = ("frames",)
+
+    def __init__(self):
+        self.frames: list[list] = []  # [path cell of a call, arguments seen so far]
+
+    def next_cell(self) -> _PathCell:
+        """The path of the node `pre` is about to see."""
+        if not self.frames:
+            return _ROOT
+        top = self.frames[-1]
+        top[1] += 1
+        return _PathCell(top[0], top[1] - 1)
+
+    def push(self, cell: _PathCell) -> None:
+        self.frames.append([cell, 0])
+
+    def pop(self) -> None:
+        self.frames.pop()
+
+    def top(self) -> _PathCell:
+        return self.frames[-1][0]
+
+
+def _log_all(log: PassLog, fired: Fired, path, before: Expression) -> Expression:
+    for step in fired.earlier:
+        log.fired(step, path, before)
+    return log.fired(fired, path, before)
+
+
 def sweep_post(expr: Expression, rule: Rule) -> Expression:
-    """Apply `rule(call, path)` to every call after its arguments (Arrow's post_call)."""
+    """Apply `rule(call)` to every call after its arguments (Arrow's post_call)."""
     log = current_log()
     log.next_sweep()
-    if log.recording:
-        def post(new, old, path):
-            if old is not None:
-                log.rebuilt(old, new)
-            fired = rule(new, path)
-            return new if fired is None else log.fired(fired, path, new)
-    else:
-        def post(new, old, path):
-            fired = rule(new, path)
+    if not log.recording:
+        def quiet_post(new, old):
+            fired = rule(new)
             return new if fired is None else fired.after
-    return modify_expression(expr, None, post, with_path=True)
+        return modify_expression(expr, None, quiet_post)
+
+    trail = _Trail()
+
+    def pre(node):
+        cell = trail.next_cell()
+        if node.is_call:
+            trail.push(cell)
+        return node
+
+    def post(new, old):
+        if old is not None:
+            log.rebuilt(old, new)
+        fired = rule(new)
+        if fired is not None:
+            new = _log_all(log, fired, trail.top(), new)
+        trail.pop()
+        return new
+    return modify_expression(expr, pre, post)
 
 
 def sweep_pre(expr: Expression, rule: Rule) -> Expression:
-    """Apply `rule(node, path)` to every node before its arguments (Arrow's pre)."""
+    """Apply `rule(node)` to every node before its arguments (Arrow's pre)."""
     log = current_log()
     log.next_sweep()
-    if log.recording:
-        def pre(node, path):
-            fired = rule(node, path)
-            return node if fired is None else log.fired(fired, path, node)
+    if not log.recording:
+        def quiet_pre(node):
+            fired = rule(node)
+            return node if fired is None else fired.after
+        return modify_expression(expr, quiet_pre, None)
 
-        def post(new, old, path):
-            if old is not None:
-                log.rebuilt(old, new)
-            return new
-        return modify_expression(expr, pre, post, with_path=True)
+    trail = _Trail()
 
-    def quiet_pre(node, path):
-        fired = rule(node, path)
-        return node if fired is None else fired.after
-    return modify_expression(expr, quiet_pre, None, with_path=True)
+    def pre(node):
+        cell = trail.next_cell()
+        fired = rule(node)
+        out = node if fired is None else _log_all(log, fired, cell, node)
+        if out.is_call:
+            trail.push(cell)
+        return out
+
+    def post(new, old):
+        if old is not None:
+            log.rebuilt(old, new)
+        trail.pop()
+        return new
+    return modify_expression(expr, pre, post)

@@ -73,7 +73,7 @@ class Inequality:
         return text + " or null" if self.nullable else text
 
     # -- the rule: simplify one call, post-order ---------------------------------------
-    def simplify(self, call: Call, path=()) -> Fired | None:
+    def simplify(self, call: Call) -> Fired | None:
         name = call.name
         if name in ("is_valid", "is_null") and call.args:
             return self._simplify_validity(call)

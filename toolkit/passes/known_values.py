@@ -65,7 +65,7 @@ def replace_fields_with_known_values(known: dict, expr: Expression) -> Expressio
         return expr
     known = {(k if isinstance(k, FieldRef) else FieldRef(k)): v for k, v in known.items()}
 
-    def rule(node: Expression, path) -> Fired | None:
+    def rule(node: Expression) -> Fired | None:
         if not node.is_field or node.ref not in known:
             return None
         value = _as_field_type(known[node.ref], node)

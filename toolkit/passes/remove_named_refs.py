@@ -20,7 +20,7 @@ def remove_named_refs(expr: Expression) -> Expression:
     if not expr.is_bound:
         raise UnboundError("RemoveNamedRefs called on unbound expression")
 
-    def rule(node: Expression, path) -> Fired | None:
+    def rule(node: Expression) -> Fired | None:
         if not node.is_field or node.ref.is_field_path:
             return None
         as_path = FieldRef(node.path)

@@ -13,7 +13,7 @@ from ..expression import Call, Expression
 from .arithmetic_identities import NEUTRAL_OPERANDS, arithmetic_identity
 from .comparison import BITS
 from .conditional_identities import coalesce_truncation, constant_case_when, constant_if_else
-from .framework import Fired, current_log, optimization_pass, sweep_post, sweep_pre
+from .framework import Fired, optimization_pass, sweep_post, sweep_pre
 from .logic_identities import IDEMPOTENT_CHAINS, double_negation, duplicate_operands
 from .null_identities import non_nullable_validity, self_comparison
 
@@ -40,7 +40,7 @@ def simplify_identities(expr: Expression) -> Expression:
         raise UnboundError("Cannot simplify identities in an unbound expression.")
     done: dict[int, Expression] = {}
 
-    def chain_rule(node: Expression, path) -> Fired | None:
+    def chain_rule(node: Expression) -> Fired | None:
         if not node.is_call or node.name not in IDEMPOTENT_CHAINS or id(node) in done:
             return None
         return duplicate_operands(node, done)
@@ -49,22 +49,20 @@ def simplify_identities(expr: Expression) -> Expression:
     return sweep_post(expr, _local_rule)
 
 
-def _local_rule(call: Call, path) -> Fired | None:
+def _local_rule(call: Call) -> Fired | None:
     rule = LOCAL_RULES.get(call.name)
     if rule is None:
         return None
     fired = rule(call)
     if fired is None:
         return None
-    # one rule's result may enable another at the same place (coalesce -> one argument, ...):
-    # every step but the last is logged here, the sweep logs the last
-    log = current_log()
+    # one rule's result may enable another at the same place (coalesce -> one argument, ...)
+    steps = [fired]
     for _ in range(_MAX_STEPS_PER_NODE):
-        after = fired.after
+        after = steps[-1].after
         follow = LOCAL_RULES.get(after.name) if after.is_call else None
         more = follow(after) if follow is not None else None
         if more is None:
             break
-        log.fired(fired, path, call)
-        fired = more._replace(before=after)
-    return fired
+        steps.append(more._replace(before=after))
+    return steps[-1]._replace(earlier=tuple(steps[:-1])) if len(steps) > 1 else fired

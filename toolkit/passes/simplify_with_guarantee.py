@@ -62,7 +62,7 @@ def _validity_rule(valid: Expression):
     """Arrow's SimplifyIsValidGuarantee for the guarantee `is_valid(valid)`."""
     label = valid.to_string()
 
-    def rule(call: Call, path) -> Fired | None:
+    def rule(call: Call) -> Fired | None:
         if not call.args or not call.args[0].equals(valid):
             return None
         name = call.name
