@@ -265,6 +265,13 @@ def test_bad_options_fail_at_bind_time():
         tk.call("make_struct", [F("i8")], pc.MakeStructOptions(["a", "b"])).bind(SCHEMA)
 
 
+def test_options_of_the_wrong_class_are_refused():
+    with pytest.raises(BindError, match="Function 'round' expects RoundOptions, not CastOptions"):
+        tk.call("round", [F("f64")], pc.CastOptions.safe(pa.int8())).bind(SCHEMA)
+    with pytest.raises(BindError, match="Function 'add' takes no options"):
+        tk.call("add", [F("i8"), 1], pc.RoundOptions()).bind(SCHEMA)
+
+
 def test_case_when_needs_boolean_conditions():
     bad = Call("case_when", [tk.make_struct([F("i8")], ["c"]), F("i8")])
     with pytest.raises(BindError, match="all fields of first argument must be BOOL"):

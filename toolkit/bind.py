@@ -91,12 +91,26 @@ def bind_call(call: Call, insert_implicit_casts: bool = True) -> Call:
                     for a in args]
         kernel, types = dispatch(function, narrowed)
         args = [_cast_to(arg, target, via) for arg, target, via in zip(args, types, narrowed)]
+    _check_options_class(function, call.options)
     options = call.options if call.options is not None else function.default_options
     if function.init is not None:
         function.init(function, kernel, types, options)
     out_type = kernel.output.resolve(types, options)
     return Call(call.name, args, call.options, function=function, kernel=kernel,
                 call_type=out_type)
+
+
+def _check_options_class(function, options) -> None:
+    """Options of the wrong class would fail only when the kernel runs; Arrow's init refuses."""
+    if options is None:
+        return
+    expected = function.options_class
+    if expected is None:
+        raise BindError(f"Function '{function.name}' takes no options, but "
+                        f"{type(options).__name__} was given")
+    if not isinstance(options, expected):
+        raise BindError(f"Function '{function.name}' expects {expected.__name__}, "
+                        f"not {type(options).__name__}")
 
 
 def _cast_to(arg: Expression, target: pa.DataType, narrowed: pa.DataType) -> Expression:

@@ -121,3 +121,20 @@ def test_decimal_result_types_equal_pyarrows(name, left, right):
     assert bound.type == expected
     assert decimal_operands([left, right])[0] in (pa.float64(),) or pa.types.is_decimal(
         decimal_operands([left, right])[0])
+
+
+def test_explain_dispatch_narrates_the_binding_steps():
+    from toolkit.functions import explain_dispatch
+
+    schema = pa.schema([("a", pa.int32()), ("b", pa.uint8()), ("s", pa.utf8())])
+    text = explain_dispatch(tk.field("a") + 1, schema)
+    assert "literals narrowed to their smallest type: (int32, int8)" in text
+    assert "arg 1: int64 -> int32 (literal re-typed)" in text
+    assert text.endswith("=> kernel add(int32, int32) -> int32, output int32")
+    assert "arg 1: uint8 -> int32 (safe cast)" in explain_dispatch(tk.field("a") + tk.field("b"), schema)
+    assert "no casts" in explain_dispatch(tk.field("a") + tk.field("a"), schema)
+    failing = explain_dispatch(tk.field("s") == 1, schema)
+    assert "fails: Function 'equal' has no kernel matching input types (string, int8)" in failing
+    assert "none (exact only)" in explain_dispatch(tk.call("utf8_upper", [tk.field("s")]), schema) or \
+        "exact match: utf8_upper(string) -> string" in explain_dispatch(
+            tk.call("utf8_upper", [tk.field("s")]), schema)
