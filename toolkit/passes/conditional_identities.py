@@ -95,8 +95,10 @@ def constant_case_when(call: Call) -> Fired | None:
             return None
         return Fired(after, "identities/case-when-constant",
                      "every condition is a literal: the case taken is known")
-    struct = bind_new_call("make_struct", [c for c, _, _ in kept],
-                           pc.MakeStructOptions([name for _, _, name in kept]))
+    kept_names = [name for _, _, name in kept]
+    if names == [str(i) for i in range(n)]:  # the builder's numbering stays a numbering
+        kept_names = [str(i) for i in range(len(kept))]
+    struct = bind_new_call("make_struct", [c for c, _, _ in kept], pc.MakeStructOptions(kept_names))
     args = [struct, *(v for _, v, _ in kept)]
     if otherwise is not None:
         args.append(otherwise)
@@ -124,7 +126,8 @@ def coalesce_truncation(call: Call) -> Fired | None:
         return None
     rule = ("identities/coalesce-truncate" if cut is not None and cut + 1 < len(without_nulls)
             else "identities/coalesce-drop-null")
-    reason = (f"argument {args.index(kept[-1])} is never null, so the arguments after it are "
+    last = next(i for i, a in enumerate(args) if a is kept[-1])
+    reason = (f"argument {last} is never null, so the arguments after it are "
               "never used" if rule == "identities/coalesce-truncate"
               else "null literal arguments never supply a value")
     if len(kept) == 1:
