@@ -237,8 +237,9 @@ def _leaf_matches(leaf: FieldRef, parent) -> list[tuple[int, ...]]:
 
 
 def _describe(schema_or_type) -> str:
-    if isinstance(schema_or_type, pa.Schema):
-        return schema_or_type.to_string(show_schema_metadata=False)
+    if isinstance(schema_or_type, pa.Schema):  # Arrow's Schema::ToString: one `name: type` per line
+        return "\n".join(f"{f.name}: {f.type}{'' if f.nullable else ' not null'}"
+                         for f in schema_or_type)
     return str(schema_or_type)
 
 
