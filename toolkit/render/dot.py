@@ -407,8 +407,9 @@ def _draw_plan(g, plan, prefix: str, statuses: dict[int, str]) -> dict[int, str]
 
 
 def _draw_plan_rule(g, event: PlanRuleEvent, prefix: str) -> None:
-    def labels(plan):
-        return [plan_label(n) for _, n, _ in plan_nodes(plan)] if is_plan(plan) else []
+    def labels(plan):  # a node counts as changed when its label or its schema changed
+        return [(plan_label(n), plan_schema_text(n)) for _, n, _ in plan_nodes(plan)] \
+            if is_plan(plan) else []
 
     before_labels = set(labels(event.before))
     for side, plan in (("before", event.before), ("after", event.after)):

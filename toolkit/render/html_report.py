@@ -123,9 +123,10 @@ def report_html(trace: Trace, title: str = "exprscope report") -> str:
     rules = trace.plan_rules
     if rules:
         parts.append('<section id="plan-rules"><h2>Plan optimizer rules</h2>')
-        for i, event in enumerate(rules):
+        for i, event in enumerate(rules):  # only the rules that changed the plan get a picture
+            figure = _figure(event) if event.changed else ""
             parts.append(f'<div class="plan-rule"><h3>{i + 1}. {html_text(step_title(event))}'
-                         f"</h3>{_figure(event)}</div>")
+                         f"</h3>{figure}</div>")
         parts.append("</section>")
     parts.append("<script>" + _JS + "</script></body></html>")
     return "\n".join(parts)

@@ -25,14 +25,20 @@ _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def visible(text: str) -> str:
-    """`text` with every invisible or layout-changing character spelled as an escape."""
+    """`text` with every invisible or layout-changing character spelled as an escape.
+
+    Controls, line separators, bidi overrides, surrogates and unassigned code
+    points (U+FFFF is not even allowed in XML, so SVG would break).
+    """
+    if text.isprintable():  # the common case: nothing below would change it
+        return text
     out = []
     for ch in text:
         if ch in _NAMED:
             out.append(_NAMED[ch])
             continue
         cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI:
+        if cat in ("Cc", "Cs", "Cn", "Zl", "Zp") or ch in _BIDI:
             code = ord(ch)
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
         else:

@@ -83,7 +83,8 @@ def _lines(obj, paint) -> list[str]:
     if isinstance(obj, PlanRuleEvent):
         return _plan_rule_lines(obj, paint)
     if isinstance(obj, Expression):
-        return _tree_lines(obj, lambda path, node: _describe(node, paint), lambda p, n: "")
+        return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead,
+                           with_paths=False)
     if is_plan(obj):
         return _plan_lines(obj, paint)
     raise TypeError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
@@ -102,14 +103,17 @@ def _describe(node: Expression, paint) -> str:
     return text
 
 
-def _tree_lines(root: Expression, describe, lead, extra=None) -> list[str]:
-    """Box-drawing lines; `lead(path, node)` prefixes a node's text (roles, strips),
-    `extra(path, node)` gives lines printed under it (removed subtrees)."""
+def _tree_lines(root: Expression, describe, lead, extra=None, with_paths=True) -> list[str]:
+    """Box-drawing lines, pre-order, with an explicit stack.
+
+    `describe(path, node)` is a node's text, `lead(path, node, parent)` what goes
+    before it (a role, a strip), `extra(path, node)` lines printed under it.
+    Without `with_paths` the path is None: a deep chain then costs linear time.
+    """
     lines: list[str] = []
-    stack = [((), root, "", True)]
+    stack = [((), 0, root, None, "", True)]
     while stack:
-        path, node, prefix, last = stack.pop()
-        depth = len(path)
+        path, depth, node, parent, prefix, last = stack.pop()
         if depth == 0:
             branch, child_prefix = "", ""
         else:
@@ -118,23 +122,22 @@ def _tree_lines(root: Expression, describe, lead, extra=None) -> list[str]:
             if depth > INDENT_CAP:
                 child_prefix = prefix  # stop growing: say the depth instead
                 branch = f"⋯[depth {depth}] " + branch
-        lines.append(f"{prefix}{branch}{lead(path, node)}{describe(path, node)}")
+        lines.append(f"{prefix}{branch}{lead(path, node, parent)}{describe(path, node)}")
         for line in (extra(path, node) if extra else ()):
             lines.append(f"{child_prefix}{line}")
         args = node.args
         for i in range(len(args) - 1, -1, -1):
-            stack.append((path + (i,), args[i], child_prefix, i == len(args) - 1))
+            child_path = path + (i,) if with_paths else None
+            stack.append((child_path, depth + 1, args[i], (node, i), child_prefix,
+                          i == len(args) - 1))
     return lines
 
 
-def _role_lead(root):
-    def lead(path, node):
-        if not path:
-            return ""
-        role = arg_role(node_at(root, path[:-1]), path[-1])
-        return f"{role}: " if role else ""
-
-    return lead
+def _role_lead(path, node, parent) -> str:
+    if parent is None:
+        return ""
+    role = arg_role(*parent)
+    return f"{role}: " if role else ""
 
 
 # -- steps ------------------------------------------------------------------------
@@ -169,7 +172,7 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
         return [paint("- removed: " + visible(shorten(g.to_string(), 80)), "removed")
                 for g in removed.get(path, ())]
 
-    lines += ["  " + line for line in _tree_lines(root, describe, _role_lead(root), extra)]
+    lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra)]
     for rewrite in diff.unplaced:
         lines.append(paint(f"  ({visible(rewrite.rule)}: its node was changed again later in "
                            "this pass)", "dim"))
@@ -193,12 +196,10 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
             target += (int(b.branch.split()[1]) - 1,)
         strips.setdefault(target, []).append(
             f"{visible(b.branch)} {strip_text(b.rows, b.total_rows)}")
-    role_lead = _role_lead(root)
-
-    def lead(path, node):
+    def lead(path, node, parent):
         if path in strips:
             return paint("[" + "; ".join(strips[path]) + "] ", "strip")
-        return role_lead(path, node)
+        return _role_lead(path, node, parent)
 
     def describe(path, node):
         text = _describe(node, paint)
@@ -260,15 +261,19 @@ def _plan_rule_lines(event: PlanRuleEvent, paint) -> list[str]:
     lines = [paint(visible(step_title(event)), "title")]
     if event.reason:
         lines.append(f"  {visible(event.reason)}")
-    before = [plan_label(n) for _, n, _ in plan_nodes(event.before)] \
-        if is_plan(event.before) else []
-    for side, plan in (("before", event.before), ("after", event.after)):
+
+    def keys(plan):  # a node counts as changed when its label or its schema changed
+        return [(plan_label(n), plan_schema_text(n)) for _, n, _ in plan_nodes(plan)]
+
+    sides = (("before", event.before), ("after", event.after)) if event.changed \
+        else (("plan", event.after),)
+    before = set(keys(event.before)) if is_plan(event.before) else set()
+    for side, plan in sides:
         lines.append(f"  {side}:")
         if is_plan(plan):
             changed = set()
-            if side == "after" and event.changed:
-                changed = {i for i, (_, n, _) in enumerate(plan_nodes(plan))
-                           if plan_label(n) not in before}
+            if side == "after":
+                changed = {i for i, key in enumerate(keys(plan)) if key not in before}
             lines += ["    " + line for line in _plan_lines(plan, paint, changed)]
         else:
             lines.append(f"    {visible(str(plan))}")

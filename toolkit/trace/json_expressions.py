@@ -48,6 +48,8 @@ class ExpressionWriter:
         self.types: list[dict] = []
         self._type_index: dict[str, int] = {}
         self._node_index: dict[int, int] = {}
+        self.values: list[dict] = []  # literal values, each distinct one written once
+        self._value_index: dict[tuple, int] = {}
         self._alive: list[Expression] = []  # ids stay unique while the writer lives
 
     def add(self, expr: Expression) -> int:
@@ -78,10 +80,20 @@ class ExpressionWriter:
             self.types.append(doc)
         return index
 
+    def _value(self, value: pa.Scalar) -> int:
+        key = _value_key(value)
+        index = None if key is None else self._value_index.get(key)
+        if index is None:
+            index = len(self.values)
+            self.values.append(scalar_to_json(value))
+            if key is not None:
+                self._value_index[key] = index
+        return index
+
     def _node_doc(self, node: Expression) -> dict:
         if node.is_literal:
             if node.is_scalar:
-                return {"k": "literal", "value": scalar_to_json(node.value)}
+                return {"k": "literal", "value": self._value(node.value)}
             return {"k": "literal", "array": array_to_json(node.value)}
         if node.is_field:
             return {"k": "field", "ref": ref_to_json(node.ref), "type": self._type(node.field_type),
@@ -93,7 +105,22 @@ class ExpressionWriter:
                 "type": self._type(node.call_type), "bound": node.kernel is not None}
 
     def doc(self) -> dict:
-        return {"nodes": self.nodes, "types": self.types}
+        return {"nodes": self.nodes, "types": self.types, "values": self.values}
+
+
+def _value_key(value: pa.Scalar) -> tuple | None:
+    """A key that tells apart every distinct simple value (-0.0 from 0.0); None: don't share."""
+    if not value.is_valid:
+        return (str(value.type), "null")
+    if pa.types.is_nested(value.type) or pa.types.is_dictionary(value.type) \
+            or isinstance(value.type, pa.ExtensionType):
+        return None
+    py = value.as_py()
+    if isinstance(py, float):
+        return (str(value.type), "float", py.hex())
+    if isinstance(py, (bool, int, str, bytes)):
+        return (str(value.type), type(py).__name__, py)
+    return None
 
 
 class ExpressionReader:
@@ -101,11 +128,12 @@ class ExpressionReader:
 
     def __init__(self, doc: dict):
         types = [type_from_json(t) for t in doc.get("types", [])]
+        values = [scalar_from_json(v) for v in doc.get("values", [])]
         self.nodes: list[Expression] = []
         for n in doc["nodes"]:
             kind = n["k"]
             if kind == "literal":
-                value = scalar_from_json(n["value"]) if "value" in n else array_from_json(n["array"])
+                value = values[n["value"]] if "value" in n else array_from_json(n["array"])
                 self.nodes.append(Literal(value))
             elif kind == "field":
                 t = None if n.get("type") is None else types[n["type"]]

@@ -1,0 +1,73 @@
+"""An evaluation drawn: rows per node, each branch's selection as a strip, the failure in red."""
+
+import re
+
+import numpy as np
+import pyarrow as pa
+
+import toolkit as tk
+from toolkit.render.dot_style import ERROR_STYLE, SELECTED, UNSELECTED
+from toolkit.render.selection_strip import DENSITY_CELLS, strip_of
+
+from conftest import evaluation
+
+HEADLINE = tk.if_else(tk.field("a") != 0, tk.field("b") / tk.field("a"), 0)
+
+
+def _edge(source: str, branch: str) -> str:
+    return next(line for line in source.splitlines() if "->" in line and f">{branch}:" in line)
+
+
+def _cells(line: str) -> list[str]:
+    return re.findall(r'FIXEDSIZE="TRUE" BGCOLOR="(#[0-9a-f]{6})"', line)
+
+
+def test_small_batches_draw_one_cell_per_row():
+    table = pa.table({"a": [0, 1, 2, 0, 5], "b": [1, 2, 3, 4, 5]})
+    source = tk.to_dot(evaluation(table, HEADLINE)).source
+    then = _edge(source, "then")
+    assert "3 of 5 rows" in then
+    assert _cells(then) == [UNSELECTED, SELECTED, SELECTED, UNSELECTED, SELECTED]
+    assert _cells(_edge(source, "else")) == [SELECTED, UNSELECTED, UNSELECTED, SELECTED,
+                                             UNSELECTED]
+    assert ">3 of 5 rows<" in source  # the divide ran on three rows only
+    assert ">5 of 5 rows<" in source
+
+
+def test_large_batches_draw_a_density_bar():
+    n = 100_000
+    a = np.where(np.arange(n) < n // 4, 0, 1)  # the first quarter takes `else`
+    table = pa.table({"a": a, "b": np.arange(n)})
+    source = tk.to_dot(evaluation(table, HEADLINE)).source
+    then = _edge(source, "then")
+    assert "(density)" in then and "75,000 of 100,000 rows" in then
+    cells = _cells(then)
+    assert len(cells) == DENSITY_CELLS
+    assert cells[0] == UNSELECTED and cells[-1] == SELECTED  # empty, then full
+
+
+def test_the_failing_node_is_red_with_its_row():
+    table = pa.table({"a": [3, 1, 0, 2], "b": [1, 2, 3, 4]})
+    event = evaluation(table, HEADLINE, mode="eager")
+    source = tk.to_dot(event).source
+    failing = [line for line in source.splitlines() if ERROR_STYLE["fillcolor"] in line]
+    assert len(failing) == 1
+    assert ">divide<" in failing[0] and "at row 2" in failing[0]
+    assert "failed at row 2" in source  # the caption
+
+
+def test_case_when_conditions_get_their_own_strips():
+    table = pa.table({"a": [5, -1, 0, 7, -3, 0]})
+    expr = tk.case_when([(tk.field("a") > 0, "pos"), (tk.field("a") < 0, "neg")], else_="zero")
+    source = tk.to_dot(evaluation(table, expr)).source
+    assert "when 1: 6 of 6 rows" in source
+    assert "when 2: 4 of 6 rows" in source  # only the rows the first case left
+    assert "then 1: 2 of 6 rows" in source and "else: 2 of 6 rows" in source
+
+
+def test_strip_cells_match_the_selection():
+    strip = strip_of(pa.array([1, 3], pa.int64()), 4)
+    assert strip.per_row and strip.cells == (0.0, 1.0, 0.0, 1.0)
+    dense = strip_of(pa.array(np.arange(0, 1000, 2)), 1000)
+    assert not dense.per_row and all(0.4 < c < 0.6 for c in dense.cells)
+    assert dense.caption == "500 of 1,000 rows (50.0%)"

@@ -1,0 +1,83 @@
+"""Expression trees in DOT: one node per expression node, shaped by kind, typed once bound."""
+
+import re
+
+import pyarrow as pa
+from hypothesis import given, settings, strategies as st
+
+import toolkit as tk
+from toolkit.render.dot import MAX_NODES
+from toolkit.render.labels import shorten, visible
+
+from conftest import HOSTILE, needs_dot, svg_texts
+
+
+def _nodes(source: str) -> list[str]:
+    return re.findall(r"^\s*(\w+) \[label=", source, re.M)
+
+
+def test_one_node_per_expression_node_with_shapes_by_kind():
+    expr = tk.if_else(tk.field("a") > 1, tk.field("b"), tk.literal(0))
+    source = tk.to_dot(expr).source
+    assert len(_nodes(source)) == 6
+    assert len(re.findall(r"->", source)) == 5
+    assert source.count('class="kind-special"') == 1 and "shape=hexagon" in source
+    assert source.count('class="kind-field"') == 2
+    assert source.count('class="kind-literal"') == 2
+    assert source.count('class="kind-call"') == 1
+    assert "cond" in source and "then" in source and "else" in source  # roles on edges
+
+
+def test_types_appear_once_bound(schema):
+    expr = tk.field("a") + 1
+    unbound = tk.to_dot(expr).source
+    bound = tk.to_dot(expr.bind(schema)).source
+    assert unbound.count(">int64<") == 1  # a literal always has its type
+    assert bound.count(">int64<") == 3  # add, a and the literal
+
+
+def test_cast_shows_its_target_type(schema):
+    source = tk.to_dot(tk.field("a").cast("float32")).source
+    assert "to float" in source
+
+
+def test_huge_trees_are_summarized_and_say_so():
+    expr = tk.field("a")
+    for _ in range(10_000):
+        expr = expr + 1
+    source = tk.to_dot(expr).source
+    hidden = [int(n.replace(",", "")) for n in re.findall(r"⋯ ([\d,]+) more nodes", source)]
+    assert hidden and len(_nodes(source)) == MAX_NODES + len(hidden)
+    assert MAX_NODES + sum(hidden) == 20_001  # every node is drawn or counted
+    assert f"showing {MAX_NODES:,} of 20,001 nodes" in source
+
+
+@needs_dot
+def test_hostile_names_are_text_in_dot_and_svg():
+    expr = tk.call("add", [tk.field(name) for name in HOSTILE])
+    source = tk.to_dot(expr).source
+    assert "<script>" not in source and "\\N" not in source.replace("\\\\N", "")
+    texts = svg_texts(tk.to_svg(expr))
+    for name in HOSTILE:
+        assert visible(name) in texts, name
+
+
+@needs_dot
+@settings(max_examples=25)
+@given(st.text(min_size=1, max_size=20).filter(lambda s: s.strip()))
+def test_any_field_name_shows_as_itself(name):
+    texts = svg_texts(tk.to_svg(tk.field(name) > 1))
+    want = " ".join(shorten(visible(name), 60).split())
+    assert want in [" ".join(t.split()) for t in texts]
+
+
+@needs_dot
+def test_svg_comes_from_dot():
+    svg = tk.to_svg(tk.field("a") + 1)
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "</svg>" in svg
+    assert svg_texts(svg)[:1] == ["add"]
+
+
+def test_literal_values_are_labels():
+    source = tk.to_dot(tk.literal(pa.scalar("x<y", pa.string()))).source
+    assert "&quot;x&lt;y&quot;" in source

@@ -1,0 +1,85 @@
+"""Text trees for the terminal: box drawing, color only on a terminal, user text made harmless."""
+
+import io
+import re
+
+import pyarrow as pa
+
+import toolkit as tk
+from toolkit.render.text import INDENT_CAP, strip_text, wants_color
+
+from conftest import HOSTILE, evaluation
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_expression_tree_with_box_drawing(schema):
+    text = tk.to_text((tk.field("a") + 1 > 3).bind(schema), color=False)
+    assert text.splitlines() == [
+        "greater: bool",
+        "├── add: int64",
+        "│   ├── a: int64",
+        "│   └── 1: int64",
+        "└── 3: int64",
+    ]
+
+
+def test_color_only_on_a_terminal(monkeypatch, changed_pass):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert "\x1b[" not in tk.to_text(changed_pass, stream=io.StringIO())
+    assert "\x1b[33m~ \x1b[0m" in tk.to_text(changed_pass, stream=_Tty())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not wants_color(_Tty())
+
+
+def test_pass_marks_changes_rules_and_reasons(changed_pass, folding_pass):
+    text = tk.to_text(changed_pass, color=False)
+    assert "⟲ canonicalize/flip-comparison at 0:" in text
+    assert "~ greater: bool [canonicalize/flip-comparison] (was less)" in text
+    folded = tk.to_text(folding_pass, color=False)
+    assert "- removed: 1" in folded and "- removed: 2" in folded
+
+
+def test_evaluation_shows_strips_and_the_failing_row():
+    table = pa.table({"a": [0, 1, 2, 0, 5], "b": [1, 2, 3, 4, 5]})
+    expr = tk.if_else(tk.field("a") != 0, tk.field("b") / tk.field("a"), 0)
+    text = tk.to_text(evaluation(table, expr), color=False)
+    assert "[then ▕·██·█▏ 3 of 5 rows (60.0%)] divide: int64 · 3/5 rows" in text
+    eager = tk.to_text(evaluation(table, expr, "eager"), color=False)
+    assert re.search(r"divide: int64 .*✖ .*divide by zero.* at row 0", eager)
+
+
+def test_density_bar_for_large_batches():
+    bar = strip_text(pa.array(range(0, 1000, 2), pa.int64()), 1000)
+    assert bar.startswith("▕") and len(bar.split("▏")[0]) == 65 and "500 of 1,000" in bar
+
+
+def test_hostile_names_cannot_inject_terminal_codes():
+    expr = tk.call("add", [tk.field(name) for name in HOSTILE])
+    plain = tk.to_text(expr, color=False)
+    assert "\x1b" not in plain and "\u202e" not in plain
+    assert "tab\\tand\\x1b[31mred" in plain and "new\\nline" in plain
+    colored = tk.to_text(expr, color=True)
+    assert re.sub(r"\x1b\[[0-9;]+m", "", colored) == plain
+
+
+def test_ten_thousand_deep_tree_prints_in_bounded_lines():
+    expr = tk.field("a")
+    for _ in range(10_000):
+        expr = expr + 1
+    lines = tk.to_text(expr, color=False).splitlines()
+    assert len(lines) == 20_001
+    assert max(len(line) for line in lines) < 4 * INDENT_CAP + 40
+    assert sum("⋯[depth 10000] " in line for line in lines) == 2  # the deepest a and 1
+
+
+def test_a_plan_as_text():
+    from toolkit import plan
+
+    p = plan.scan("t", pa.table({"a": [1, 2]})).filter(tk.field("a") > 1)
+    text = tk.to_text(p, color=False)
+    assert text.splitlines()[0].startswith("Filter: ")
+    assert text.splitlines()[1].startswith("└── TableScan: t")
