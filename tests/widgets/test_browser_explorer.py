@@ -1,0 +1,173 @@
+"""The explorer in a real browser: JupyterLab on loopback, Debian's headless chromium.
+
+Starts JupyterLab on a free port of 127.0.0.1 with a token, opens the showcase
+notebook in chromium through Playwright (the system's browser: nothing is
+downloaded), runs every cell, clicks "next" in the first explorer and checks
+that the tree it draws changed. A screenshot lands in the test's tmp_path.
+"""
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "explorer.ipynb"
+KERNEL = "exprscope-tests"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+# the notebook's kernel, through the app object JupyterLab exposes with expose_app_in_browser
+KERNEL_IDLE = """() => {
+  const app = window.jupyterapp;
+  const widget = app && app.shell.currentWidget;
+  const session = widget && widget.sessionContext && widget.sessionContext.session;
+  return Boolean(session && session.kernel && session.kernel.status === 'idle');
+}"""
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                       reason=f"Debian's chromium is not installed at {CHROMIUM} "
+                              "(apt-get install chromium, or `make system-packages`)"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str, token: str, timeout: float = 2.0) -> int:
+    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return response.status
+
+
+def _prepare(root: Path) -> dict:
+    """A private Jupyter home: the notebook, a kernelspec of this Python, fresh settings."""
+    for name in ("config", "data", "runtime", "work"):
+        (root / name).mkdir()
+    labconfig = root / "config" / "labconfig"  # no "get Jupyter news?" toast over the page
+    labconfig.mkdir()
+    (labconfig / "page_config.json").write_text(json.dumps(
+        {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
+    spec = root / "data" / "kernels" / KERNEL
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "exprscope tests", "language": "python"}))
+    nb = json.loads(NOTEBOOK.read_text())
+    nb["metadata"]["kernelspec"] = {"name": KERNEL, "display_name": "exprscope tests",
+                                    "language": "python"}
+    (root / "work" / NOTEBOOK.name).write_text(json.dumps(nb))
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / "config"),
+               JUPYTER_DATA_DIR=str(root / "data"), JUPYTER_RUNTIME_DIR=str(root / "runtime"),
+               JUPYTER_PLATFORM_DIRS="1")
+    env.pop("JUPYTER_PATH", None)
+    return env
+
+
+@pytest.fixture
+def jupyterlab(tmp_path):
+    """(base URL, token) of a JupyterLab serving a copy of the notebook; shut down after."""
+    env = _prepare(tmp_path)
+    port, token = _free_port(), secrets.token_hex(16)
+    log = open(tmp_path / "jupyterlab.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+         f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path / 'work'}",
+         "--LabApp.expose_app_in_browser=True",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         "--ServerApp.terminals_enabled=False",
+         *(["--allow-root"] if os.geteuid() == 0 else [])],
+        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 40
+        while True:
+            if server.poll() is not None:
+                pytest.fail("JupyterLab exited early:\n" + (tmp_path / "jupyterlab.log").read_text())
+            try:
+                if _get(f"{base}/api/status", token) == 200:
+                    break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("JupyterLab did not answer within 40 s:\n"
+                            + (tmp_path / "jupyterlab.log").read_text())
+            time.sleep(0.3)
+        yield base, token
+    finally:
+        _shut_down(server, base, token)
+        log.close()
+
+
+def _shut_down(server: subprocess.Popen, base: str, token: str) -> None:
+    """Ask the server to stop (it stops its kernels), then insist."""
+    if server.poll() is None:
+        try:
+            request = urllib.request.Request(f"{base}/api/shutdown", method="POST", data=b"",
+                                             headers={"Authorization": f"token {token}"})
+            urllib.request.urlopen(request, timeout=5).close()
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGTERM)  # the group this test started: server + kernels
+        try:
+            server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=5)
+
+
+def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    base, token = jupyterlab
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(45_000)
+            page.goto(f"{base}/lab/tree/{NOTEBOOK.name}?token={token}")
+            page.wait_for_selector(".jp-Notebook .jp-Cell")
+            page.wait_for_function(KERNEL_IDLE)  # run only once the kernel is up
+            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+
+            explorer = page.locator(".exprscope-explorer").first
+            tree = explorer.locator(".exprscope-tree")
+            tree.locator("svg").first.wait_for(state="visible")
+            header = explorer.locator(".exprscope-step-title")
+            assert "Step 1 of" in header.inner_text()
+            before = tree.inner_html()
+
+            explorer.locator("button.exprscope-next").click()
+            page.wait_for_function(
+                "([el, old]) => el.innerHTML !== old && el.querySelector('svg') !== null",
+                arg=[tree.element_handle(), before])
+            assert "Step 2 of" in header.inner_text()
+            assert tree.inner_html() != before
+
+            explorer.scroll_into_view_if_needed()
+            shot = tmp_path / "explorer.png"
+            page.screenshot(path=str(shot))
+            assert shot.stat().st_size > 10_000
+        finally:
+            browser.close()
+    assert shutil.which("dot"), "the tree above was drawn by graphviz's dot"
