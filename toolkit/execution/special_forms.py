@@ -177,6 +177,8 @@ def case_when(ctx, node, path, sel):
         parts.append((remaining, value))
     elif else_node is not None:
         _skipped(ctx, sel, path, "else", 1 + n_cases)
+    if not parts:  # no case taken anywhere and no else: null on every row
+        return pa.scalar(None, node.type)
     if len(parts) == 1 and parts[0][0] is None:
         return _cast(parts[0][1], node.type)
     parts = [(pa.arange(0, domain) if p is None else p, v) for p, v in parts]

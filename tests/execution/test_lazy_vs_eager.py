@@ -1,0 +1,90 @@
+"""Lazy equals eager wherever eager does not fail; guarded errors never surface lazily."""
+
+import pyarrow as pa
+import pyarrow.compute as pc
+from hypothesis import given, settings, strategies as st
+
+import toolkit as tk
+from toolkit.errors import KernelError
+
+from .expression_strategies import expressions, same_values, tables
+
+kinds = st.sampled_from(["int", "float", "bool", "str"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(kinds.flatmap(expressions), tables())
+def test_lazy_equals_eager_where_eager_succeeds(pair, table):
+    expr, _ = pair
+    try:
+        eager = tk.evaluate(expr, table, mode="eager")
+    except KernelError:
+        return
+    lazy = tk.evaluate(expr, table)
+    if isinstance(eager, pa.Scalar) or isinstance(lazy, pa.Scalar):
+        assert isinstance(eager, pa.Scalar) and isinstance(lazy, pa.Scalar)
+        assert eager.type == lazy.type
+        assert same_values(pa.array([eager], eager.type), pa.array([lazy], lazy.type))
+        return
+    assert lazy.type == eager.type
+    assert [len(c) for c in lazy.chunks] == [len(c) for c in eager.chunks]
+    assert same_values(lazy, eager), str(expr)
+
+
+def _guarded(kind, numerator, fallback, g):
+    """Four ways to divide by `g` only where it is not zero."""
+    safe = g != 0
+    quotient = numerator / g
+    return {
+        "if_else": tk.if_else(safe, quotient, fallback),
+        "case_when": tk.case_when([(g == 0, fallback), (tk.literal(True), quotient)]),
+        "coalesce": tk.coalesce(tk.if_else(g == 0, fallback, tk.literal(None, pa.int64())),
+                                tk.if_else(safe, quotient, tk.literal(None, pa.int64()))),
+        "and": tk.if_else(safe & (quotient > 0), quotient, fallback),
+    }[kind]
+
+
+GUARDED_QUOTIENT_PATHS = {
+    "if_else": {(1,)},
+    "case_when": {(2,)},
+    "coalesce": {(1, 1)},
+    "and": {(0, 1, 0), (1,)},
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["if_else", "case_when", "coalesce", "and"]), expressions("int", 2),
+       expressions("int", 2), tables())
+def test_errors_on_unselected_rows_never_surface(kind, numerator, fallback, table):
+    """`g` (column i) has zeros; the quotient is only needed where it is not zero."""
+    g = tk.field("i")
+    expr = _guarded(kind, numerator[0], fallback[0], g)
+    try:
+        got = tk.evaluate(expr, table)
+    except KernelError as error:
+        # the numerator or the fallback may fail by themselves; the guarded divide never does
+        assert error.path not in GUARDED_QUOTIENT_PATHS[kind], (str(expr), error)
+        return
+    if isinstance(got, pa.Scalar):
+        return
+    # the rows where g != 0 agree with the plain quotient computed on just those rows
+    nonzero = pc.fill_null(pc.not_equal(table.column("i"), 0), False)
+    picked = table.filter(nonzero)
+    if picked.num_rows == 0:
+        return
+    try:
+        quotient = tk.evaluate(numerator[0] / g, picked)
+    except KernelError:
+        return  # the numerator itself fails on a selected row: checked by other tests
+    fallback_rows = tk.evaluate(fallback[0], picked)
+    got_rows = got.filter(nonzero)
+    if isinstance(quotient, pa.Scalar):
+        quotient = pa.chunked_array([pa.repeat(quotient, picked.num_rows)])
+    if kind != "and":
+        assert same_values(got_rows, quotient), str(expr)
+    else:  # `and` picks the quotient where it is positive, the fallback elsewhere
+        q = quotient.to_pylist()
+        fb = fallback_rows.to_pylist() if not isinstance(fallback_rows, pa.Scalar) \
+            else [fallback_rows.as_py()] * len(q)
+        assert got_rows.to_pylist() == [v if (v is not None and v > 0) else (
+            None if v is None else f) for v, f in zip(q, fb)], str(expr)
