@@ -1,18 +1,10 @@
 """Real events for the renderer tests: the real passes and evaluator, never hand-made fakes."""
 
-import shutil
-import xml.etree.ElementTree as ET
-
 import pyarrow as pa
 import pytest
 
 import toolkit as tk
 from toolkit.passes import canonicalize, fold_constants
-
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is missing")
-
-HOSTILE = ['<script>alert(1)</script>', 'a"b\'c', "{x|y}<z>", "back\\slash \\N \\G",
-           "new\nline", "tab\tand\x1b[31mred", "&amp; &lt;", "\u202eevil", "]] --> <!--"]
 
 
 @pytest.fixture
@@ -39,19 +31,3 @@ def folding_pass(schema):
         fold_constants(expr)
     (event,) = t.passes
     return event
-
-
-def evaluation(table, expr, mode="lazy"):
-    with tk.trace() as t:
-        try:
-            tk.evaluate(expr, table, mode=mode)
-        except tk.KernelError:
-            pass
-    return t.evaluations[0]
-
-
-def svg_texts(svg: str) -> list[str]:
-    """Every text the SVG shows, parsed as XML (so the SVG must be well formed)."""
-    root = ET.fromstring(svg)
-    return [(el.text or "").replace("\xa0", " ") for el in root.iter()
-            if el.tag.endswith("text")]

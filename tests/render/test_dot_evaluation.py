@@ -9,7 +9,7 @@ import toolkit as tk
 from toolkit.render.dot_style import ERROR_STYLE, SELECTED, UNSELECTED
 from toolkit.render.selection_strip import DENSITY_CELLS, strip_of
 
-from conftest import evaluation
+from render_helpers import evaluation
 
 HEADLINE = tk.if_else(tk.field("a") != 0, tk.field("b") / tk.field("a"), 0)
 

@@ -9,7 +9,7 @@ import toolkit as tk
 from toolkit.render.dot import MAX_NODES
 from toolkit.render.labels import shorten, visible
 
-from conftest import HOSTILE, needs_dot, svg_texts
+from render_helpers import HOSTILE, needs_dot, svg_texts
 
 
 def _nodes(source: str) -> list[str]:

@@ -8,7 +8,7 @@ import pyarrow as pa
 import toolkit as tk
 from toolkit.render.text import INDENT_CAP, strip_text, wants_color
 
-from conftest import HOSTILE, evaluation
+from render_helpers import HOSTILE, evaluation
 
 
 class _Tty(io.StringIO):

@@ -1,0 +1,39 @@
+"""Jupyter display: importing toolkit registers the renderer; SVG plus text, text without dot."""
+
+import pyarrow as pa
+
+import toolkit as tk
+from toolkit import display_hooks
+from toolkit.render import display
+
+from render_helpers import needs_dot, svg_texts
+
+
+@needs_dot
+def test_expressions_and_traces_display_as_svg_and_text(changed_pass):
+    bundle = (tk.field("a") + 1)._repr_mimebundle_()
+    assert bundle["image/svg+xml"].lstrip().startswith("<?xml")
+    assert bundle["text/plain"].startswith("add")
+    t = tk.Trace([changed_pass])
+    bundle = t._repr_mimebundle_()
+    assert "<svg" in bundle["image/svg+xml"] and "canonicalize" in bundle["text/plain"]
+    step = display_hooks.mimebundle(changed_pass)  # one step of a trace
+    assert "⟲ canonicalize/flip-comparison" in svg_texts(step["image/svg+xml"])
+
+
+def test_without_dot_the_text_tree_shows(monkeypatch):
+    monkeypatch.setattr(display, "dot_available", lambda: False)
+    bundle = display_hooks.mimebundle(tk.field("a") > 1)
+    assert bundle == {"text/plain": "greater\n├── a\n└── 1: int64"}
+
+
+def test_plans_display(monkeypatch):
+    from toolkit import plan
+
+    monkeypatch.setattr(display, "dot_available", lambda: False)
+    p = plan.scan("t", pa.table({"a": [1]})).filter(tk.field("a") > 0)
+    assert display_hooks.mimebundle(p)["text/plain"].startswith("Filter: ")
+
+
+def test_unknown_objects_fall_back_to_repr():
+    assert display.mimebundle(42) == {"text/plain": "42"}

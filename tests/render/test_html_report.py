@@ -1,0 +1,132 @@
+"""The standalone report: one step per pass, the evaluation, the checks; nothing to fetch."""
+
+import re
+from html.parser import HTMLParser
+from unittest import mock
+
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import toolkit as tk
+from toolkit.passes import optimize
+from toolkit.render import html_report
+from toolkit.render.labels import visible
+
+from render_helpers import HOSTILE, needs_dot
+
+
+class _Page(HTMLParser):
+    """Collects the elements, the attributes that could load something, and the text."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags: list[str] = []
+        self.loads: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        for name, value in attrs:
+            if name in ("src", "href", "xlink:href", "data", "action", "poster") and value:
+                self.loads.append(value)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _page(text: str) -> _Page:
+    page = _Page()
+    page.feed(text)
+    return page
+
+
+@pytest.fixture
+def story(tmp_path):
+    table = pa.table({"a": [0, 1, 2, 0, 5], "b": [1, 2, 3, 4, 5]})
+    expr = tk.if_else(tk.field("a") != 0, tk.field("b") / tk.field("a"), tk.literal(1) - 1)
+    with tk.trace() as t:
+        optimized = optimize(expr, table.schema)
+        tk.evaluate(optimized, table)
+        with pytest.raises(tk.KernelError):
+            tk.evaluate(optimized, table, mode="eager")
+    return t
+
+
+@needs_dot
+def test_one_step_per_pass_with_inline_svg(story, tmp_path):
+    path = tk.write_report(story, tmp_path / "sub" / "report.html")
+    text = path.read_text(encoding="utf-8")
+    page = _page(text)
+    assert text.count('<div class="step"') == len(story.passes) > 1
+    assert page.tags.count("svg") >= len(story.passes) + len(story.evaluations)
+    assert page.tags.count("script") == 1 and page.tags.count("link") == 0
+    assert 'id="step-prev"' in text and 'id="step-next"' in text and "ArrowRight" in text
+    assert "Content-Security-Policy" in text and "default-src 'none'" in text
+
+
+@needs_dot
+def test_nothing_is_loaded_from_the_network(story, tmp_path):
+    text = tk.write_report(story, tmp_path / "r.html").read_text(encoding="utf-8")
+    assert not re.search(r"https?://", text)
+    assert _page(text).loads == []
+    assert "@import" not in text and "url(" not in text
+
+
+def test_summary_evaluation_and_failing_row(story, tmp_path):
+    text = tk.write_report(story, tmp_path / "r.html").read_text(encoding="utf-8")
+    summary = text[text.index('id="summary"'):text.index("</dl>")]
+    assert "if_else" in summary and "passes" in summary and "failed" in summary
+    assert text.count('class="evaluation"') == 2
+    failing = re.findall(r'<tr class="failing">(.*?)</tr>', text)
+    assert len(failing) == 1 and failing[0].startswith("<td>0</td>")  # row 0 divides by zero
+    assert '<td class="branch">else</td>' in text and '<td class="branch">then</td>' in text
+
+
+def test_invariant_checks_are_listed(tmp_path):
+    from toolkit import plan
+
+    data = pa.table({"a": [1, 2, 3], "b": [4, 5, 6]})
+    with tk.trace() as t:
+        plan.optimize(plan.scan("t", data).filter(tk.field("a") > 1).project(
+            [tk.field("a")], names=["a"]))
+    text = tk.write_report(t, tmp_path / "r.html").read_text(encoding="utf-8")
+    section = text[text.index('id="invariants"'):]
+    assert section.count("✔ pass") == len(t.invariant_checks) > 0
+    assert 'id="plan-rules"' in text
+
+
+@needs_dot
+def test_hostile_names_stay_text(tmp_path):
+    table = pa.table({name: [1, 0] for name in HOSTILE})
+    expr = tk.coalesce([tk.field(name) for name in HOSTILE[:4]])
+    with tk.trace() as t:
+        tk.evaluate(tk.if_else(tk.field(HOSTILE[0]) > 0, expr, 0), table)
+    text = tk.write_report(t, tmp_path / "r.html").read_text(encoding="utf-8")
+    page = _page(text)
+    assert page.tags.count("script") == 1  # ours, never `<script>alert(1)`
+    assert "<script>alert" not in text and "\x1b" not in text and "\u202e" not in text
+    shown = "".join(page.text)
+    for name in HOSTILE[:4]:
+        assert visible(name) in shown
+
+
+@settings(max_examples=30)
+@given(st.text(min_size=1, max_size=16))
+def test_any_name_is_escaped_in_the_text_report(name):
+    table = pa.table({name: [1, 2]})
+    with tk.trace() as t:
+        tk.evaluate(tk.field(name) + 1, table)
+    with mock.patch.object(html_report, "dot_available", lambda: False):  # the <pre> fallback
+        text = html_report.report_html(t)
+    page = _page(text)
+    assert page.tags.count("script") == 1 and page.loads == []
+    assert visible(name) in "".join(page.text)
+
+
+def test_without_dot_the_trees_are_text(monkeypatch, story):
+    monkeypatch.setattr(html_report, "dot_available", lambda: False)
+    text = html_report.report_html(story)
+    assert "<svg" not in text and "was not installed" in text
+    assert text.count('<div class="step"') == len(story.passes)
+    assert "├──" in text
