@@ -23,6 +23,7 @@ from .visit import modify_expression, node_at, walk  # noqa: F401
 from .observe import Observer, observing  # noqa: F401
 # -- parse (issue 2) --
 from .parse import parse  # noqa: F401
+from .errors import BuildError  # noqa: F401
 # -- functions and bind (issue 3) --
 from .functions import (  # noqa: F401
     Function, FunctionKind, Kernel, NullHandling, describe, function_names, get_function,

@@ -7,6 +7,7 @@ from typing import Iterable, Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .errors import BuildError
 from .expression import Call, Expression, Literal, Parameter, as_expression
 from .field_ref import FieldRef
 
@@ -114,7 +115,7 @@ def make_struct(values: Sequence, names: Sequence[str]) -> Call:
     values = [as_expression(v) for v in values]
     names = list(names)
     if len(values) != len(names):
-        raise ValueError(f"make_struct got {len(values)} values but {len(names)} names")
+        raise BuildError(f"make_struct got {len(values)} values but {len(names)} names")
     return Call("make_struct", values, pc.MakeStructOptions(names))
 
 
@@ -122,7 +123,7 @@ def case_when(cases: Sequence[tuple], else_=None) -> Call:
     """Arrow's case_when: a make_struct of the conditions, then the values, then else."""
     cases = list(cases)
     if not cases:
-        raise ValueError("case_when needs at least one (condition, value) pair")
+        raise BuildError("case_when needs at least one (condition, value) pair")
     conds = [as_expression(c) for c, _ in cases]
     values = [as_expression(v) for _, v in cases]
     struct = make_struct(conds, [str(i) for i in range(len(conds))])
@@ -136,7 +137,7 @@ def coalesce(*args) -> Call:
     """The first non-null argument, row by row; argument i runs only where all before are null."""
     operands = _operands(args)
     if not operands:
-        raise ValueError("coalesce needs at least one argument")
+        raise BuildError("coalesce needs at least one argument")
     return Call("coalesce", [as_expression(a) for a in operands])
 
 

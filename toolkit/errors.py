@@ -10,6 +10,7 @@ __all__ = [
     "ExprscopeError",
     "FieldRefError",
     "ParseError",
+    "BuildError",
     "BindError",
     "UnknownFunctionError",
     "ArityError",
@@ -57,6 +58,10 @@ class ParseError(ExprscopeError, ValueError):
         self.position = position
         self.width = width
         super().__init__(f"{reason}\n{caret_snippet(text, position, width)}")
+
+
+class BuildError(ExprscopeError, ValueError):
+    """A builder called with arguments that make no expression (e.g. case_when with no cases)."""
 
 
 class BindError(ExprscopeError, TypeError):
