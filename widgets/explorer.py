@@ -14,8 +14,10 @@ import html
 
 import ipywidgets as w
 
+import toolkit as tk
+
 from .invariants_panel import InvariantsPanel
-from .rich_display import mimebundle, text_html, tree_html
+from .rich_display import text_html, tree_html
 from .selection_view import SelectionView
 from .step_cursor import StepCursor
 from .step_kinds import EVAL, INVARIANT, PASS, PLAN_RULE, event_of, is_change, step_kind, \
@@ -192,12 +194,12 @@ def _before_after_html(step, kind: str) -> str:
 
 
 def _any_text(obj) -> str:
-    """An expression as its one-line text; a plan as its explain text."""
+    """An expression as its one-line text; a plan (live or loaded) as its text tree."""
+    if obj is None:
+        return "(nothing)"
     if hasattr(obj, "to_string") and hasattr(obj, "args"):
         return obj.to_string()
-    if hasattr(obj, "explain"):
-        return obj.explain()
-    return mimebundle(obj).get("text/plain", str(obj))
+    return tk.to_text(obj, color=False)
 
 
 def _expr_text(obj) -> str:
