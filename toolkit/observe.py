@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 __all__ = [
     "Rewrite", "PassEvent", "NodeStats", "BranchSelection", "EvalEvent", "InvariantCheck",
-    "PlanRuleEvent", "Observer", "observing", "active_observers", "notify",
+    "PlanRuleEvent", "Observer", "observing", "silenced", "active_observers", "notify",
 ]
 
 Path = tuple[int, ...]
@@ -126,6 +126,16 @@ def observing(observer) -> Iterator[Any]:
     token = _ACTIVE.set(_ACTIVE.get() + (observer,))
     try:
         yield observer
+    finally:
+        _ACTIVE.reset(token)
+
+
+@contextlib.contextmanager
+def silenced() -> Iterator[None]:
+    """No block observer sees the engine's work inside (a check recomputing a value)."""
+    token = _ACTIVE.set(())
+    try:
+        yield
     finally:
         _ACTIVE.reset(token)
 

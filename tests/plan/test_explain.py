@@ -16,14 +16,14 @@ def p():
 
 
 def test_explain_is_the_plan_as_an_indented_tree(p):
-    assert p.explain() == "\n".join([
+    assert p.explain().splitlines() == [
         "Limit: skip=0, fetch=2",
         "  Sort: total DESC NULLS LAST",
         "    Aggregate: groupBy=[t.s], aggr=[sum(t.id) AS total]",
         "      Filter: (t.x > 1)",
         "        Projection: t.id, t.x, t.s",
         "          TableScan: t",
-    ])
+    ]
     assert str(p) == p.explain()
 
 

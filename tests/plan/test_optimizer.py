@@ -74,10 +74,10 @@ def test_a_filter_that_can_fail_is_not_merged_into_one_that_guards_it():
 def test_unused_columns_are_pruned_down_to_the_scan(t):
     p = plan.scan("t", t).filter(tk.field("x") > 0).aggregate(["s"], [("sum", "id", "total")])
     o = plan.optimize(p)
-    scan = [n for n in o.walk() if isinstance(n, plan.TableScan)][0]
+    scan = next(n for n in o.walk() if isinstance(n, plan.TableScan))
     assert scan.projection == ("id", "x", "s")
     counted = plan.optimize(plan.scan("t", t).aggregate([], [("count", None, "n")]))
-    assert [n for n in counted.walk() if isinstance(n, plan.TableScan)][0].projection == ("id",)
+    assert next(n for n in counted.walk() if isinstance(n, plan.TableScan)).projection == ("id",)
 
 
 def test_adjacent_projections_merge(t):

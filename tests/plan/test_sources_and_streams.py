@@ -1,9 +1,9 @@
 """Scans of every source kind, and execution as a stream of batches."""
 
 import pyarrow as pa
-import pyarrow.csv as csv
 import pyarrow.parquet as pq
 import pytest
+from pyarrow import csv
 
 import toolkit as tk
 from toolkit import plan
@@ -96,3 +96,17 @@ def test_a_spark_dataframe_is_a_source(t):
     assert "SparkScanExec" in physical.explain()
     expected = plan.create_physical_plan(_query(t)).collect()
     assert physical.collect().column("id").to_pylist() == expected.column("id").to_pylist()
+
+
+def test_observers_see_each_expression_evaluated_whole(t):
+    seen = []
+
+    class Evals(tk.Observer):
+        def on_eval(self, event):
+            seen.append(event.expr.to_string())
+
+    physical = plan.create_physical_plan(
+        plan.scan("t", t).filter(tk.field("v") > 2).project([tk.field("v") * 10], names=["v10"]))
+    with tk.observing(Evals()):
+        physical.collect()
+    assert seen == ["(t.v > 2)", "multiply(t.v, 10)"]  # not their arguments one by one

@@ -17,7 +17,7 @@ import pyarrow.types as pat
 from ..expression import Expression
 from .errors import PlanError
 
-__all__ = ["AGGREGATE_FUNCTIONS", "AggregateExpr", "aggregate_type", "aggregate_nullable"]
+__all__ = ["AGGREGATE_FUNCTIONS", "AggregateExpr", "aggregate_nullable", "aggregate_type"]
 
 AGGREGATE_FUNCTIONS = ("sum", "count", "min", "max", "mean")
 

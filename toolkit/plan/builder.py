@@ -8,7 +8,7 @@ or ambiguous column fails here, with the candidates listed, and not later.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..expression import Expression, Parameter, as_expression
 from ..field_ref import FieldRef
@@ -19,7 +19,7 @@ from .errors import PlanError
 __all__ = ["PlanBuilder", "scan"]
 
 
-def scan(relation: str, source) -> "LogicalPlan":  # noqa: F821
+def scan(relation: str, source) -> LogicalPlan:  # noqa: F821
     """A TableScan of a pyarrow Table, pandas DataFrame, .parquet/.csv path or Spark DataFrame."""
     from .logical_plan import TableScan
     from .sources import as_source
@@ -66,14 +66,14 @@ class PlanBuilder:
                 relation = field.relation
         return name, relation
 
-    def filter(self, predicate) -> "LogicalPlan":  # noqa: F821
+    def filter(self, predicate) -> LogicalPlan:  # noqa: F821
         """Keep the rows where `predicate` is true."""
         from .logical_plan import Filter
 
         _, qualified = self._resolved(predicate)
         return Filter(self, qualified)
 
-    def project(self, exprs: Sequence, names: Sequence[str] | None = None) -> "LogicalPlan":  # noqa: F821
+    def project(self, exprs: Sequence, names: Sequence[str] | None = None) -> LogicalPlan:  # noqa: F821
         """One output column per expression (or column name), named by `names` or the text."""
         from .logical_plan import Projection
 
@@ -90,7 +90,7 @@ class PlanBuilder:
             relations.append(relation)
         return Projection(self, out, out_names, relations)
 
-    def aggregate(self, group_by: Sequence, aggregates: Sequence[tuple]) -> "LogicalPlan":  # noqa: F821
+    def aggregate(self, group_by: Sequence, aggregates: Sequence[tuple]) -> LogicalPlan:  # noqa: F821
         """Group by `group_by` (expressions or column names) and compute the aggregates.
 
         Each aggregate is ``(func, expr, name)`` or ``(func, expr)`` with func one of sum,
@@ -118,7 +118,7 @@ class PlanBuilder:
             aggs.append(AggregateExpr(func, qualified, name))
         return Aggregate(self, keys, key_names, key_relations, aggs)
 
-    def join(self, other, on, how: str = "inner") -> "LogicalPlan":  # noqa: F821
+    def join(self, other, on, how: str = "inner") -> LogicalPlan:  # noqa: F821
         """Equi-join with `other`: `on` is [(left column, right column), ...] or shared names."""
         from .logical_plan import Join
 
@@ -130,7 +130,7 @@ class PlanBuilder:
                 raise PlanError(f"join keys are (left column, right column) pairs, got {pair!r}")
         return Join(self, other, pairs, how)
 
-    def sort(self, keys: Sequence) -> "LogicalPlan":  # noqa: F821
+    def sort(self, keys: Sequence) -> LogicalPlan:  # noqa: F821
         """Order by keys: a column/expression, or (key, "ascending"|"descending"[, nulls])."""
         from .logical_plan import Sort, SortKey
 
@@ -149,7 +149,7 @@ class PlanBuilder:
             out.append(SortKey(qualified, order == "ascending", nulls == "nulls_first"))
         return Sort(self, out)
 
-    def limit(self, n: int, offset: int = 0) -> "LogicalPlan":  # noqa: F821
+    def limit(self, n: int, offset: int = 0) -> LogicalPlan:  # noqa: F821
         """At most `n` rows, after skipping `offset`."""
         from .logical_plan import Limit
 

@@ -19,7 +19,7 @@ from ..visit import modify_expression
 from .errors import ColumnNotFoundError
 from .logical_schema import LogicalSchema
 
-__all__ = ["qualify", "qualify_ref", "column_of", "columns_of", "column_ref"]
+__all__ = ["column_of", "column_ref", "columns_of", "qualify", "qualify_ref"]
 
 
 def column_ref(qualified: str) -> Parameter:

@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from ..errors import ExprscopeError, FieldRefError
 
-__all__ = ["PlanError", "ColumnNotFoundError", "AmbiguousColumnError", "InvariantViolation",
-           "DuplicateFieldError"]
+__all__ = [
+    "AmbiguousColumnError",
+    "ColumnNotFoundError",
+    "DuplicateFieldError",
+    "InvariantViolation",
+    "PlanError",
+]
 
 
 class PlanError(ExprscopeError, ValueError):

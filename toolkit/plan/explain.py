@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import observe
 
-__all__ = ["plan_text", "explain", "RuleRecorder"]
+__all__ = ["RuleRecorder", "explain", "plan_text"]
 
 
 def plan_text(plan, show_schema: bool = False, indent: str = "  ") -> str:

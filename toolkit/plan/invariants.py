@@ -23,16 +23,28 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from .. import observe
 from .errors import DuplicateFieldError, InvariantViolation, PlanError
 
-__all__ = ["Invariant", "INVARIANTS", "MODES", "validation", "current_mode", "runs", "report",
-           "UNIQUE_NAMES", "DATA_MATCHES_SCHEMA", "FUNCTION_RETURNS_DECLARED",
-           "PLANNING_KEEPS_SCHEMA", "BATCH_SCHEMA_IS_PLAN_SCHEMA",
-           "LOGICAL_OPTIMIZATION_KEEPS_SCHEMA", "PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA"]
+__all__ = [
+    "BATCH_SCHEMA_IS_PLAN_SCHEMA",
+    "DATA_MATCHES_SCHEMA",
+    "FUNCTION_RETURNS_DECLARED",
+    "INVARIANTS",
+    "LOGICAL_OPTIMIZATION_KEEPS_SCHEMA",
+    "MODES",
+    "PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA",
+    "PLANNING_KEEPS_SCHEMA",
+    "UNIQUE_NAMES",
+    "Invariant",
+    "current_mode",
+    "report",
+    "runs",
+    "validation",
+]
 
 MODES = ("always", "debug", "off")
 

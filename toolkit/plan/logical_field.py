@@ -23,7 +23,7 @@ from ..expression import Expression, postorder
 from ..functions import NullHandling
 from .logical_schema import LogicalField
 
-__all__ = ["nullable", "logical_field", "output_name"]
+__all__ = ["logical_field", "nullable", "output_name"]
 
 
 def _computed_nullable(call, args: list[bool]) -> bool:

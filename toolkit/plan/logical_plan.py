@@ -10,8 +10,8 @@ expressions against the (possibly pruned) new inputs.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 import pyarrow as pa
 
@@ -25,8 +25,19 @@ from .logical_field import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
 from .sources import Source
 
-__all__ = ["LogicalPlan", "TableScan", "Projection", "Filter", "Aggregate", "Join", "Sort",
-           "SortKey", "Limit", "EmptyRelation", "JOIN_TYPES"]
+__all__ = [
+    "JOIN_TYPES",
+    "Aggregate",
+    "EmptyRelation",
+    "Filter",
+    "Join",
+    "Limit",
+    "LogicalPlan",
+    "Projection",
+    "Sort",
+    "SortKey",
+    "TableScan",
+]
 
 JOIN_TYPES = {"inner": "Inner", "left": "Left"}
 

@@ -21,14 +21,14 @@ optimizer prunes columns around it.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
 
 import pyarrow as pa
 
 from .errors import AmbiguousColumnError, ColumnNotFoundError, DuplicateFieldError, PlanError
 
-__all__ = ["LogicalField", "LogicalSchema", "qualified_name", "duplicate_fields"]
+__all__ = ["LogicalField", "LogicalSchema", "duplicate_fields", "qualified_name"]
 
 
 def qualified_name(relation: str | None, name: str) -> str:
@@ -81,7 +81,7 @@ def describe_duplicates(dups) -> str:
 class LogicalSchema:
     """An ordered, immutable list of LogicalFields whose (relation, name) are unique."""
 
-    __slots__ = ("fields", "_by_key", "_by_name")
+    __slots__ = ("_by_key", "_by_name", "fields")
 
     def __init__(self, fields: Iterable[LogicalField]):
         self.fields: tuple[LogicalField, ...] = tuple(fields)

@@ -15,7 +15,7 @@ from .invariants import LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, current_mode, report,
 from .logical_plan import LogicalPlan
 from .rules import RuleContext, default_rules
 
-__all__ = ["optimize", "MAX_ROUNDS"]
+__all__ = ["MAX_ROUNDS", "optimize"]
 
 MAX_ROUNDS = 3
 
@@ -43,7 +43,7 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
             changed = after is not plan and not after.equals(plan)
             if runs(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, mode):
                 problems = _schema_problems(list(original), list(after.schema))
-                report(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, lambda: f"rule {rule.name} on {after.label()}",
+                report(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, lambda r=rule, a=after: f"rule {r.name} on {a.label()}",
                        not problems,
                        details="; ".join(problems) if problems else "schema unchanged",
                        expected=str(original) if problems else None,

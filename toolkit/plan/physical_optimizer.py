@@ -11,14 +11,20 @@ one it had before physical optimization; each check is reported.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .invariants import PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA, current_mode, report, runs
-from .physical_plan import LimitExec, PhysicalPlan, ProjectionExec, ScanExec
-from .physical_plan import _schema_problems, _schema_text
+from .physical_plan import (
+    LimitExec,
+    PhysicalPlan,
+    ProjectionExec,
+    ScanExec,
+    _schema_problems,
+    _schema_text,
+)
 
-__all__ = ["PhysicalRule", "PHYSICAL_RULES", "optimize_physical", "transform_physical"]
+__all__ = ["PHYSICAL_RULES", "PhysicalRule", "optimize_physical", "transform_physical"]
 
 
 @dataclass(frozen=True)
@@ -70,7 +76,7 @@ def optimize_physical(plan: PhysicalPlan, rules=None, validation: str | None = N
         if runs(PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA, mode):
             problems = _schema_problems(original, plan.schema)
             report(PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA,
-                   lambda: f"physical rule {rule.name} on {plan.label()}", not problems,
+                   lambda r=rule, p=plan: f"physical rule {r.name} on {p.label()}", not problems,
                    details="; ".join(problems) if problems else "schema unchanged",
                    expected=_schema_text(original) if problems else None,
                    actual=_schema_text(plan.schema) if problems else None, observer=observer)

@@ -15,8 +15,9 @@ is caught by the checks, not hidden.
 from __future__ import annotations
 
 import abc
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import ClassVar
 
 import numpy as np
 import pyarrow as pa
@@ -24,13 +25,29 @@ import pyarrow.compute as pc
 
 from ..execution import evaluate
 from ..expression import Expression
-from .invariants import (BATCH_SCHEMA_IS_PLAN_SCHEMA, DATA_MATCHES_SCHEMA,
-                         FUNCTION_RETURNS_DECLARED, current_mode, report, runs)
+from .invariants import (
+    BATCH_SCHEMA_IS_PLAN_SCHEMA,
+    DATA_MATCHES_SCHEMA,
+    FUNCTION_RETURNS_DECLARED,
+    current_mode,
+    report,
+    runs,
+)
 from .physical_expr import evaluate_expression
 from .sources import BATCH_ROWS, Source
 
-__all__ = ["PhysicalPlan", "ExecutionContext", "ScanExec", "ProjectionExec", "FilterExec",
-           "HashAggregateExec", "HashJoinExec", "SortExec", "LimitExec", "EmptyExec"]
+__all__ = [
+    "EmptyExec",
+    "ExecutionContext",
+    "FilterExec",
+    "HashAggregateExec",
+    "HashJoinExec",
+    "LimitExec",
+    "PhysicalPlan",
+    "ProjectionExec",
+    "ScanExec",
+    "SortExec",
+]
 
 
 @dataclass
@@ -345,7 +362,7 @@ class HashAggregateExec(PhysicalPlan):
 class HashJoinExec(PhysicalPlan):
     """Equi-join with pyarrow's hash join (`Table.join`); blocking on both sides."""
 
-    _PYARROW_TYPES = {"inner": "inner", "left": "left outer"}
+    _PYARROW_TYPES: ClassVar[dict[str, str]] = {"inner": "inner", "left": "left outer"}
 
     def __init__(self, left: PhysicalPlan, right: PhysicalPlan,
                  on: Sequence[tuple[int, int]], how: str, schema: pa.Schema,

@@ -18,11 +18,31 @@ from ..bind import bind
 from .aggregates import aggregate_nullable, aggregate_type
 from .invariants import PLANNING_KEEPS_SCHEMA, current_mode, report
 from .logical_field import nullable
-from .logical_plan import (Aggregate, EmptyRelation, Filter, Join, Limit, LogicalPlan,
-                           Projection, Sort, TableScan)
-from .physical_plan import (EmptyExec, FilterExec, HashAggregateExec, HashJoinExec, LimitExec,
-                            PhysicalAggregate, PhysicalPlan, ProjectionExec, ScanExec, SortExec)
-from .physical_plan import _schema_problems, _schema_text
+from .logical_plan import (
+    Aggregate,
+    EmptyRelation,
+    Filter,
+    Join,
+    Limit,
+    LogicalPlan,
+    Projection,
+    Sort,
+    TableScan,
+)
+from .physical_plan import (
+    EmptyExec,
+    FilterExec,
+    HashAggregateExec,
+    HashJoinExec,
+    LimitExec,
+    PhysicalAggregate,
+    PhysicalPlan,
+    ProjectionExec,
+    ScanExec,
+    SortExec,
+    _schema_problems,
+    _schema_text,
+)
 
 __all__ = ["create_physical_plan"]
 

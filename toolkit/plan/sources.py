@@ -12,14 +12,21 @@ from __future__ import annotations
 
 import abc
 import os
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import pyarrow as pa
 
 from .errors import PlanError
 
-__all__ = ["Source", "TableSource", "ParquetSource", "CsvSource", "SparkSource", "as_source",
-           "BATCH_ROWS"]
+__all__ = [
+    "BATCH_ROWS",
+    "CsvSource",
+    "ParquetSource",
+    "Source",
+    "SparkSource",
+    "TableSource",
+    "as_source",
+]
 
 BATCH_ROWS = 65_536  # rows per batch a scan streams
 
@@ -100,7 +107,7 @@ class CsvSource(Source):
     kind = "csv"
 
     def __init__(self, path: str):
-        import pyarrow.csv as csv
+        from pyarrow import csv
 
         self.path = os.fspath(path)
         reader = csv.open_csv(self.path)
@@ -108,7 +115,7 @@ class CsvSource(Source):
         reader.close()
 
     def batches(self, columns=None, limit=None):
-        import pyarrow.csv as csv
+        from pyarrow import csv
 
         convert = csv.ConvertOptions(
             column_types={f.name: f.type for f in self.schema},

@@ -7,9 +7,9 @@ so the optimizer can tell whether a rule did anything by identity.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-__all__ = ["transform_up", "transform_down"]
+__all__ = ["transform_down", "transform_up"]
 
 
 def transform_up(plan, fn: Callable):

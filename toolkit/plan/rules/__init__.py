@@ -9,9 +9,18 @@ from .prune_columns import PruneColumns
 from .push_down_filter import PushDownFilter
 from .simplify_expressions import SimplifyExpressions
 
-__all__ = ["Rule", "RuleContext", "SimplifyExpressions", "EliminateFilter", "MergeFilters",
-           "PushDownFilter", "MergeProjections", "PropagateEmptyRelation", "PruneColumns",
-           "default_rules"]
+__all__ = [
+    "EliminateFilter",
+    "MergeFilters",
+    "MergeProjections",
+    "PropagateEmptyRelation",
+    "PruneColumns",
+    "PushDownFilter",
+    "Rule",
+    "RuleContext",
+    "SimplifyExpressions",
+    "default_rules",
+]
 
 
 def default_rules() -> list[Rule]:

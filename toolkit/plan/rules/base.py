@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ...expression import Expression, postorder
 
-__all__ = ["Rule", "RuleContext", "is_pure", "can_fail", "substitute_columns"]
+__all__ = ["Rule", "RuleContext", "can_fail", "is_pure", "substitute_columns"]
 
 
 @dataclass

@@ -8,7 +8,7 @@ group keys over no rows. A global aggregate is not: it still yields one row
 
 from __future__ import annotations
 
-from ..logical_plan import (Aggregate, EmptyRelation, Filter, Join, Limit, Projection, Sort)
+from ..logical_plan import Aggregate, EmptyRelation, Filter, Join, Limit, Projection, Sort
 from ..tree import transform_up
 from .base import Rule
 

@@ -10,8 +10,16 @@ has rows to count.
 from __future__ import annotations
 
 from ..columns import columns_of
-from ..logical_plan import (Aggregate, EmptyRelation, Filter, Join, Limit, Projection, Sort,
-                            TableScan)
+from ..logical_plan import (
+    Aggregate,
+    EmptyRelation,
+    Filter,
+    Join,
+    Limit,
+    Projection,
+    Sort,
+    TableScan,
+)
 from .base import Rule
 
 __all__ = ["PruneColumns"]
