@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import toolkit as tk
 from toolkit.bind import bind_call
 from toolkit.errors import ArityError, BindError, FieldRefError, NoKernelError, UnknownFunctionError
-from toolkit.expression import Call
+from toolkit.expression import Call, postorder
 
 TABLE = pa.table({
     "i8": pa.array([1, -2, None, 100], pa.int8()),
@@ -52,6 +52,14 @@ def test_exact_match_inserts_no_cast():
     assert b.type == pa.int32()
     assert all(a.is_field for a in b.args)
     assert b.kernel is tk.get_function("add").dispatch_exact([pa.int32(), pa.int32()])
+
+
+def test_coalesce_of_timestamp_units_converts_where_acero_copies_raw_values():
+    expr = tk.coalesce(tk.literal(None, pa.timestamp("ms")), F("ts_ns"))
+    b = expr.bind(SCHEMA)
+    assert b.type == pa.timestamp("ns")
+    assert eager(b, TABLE).to_pylist()[:2] == TABLE["ts_ns"].to_pylist()[:2]
+    assert _acero_quirk(expr)
 
 
 def test_int32_field_plus_int64_literal_stays_int32():
@@ -324,9 +332,25 @@ def _acero(expr):
         return None, exc
 
 
+def _acero_quirk(expr) -> bool:
+    """Acero's coalesce matches timestamps by type id alone: coalesce(ts[ms], ts[ns]) is typed
+    ts[ms] and copies the ns values unconverted. exprscope casts to the common unit instead."""
+    for node in postorder(expr):
+        if node.is_call and node.name == "coalesce":
+            try:
+                types = {tk.bind(a, SCHEMA).type for a in node.args}
+            except BindError:
+                continue
+            if len(types) > 1 and all(pa.types.is_timestamp(t) for t in types):
+                return True
+    return False
+
+
 @settings(max_examples=80, deadline=None)
 @given(_tree())
 def test_bound_types_and_values_equal_aceros(expr):
+    if _acero_quirk(expr):
+        return
     try:
         ours = expr.bind(SCHEMA)
     except BindError as exc:
@@ -348,3 +372,34 @@ def test_bound_types_and_values_equal_aceros(expr):
     if isinstance(values, pa.Scalar):
         values = pa.array([values.as_py()] * TABLE.num_rows, values.type)
     assert values.to_pylist() == ref_values.to_pylist(), str(expr)
+
+
+ALL_FIELDS = [n for n in SCHEMA.names if n != "st"]
+TYPED_LITERALS = st.sampled_from([
+    pa.scalar(2_000_000_000, pa.timestamp("ns")), pa.scalar(1_500, pa.timestamp("ms")),
+    pa.scalar(7, pa.timestamp("s")), pa.scalar(3_000_000, pa.timestamp("us")),
+    pa.scalar("a", pa.large_utf8()), pa.scalar("bc"), pa.scalar(b"a"), pa.scalar(True),
+    pa.scalar(dt.date(2024, 1, 1)), pa.scalar(5, pa.duration("s")), pa.scalar(None),
+    pa.scalar(Decimal("1.5"), pa.decimal128(3, 1)), pa.scalar(2**33), pa.scalar(-3),
+    pa.scalar(2.5), pa.scalar(300, pa.uint16()),
+])
+
+
+def _mixed_tree():
+    leaf = st.one_of(st.sampled_from(ALL_FIELDS).map(F), TYPED_LITERALS.map(tk.literal))
+    pair = st.tuples(leaf, leaf)
+    return st.one_of(
+        st.tuples(st.sampled_from(["equal", "less", "greater_equal", "not_equal"]), pair).map(
+            lambda t: tk.call(t[0], list(t[1]))),
+        st.tuples(st.sampled_from(["add", "subtract", "multiply"]), pair).map(
+            lambda t: tk.call(t[0], list(t[1]))),
+        pair.map(lambda t: tk.if_else(F("b"), t[0], t[1])),
+        pair.map(lambda t: tk.coalesce(t[0], t[1])),
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(_mixed_tree())
+def test_dispatch_across_type_families_agrees_with_acero(expr):
+    """Strings, temporals, dictionaries, decimals, nulls and typed literals (narrowed)."""
+    test_bound_types_and_values_equal_aceros.hypothesis.inner_test(expr)

@@ -25,7 +25,6 @@ __all__ = [
     "NUMERIC",
     "SIGNED_INTS",
     "STRINGS",
-    "TEMPORAL_FIXED",
     "TIME_UNITS",
     "UNSIGNED_INTS",
     "cast_binary_decimal_args",
@@ -41,7 +40,6 @@ __all__ = [
     "fixed",
     "is_decimal",
     "is_integer",
-    "is_numeric",
     "make_decimal",
     "max_decimal_digits",
     "of_kind",
@@ -49,7 +47,6 @@ __all__ = [
     "replace_temporal_types",
     "same_as",
     "timestamp_unit",
-    "type_text",
     "types_text",
 ]
 
@@ -64,17 +61,11 @@ FLOATS = [pa.float32(), pa.float64()]
 NUMERIC = INTS + FLOATS
 BASE_BINARY = [pa.binary(), pa.utf8(), pa.large_binary(), pa.large_utf8()]
 STRINGS = [pa.utf8(), pa.large_utf8()]
-# fixed-width temporal types with one kernel each (if_else, comparisons)
-TEMPORAL_FIXED = [pa.date32(), pa.date64(), pa.time32("s"), pa.time32("ms"), pa.time64("us"),
-                  pa.time64("ns")]
-
-
-def type_text(t: pa.DataType) -> str:
-    return str(t)
 
 
 def types_text(types: Sequence[pa.DataType]) -> str:
-    return "(" + ", ".join(type_text(t) for t in types) + ")"
+    """Argument types as Arrow prints them in dispatch errors: `(string, int8)`."""
+    return "(" + ", ".join(str(t) for t in types) + ")"
 
 
 # -- input patterns -------------------------------------------------------------------
@@ -117,10 +108,6 @@ def computed(name: str, resolve) -> OutputType:
 
 def is_integer(t: pa.DataType) -> bool:
     return pat.is_integer(t)
-
-
-def is_numeric(t: pa.DataType) -> bool:
-    return pat.is_integer(t) or pat.is_floating(t)
 
 
 def is_decimal(t: pa.DataType) -> bool:
