@@ -85,7 +85,7 @@ _DIALECT = _ExpressionDialect()
 
 # -- running sqlglot -------------------------------------------------------------------
 _DEEP_LOCK = threading.Lock()
-_DEEP_STACK_BYTES = 1024 * 1024 * 1024  # reserved address space, touched only as deep as needed
+_DEEP_STACK_BYTES = 256 * 1024 * 1024  # reserved address space; 20,000 levels need < 64 MB
 _DEEP_RECURSION_LIMIT = 1_000_000
 _MAX_NESTING = 20_000  # beyond this even the large stack is not safe
 
@@ -103,7 +103,7 @@ def _sqlglot_parse(text: str) -> list:
 
 
 def _nesting_estimate(text: str) -> int:
-    """Open parentheses plus prefix operators: what makes sqlglot recurse."""
+    """Open parentheses plus NOT and CASE: what makes sqlglot recurse."""
     depth = best = 0
     for ch in text:
         if ch == "(":
@@ -111,7 +111,7 @@ def _nesting_estimate(text: str) -> int:
             best = max(best, depth)
         elif ch == ")":
             depth -= 1
-    return best + len(re.findall(r"\bNOT\b|\bCASE\b|-", text, flags=re.IGNORECASE))
+    return best + len(re.findall(r"\bNOT\b|\bCASE\b", text, flags=re.IGNORECASE))
 
 
 def _on_deep_stack(fn):
@@ -158,10 +158,29 @@ class _Context:
         self.text = text
 
     def error(self, reason: str, node=None, fallback: int = 0) -> ParseError:
-        span = _span(node) if node is not None else None
+        span = None
+        if node is not None:
+            span = _span(node) or self._locate(node)
         if span is None:
             return ParseError(reason, self.text, fallback, 1)
         return ParseError(reason, self.text, span[0], max(1, span[1] - span[0]))
+
+    def _locate(self, node) -> tuple[int, int] | None:
+        """Nodes sqlglot keeps no position for (TRUE, NULL, a type name): find their text
+        after the start of the nearest ancestor that has a position."""
+        start, parent = 0, node.parent
+        while parent is not None:
+            span = _span(parent)
+            if span is not None:
+                start = span[0]
+                break
+            parent = parent.parent
+        try:
+            word = node.sql()
+        except Exception:  # sqlglot cannot print every fragment on its own
+            return None
+        m = re.compile(re.escape(word), re.IGNORECASE).search(self.text, start) if word else None
+        return (m.start(), m.end()) if m else None
 
     def snippet(self, node) -> str:
         span = _span(node)
@@ -511,7 +530,7 @@ def _cast_kids(node, ctx):
 
 
 def _cast(node, args, ctx):
-    target = _sql_type(node.args.get("to"), ctx, node)
+    target = _sql_type(node.args.get("to"), ctx, node.args.get("to") or node)
     arg = args[0]
     if arg.is_literal and arg.is_scalar and not isinstance(node.this, exp.Paren):
         try:
