@@ -1,0 +1,117 @@
+"""Issue 6 cost of tracing: off (no trace active) and on (a 1M-row traced evaluation).
+
+    python benchmarks/bench_trace.py               # 1M rows
+    python benchmarks/bench_trace.py --rows 200000 # a quick check
+
+Two ratios, each the median of interleaved runs (so drift on a shared machine
+hits both sides alike):
+
+- off: `evaluate` with no trace active, against the same evaluation with the
+  engine's observer lookup compiled out (`active_observers` replaced by a
+  function returning no observer). Target: within 2% (ratio <= 1.02).
+- on: `evaluate` inside `with tk.trace():`, against untraced. Target: <= 1.5.
+
+The expression is the product's headline, `if_else(a != 0, b / a, 0)`, plus a
+`case_when` and a `coalesce`, so special forms record their selection vectors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+import pyarrow as pa
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import importlib  # noqa: E402
+
+import toolkit as tk  # noqa: E402
+
+# the module (the package re-exports a function of the same name)
+evaluate_module = importlib.import_module("toolkit.execution.evaluate")
+
+OFF_TARGET = 1.02
+ON_TARGET = 1.5
+
+
+def make_table(rows: int, seed: int = 11) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-5, 6, rows)
+    b = rng.integers(-1000, 1000, rows)
+    mask = rng.random(rows) < 0.05
+    return pa.table({"a": pa.array(a), "b": pa.array(b, mask=mask),
+                     "c": pa.array(rng.random(rows))})
+
+
+def expressions() -> list[tk.Expression]:
+    a, b, c = tk.field("a"), tk.field("b"), tk.field("c")
+    return [
+        tk.if_else(a != 0, b / a, 0),
+        tk.case_when([(c > 0.9, b * 2), (c > 0.5, b + 1)], else_=a),
+        tk.coalesce(b, a * 10) + 1,
+    ]
+
+
+def _time(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _ratio(slow, fast, repeats: int) -> tuple[float, float, float]:
+    """median(slow) / median(fast), runs interleaved; also both medians in ms."""
+    slow_t, fast_t = [], []
+    for _ in range(repeats):
+        fast_t.append(_time(fast))
+        slow_t.append(_time(slow))
+    s, f = statistics.median(slow_t), statistics.median(fast_t)
+    return s / f, s * 1000, f * 1000
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeats", type=int, default=15)
+    args = parser.parse_args(argv)
+
+    table = make_table(args.rows)
+    bound = [e.bind(table.schema) for e in expressions()]
+
+    def run():
+        for e in bound:
+            tk.evaluate(e, table)
+
+    def run_traced():
+        with tk.trace():
+            run()
+
+    real_lookup = evaluate_module.active_observers
+
+    def run_compiled_out():
+        evaluate_module.active_observers = lambda explicit=None: ()
+        try:
+            run()
+        finally:
+            evaluate_module.active_observers = real_lookup
+
+    run(), run_traced(), run_compiled_out()  # warm caches and thread pools
+
+    off, off_ms, base_ms = _ratio(run, run_compiled_out, args.repeats)
+    on, on_ms, plain_ms = _ratio(run_traced, run, args.repeats)
+
+    print(f"tracing cost on {args.rows:,} rows, {len(bound)} expressions, "
+          f"median of {args.repeats} interleaved runs")
+    print(f"  off: no trace active {off_ms:8.1f} ms vs observers compiled out {base_ms:8.1f} ms"
+          f"  ratio {off:.3f}  (target <= {OFF_TARGET})  {'ok' if off <= OFF_TARGET else 'OVER'}")
+    print(f"  on:  traced          {on_ms:8.1f} ms vs untraced               {plain_ms:8.1f} ms"
+          f"  ratio {on:.3f}  (target <= {ON_TARGET})  {'ok' if on <= ON_TARGET else 'OVER'}")
+    return 0 if off <= OFF_TARGET and on <= ON_TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
