@@ -54,6 +54,15 @@ def test_declared_null_handling_holds_on_data_with_nulls(name):
         assert checked > 0
 
 
+def test_is_in_never_returns_null_and_index_in_does():
+    t = pa.table({"x": pa.array([None, 1, 2], pa.int64())})
+    value_set = pc.SetLookupOptions(pa.array([1, None]))
+    is_in = tk.call("is_in", [tk.field("x")], value_set).bind(t.schema)
+    assert eager(is_in, t).to_pylist() == [True, True, False]
+    index_in = tk.call("index_in", [tk.field("x")], pc.SetLookupOptions(pa.array([1]))).bind(t.schema)
+    assert eager(index_in, t).to_pylist() == [None, 0, None]
+
+
 def test_kleene_functions_decide_nulls_themselves():
     t = pa.table({"x": [False, True, None], "y": [None, None, None]}, schema=pa.schema(
         [("x", pa.bool_()), ("y", pa.bool_())]))
@@ -131,7 +140,12 @@ def test_describe_shows_doc_arity_null_handling_options_and_signatures():
         get_function("add").kernels)
     text = tk.describe("is_in")
     assert "options:       SetLookupOptions (required)" in text
-    assert "null handling: computed" in text
+    assert "null handling: output_not_null" in text
+    assert "null handling: computed" in tk.describe("index_in")
+    for name in tk.function_names():
+        assert tk.describe(name).startswith(f"{name}: ")
+    with pytest.raises(tk.UnknownFunctionError):
+        tk.describe("nope")
     text = tk.describe("coalesce")
     assert "special form" in text and "arity:         at least 1" in text
     assert "options:       NullOptions (default: {nan_is_null=false})" in tk.describe("is_null")

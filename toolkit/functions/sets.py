@@ -40,8 +40,9 @@ def _kernels(name: str, out: pa.DataType) -> list[Kernel]:
 
 
 define("is_in", _kernels("is_in", pa.bool_()),
-       "True where the value is in the value set (null handling per null_matching_behavior).",
-       null_handling=NullHandling.COMPUTED, options_class=pc.SetLookupOptions,
+       "True where the value is in the value set; a null matches a null in the set "
+       "(or never, with skip_nulls).",
+       null_handling=NullHandling.OUTPUT_NOT_NULL, options_class=pc.SetLookupOptions,
        dispatch_best=best_decode, init=probe_empty, options_required=True)
 define("index_in", _kernels("index_in", pa.int32()),
        "The index of the value in the value set, null where it is absent.",
