@@ -15,13 +15,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from hypothesis import strategies as st
 
 import toolkit as tk
 from toolkit.expression import Call
 
 __all__ = ["DEFAULT_SCHEMA", "field_name_paths", "field_refs", "literals", "expressions",
-           "COMPARISONS", "ARITHMETIC"]
+           "calls_with_options", "expressions_with_options", "COMPARISONS", "ARITHMETIC"]
 
 # names chosen to need quoting (a keyword, a space, a quote, a dot) next to plain ones
 DEFAULT_SCHEMA = pa.schema([
@@ -108,3 +109,56 @@ def expressions(schema: pa.Schema = DEFAULT_SCHEMA, max_leaves: int = 12) -> st.
     Kleene logic, is_null/is_valid, if_else, case_when, coalesce)."""
     leaves = st.one_of(field_refs(schema), literals())
     return st.recursive(leaves, _calls, max_leaves=max_leaves)
+
+
+def _value_sets() -> st.SearchStrategy:
+    # no NaN: Arrow's SetLookupOptions equality compares NaN as unequal to itself
+    return st.one_of(
+        st.lists(st.integers(-5, 5), min_size=1, max_size=4).map(lambda v: pa.array(v, pa.int32())),
+        st.lists(st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1)), min_size=1, max_size=3).map(
+            lambda v: pa.array(v, pa.int64())),
+        st.lists(st.floats(allow_nan=False), min_size=1, max_size=3).map(pa.array),
+        st.lists(st.one_of(st.none(), st.text(max_size=3)), min_size=1, max_size=3).map(
+            lambda v: pa.array(v, pa.string())),
+    )
+
+
+_CAST_TARGETS = [pa.int8(), pa.int32(), pa.uint64(), pa.float32(), pa.float64(), pa.string(),
+                 pa.binary(), pa.date32(), pa.timestamp("ns"), pa.decimal128(10, 2), pa.bool_()]
+_NAMES = st.one_of(st.text("xyz =,{}\"'", max_size=4), st.sampled_from(["select", "0", "a b"]))
+
+
+def calls_with_options(children: st.SearchStrategy) -> st.SearchStrategy:
+    """Calls that carry pyarrow options or need their SQL spelling: is_in, cast, round,
+    match_like/starts_with, utf8_slice_codeunits, make_struct, string joins, renamed functions."""
+    return st.one_of(
+        st.tuples(children, _value_sets()).map(
+            lambda t: Call("is_in", [t[0]], pc.SetLookupOptions(t[1]))),
+        st.tuples(children, st.sampled_from(_CAST_TARGETS)).map(lambda t: tk.cast(t[0], t[1])),
+        st.tuples(children, st.integers(-3, 3), st.sampled_from(["half_to_even", "half_up", "down"])).map(
+            lambda t: Call("round", [t[0]], pc.RoundOptions(t[1], t[2]))),
+        st.tuples(children, st.text(max_size=4), st.booleans()).map(
+            lambda t: Call("match_like", [t[0]], pc.MatchSubstringOptions(t[1], ignore_case=t[2]))),
+        st.tuples(st.sampled_from(["starts_with", "ends_with"]), children, st.text(max_size=4)).map(
+            lambda t: Call(t[0], [t[1]], pc.MatchSubstringOptions(t[2]))),
+        st.tuples(children, st.integers(-4, 4), st.one_of(st.none(), st.integers(-4, 6)),
+                  st.sampled_from([1, 2, -1])).map(
+            lambda t: Call("utf8_slice_codeunits", [t[0]],
+                           pc.SliceOptions(t[1], t[2], t[3]) if t[2] is not None
+                           else pc.SliceOptions(t[1], step=t[3]))),
+        st.lists(st.tuples(_NAMES, children), min_size=1, max_size=3).map(
+            lambda kv: tk.project([v for _, v in kv], [k for k, _ in kv])),
+        st.tuples(st.lists(children, min_size=1, max_size=3), st.text(max_size=2)).map(
+            lambda t: Call("binary_join_element_wise", [*t[0], tk.literal(t[1])])),
+        st.tuples(st.sampled_from(["utf8_upper", "utf8_length", "abs", "power", "year", "upper",
+                                   "if", "my_udf", "and_not_kleene", "round", "coalesce"]),
+                  st.lists(children, max_size=3)).map(lambda t: Call(t[0], t[1])),
+        st.tuples(children, st.booleans()).map(lambda t: tk.is_null(t[0], nan_is_null=t[1])),
+    )
+
+
+def expressions_with_options(schema: pa.Schema = DEFAULT_SCHEMA, max_leaves: int = 10):
+    """Random trees mixing `expressions()`'s calls with `calls_with_options`."""
+    leaves = st.one_of(field_refs(schema), literals())
+    return st.recursive(leaves, lambda c: st.one_of(_calls(c), calls_with_options(c)),
+                        max_leaves=max_leaves)

@@ -10,7 +10,7 @@ from hypothesis import given
 
 import toolkit as tk
 from toolkit.expression import Call, Literal
-from strategies import expressions
+from strategies import expressions, expressions_with_options
 
 a, b, s, t = tk.field("a"), tk.field("b"), tk.field("s"), tk.field("t")
 
@@ -220,6 +220,12 @@ def test_to_sql_parses_back_to_an_equal_tree(e):
     back = tk.parse(text)
     assert back.equals(e), f"{text!r}: {back} != {e}"
     assert hash(back) == hash(e)
+
+
+@given(expressions_with_options())
+def test_calls_with_options_round_trip(e):
+    text = e.to_sql()
+    assert tk.parse(text).equals(e), text
 
 
 @pytest.mark.parametrize("value", [
