@@ -161,3 +161,15 @@ def test_sample_arrays_hold_real_data_and_nulls():
     for t in SAMPLE_TYPES:
         arr = sample_array(t)
         assert len(arr) == 4 and arr.type == t
+
+
+@pytest.mark.parametrize("options", [
+    None, pc.MakeStructOptions(),
+    pc.MakeStructOptions(["x", "y"], field_nullability=[False, True], field_metadata=[{"k": "v"}, None]),
+])
+def test_make_struct_names_and_nullability_follow_the_options(options):
+    schema = pa.schema([("a", pa.int8()), ("b", pa.utf8())])
+    bound = tk.call("make_struct", [tk.field("a"), tk.field("b")], options).bind(schema)
+    direct = pc.call_function("make_struct", [pa.array([1], pa.int8()), pa.array(["x"])], options)
+    assert bound.type == direct.type
+    assert [f.nullable for f in bound.type] == [f.nullable for f in direct.type]

@@ -23,12 +23,12 @@ __all__ = ["struct_field_type"]
 
 
 def _make_struct_type(types, options) -> pa.DataType:
-    if options is None:
+    values = option_values(options) if options is not None else {"field_names": []}
+    if not values["field_names"]:  # Arrow names unnamed fields "0", "1", ...
         names = [str(i) for i in range(len(types))]
         nullable = [True] * len(types)
         metadata = [None] * len(types)
     else:
-        values = option_values(options)
         names = list(values["field_names"])
         nullable = list(values["field_nullability"])
         metadata = [dict(m) if m else None for m in values["field_metadata"]]
@@ -45,7 +45,7 @@ define("make_struct", [Kernel("make_struct", (ANY,), computed("struct<names: typ
                               varargs=True)],
        "A struct of the arguments, named by MakeStructOptions.field_names.",
        arity=Arity(0, None), null_handling=NullHandling.OUTPUT_NOT_NULL,
-       options_class=pc.MakeStructOptions)
+       options_class=pc.MakeStructOptions, default_options=pc.MakeStructOptions())
 
 
 def struct_field_type(struct_type: pa.DataType, options) -> pa.DataType:
