@@ -101,3 +101,16 @@ def test_plans_are_renderer_friendly(t):
     physical = plan.create_physical_plan(p)
     assert physical.label().startswith("ProjectionExec")
     assert physical.schema == pa.schema([pa.field("id", pa.int64(), False)])
+
+
+def test_strings_are_columns_or_expression_text(t):
+    p = plan.scan("t", t).filter("x > 1 and s = 'c'").project(["id", "id * 10", "t.s"])
+    assert p.schema.qualified_names == ["t.id", "id * 10", "t.s"]
+    assert plan.create_physical_plan(p).collect().to_pylist() == [
+        {"id": 3, "id * 10": 30, "s": "c"}]
+    agg = plan.scan("t", t).aggregate([], [("sum", "x * 2"), ("max", "id", "top")])
+    assert agg.schema.names == ["sum(x * 2)", "top"]
+    with pytest.raises(plan.ColumnNotFoundError, match="did you mean 'id'"):
+        plan.scan("t", t).project(["idd * 10"])
+    with pytest.raises(plan.ColumnNotFoundError, match="no column named 'no such column'"):
+        plan.scan("t", t).project(["no such column"])

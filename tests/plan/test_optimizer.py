@@ -180,3 +180,14 @@ def test_optimized_aggregate_over_a_filter_matches_pyarrow(small_flights, predic
         [("distance", "count", pc.CountOptions(mode="all")), ("distance", "sum")])
     assert _sorted_rows(got) == _sorted_rows(reference.select([key, "distance_count",
                                                                "distance_sum"]))
+
+
+def test_filter_on_a_group_key_moves_below_the_aggregate_and_one_on_a_total_stays(t):
+    p = (plan.scan("t", t).aggregate(["s"], [("sum", "id", "total")])
+         .filter(tk.and_(tk.field("s") == "a", tk.field("total") > 1)))
+    o = plan.optimize(p)
+    assert [n.label() for n in o.walk()][:3] == [
+        "Filter: (total > 1)", "Aggregate: groupBy=[t.s], aggr=[sum(t.id) AS total]",
+        'Filter: (t.s == "a")']
+    assert plan.create_physical_plan(o).collect().to_pylist() == [{"s": "a", "total": 5}]
+    assert plan.create_physical_plan(p).collect().to_pylist() == [{"s": "a", "total": 5}]

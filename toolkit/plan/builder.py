@@ -14,7 +14,7 @@ from ..expression import Expression, Parameter, as_expression
 from ..field_ref import FieldRef
 from .aggregates import AggregateExpr
 from .columns import qualify
-from .errors import PlanError
+from .errors import ColumnNotFoundError, PlanError
 
 __all__ = ["PlanBuilder", "scan"]
 
@@ -27,26 +27,43 @@ def scan(relation: str, source) -> LogicalPlan:  # noqa: F821
     return TableScan(relation, as_source(source))
 
 
-def _user_expression(value) -> Expression:
-    """A column name (qualified or bare) becomes a field reference; the rest as_expression."""
-    if isinstance(value, str):
-        return _field(value)
-    return as_expression(value)
-
-
 def _field(name: str) -> Expression:
     return Parameter(FieldRef(name))
+
+
+def _parsed(text: str, missing: ColumnNotFoundError) -> Expression:
+    """Expression text (`"dep_delay * 2"`); text that is not an expression was a bad column."""
+    from ..errors import ParseError
+    from ..parse import parse
+
+    try:
+        return parse(text)
+    except ParseError:
+        raise missing from None
 
 
 class PlanBuilder:
     """The methods every logical plan has to grow a bigger plan on top of itself."""
 
-    def _resolved(self, value) -> tuple[Expression, Expression]:
-        """(the user's expression, the same with qualified column refs)."""
-        expr = _user_expression(value)
-        return expr, qualify(expr, self.schema)
+    def _resolved(self, value) -> tuple[Expression, Expression, str | None]:
+        """(the user's expression, the same with qualified column refs, its text if any).
 
-    def _name_and_relation(self, user: Expression, qualified: Expression, name: str | None):
+        A string naming a column (qualified or bare) is that column; any other string
+        is read as expression text with `toolkit.parse`, and its text names the output.
+        """
+        if isinstance(value, str):
+            try:
+                self.schema.resolve(value)
+            except ColumnNotFoundError as missing:
+                expr = _parsed(value, missing)
+                return expr, qualify(expr, self.schema), value
+            expr = _field(value)
+            return expr, qualify(expr, self.schema), None
+        expr = as_expression(value)
+        return expr, qualify(expr, self.schema), None
+
+    def _name_and_relation(self, user: Expression, qualified: Expression, name: str | None,
+                           text: str | None = None):
         """Output name (given, or from the user's text) and the relation it keeps.
 
         A column projected under its own name keeps its relation (`flights.carrier`);
@@ -55,6 +72,8 @@ class PlanBuilder:
         if name is None:
             if qualified.is_field and len(qualified.ref.leaves()) == 1:
                 name = self.schema.field(qualified.ref.name).name
+            elif text is not None:
+                name = text
             elif user.is_field and user.ref.leaves()[-1].is_name:
                 name = user.ref.leaves()[-1].name
             else:
@@ -70,7 +89,7 @@ class PlanBuilder:
         """Keep the rows where `predicate` is true."""
         from .logical_plan import Filter
 
-        _, qualified = self._resolved(predicate)
+        _, qualified, _ = self._resolved(predicate)
         return Filter(self, qualified)
 
     def project(self, exprs: Sequence, names: Sequence[str] | None = None) -> LogicalPlan:  # noqa: F821
@@ -82,9 +101,9 @@ class PlanBuilder:
             raise PlanError(f"project: {len(exprs)} expressions but {len(names)} names")
         out, out_names, relations = [], [], []
         for i, value in enumerate(exprs):
-            user, qualified = self._resolved(value)
+            user, qualified, text = self._resolved(value)
             name, relation = self._name_and_relation(user, qualified,
-                                                     None if names is None else names[i])
+                                                     None if names is None else names[i], text)
             out.append(qualified)
             out_names.append(name)
             relations.append(relation)
@@ -100,8 +119,8 @@ class PlanBuilder:
 
         keys, key_names, key_relations = [], [], []
         for value in group_by:
-            user, qualified = self._resolved(value)
-            name, relation = self._name_and_relation(user, qualified, None)
+            user, qualified, text = self._resolved(value)
+            name, relation = self._name_and_relation(user, qualified, None, text)
             keys.append(qualified)
             key_names.append(name)
             key_relations.append(relation)
@@ -111,10 +130,11 @@ class PlanBuilder:
                 raise PlanError(f"an aggregate is (func, expr, name) or (func, expr), got {spec!r}")
             func, arg = spec[0], spec[1]
             if arg is None or (isinstance(arg, str) and arg == "*"):
-                user = qualified = None
+                user = qualified = text = None
             else:
-                user, qualified = self._resolved(arg)
-            name = spec[2] if len(spec) == 3 else f"{func}({'*' if user is None else user})"
+                user, qualified, text = self._resolved(arg)
+            inner = "*" if user is None else (text or user.to_string())
+            name = spec[2] if len(spec) == 3 else f"{func}({inner})"
             aggs.append(AggregateExpr(func, qualified, name))
         return Aggregate(self, keys, key_names, key_relations, aggs)
 
@@ -145,7 +165,7 @@ class PlanBuilder:
             if nulls not in ("nulls_first", "nulls_last"):
                 raise PlanError(f"null placement must be 'nulls_first' or 'nulls_last', "
                                 f"got {nulls!r}")
-            _, qualified = self._resolved(key[0])
+            _, qualified, _ = self._resolved(key[0])
             out.append(SortKey(qualified, order == "ascending", nulls == "nulls_first"))
         return Sort(self, out)
 
