@@ -21,8 +21,17 @@ from hypothesis import strategies as st
 import toolkit as tk
 from toolkit.expression import Call
 
-__all__ = ["DEFAULT_SCHEMA", "field_name_paths", "field_refs", "literals", "expressions",
-           "calls_with_options", "expressions_with_options", "COMPARISONS", "ARITHMETIC"]
+__all__ = [
+    "ARITHMETIC",
+    "COMPARISONS",
+    "DEFAULT_SCHEMA",
+    "calls_with_options",
+    "expressions",
+    "expressions_with_options",
+    "field_name_paths",
+    "field_refs",
+    "literals",
+]
 
 # names chosen to need quoting (a keyword, a space, a quote, a dot) next to plain ones
 DEFAULT_SCHEMA = pa.schema([

@@ -3,7 +3,8 @@
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import toolkit as tk
 from toolkit.expression import Call, Literal

@@ -8,10 +8,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from hypothesis import given
+from strategies import expressions
 
 import toolkit as tk
-from toolkit.expression import Call, Literal, Parameter
-from strategies import expressions
+from toolkit.expression import Call, Parameter
 
 a, b = tk.field("a"), tk.field("b")
 SCHEMA = pa.schema([("a", pa.int64()), ("b", pa.float64())])

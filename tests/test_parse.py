@@ -7,10 +7,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from hypothesis import given
+from strategies import expressions, expressions_with_options
 
 import toolkit as tk
 from toolkit.expression import Call, Literal
-from strategies import expressions, expressions_with_options
 
 a, b, s, t = tk.field("a"), tk.field("b"), tk.field("s"), tk.field("t")
 
@@ -233,7 +233,7 @@ def test_calls_with_options_round_trip(e):
     pa.scalar(float("-inf"), pa.float32()), pa.scalar(0.1, pa.float32()),
     pa.scalar(-0.0), pa.scalar(1e300), pa.scalar(5e-324),
     pa.scalar(decimal.Decimal("-12.345"), pa.decimal128(10, 3)),
-    pa.scalar(decimal.Decimal("1"), pa.decimal256(50, 0)),
+    pa.scalar(decimal.Decimal(1), pa.decimal256(50, 0)),
     pa.scalar(b"bytes", pa.binary()),
     pa.scalar(dt.datetime(2020, 1, 1, 0, 0, 0, 1), pa.timestamp("ns")),
     pa.scalar(dt.datetime(2020, 1, 1), pa.timestamp("s")),

@@ -9,12 +9,13 @@ import datetime as dt
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import expressions, literals
 
 import toolkit as tk
 from toolkit.expression import Call, Literal, Parameter, postorder
 from toolkit.field_ref import FieldPath
-from strategies import expressions, literals
 
 a, b = tk.field("a"), tk.field("b")
 
@@ -62,9 +63,9 @@ def same_as_arrow(expr) -> str:
     (Call("widgetify", []), "widgetify()"),
     (Call("random", [], pc.RandomOptions()), "random({initializer=SystemRandom, seed=0})"),
     (tk.cast(a, pa.int32()),
-     "cast(a, {to_type=int32, allow_int_overflow=false, allow_time_truncate=false, "
-     "allow_time_overflow=false, allow_decimal_truncate=false, allow_float_truncate=false, "
-     "allow_invalid_utf8=false})"),
+     ("cast(a, {to_type=int32, allow_int_overflow=false, allow_time_truncate=false, "
+      "allow_time_overflow=false, allow_decimal_truncate=false, allow_float_truncate=false, "
+      "allow_invalid_utf8=false})")),
     (Call("index_in", [tk.field("beta")], pc.SetLookupOptions(pa.array([1, 2], pa.int32()))),
      "index_in(beta, {value_set=int32:[\n  1,\n  2\n], null_matching_behavior=MATCH})"),
     (Call("round", [tk.literal(3.14)], pc.RoundOptions()),

@@ -46,6 +46,7 @@ import re
 import sys
 import threading
 from decimal import Decimal, InvalidOperation
+from typing import ClassVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -59,7 +60,7 @@ from .builders import case_when, make_struct
 from .errors import ParseError
 from .expression import Call, Expression, Literal, Parameter
 from .field_ref import FieldRef
-from .sql_functions import (EXTRACT_UNITS, SQL_FUNCTIONS, ArgumentError, options_from_kwargs)
+from .sql_functions import EXTRACT_UNITS, SQL_FUNCTIONS, ArgumentError, options_from_kwargs
 from .sql_types import SqlTypeError, arrow_type_for
 
 __all__ = ["parse"]
@@ -68,8 +69,8 @@ __all__ = ["parse"]
 class _ExpressionParser(Parser):
     # no built-in function table: every call stays Anonymous with its name as written,
     # so the one table in sql_functions decides what a name means
-    FUNCTIONS: dict = {}
-    FUNCTION_PARSERS = {k: v for k, v in Parser.FUNCTION_PARSERS.items()
+    FUNCTIONS: ClassVar[dict] = {}
+    FUNCTION_PARSERS: ClassVar[dict] = {k: v for k, v in Parser.FUNCTION_PARSERS.items()
                         if k in ("CAST", "TRY_CAST", "EXTRACT", "SUBSTRING")}
 
 
@@ -121,7 +122,7 @@ def _on_deep_stack(fn):
     def run():
         try:
             outcome["value"] = fn()
-        except BaseException as exc:  # handed back to the calling thread
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
             outcome["error"] = exc
 
     with _DEEP_LOCK:
@@ -177,7 +178,8 @@ class _Context:
             parent = parent.parent
         try:
             word = node.sql()
-        except Exception:  # sqlglot cannot print every fragment on its own
+        except (sqlglot.errors.SqlglotError, ValueError, TypeError, KeyError, AttributeError):
+            # sqlglot cannot print every fragment on its own
             return None
         m = re.compile(re.escape(word), re.IGNORECASE).search(self.text, start) if word else None
         return (m.start(), m.end()) if m else None

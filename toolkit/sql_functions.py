@@ -14,8 +14,8 @@ pyarrow's own function documentation, so this works for any pyarrow function.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -24,8 +24,16 @@ from .errors import ExprscopeError
 from .expression import Call, Expression, Literal
 from .options import option_values, options_to_string
 
-__all__ = ["SqlFunction", "ArgumentError", "SQL_FUNCTIONS", "entries_for", "EXTRACT_UNITS",
-           "ROUND_MODES", "options_from_kwargs", "kwargs_for_options"]
+__all__ = [
+    "EXTRACT_UNITS",
+    "ROUND_MODES",
+    "SQL_FUNCTIONS",
+    "ArgumentError",
+    "SqlFunction",
+    "entries_for",
+    "kwargs_for_options",
+    "options_from_kwargs",
+]
 
 INT64_MAX = 2**63 - 1
 ROUND_MODES = ("half_to_even", "down", "up", "towards_zero", "towards_infinity", "half_down",
@@ -311,7 +319,7 @@ def kwargs_for_options(options: pc.FunctionOptions) -> dict[str, object]:
     text = options_to_string(options)
     kwargs: dict[str, object] = {}
     for key, value in values.items():
-        if isinstance(value, bool) or isinstance(value, (float, str)):
+        if isinstance(value, (bool, float, str)):
             kwargs[key] = value
         elif isinstance(value, int):
             # enums serialize as numbers but are built from their (lower-case) names

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-__all__ = ["arrow_type_for", "sql_type_name", "SqlTypeError"]
+__all__ = ["SqlTypeError", "arrow_type_for", "sql_type_name"]
 
 
 class SqlTypeError(ValueError):
