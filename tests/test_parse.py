@@ -311,3 +311,12 @@ def test_a_10000_deep_parenthesized_tree_round_trips():
     text = e.to_sql()
     assert text.startswith("1 - (1 - (")
     assert tk.parse(text).equals(e)
+
+
+def test_an_error_in_a_long_line_shows_a_window_around_it():
+    text = "a" + " + 1" * 5_000 + " +* 2" + " + 1" * 100
+    err = error_of(text)
+    snippet, carets = err.args[0].splitlines()[-2:]
+    assert len(snippet) < 120 and snippet.strip().startswith("...")
+    col = carets.index("^")
+    assert snippet[col] == text[err.position] == "2"

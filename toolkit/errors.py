@@ -46,7 +46,17 @@ def caret_snippet(text: str, position: int, width: int = 1) -> str:
     end = len(text) if end < 0 else end
     line = text[start:end]
     col = position - start
+    if len(line) > _SNIPPET_WIDTH:  # a long line (a 10,000-term chain): a window around the spot
+        lo = max(0, col - _SNIPPET_WIDTH // 2)
+        hi = min(len(line), lo + _SNIPPET_WIDTH)
+        prefix, suffix = ("..." if lo else ""), ("..." if hi < len(line) else "")
+        line = prefix + line[lo:hi] + suffix
+        col = col - lo + len(prefix)
+        width = min(width, hi - (position - start))
     return f"  {line}\n  {' ' * col}{'^' * max(1, width)}"
+
+
+_SNIPPET_WIDTH = 100
 
 
 class ParseError(ExprscopeError, ValueError):
