@@ -46,11 +46,16 @@ def bind(expr: Expression, schema) -> Expression:
         raise BindError(f"bind needs an Expression, not {type(expr).__name__}")
     schema = schema_of(schema)
     bound: dict[int, Expression] = {}
+    resolved: dict[object, Parameter] = {}  # each distinct ref is resolved once per bind
     for node in postorder(expr):
         if node.is_literal:
             out = node
         elif node.is_field:
-            out = _bind_parameter(node, schema)
+            known = resolved.get(node.ref)
+            if known is None:
+                out = resolved[node.ref] = _bind_parameter(node, schema)
+            else:  # a node of its own (positions stay distinct), the resolution shared
+                out = Parameter(node.ref, known.field_type, known.path, known.nullable)
         else:
             args = [bound[id(a)] for a in node.args]
             try:
