@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pyarrow as pa
 
 from toolkit.errors import FieldRefError
@@ -39,7 +40,7 @@ class NodeRows:
     text: str
     rows: int  # rows the node was evaluated on (the engine's count)
     total: int
-    row_indices: list | None  # which rows, when the selections tell (None: all of them)
+    row_indices: np.ndarray | None  # which rows (sorted), when selections tell; None: all
 
 
 class SelectionRows:
@@ -54,6 +55,8 @@ class SelectionRows:
         self.result = event.result
         self.error = event.error
         self.forms = self._forms()
+        self._scope_rows: dict[tuple, np.ndarray] = {}
+        # per form: the branch names, and per row the index of the name it took
         self._taken = {form.path: self._branch_per_row(form) for form in self.forms}
 
     # -- the columns a row shows ---------------------------------------------------
@@ -88,19 +91,21 @@ class SelectionRows:
             for name, col in columns.items():
                 record[name] = col[offset]
             for form in self.forms:
-                record[form_key(form)] = self._taken[form.path][row]
+                names, codes = self._taken[form.path]
+                record[form_key(form)] = names[codes[row]]
             record["value"] = values[offset] if values is not None else None
             out.append(record)
         return out
 
     def branch_of(self, form_path: tuple, row: int) -> str:
-        return self._taken[tuple(form_path)][row]
+        names, codes = self._taken[tuple(form_path)]
+        return names[codes[row]]
 
     def branch_counts(self, form: SpecialForm) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for name in self._taken[form.path]:
-            counts[name] = counts.get(name, 0) + 1
-        return counts
+        """How many rows took each branch (and how many never reached the form)."""
+        names, codes = self._taken[form.path]
+        counts = np.bincount(codes, minlength=len(names))
+        return {name: int(n) for name, n in zip(names, counts) if n}
 
     # -- nodes --------------------------------------------------------------------
     def node_rows(self) -> list[NodeRows]:
@@ -110,8 +115,7 @@ class SelectionRows:
             path = tuple(stat.path)
             rows = self._rows_reaching(path)
             out.append(NodeRows(path=path, label=stat.label, text=_node_text(self.expr, path),
-                                rows=stat.rows, total=self.num_rows,
-                                row_indices=None if rows is None else sorted(rows)))
+                                rows=stat.rows, total=self.num_rows, row_indices=rows))
         return out
 
     # -- internals ------------------------------------------------------------------
@@ -134,34 +138,41 @@ class SelectionRows:
             return base + (0, k - 1)
         return base + (branch.arg_index,)
 
-    def _rows_reaching(self, path: tuple) -> set | None:
+    def _rows_reaching(self, path: tuple) -> np.ndarray | None:
         """The rows of the deepest branch selection above `path`; None means every row."""
         best, best_len = None, -1
         for b in self.event.branches:
             scope = self._branch_scope(b)
             if path[: len(scope)] == scope and len(scope) > best_len:
-                best, best_len = b, len(scope)
+                best, best_len = scope, len(scope)
         if best is None:
             return None
-        # a scope can be entered several times (chunks of a Table): union them
-        rows: set = set()
-        for b in self.event.branches:
-            if self._branch_scope(b) == self._branch_scope(best):
-                rows.update(b.rows.to_pylist())
-        return rows
+        if best not in self._scope_rows:
+            # a scope is entered once per slice of the data, on disjoint rows: join them
+            parts = [_indices(b.rows) for b in self.event.branches if self._branch_scope(b) == best]
+            rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
+            if len(rows) > 1 and not bool(np.all(rows[1:] >= rows[:-1])):
+                rows = np.sort(rows)
+            self._scope_rows[best] = rows
+        return self._scope_rows[best]
 
-    def _branch_per_row(self, form: SpecialForm) -> list[str]:
+    def _branch_per_row(self, form: SpecialForm) -> tuple[list[str], np.ndarray]:
+        """The form's branch names and, per row, the index of the one that gave its value."""
         reaching = self._rows_reaching(form.path)
         fallback = "left" if form.name in ("and_kleene", "or_kleene") else "null"
-        taken = [NOT_REACHED] * self.num_rows
-        for row in (range(self.num_rows) if reaching is None else reaching):
-            taken[row] = fallback
+        names = [NOT_REACHED, fallback]
+        codes = np.zeros(self.num_rows, dtype=np.int32)
+        if reaching is None:
+            codes[:] = 1
+        else:
+            codes[reaching] = 1
         for b in form.branches:  # in run order: a later branch overrides (coalesce's args)
             if b.branch.startswith(_CONDITION_PREFIX):
                 continue
-            for row in b.rows.to_pylist():
-                taken[row] = b.branch
-        return taken
+            if b.branch not in names:
+                names.append(b.branch)
+            codes[_indices(b.rows)] = names.index(b.branch)
+        return names, codes
 
     def _result_slice(self, start: int, stop: int):
         result = self.result
@@ -170,6 +181,13 @@ class SelectionRows:
         if isinstance(result, pa.Scalar):
             return [result.as_py()] * (stop - start)
         return result.slice(start, stop - start).to_pylist()
+
+
+def _indices(rows) -> np.ndarray:
+    """Row indices as a numpy int64 array, from a pyarrow array (live) or any sequence."""
+    if isinstance(rows, (pa.Array, pa.ChunkedArray)):
+        return np.asarray(rows.to_numpy(zero_copy_only=False), dtype=np.int64)
+    return np.asarray(rows, dtype=np.int64)
 
 
 def form_key(form: SpecialForm) -> str:

@@ -82,3 +82,19 @@ def test_labels_are_escaped_in_html():
     html = view.summary.value + view.table.value + view.nodes.value
     assert "<script>" not in html and "<b>x</b>" not in html
     assert "&lt;script&gt;" in view.table.value and "&amp;amp;" in view.table.value
+
+
+def test_a_batch_too_large_to_keep_still_shows_node_counts():
+    from toolkit.execution.evaluate import KEEP_DATA_ROWS
+
+    n = KEEP_DATA_ROWS + 5
+    data = pa.table({"a": pa.array(range(n), pa.int64())})
+    a = tk.field("a")
+    step, _ = _evaluation(tk.if_else(a > n - 11, a * 2, a), data)
+    view = SelectionView(step)
+    assert not view.rows.has_rows and view.visible_rows() == []
+    assert "too large to keep its rows" in view.summary.value
+    assert view.table not in view.children  # no empty row table
+    multiply = next(r for r in view.rows.node_rows() if r.label == "multiply")
+    assert multiply.rows == 10 and multiply.row_indices.tolist() == list(range(n - 10, n))
+    assert f"10 of {n}" in view.nodes.value
