@@ -403,3 +403,16 @@ def _mixed_tree():
 def test_dispatch_across_type_families_agrees_with_acero(expr):
     """Strings, temporals, dictionaries, decimals, nulls and typed literals (narrowed)."""
     test_bound_types_and_values_equal_aceros.hypothesis.inner_test(expr)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(_tree(), _mixed_tree()))
+def test_rebinding_is_stable(expr):
+    """bind(bind(e)) equals bind(e): inserted casts and re-typed literals dispatch exactly."""
+    try:
+        once = expr.bind(SCHEMA)
+    except BindError:
+        return
+    twice = once.bind(SCHEMA)
+    assert twice.equals(once), f"{once}\n{twice}"
+    assert twice.type == once.type
