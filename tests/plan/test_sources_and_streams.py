@@ -88,7 +88,7 @@ def test_a_spark_dataframe_is_a_source(t):
     from toolkit import spark as tks
 
     session = tks.session()
-    df = session.createDataFrame(t.to_pandas())
+    df = session.createDataFrame(t)  # Spark 4 takes an Arrow table
     p = plan.scan("t", df)
     assert p.schema.names == ["id", "v"]
     physical = plan.create_physical_plan(plan.optimize(_query(df)))

@@ -175,7 +175,7 @@ def as_source(obj) -> Source:
         raise PlanError(f"scan: cannot tell the format of {path!r}; name it .parquet or .csv")
     if _is_spark_dataframe(obj):
         return SparkSource(obj)
-    if type(obj).__name__ == "DataFrame" and hasattr(obj, "to_numpy"):  # pandas
+    if type(obj).__module__.startswith("pandas") and type(obj).__name__ == "DataFrame":
         return TableSource(pa.Table.from_pandas(obj, preserve_index=False))
     raise PlanError(f"scan: cannot read a {type(obj).__name__}; give a pyarrow Table, a pandas "
                     "DataFrame, a .parquet or .csv path, or a Spark DataFrame")
