@@ -53,12 +53,12 @@ def case_when(conds, values, else_):
     return call("case_when", [struct, *values] + ([else_] if else_ is not None else []))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def expressions(kind, depth=3):
     """A random well-typed expression pair of the given kind."""
     if depth == 0:
         return leaves(kind)
-    sub = lambda k: expressions(k, depth - 1)  # noqa: E731
+    sub = lambda k: expressions(k, depth - 1)
     options = [leaves(kind)]
     options.append(st.tuples(sub("bool"), sub(kind), sub(kind)).map(
         lambda t: call("if_else", list(t))))

@@ -1,7 +1,6 @@
 """evaluate(): inputs, outputs, chunking, binding, errors, depth, observability."""
 
 import pyarrow as pa
-import pyarrow.compute as pc
 import pytest
 
 import toolkit as tk
@@ -169,3 +168,10 @@ def test_empty_table():
     t = pa.table({"a": pa.array([], pa.int64())})
     out = tk.evaluate(tk.if_else(a > 0, a, -a), t)
     assert isinstance(out, pa.ChunkedArray) and len(out) == 0 and out.type == pa.int64()
+
+
+def test_all_literal_forms_take_their_else_branch():
+    batch = pa.record_batch({"a": pa.array([1], pa.int64())})
+    expr = tk.case_when([(tk.literal(None, pa.bool_()), tk.literal(False))], else_=tk.literal(True))
+    out = tk.evaluate(tk.not_(expr), batch)
+    assert isinstance(out, pa.Scalar) and out.as_py() is False

@@ -2,7 +2,8 @@
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from toolkit.execution.gather_scatter import merge_branches, null_out_unselected, overlay
 
@@ -66,3 +67,28 @@ def test_masked_divisor_never_raises_on_unselected_rows():
     a = pa.array([1, 0, 2, 0], pa.int64())
     masked = null_out_unselected(a, pa.array([True, False, True, False]))
     assert pc.divide(pa.array([10, 10, 10, 10]), masked).to_pylist() == [10, None, 5, None]
+
+
+@given(partitions(), st.data())
+def test_merge_parts_with_a_full_base_equals_merge_branches(case, data):
+    from toolkit.execution.gather_scatter import merge_parts
+    from toolkit.execution.rows import Rows
+
+    n, parts = case
+    expected = merge_branches(n, [(pa.array(p, pa.int64()), v) for p, v in parts], pa.int64())
+    full_index = data.draw(st.integers(0, len(parts) - 1))
+    merged = []
+    for i, (pos, value) in enumerate(parts):
+        rows = Rows.from_positions(pa.array(pos, pa.int64()), n)
+        if i == full_index and isinstance(value, pa.Array):
+            spread = [None] * n  # the same values laid over the whole domain, garbage elsewhere
+            for j, p in enumerate(pos):
+                spread[p] = value[j].as_py()
+            merged.append((rows, pa.array([x if x is not None else -999 if k not in pos else None
+                                           for k, x in enumerate(spread)], pa.int64()), True))
+        else:
+            merged.append((rows, value, False))
+    out = merge_parts(n, merged, pa.int64())
+    if isinstance(out, pa.Scalar):
+        out = pa.repeat(out, n)
+    assert out.to_pylist() == expected.to_pylist()

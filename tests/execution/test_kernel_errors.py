@@ -2,7 +2,8 @@
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from toolkit.execution.kernel_errors import first_failing_position
 
@@ -11,12 +12,12 @@ from toolkit.execution.kernel_errors import first_failing_position
 def test_first_zero_divisor_is_found(divisors):
     args = [pa.array(range(len(divisors)), pa.int64()), pa.array(divisors, pa.int64())]
     expected = next((i for i, d in enumerate(divisors) if d == 0), None)
-    run = lambda a: pc.divide(*a)  # noqa: E731
+    run = lambda a: pc.divide(*a)
     assert first_failing_position(run, args) == expected
 
 
 def test_scalar_arguments_are_not_sliced():
-    run = lambda a: pc.add_checked(*a)  # noqa: E731
+    run = lambda a: pc.add_checked(*a)
     args = [pa.array([1, 2, 2**63 - 1, 5], pa.int64()), pa.scalar(1, pa.int64())]
     assert first_failing_position(run, args) == 2
 

@@ -2,7 +2,8 @@
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolkit as tk
 from toolkit.errors import KernelError

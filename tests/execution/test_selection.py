@@ -2,7 +2,8 @@
 
 import pyarrow as pa
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from toolkit.errors import ExprscopeError
 from toolkit.execution import SelectionError, SelectionVector

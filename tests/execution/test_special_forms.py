@@ -1,7 +1,6 @@
 """The lazy special forms: the rows they evaluate, their results, their errors."""
 
 import pyarrow as pa
-import pyarrow.compute as pc
 import pytest
 
 import toolkit as tk

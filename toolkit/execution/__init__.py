@@ -3,4 +3,4 @@
 from .evaluate import EvaluationError, evaluate
 from .selection import SelectionError, SelectionVector
 
-__all__ = ["evaluate", "SelectionVector", "EvaluationError", "SelectionError"]
+__all__ = ["EvaluationError", "SelectionError", "SelectionVector", "evaluate"]

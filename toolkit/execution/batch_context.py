@@ -21,8 +21,18 @@ __all__ = ["BatchContext"]
 
 
 class BatchContext:
-    __slots__ = ("batch", "offset", "lazy", "observing", "stats", "branches", "density_memo",
-                 "_columns", "_gathered", "_alive")
+    __slots__ = (
+        "_alive",
+        "_columns",
+        "_gathered",
+        "batch",
+        "branches",
+        "density_memo",
+        "lazy",
+        "observing",
+        "offset",
+        "stats",
+    )
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
                  density_memo: dict):

@@ -27,8 +27,14 @@ import enum
 
 from ..functions.function import FunctionKind, NullHandling
 
-__all__ = ["Density", "DENSE_THRESHOLD", "MIN_DENSE_ROWS", "density_kinds", "could_be_dense",
-           "use_dense"]
+__all__ = [
+    "DENSE_THRESHOLD",
+    "MIN_DENSE_ROWS",
+    "Density",
+    "could_be_dense",
+    "density_kinds",
+    "use_dense",
+]
 
 DENSE_THRESHOLD = 0.6
 MIN_DENSE_ROWS = 16_384

@@ -22,7 +22,7 @@ from .batch_context import BatchContext, now
 from .parallel import Piece, run_pieces, split
 from .trampoline import run_tree
 
-__all__ = ["evaluate", "EvaluationError", "MODES", "KEEP_DATA_ROWS"]
+__all__ = ["KEEP_DATA_ROWS", "MODES", "EvaluationError", "evaluate"]
 
 MODES = ("lazy", "eager")
 KEEP_DATA_ROWS = 10_000  # events keep data and result up to this size (for the selection view)
@@ -59,8 +59,9 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
             return None, ctx, exc
 
     if not has_fields:
-        empty = pa.RecordBatch.from_pylist([], schema=data.schema)
-        results = [work(Piece(0, 0, empty))]
+        # one row that no field reads: row counts stay meaningful (0 rows would skip branches)
+        one_row = pa.record_batch({"_": pa.nulls(1)})
+        results = [work(Piece(0, 0, one_row))]
         pieces = None
     else:
         pieces = split(data)
@@ -70,6 +71,8 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
     value = None
     if error is None:
         value = results[0][0] if pieces is None else _assemble(expr, data, pieces, results)
+        if pieces is None and not isinstance(value, pa.Scalar):
+            value = value[0]  # an all-literal expression is one value
     if observing:
         event = _event(expr, data, mode, pieces, results, error, value)
         event.elapsed = now() - started

@@ -12,8 +12,15 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["broadcast", "take", "merge_branches", "overlay", "null_out_unselected",
-           "empty_of"]
+__all__ = [
+    "broadcast",
+    "empty_of",
+    "merge_branches",
+    "merge_parts",
+    "null_out_unselected",
+    "overlay",
+    "take",
+]
 
 
 def broadcast(value, length: int, out_type: pa.DataType | None = None) -> pa.Array:
@@ -131,3 +138,45 @@ def _shift_bitmap(bitmap: pa.Buffer, byte_shift: int) -> pa.Buffer:
     if byte_shift == 0:
         return bitmap
     return pa.py_buffer(b"\x00" * byte_shift + bitmap.to_pybytes())
+
+
+def merge_parts(domain: int, parts, out_type: pa.DataType):
+    """Merge a special form's branches: `parts` is a list of `(rows, value, is_full)`.
+
+    `rows` (a `rows.Rows`) are the domain rows the branch covers (disjoint across
+    parts); `value` is compact over them, or, when `is_full`, over the whole
+    domain (the branch ran densely). The largest full part is the base: it is
+    never compacted; the other parts are laid over it through one `take` whose
+    index is the identity except at their rows. Without a full part, this is
+    `merge_branches`. Rows no part covers are null.
+    """
+    parts = [p for p in parts if p[0].count]
+    if not parts:
+        return pa.scalar(None, out_type)
+    if len(parts) == 1 and parts[0][0].is_all:
+        value = parts[0][1]
+        return value if value.type == out_type else value.cast(out_type)
+    full = [p for p in parts if p[2] and not isinstance(p[1], pa.Scalar)]
+    if not full:
+        return merge_branches(domain, [(rows.positions, value) for rows, value, _ in parts],
+                              out_type)
+    base = max(full, key=lambda p: p[0].count)
+    others = [p for p in parts if p is not base]
+    base_value = broadcast(base[1], domain, out_type)
+    covered = sum(rows.count for rows, _, _ in parts) == domain
+    if not others:
+        return null_out_unselected(base_value, base[0].mask)
+    index = pa.arange(0, domain)
+    if not covered:
+        index = null_out_unselected(index, base[0].mask)
+    values = [base_value]
+    positions = []
+    for rows, value, is_full in others:
+        if is_full and not isinstance(value, pa.Scalar):
+            value = pc.take(value, rows.positions)
+        values.append(broadcast(value, rows.count, out_type))
+        positions.append(rows.positions)
+    spots = positions[0] if len(positions) == 1 else pa.concat_arrays(positions)
+    inverse = pc.inverse_permutation(spots, max_index=domain - 1)
+    index = pc.coalesce(pc.add(inverse, domain), index)
+    return pc.take(pa.concat_arrays(values), index)

@@ -9,13 +9,13 @@ and no Python loop ever touches a row.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import pyarrow as pa
 
 from ..errors import KernelError
 
-__all__ = ["first_failing_position", "kernel_error", "ROW_ERRORS"]
+__all__ = ["ROW_ERRORS", "first_failing_position", "kernel_error"]
 
 # errors that depend on row values (bad values, overflow, division by zero)
 ROW_ERRORS = (pa.ArrowInvalid,)

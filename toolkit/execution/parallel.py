@@ -13,13 +13,13 @@ were the fastest of 16K/64K/256K/1M; see the report of issue 3.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
 
 import pyarrow as pa
 
-__all__ = ["Piece", "split", "run_pieces", "MORSEL_ROWS", "PARALLEL_MIN_ROWS"]
+__all__ = ["MORSEL_ROWS", "PARALLEL_MIN_ROWS", "Piece", "run_pieces", "split"]
 
 MORSEL_ROWS = 262_144
 PARALLEL_MIN_ROWS = 131_072

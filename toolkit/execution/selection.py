@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 
 from ..errors import ExprscopeError
 
-__all__ = ["SelectionVector", "SelectionError"]
+__all__ = ["SelectionError", "SelectionVector"]
 
 
 class SelectionError(ExprscopeError, ValueError):
@@ -23,7 +23,7 @@ class SelectionError(ExprscopeError, ValueError):
 class SelectionVector:
     """Sorted, distinct row indices into a batch of `length` rows."""
 
-    __slots__ = ("length", "_indices", "_mask")
+    __slots__ = ("_indices", "_mask", "length")
 
     def __init__(self, indices, length: int, *, check: bool = True):
         if not isinstance(indices, pa.Array):

@@ -6,10 +6,11 @@ value, so a form reads like its definition: evaluate the condition, compute
 which rows each branch needs, evaluate the branches on just those rows, merge.
 Nothing recurses, so nested forms compose their selections at any depth.
 
-Positions inside a form are int64 indices into the form's own domain (the rows
-of the selection it runs under); `None` means all of them. A branch on a
-subset runs under the composed selection (compact), or densely over the whole
-domain when `dense_path.use_dense` says that is both safe and cheaper.
+Which rows of the form's domain (the rows of the selection it runs under) a
+branch gets is a `Rows` (mask and/or positions). A branch on a subset runs
+under the composed selection (compact), or densely over the whole domain when
+`dense_path.use_dense` says that is both safe and cheaper; `merge_parts` then
+uses the dense result as the base it lays the other branches over.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .dense_path import Density, could_be_dense, density_kinds, use_dense
-from .gather_scatter import broadcast, empty_of, merge_branches, overlay, take
+from .gather_scatter import empty_of, merge_parts, overlay, take
 from .kernel_errors import kernel_error
+from .rows import Rows
 from .selection import SelectionVector
 
 __all__ = ["FORMS"]
@@ -27,17 +29,8 @@ __all__ = ["FORMS"]
 _NO_ROWS = pa.array([], pa.int64())
 
 
-def _nonzero(mask: pa.Array) -> pa.Array:
-    """Positions of the true rows of a boolean array without nulls."""
-    return pc.indices_nonzero(mask).view(pa.int64())  # uint64 < 2**63: same bits
-
-
 def _no_nulls(mask: pa.Array, fill: bool) -> pa.Array:
     return pc.fill_null(mask, fill) if mask.null_count else mask
-
-
-def _positions_mask(positions: pa.Array, length: int) -> pa.Array:
-    return pc.is_valid(pc.inverse_permutation(positions, max_index=length - 1))
 
 
 def _sub_selection(sel: SelectionVector | None, positions: pa.Array, length: int):
@@ -46,31 +39,30 @@ def _sub_selection(sel: SelectionVector | None, positions: pa.Array, length: int
     return sel.compose(positions)
 
 
-def _branch(ctx, sel, domain, child, rel, positions, path, label, arg_index, allow_full=False):
-    """The child's value on `positions` of the domain: `(value, is_full)`.
+def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full=False):
+    """The child's value on `rows` of the domain: `(value, is_full)`.
 
-    `is_full` is true when the child ran densely over the whole domain and the
-    caller asked for that (`allow_full`), so it can merge without compacting.
+    `is_full` is true when the value covers the whole domain: the branch had
+    every row, or it ran densely and the caller can merge without compacting
+    (`allow_full`).
     """
     if path is not None:
-        ctx.record_branch(path, label, arg_index, sel, positions)
-    if positions is None:
+        ctx.record_branch(path, label, arg_index, sel, None if rows.is_all else rows.positions)
+    if rows.is_all:
         return (yield (child, rel, sel, None)), True
-    selected = len(positions)
-    if selected == 0:
+    if rows.count == 0:
         return empty_of(child.type), False
     if child.is_literal:
         return child.value, False
-    if selected == domain:
-        return (yield (child, rel, sel, None)), True
-    kind = density_kinds(child, ctx.density_memo) if could_be_dense(selected, domain) else None
-    if kind is not None and use_dense(kind, selected, domain):
-        mask = _positions_mask(positions, domain) if kind is Density.MASKED else None
+    domain = rows.domain
+    kind = density_kinds(child, ctx.density_memo) if could_be_dense(rows.count, domain) else None
+    if kind is not None and use_dense(kind, rows.count, domain):
+        mask = rows.mask if kind is Density.MASKED else None
         full = yield (child, rel, sel, mask)
         if allow_full and not isinstance(full, pa.Scalar):
             return full, True
-        return take(full, positions), False
-    value = yield (child, rel, _sub_selection(sel, positions, ctx.size(sel)), None)
+        return take(full, rows.positions), False
+    value = yield (child, rel, _sub_selection(sel, rows.positions, ctx.num_rows), None)
     return value, False
 
 
@@ -80,8 +72,13 @@ def _skipped(ctx, sel, path, label, arg_index):
         ctx.record_branch(path, label, arg_index, sel, _NO_ROWS)
 
 
-def _compact(value, is_full, positions):
-    return take(value, positions) if is_full else value
+def _picked(rows: Rows, c, is_full) -> Rows:
+    """The rows of `rows` where the condition value `c` (compact or full) is true."""
+    if isinstance(c, pa.Scalar):
+        return rows if (c.is_valid and c.as_py()) else Rows.none(rows.domain)
+    if is_full:
+        return rows.and_mask(_no_nulls(c, False))
+    return rows.scatter_local(c)
 
 
 def if_else(ctx, node, path, sel):
@@ -95,28 +92,19 @@ def if_else(ctx, node, path, sel):
             _skipped(ctx, sel, path, "else", 2)
             return pa.scalar(None, node.type)
         if c.as_py():
-            value, _ = yield from _branch(ctx, sel, domain, then, (1,), None, path, "then", 1)
+            value, _ = yield from _branch(ctx, sel, then, (1,), Rows.all(domain), path, "then", 1)
             _skipped(ctx, sel, path, "else", 2)
         else:
             _skipped(ctx, sel, path, "then", 1)
-            value, _ = yield from _branch(ctx, sel, domain, other, (2,), None, path, "else", 2)
+            value, _ = yield from _branch(ctx, sel, other, (2,), Rows.all(domain), path, "else", 2)
         return value
-    true_pos = _nonzero(_no_nulls(c, False))
-    false_pos = _nonzero(_no_nulls(pc.invert(c), False))
-    if len(true_pos) == domain:
-        value, _ = yield from _branch(ctx, sel, domain, then, (1,), None, path, "then", 1)
-        _skipped(ctx, sel, path, "else", 2)
-        return value
-    if len(false_pos) == domain:
-        _skipped(ctx, sel, path, "then", 1)
-        value, _ = yield from _branch(ctx, sel, domain, other, (2,), None, path, "else", 2)
-        return value
-    tv, t_full = yield from _branch(ctx, sel, domain, then, (1,), true_pos, path, "then", 1, True)
-    fv, f_full = yield from _branch(ctx, sel, domain, other, (2,), false_pos, path, "else", 2, True)
-    if t_full and f_full:
+    true_rows = Rows.from_mask(_no_nulls(c, False))
+    false_rows = Rows.from_mask(_no_nulls(pc.invert(c), False))
+    tv, t_full = yield from _branch(ctx, sel, then, (1,), true_rows, path, "then", 1, True)
+    fv, f_full = yield from _branch(ctx, sel, other, (2,), false_rows, path, "else", 2, True)
+    if t_full and f_full and true_rows.count and false_rows.count:
         return _cast(pc.if_else(c, tv, fv), node.type)
-    return merge_branches(domain, [(true_pos, _compact(tv, t_full, true_pos)),
-                                   (false_pos, _compact(fv, f_full, false_pos))], node.type)
+    return merge_parts(domain, [(true_rows, tv, t_full), (false_rows, fv, f_full)], node.type)
 
 
 def case_when(ctx, node, path, sel):
@@ -134,86 +122,69 @@ def case_when(ctx, node, path, sel):
         n_cases = struct_value.type.num_fields
         conds = None
     else_node = args[1 + n_cases] if len(args) > 1 + n_cases else None
-    remaining = None  # positions still undecided; None = the whole domain
+    remaining = Rows.all(domain)
     parts = []
     for i in range(n_cases):
-        if remaining is not None and len(remaining) == 0:
+        if remaining.count == 0:
             for j in range(i, n_cases):
                 _skipped(ctx, sel, path, f"when {j + 1}", 0)
                 _skipped(ctx, sel, path, f"then {j + 1}", 1 + j)
             break
         if conds is not None:
-            c, _ = yield from _branch(ctx, sel, domain, conds[i], (0, i), remaining, path,
-                                      f"when {i + 1}", 0)
+            c, c_full = yield from _branch(ctx, sel, conds[i], (0, i), remaining, path,
+                                           f"when {i + 1}", 0, True)
         else:
-            column = _struct_child(struct_value, i)
-            c = take(column, remaining)
+            c, c_full = _struct_child(struct_value, i), True
             if path is not None:
-                ctx.record_branch(path, f"when {i + 1}", 0, sel, remaining)
-        if isinstance(c, pa.Scalar):
-            taken, rest = (remaining, _NO_ROWS) if (c.is_valid and c.as_py()) else (_NO_ROWS, remaining)
-        else:
-            hit = _no_nulls(c, False)
-            taken_local = _nonzero(hit)
-            n_in = len(c)
-            if len(taken_local) == 0:
-                taken, rest = _NO_ROWS, remaining
-            elif len(taken_local) == n_in:
-                taken, rest = remaining, _NO_ROWS
-            else:
-                rest_local = _nonzero(pc.invert(hit))
-                taken = taken_local if remaining is None else pc.take(remaining, taken_local)
-                rest = rest_local if remaining is None else pc.take(remaining, rest_local)
-        if taken is None or len(taken):
-            value, _ = yield from _branch(ctx, sel, domain, args[1 + i], (1 + i,), taken, path,
-                                          f"then {i + 1}", 1 + i)
-            parts.append((taken, value))
+                ctx.record_branch(path, f"when {i + 1}", 0, sel,
+                                  None if remaining.is_all else remaining.positions)
+        taken = _picked(remaining, c, c_full)
+        if taken.count:
+            value, full = yield from _branch(ctx, sel, args[1 + i], (1 + i,), taken, path,
+                                             f"then {i + 1}", 1 + i, True)
+            parts.append((taken, value, full))
+            remaining = remaining.minus(taken)
         else:
             _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
-        remaining = rest
-    if else_node is not None and (remaining is None or len(remaining)):
-        value, _ = yield from _branch(ctx, sel, domain, else_node, (1 + n_cases,), remaining, path,
-                                      "else", 1 + n_cases)
-        parts.append((remaining, value))
+    if else_node is not None and remaining.count:
+        value, full = yield from _branch(ctx, sel, else_node, (1 + n_cases,), remaining, path,
+                                         "else", 1 + n_cases, True)
+        parts.append((remaining, value, full))
     elif else_node is not None:
         _skipped(ctx, sel, path, "else", 1 + n_cases)
-    if not parts:  # no case taken anywhere and no else: null on every row
-        return pa.scalar(None, node.type)
-    if len(parts) == 1 and parts[0][0] is None:
+    if len(parts) == 1 and parts[0][0].is_all:
         return _cast(parts[0][1], node.type)
-    parts = [(pa.arange(0, domain) if p is None else p, v) for p, v in parts]
-    return merge_branches(domain, parts, node.type)
+    return merge_parts(domain, parts, node.type)
 
 
 def coalesce(ctx, node, path, sel):
     """Argument i runs only on the rows where every earlier argument was null."""
     domain = ctx.size(sel)
     args = node.args
-    current, _ = yield from _branch(ctx, sel, domain, args[0], (0,), None, path, "arg 1", 0)
+    everything = Rows.all(domain)
+    current, _ = yield from _branch(ctx, sel, args[0], (0,), everything, path, "arg 1", 0)
     for i in range(1, len(args)):
         if _decided(current):
             for j in range(i, len(args)):
                 _skipped(ctx, sel, path, f"arg {j + 1}", j)
             break
-        if isinstance(current, pa.Scalar):
-            current, _ = yield from _branch(ctx, sel, domain, args[i], (i,), None, path,
-                                            f"arg {i + 1}", i)
+        if isinstance(current, pa.Scalar) or current.null_count == len(current):
+            value, _ = yield from _branch(ctx, sel, args[i], (i,), everything, path,
+                                          f"arg {i + 1}", i)
+            current = value if isinstance(current, pa.Scalar) else _coalesce_all_null(value, domain)
             continue
         nulls = pc.is_null(current)
-        if current.null_count == len(current):
-            value, _ = yield from _branch(ctx, sel, domain, args[i], (i,), None, path,
-                                          f"arg {i + 1}", i)
-            current = broadcast(value, domain, node.type) if not isinstance(value, pa.Scalar) \
-                else pc.coalesce(current, value)
-            continue
-        positions = _nonzero(nulls)
-        value, full = yield from _branch(ctx, sel, domain, args[i], (i,), positions, path,
+        value, full = yield from _branch(ctx, sel, args[i], (i,), Rows.from_mask(nulls), path,
                                          f"arg {i + 1}", i, True)
         if full:
             current = pc.coalesce(current, _cast(value, current.type))
         else:
             current = overlay(current, nulls, value)
     return _cast(current, node.type)
+
+
+def _coalesce_all_null(value, domain):
+    return value if not isinstance(value, pa.Scalar) else pa.repeat(value, domain)
 
 
 def _decided(value) -> bool:
@@ -234,21 +205,18 @@ def _kleene(kleene_kernel, stop_value: bool):
             if left.is_valid and left.as_py() is stop_value:
                 _skipped(ctx, sel, path, "right", 1)
                 return left
-            right, _ = yield from _branch(ctx, sel, domain, right_node, (1,), None, path, "right", 1)
+            right, _ = yield from _branch(ctx, sel, right_node, (1,), Rows.all(domain), path,
+                                          "right", 1)
             return kleene_kernel(left, right)
         undecided = _no_nulls(pc.invert(left) if stop_value else left, True)
-        positions = _nonzero(undecided)
-        if len(positions) == 0:
+        rows = Rows.from_mask(undecided)
+        if rows.count == 0:
             _skipped(ctx, sel, path, "right", 1)
             return left
-        if len(positions) == domain:
-            right, _ = yield from _branch(ctx, sel, domain, right_node, (1,), None, path, "right", 1)
-            return kleene_kernel(left, right)
-        right, full = yield from _branch(ctx, sel, domain, right_node, (1,), positions, path,
-                                         "right", 1, True)
+        right, full = yield from _branch(ctx, sel, right_node, (1,), rows, path, "right", 1, True)
         if full:
             return kleene_kernel(left, right)
-        combined = kleene_kernel(pc.take(left, positions), right)
+        combined = kleene_kernel(pc.take(left, rows.positions), right)
         return overlay(left, undecided, combined)
 
     return form

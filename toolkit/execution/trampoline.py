@@ -25,7 +25,7 @@ __all__ = ["run_tree"]
 
 
 class _CallFrame:
-    __slots__ = ("node", "rel", "path", "sel", "mask", "values")
+    __slots__ = ("mask", "node", "path", "rel", "sel", "values")
     is_form = False
 
     def __init__(self, node, rel, path, sel, mask):
@@ -38,7 +38,7 @@ class _CallFrame:
 
 
 class _FormFrame:
-    __slots__ = ("node", "rel", "path", "sel", "gen", "elapsed")
+    __slots__ = ("elapsed", "gen", "node", "path", "rel", "sel")
     is_form = True
 
     def __init__(self, node, rel, path, sel, gen):

@@ -1,0 +1,81 @@
+"""The dense path: branches run over the whole domain (masked when they can fail).
+
+Normally only large, dense selections take it; here the threshold is forced
+to zero so every branch does, and the results must not change, nor may an
+error on an unselected row surface.
+"""
+
+import contextlib
+
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolkit as tk
+from toolkit.errors import KernelError
+from toolkit.execution import dense_path
+from toolkit.execution.dense_path import Density, density_kinds
+
+from .expression_strategies import expressions, same_values, tables
+
+a, b, s = tk.field("a"), tk.field("b"), tk.field("s")
+
+
+@contextlib.contextmanager
+def always_dense():
+    saved = dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS
+    dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS = 0.0, 0
+    try:
+        yield
+    finally:
+        dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS = saved
+
+
+def kind_of(expr, schema):
+    return density_kinds(tk.bind(expr, schema), {})
+
+
+def test_density_kinds():
+    schema = pa.schema([("a", pa.int64()), ("b", pa.int64()), ("s", pa.string())])
+    assert kind_of(a * 2 + b, schema) is Density.SAFE
+    assert kind_of(tk.if_else(a > 0, a, b), schema) is Density.SAFE
+    assert kind_of(b / a + 1, schema) is Density.MASKED
+    assert kind_of(s.cast(pa.int64()) * 2, schema) is Density.MASKED
+    # a failing kernel above a null-hiding call or a special form cannot be masked
+    assert kind_of(tk.literal(1) / tk.is_null(a).cast(pa.int64()), schema) is Density.NEVER
+    assert kind_of(tk.coalesce(a, tk.literal(1) / b), schema) is Density.NEVER
+
+
+def test_masked_dense_branch_never_fails_on_unselected_rows():
+    batch = pa.record_batch({"a": pa.array([0, 2, 0, 4] * 50, pa.int64()),
+                             "b": pa.array(range(200), pa.int64()),
+                             "s": pa.array(["x", "2", "y", "4"] * 50)})
+    with always_dense():
+        out = tk.evaluate(tk.if_else(a != 0, b / a + 1, -1), batch)
+        casted = tk.evaluate(tk.if_else(a != 0, s.cast(pa.int64()) * 0 + b, -1), batch)
+        with pytest.raises(KernelError) as info:
+            tk.evaluate(tk.if_else(b != 1, b / a, 0), batch)
+    assert out.to_pylist() == [-1 if x == 0 else y // x + 1
+                               for x, y in zip(batch.column("a").to_pylist(), range(200))]
+    assert casted.to_pylist()[:4] == [-1, 1, -1, 3]
+    assert info.value.row == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["int", "float", "bool", "str"]).flatmap(expressions), tables())
+def test_dense_results_equal_compact_results(pair, table):
+    expr, _ = pair
+    try:
+        compact = tk.evaluate(expr, table)
+    except KernelError:
+        with always_dense(), pytest.raises(KernelError):
+            tk.evaluate(expr, table)
+        return
+    with always_dense():
+        dense = tk.evaluate(expr, table)
+    if isinstance(compact, pa.Scalar):
+        assert isinstance(dense, pa.Scalar) and compact.type == dense.type
+        return
+    assert dense.type == compact.type
+    assert same_values(dense, compact), str(expr)
