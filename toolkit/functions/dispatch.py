@@ -305,5 +305,5 @@ def best_coalesce(function: Function, types: list) -> list:
 
 
 def best_decode(function: Function, types: list) -> list:
-    """Functions that accept a dictionary by reading its values (is_in, index_in)."""
+    """SetLookupFunction (is_in, index_in): a dictionary input is looked up through its values."""
     return decode_dictionaries(types)
