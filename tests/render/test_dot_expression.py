@@ -81,3 +81,22 @@ def test_svg_comes_from_dot():
 def test_literal_values_are_labels():
     source = tk.to_dot(tk.literal(pa.scalar("x<y", pa.string()))).source
     assert "&quot;x&lt;y&quot;" in source
+
+
+def test_a_long_trace_overview_keeps_the_steps_that_matter():
+    from toolkit import plan
+    from toolkit.observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+
+    data = pa.table({"a": [1, 2, 3], "b": [4, 5, 6], "c": ["x", "y", "z"]})
+    p = plan.scan("t", data).filter(tk.field("a") > 1).project([tk.field("a")], names=["a"])
+    with tk.trace() as t:
+        plan.create_physical_plan(plan.optimize(p)).collect()
+    assert len(t.steps) > 24
+    source = tk.to_dot(t).source
+    clusters = re.findall(r"subgraph cluster_s(\d+)", source)
+    kept = [t.steps[int(i)] for i in clusters]
+    assert kept and any(isinstance(s, EvalEvent) for s in kept)
+    for s in kept:  # passing checks and unchanged passes and rules are left out
+        assert not isinstance(s, InvariantCheck)
+        assert s.changed if isinstance(s, (PassEvent, PlanRuleEvent)) else True
+    assert f"of {len(t.steps)} steps" in source

@@ -28,6 +28,7 @@ from .tree_diff import diff_pass
 __all__ = ["to_dot", "MAX_NODES", "step_title"]
 
 MAX_NODES = 300
+MAX_TRACE_STEPS = 24  # a trace's overview draws at most this many steps
 
 
 def to_dot(obj, *, max_nodes: int = MAX_NODES) -> graphviz.Digraph:
@@ -86,12 +87,26 @@ def _draw(g, obj, prefix: str, max_nodes: int) -> None:
                         "Trace, one of its steps, or a plan")
 
 
+def _interesting(step) -> bool:
+    """Steps worth a picture in an overview: changes, evaluations and failures."""
+    if isinstance(step, (PassEvent, PlanRuleEvent)):
+        return bool(step.changed)
+    if isinstance(step, InvariantCheck):
+        return not step.passed
+    return True
+
+
 def _draw_trace(g, t: Trace, prefix: str, max_nodes: int) -> None:
     if not t.steps:
         g.node(f"{prefix}empty", label=_table("empty trace", ["nothing was recorded"]),
                shape="note")
         return
-    for i, step in enumerate(t.steps):
+    chosen = list(enumerate(t.steps))
+    if len(chosen) > MAX_TRACE_STEPS:
+        chosen = [(i, s) for i, s in chosen if _interesting(s)][:MAX_TRACE_STEPS]
+        g.attr(label=_html(f"showing {len(chosen)} of {len(t.steps)} steps: the ones that "
+                           "changed something, evaluations and failures"))
+    for i, step in chosen:
         sub = graphviz.Digraph(name=f"cluster_{prefix}s{i}")
         sub.attr(style="rounded", color="#9ca3af")
         _draw(sub, step, f"{prefix}s{i}_", max_nodes)

@@ -153,16 +153,18 @@ def _summary(trace: Trace) -> str:
     rows: list[tuple[str, str]] = []
     passes = trace.passes
     evals = trace.evaluations
-    first = passes[0].before if passes else (evals[0].expr if evals else None)
-    if first is not None:
-        rows.append(("expression", f"<code>{html_text(_expr_text(first))}</code>"))
+    for first, last, count in _optimize_runs(passes):
+        arrow = "→" if last.after is not first.before else "(unchanged)"
+        rows.append(("optimized", f"<code>{html_text(_expr_text(first.before))}</code> {arrow} "
+                     f"<code>{html_text(_expr_text(last.after))}</code> "
+                     f'<span class="hint">{count} passes</span>'))
     if passes:
-        final = passes[-1].after
         changed = sum(1 for p in passes if p.changed)
         rewrites = sum(len(p.rewrites) for p in passes)
-        rows.append(("optimized", f"<code>{html_text(_expr_text(final))}</code>"))
         rows.append(("passes", html_text(f"{len(passes)} run, {changed} changed the tree, "
                                          f"{rewrites} rewrites")))
+    elif evals and evals[0].expr is not None:
+        rows.append(("expression", f"<code>{html_text(_expr_text(evals[0].expr))}</code>"))
     for e in evals:
         facts = error_facts(e.error)
         outcome = ('<span class="pass">ok</span>' if facts is None else
@@ -179,6 +181,21 @@ def _summary(trace: Trace) -> str:
         rows.append(("trace", "nothing was recorded"))
     items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
     return f'<dl class="summary" id="summary">{items}</dl>'
+
+
+def _optimize_runs(passes: list[PassEvent]) -> list[tuple[PassEvent, PassEvent, int]]:
+    """Consecutive passes that hand their result on (one `optimize` call): first, last, count.
+
+    Passes return the very object they were given when nothing changed, so a
+    run continues exactly while each pass starts from the previous one's result.
+    """
+    runs: list[list[PassEvent]] = []
+    for event in passes:
+        if runs and event.before is runs[-1][-1].after:
+            runs[-1].append(event)
+        else:
+            runs.append([event])
+    return [(run[0], run[-1], len(run)) for run in runs]
 
 
 def _passes_section(passes: list[PassEvent]) -> str:
@@ -246,7 +263,10 @@ def _selection_table(event: EvalEvent, facts) -> str:
                 taken.setdefault(r, b.branch)
                 if not taken[r].endswith(b.branch):
                     taken[r] = f"{taken[r]} → {b.branch}"
-    columns = [c for c in data.schema.names][:8]
+    used = []
+    if isinstance(event.expr, Expression):
+        used = [r.name for r in event.expr.field_refs() if r.name in data.schema.names]
+    columns = list(dict.fromkeys(used))[:8] or data.schema.names[:8]
     result = event.result
     head = ["row"] + columns + [f"form at {'.'.join(map(str, p)) or 'root'}" for p in forms]
     head += ["result"] if isinstance(result, (pa.Array, pa.ChunkedArray)) else []
