@@ -58,6 +58,7 @@ def test_duplicate_names_from_a_join_are_refused(table, recorder):
     err = info.value
     assert err.invariant == "unique (relation, name)" and err.level == "MUST"
     assert "field 0 and field 3 are both 't.a'" in str(err)
+    assert "scan that input under another relation name" in str(err)
     assert err.subject == "Inner Join: t.a = t.a"
     failed = [c for c in recorder.checks if not c.passed]
     assert [c.name for c in failed] == ["unique (relation, name)"]

@@ -46,7 +46,8 @@ def checked_schema(fields: Sequence[LogicalField], subject) -> LogicalSchema:
     """The node's schema, after the MUST check that (relation, name) pairs are unique."""
     dups = duplicate_fields(fields)
     report(UNIQUE_NAMES, subject, not dups,
-           details=describe_duplicates(dups) if dups else
+           details=describe_duplicates(dups) + "; rename one (project(..., names=[...])) or "
+           "scan that input under another relation name" if dups else
            f"{len(fields)} fields, all (relation, name) pairs unique",
            expected="unique (relation, name) pairs" if dups else None,
            actual=[f.qualified_name for f in fields] if dups else None)
