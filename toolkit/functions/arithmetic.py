@@ -20,6 +20,7 @@ from .types import (
     NUMERIC,
     SIGNED_INTS,
     TIME_UNITS,
+    UNSIGNED_INTS,
     cast_binary_decimal_args,
     computed,
     exact,
@@ -192,5 +193,22 @@ for _checked in (False, True):
            "Square root element-wise; integers and decimals are computed as float64"
            + (" (fails on negative input)." if _checked else " (NaN for negative input)."),
            dispatch_best=best_floating, can_fail=_checked)
+
+for _name, _doc in [("ln", "Natural logarithm element-wise (-inf at 0, NaN below)."),
+                    ("exp", "e raised to the argument, element-wise.")]:
+    define(_name, [Kernel(_name, (exact(t),), same_as(0, str(t))) for t in FLOATS]
+           + [Kernel(_name, (NULL,), fixed(pa.null()))],
+           _doc + " Integers and decimals are computed as float64.", dispatch_best=best_floating)
+
+define("sign",
+       [Kernel("sign", (exact(t),), fixed(pa.int8())) for t in UNSIGNED_INTS + SIGNED_INTS]
+       + [Kernel("sign", (exact(t),), same_as(0, str(t))) for t in FLOATS]
+       + [Kernel("sign", (p,), fixed(pa.int64())) for p in (DECIMAL128, DECIMAL256)]
+       + [Kernel("sign", (NULL,), fixed(pa.null()))]
+       + [Kernel("sign", (exact(pa.duration(u)),), fixed(pa.int8())) for u in TIME_UNITS]
+       + [Kernel("sign", (exact(pa.float16()),), fixed(pa.float16()))],
+       "The sign (-1, 0 or 1) element-wise; int8 for integers and durations, int64 for "
+       "decimals, the input type for floats.",
+       dispatch_best=best_arithmetic)
 
 del _name, _make, _doc, _checked, _full, _suffix

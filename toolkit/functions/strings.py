@@ -28,6 +28,13 @@ define("utf8_upper", _per_string("utf8_upper"), "Upper-case each string (Unicode
        can_fail=True)  # invalid UTF-8 input raises
 define("utf8_lower", _per_string("utf8_lower"), "Lower-case each string (Unicode aware).",
        can_fail=True)
+for _name, _doc in [
+    ("utf8_trim_whitespace", "Remove leading and trailing Unicode whitespace."),
+    ("utf8_ltrim_whitespace", "Remove leading Unicode whitespace."),
+    ("utf8_rtrim_whitespace", "Remove trailing Unicode whitespace."),
+    ("utf8_reverse", "Reverse each string by code point."),
+]:
+    define(_name, _per_string(_name), _doc, can_fail=True)  # invalid UTF-8 input raises
 define("utf8_length", _per_string("utf8_length", {pa.utf8(): pa.int32(), pa.large_utf8(): pa.int64()}),
        "The number of characters (code points) of each string.")
 define("utf8_is_digit", _per_string("utf8_is_digit", {pa.utf8(): pa.bool_(), pa.large_utf8(): pa.bool_()}),

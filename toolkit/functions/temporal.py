@@ -1,4 +1,4 @@
-"""Temporal field extraction: year, month, day, day_of_week, hour, minute, second.
+"""Temporal field extraction: year, quarter, month, day, day_of_week, day_of_year, hour, ...
 
 Every one returns int64, as Arrow's kernels do. Dates and timestamps of any unit
 (time zone aware: fields are read in local time) are accepted; the time-of-day
@@ -23,7 +23,8 @@ _TIMES = [exact(t) for t in (pa.time32("s"), pa.time32("ms"), pa.time64("us"), p
 _TIMESTAMPS = [timestamp_unit(u) for u in TIME_UNITS]
 
 for _name, _doc in [("year", "The year number."), ("month", "The month number (1-12)."),
-                    ("day", "The day of the month (1-31).")]:
+                    ("day", "The day of the month (1-31)."), ("quarter", "The quarter (1-4)."),
+                    ("day_of_year", "The day of the year (1-366).")]:
     define(_name, [Kernel(_name, (p,), _INT64) for p in _DATES + _TIMESTAMPS], _doc)
 
 define("day_of_week", [Kernel("day_of_week", (p,), _INT64) for p in _DATES + _TIMESTAMPS],
@@ -31,6 +32,9 @@ define("day_of_week", [Kernel("day_of_week", (p,), _INT64) for p in _DATES + _TI
        options_class=pc.DayOfWeekOptions, default_options=pc.DayOfWeekOptions())
 
 for _name, _doc in [("hour", "The hour (0-23)."), ("minute", "The minute (0-59)."),
-                    ("second", "The second (0-59).")]:
+                    ("second", "The second (0-59)."),
+                    ("millisecond", "The millisecond within the second (0-999)."),
+                    ("microsecond", "The microsecond within the millisecond (0-999)."),
+                    ("nanosecond", "The nanosecond within the microsecond (0-999).")]:
     define(_name, [Kernel(_name, (p,), _INT64) for p in _TIMES + _TIMESTAMPS], _doc)
 del _name, _doc
