@@ -191,3 +191,16 @@ def test_filter_on_a_group_key_moves_below_the_aggregate_and_one_on_a_total_stay
         'Filter: (t.s == "a")']
     assert plan.create_physical_plan(o).collect().to_pylist() == [{"s": "a", "total": 5}]
     assert plan.create_physical_plan(p).collect().to_pylist() == [{"s": "a", "total": 5}]
+
+
+def test_conjuncts_of_one_filter_simplify_each_other(t):
+    merged = plan.scan("t", t).filter(tk.field("x") > 1).filter(tk.field("x") > 3)
+    assert plan.optimize(merged).label() == "Filter: (t.x > 3)"
+    twice = plan.scan("t", t).filter(tk.and_(tk.field("x") > 2, tk.field("x") > 2))
+    assert plan.optimize(twice).label() == "Filter: (t.x > 2)"  # one of the two stays
+    never = plan.scan("t", t).filter(tk.and_(tk.field("x") > 5, tk.field("s") == "a",
+                                             tk.field("x") < 3))
+    assert plan.optimize(never).label() == "EmptyRelation: filter false"
+    for p in (merged, twice, never):
+        assert (plan.create_physical_plan(plan.optimize(p)).collect()
+                .equals(plan.create_physical_plan(p).collect()))

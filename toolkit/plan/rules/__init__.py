@@ -7,6 +7,7 @@ from .merge_projections import MergeProjections
 from .propagate_empty_relation import PropagateEmptyRelation
 from .prune_columns import PruneColumns
 from .push_down_filter import PushDownFilter
+from .simplify_conjuncts import SimplifyConjuncts
 from .simplify_expressions import SimplifyExpressions
 
 __all__ = [
@@ -24,5 +25,5 @@ __all__ = [
 
 
 def default_rules() -> list[Rule]:
-    return [SimplifyExpressions(), EliminateFilter(), PropagateEmptyRelation(), MergeFilters(),
-            PushDownFilter(), MergeProjections(), PruneColumns()]
+    return [SimplifyExpressions(), MergeFilters(), SimplifyConjuncts(), EliminateFilter(),
+            PropagateEmptyRelation(), PushDownFilter(), MergeProjections(), PruneColumns()]

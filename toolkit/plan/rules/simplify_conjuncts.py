@@ -1,0 +1,49 @@
+"""Inside one filter, each conjunct simplified under the others: `x > 30 and x > 60` -> `x > 60`.
+
+A filter keeps the rows where its predicate is true. On such rows every other
+conjunct is true, so a conjunct may be simplified with the others (and the
+filters beneath) as guarantee; on the other rows the predicate is false or null
+whatever that conjunct says. Conjuncts are rewritten one at a time, each under
+the current versions of the others, so two conjuncts never both vanish by
+vouching for each other (`x > 5 and x > 5` keeps one).
+"""
+
+from __future__ import annotations
+
+from ...builders import and_
+from ..guarantees import conjuncts, guarantees_of
+from ..logical_plan import Filter
+from ..tree import transform_up
+from .base import Rule
+
+__all__ = ["SimplifyConjuncts"]
+
+
+class SimplifyConjuncts(Rule):
+    name = "simplify_conjuncts"
+
+    def rewrite(self, plan, ctx):
+        from ...passes import optimize as optimize_expression
+
+        def visit(node):
+            if not isinstance(node, Filter):
+                return node
+            parts = conjuncts(node.predicate)
+            if len(parts) < 2:
+                return node
+            below = guarantees_of(node.input)
+            changed = False
+            for i, part in enumerate(parts):
+                guarantee = and_(below + parts[:i] + parts[i + 1:])
+                new = optimize_expression(part, None, guarantee=guarantee, observer=ctx.observer)
+                if new is not part and not new.equals(part):
+                    ctx.note(f"{part} -> {new} given the other conjuncts")
+                    parts[i] = new
+                    changed = True
+            if not changed:
+                return node
+            schema = node.input.schema.binding_schema()
+            predicate = optimize_expression(and_(parts), schema, observer=ctx.observer)
+            return Filter(node.input, predicate)
+
+        return transform_up(plan, visit)
