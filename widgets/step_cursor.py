@@ -52,11 +52,3 @@ class StepCursor:
             if is_change(self.steps[i]):
                 return i
         return None
-
-    def jump_to_next_change(self) -> bool:
-        """Move to the next changing step; False (and stay) when there is none."""
-        target = self.next_change()
-        if target is None:
-            return False
-        self.go(target)
-        return True

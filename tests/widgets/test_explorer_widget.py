@@ -29,6 +29,9 @@ def test_opens_on_the_first_step_with_its_tree_and_rules(recorded):
     assert f"Step 1 of {len(recorded.steps)}" in explorer.header.value
     assert first.name in explorer.header.value
     assert "<svg" in explorer.tree.value
+    # the changed node is marked in the drawing with the rule that changed it
+    assert first.changed
+    assert first.rewrites[0].rule.replace("-", "&#45;") in explorer.tree.value
     assert explorer.previous_button.disabled and not explorer.next_button.disabled
     for rewrite in first.rewrites:
         assert rewrite.rule in explorer.rules.value
