@@ -24,12 +24,15 @@ a, b, s = tk.field("a"), tk.field("b"), tk.field("s")
 
 @contextlib.contextmanager
 def always_dense():
-    saved = dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS
-    dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS = 0.0, 0
+    names = ("DENSE_THRESHOLD", "KLEENE_DENSE_THRESHOLD", "MIN_DENSE_ROWS")
+    saved = [getattr(dense_path, n) for n in names]
+    for n in names:
+        setattr(dense_path, n, 0)
     try:
         yield
     finally:
-        dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS = saved
+        for n, v in zip(names, saved):
+            setattr(dense_path, n, v)
 
 
 def kind_of(expr, schema):

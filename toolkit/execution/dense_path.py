@@ -29,6 +29,7 @@ from ..functions.function import FunctionKind, NullHandling
 
 __all__ = [
     "DENSE_THRESHOLD",
+    "KLEENE_DENSE_THRESHOLD",
     "MIN_DENSE_ROWS",
     "Density",
     "could_be_dense",
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 DENSE_THRESHOLD = 0.6
+KLEENE_DENSE_THRESHOLD = 0.2
 MIN_DENSE_ROWS = 16_384
 
 
@@ -84,12 +86,12 @@ def density_kinds(root, memo: dict) -> Density:
     return Density.NEVER
 
 
-def could_be_dense(selected: int, domain: int) -> bool:
+def could_be_dense(selected: int, domain: int, threshold: float | None = None) -> bool:
     """The size test alone, checked before the (memoized) walk of the subtree."""
-    return domain >= MIN_DENSE_ROWS and selected >= DENSE_THRESHOLD * domain
+    threshold = DENSE_THRESHOLD if threshold is None else threshold
+    return domain >= MIN_DENSE_ROWS and selected >= threshold * domain
 
 
-def use_dense(kind: Density, selected: int, domain: int) -> bool:
+def use_dense(kind: Density, selected: int, domain: int, threshold: float | None = None) -> bool:
     """Whether a branch on `selected` of `domain` rows should run densely."""
-    return (kind is not Density.NEVER and domain >= MIN_DENSE_ROWS
-            and selected >= DENSE_THRESHOLD * domain)
+    return kind is not Density.NEVER and could_be_dense(selected, domain, threshold)

@@ -81,6 +81,13 @@ def _cast_scalar(value: pa.Scalar, out_type: pa.DataType) -> pa.Scalar:
     return value if value.type == out_type else value.cast(out_type)
 
 
+def spread(values, positions: pa.Array, length: int):
+    """Compact values back at their rows of a `length`-row array, null elsewhere (Arrow's scatter)."""
+    if isinstance(values, pa.Scalar):
+        return values  # the same on every row the consumer looks at
+    return pc.scatter(values, positions, max_index=length - 1)
+
+
 def overlay(base: pa.Array, mask: pa.BooleanArray, values):
     """`base` with the rows where `mask` is true replaced, in order, by `values`.
 

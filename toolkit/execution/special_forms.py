@@ -18,8 +18,9 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import dense_path
 from .dense_path import Density, could_be_dense, density_kinds, use_dense
-from .gather_scatter import empty_of, merge_parts, overlay, take
+from .gather_scatter import empty_of, merge_parts, spread, take
 from .kernel_errors import kernel_error
 from .rows import Rows
 from .selection import SelectionVector
@@ -39,7 +40,8 @@ def _sub_selection(sel: SelectionVector | None, positions: pa.Array, length: int
     return sel.compose(positions)
 
 
-def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full=False):
+def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full=False,
+            threshold=None):
     """The child's value on `rows` of the domain: `(value, is_full)`.
 
     `is_full` is true when the value covers the whole domain: the branch had
@@ -55,8 +57,9 @@ def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full
     if child.is_literal:
         return child.value, False
     domain = rows.domain
-    kind = density_kinds(child, ctx.density_memo) if could_be_dense(rows.count, domain) else None
-    if kind is not None and use_dense(kind, rows.count, domain):
+    kind = (density_kinds(child, ctx.density_memo)
+            if could_be_dense(rows.count, domain, threshold) else None)
+    if kind is not None and use_dense(kind, rows.count, domain, threshold):
         mask = rows.mask if kind is Density.MASKED else None
         full = yield (child, rel, sel, mask)
         if allow_full and not isinstance(full, pa.Scalar):
@@ -174,12 +177,12 @@ def coalesce(ctx, node, path, sel):
             current = value if isinstance(current, pa.Scalar) else _coalesce_all_null(value, domain)
             continue
         nulls = pc.is_null(current)
-        value, full = yield from _branch(ctx, sel, args[i], (i,), Rows.from_mask(nulls), path,
+        rows = Rows.from_mask(nulls)
+        value, full = yield from _branch(ctx, sel, args[i], (i,), rows, path,
                                          f"arg {i + 1}", i, True)
-        if full:
-            current = pc.coalesce(current, _cast(value, current.type))
-        else:
-            current = overlay(current, nulls, value)
+        if not full:  # back at its rows, null elsewhere: coalesce only looks at the null rows
+            value = spread(value, rows.positions, domain)
+        current = pc.coalesce(current, _cast(value, current.type))
     return _cast(current, node.type)
 
 
@@ -213,11 +216,11 @@ def _kleene(kleene_kernel, stop_value: bool):
         if rows.count == 0:
             _skipped(ctx, sel, path, "right", 1)
             return left
-        right, full = yield from _branch(ctx, sel, right_node, (1,), rows, path, "right", 1, True)
-        if full:
-            return kleene_kernel(left, right)
-        combined = kleene_kernel(pc.take(left, rows.positions), right)
-        return overlay(left, undecided, combined)
+        right, full = yield from _branch(ctx, sel, right_node, (1,), rows, path, "right", 1, True,
+                                         threshold=dense_path.KLEENE_DENSE_THRESHOLD)
+        if not full:  # null where the left side decided: Kleene logic ignores it there
+            right = spread(right, rows.positions, domain)
+        return kleene_kernel(left, right)
 
     return form
 

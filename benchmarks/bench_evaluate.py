@@ -1,0 +1,167 @@
+"""Issue 3 speed: tk.evaluate against pyarrow's Acero on the same expressions.
+
+    python benchmarks/bench_evaluate.py                 # 10M rows
+    python benchmarks/bench_evaluate.py --rows 1000000  # a quick check
+
+For each expression, the best of `--repeat` runs of `tk.evaluate` (bound once,
+as a prepared query would be) and of an Acero `table_source -> project` plan of
+the same expression built with `pc.Expression._call`; the results are checked
+equal first. Ratio = Acero time / exprscope time (>= 1.0: exprscope is at least
+as fast). Then the fixed cost per node: a chain of additions on a 1,000-row
+batch, per added node, for exprscope, plain `pc.add` calls and Acero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from pyarrow import acero
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import toolkit as tk  # noqa: E402
+
+WORDS = pa.array(["alpha", "Beta", "gamma ray", "Delta-9", "epsilon", None, "Eta", "theta x"])
+
+
+def make_table(rows: int, chunk_rows: int, seed: int = 3) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    valid = rng.random(rows) > 0.1
+    table = pa.table({
+        "a": pa.array(rng.integers(0, 1000, rows), mask=~valid),
+        "b": pa.array(rng.integers(0, 1000, rows)),
+        "c": pa.array(rng.integers(0, 10, rows)),
+        "d": pa.array(rng.random(rows)),
+        "f32": pa.array(rng.random(rows).astype(np.float32)),
+        "i32": pa.array(rng.integers(-500, 500, rows).astype(np.int32)),
+        "s": pc.take(WORDS, pa.array(rng.integers(0, len(WORDS), rows))),
+    })
+    return pa.Table.from_batches(table.to_batches(max_chunksize=chunk_rows))
+
+
+a, b, c, d = tk.field("a"), tk.field("b"), tk.field("c"), tk.field("d")
+f32, i32, s = tk.field("f32"), tk.field("i32"), tk.field("s")
+
+EXPRESSIONS = {
+    "arithmetic chain": (a * 2 + b - c) * 3 + d * 0.5,
+    "comparisons under and/or": ((a > 10) & (b < 500)) | ((c == 3) & (d >= 0.5)),
+    "string function": tk.call("utf8_upper", [s]),
+    "mixed-type casts": a.cast(pa.float32()) + i32 + f32 + d.cast(pa.float32()),
+    "nested case_when": tk.case_when(
+        [(a < 100, tk.case_when([(b < 300, a * 2)], else_=b)), (a < 600, c + 1)],
+        else_=tk.literal(0)),
+}
+
+
+def to_pyarrow(expr) -> pc.Expression:
+    """The same (unbound) tree as a pyarrow Expression; Acero binds it itself."""
+    done: dict[int, pc.Expression] = {}
+    for node in _postorder(expr):
+        if node.is_literal:
+            done[id(node)] = pc.scalar(node.value)
+        elif node.is_field:
+            done[id(node)] = pc.field(node.ref.name)
+        else:
+            done[id(node)] = pc.Expression._call(node.name, [done[id(x)] for x in node.args],
+                                                 node.options)
+    return done[id(expr)]
+
+
+def _postorder(expr):
+    out, stack = [], [(expr, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            out.append(node)
+        else:
+            stack.append((node, True))
+            stack.extend((x, False) for x in reversed(node.args))
+    return out
+
+
+def run_acero(expression: pc.Expression, table) -> pa.ChunkedArray:
+    plan = acero.Declaration.from_sequence([
+        acero.Declaration("table_source", acero.TableSourceNodeOptions(table)),
+        acero.Declaration("project", acero.ProjectNodeOptions([expression], ["out"])),
+    ])
+    return plan.to_table().column("out")
+
+
+def best_of(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def compare_with_acero(table: pa.Table, repeat: int) -> None:
+    print(f"{table.num_rows:,} rows, {table.column('a').num_chunks} chunks, best of {repeat}")
+    print(f"{'expression':<26} {'exprscope s':>11} {'acero s':>9} {'acero/exprscope':>16}")
+    for name, expr in EXPRESSIONS.items():
+        bound = tk.bind(expr, table.schema)
+        reference = to_pyarrow(expr)
+        ours, theirs = tk.evaluate(bound, table), run_acero(reference, table)
+        assert ours.type == theirs.type, (name, ours.type, theirs.type)
+        assert ours.combine_chunks().equals(theirs.combine_chunks()), name
+        t_ours = best_of(lambda: tk.evaluate(bound, table), repeat)  # noqa: B023
+        t_acero = best_of(lambda: run_acero(reference, table), repeat)  # noqa: B023
+        print(f"{name:<26} {t_ours:>11.3f} {t_acero:>9.3f} {t_acero / t_ours:>15.2f}x")
+
+
+def fixed_cost_per_node(repeat: int) -> None:
+    batch = pa.record_batch({"a": pa.array(np.arange(1000))})
+    table = pa.Table.from_batches([batch])
+    short, long_ = 1, 201
+
+    def chain(n):
+        expr = a
+        for _ in range(n):
+            expr = expr + 1
+        return expr
+
+    def ours(n):
+        bound = tk.bind(chain(n), batch.schema)
+        return best_of(lambda: tk.evaluate(bound, batch), repeat * 5)
+
+    def plain(n):
+        column = batch.column(0)
+
+        def run():
+            value = column
+            for _ in range(n):
+                value = pc.add(value, 1)
+        return best_of(run, repeat * 5)
+
+    def theirs(n):
+        reference = to_pyarrow(chain(n))
+        return best_of(lambda: run_acero(reference, table), repeat * 5)
+
+    print("fixed cost per node, 1,000-row batch (chain of additions), microseconds:")
+    for label, fn in (("exprscope tk.evaluate", ours), ("plain pc.add calls", plain),
+                      ("Acero project", theirs)):
+        per_node = (fn(long_) - fn(short)) / (long_ - short) * 1e6
+        print(f"  {label:<22} {per_node:8.1f} us/node")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--chunk-rows", type=int, default=1 << 20)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    print(f"pyarrow {pa.__version__}, {os.cpu_count()} CPUs "
+          "(the machine may be shared: compare ratios, not seconds)")
+    compare_with_acero(make_table(args.rows, args.chunk_rows), args.repeat)
+    fixed_cost_per_node(args.repeat)
+
+
+if __name__ == "__main__":
+    main()
