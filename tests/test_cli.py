@@ -1,4 +1,4 @@
-"""The `exprscope` command: the story in the terminal, the report on disk, errors without tracebacks."""
+"""The `exprscope` command: the story in the terminal, the report on disk, no tracebacks."""
 
 import shutil
 import subprocess

@@ -15,7 +15,7 @@ REMOVED = STATUS_STYLE["removed"]["color"]
 def _tree_nodes(source: str, status: str) -> list[str]:
     """Nodes of the tree (legend excluded) carrying a diff status."""
     return [line for line in source.splitlines()
-            if f'class="kind-' in line and f"diff-{status}" in line]
+            if 'class="kind-' in line and f"diff-{status}" in line]
 
 
 def test_flip_and_reorder_mark_two_changed_nodes_with_their_rules(changed_pass):

@@ -12,7 +12,8 @@ __all__ = ["KIND_STYLE", "STATUS_STYLE", "ERROR_STYLE", "SKIPPED_STYLE", "SELECT
 FONT = "Helvetica"
 
 KIND_STYLE = {
-    "field": {"shape": "box", "style": "rounded,filled", "fillcolor": "#dbeafe", "color": "#3b6fb6"},
+    "field": {"shape": "box", "style": "rounded,filled", "fillcolor": "#dbeafe",
+              "color": "#3b6fb6"},
     "literal": {"shape": "ellipse", "style": "filled", "fillcolor": "#fef3c7", "color": "#b7791f"},
     "call": {"shape": "box", "style": "filled", "fillcolor": "#f3f4f6", "color": "#4b5563"},
     "special": {"shape": "hexagon", "style": "filled", "fillcolor": "#ede9fe", "color": "#6d28d9"},
@@ -36,5 +37,5 @@ def density_color(share: float) -> str:
     share = min(1.0, max(0.0, share))
     lo = (0xE5, 0xE7, 0xEB)
     hi = (0x25, 0x63, 0xEB)
-    r, g, b = (round(l + (h - l) * share) for l, h in zip(lo, hi))
+    r, g, b = (round(low + (high - low) * share) for low, high in zip(lo, hi))
     return f"#{r:02x}{g:02x}{b:02x}"

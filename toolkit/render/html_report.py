@@ -15,7 +15,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..expression import Expression
-from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+from ..observe import EvalEvent, InvariantCheck, PassEvent
 from ..trace.recorded_error import error_facts
 from ..trace.tracer import Trace
 from .dot import step_title
@@ -72,11 +72,12 @@ _JS = """
     steps.forEach(function (s, j) { s.hidden = j !== current; });
     counter.textContent = 'step ' + (current + 1) + ' of ' + steps.length + ': ' +
       steps[current].getAttribute('data-title');
-    document.getElementById('step-prev').disabled = current === 0;
-    document.getElementById('step-next').disabled = current === steps.length - 1;
+    prev.disabled = current === 0;
+    next.disabled = current === steps.length - 1;
   }
-  document.getElementById('step-prev').addEventListener('click', function () { show(current - 1); });
-  document.getElementById('step-next').addEventListener('click', function () { show(current + 1); });
+  var prev = document.getElementById('step-prev'), next = document.getElementById('step-next');
+  prev.addEventListener('click', function () { show(current - 1); });
+  next.addEventListener('click', function () { show(current + 1); });
   document.addEventListener('keydown', function (e) {
     if (e.target && /input|textarea|select/i.test(e.target.tagName)) return;
     if (e.key === 'ArrowLeft') { show(current - 1); e.preventDefault(); }
