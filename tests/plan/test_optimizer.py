@@ -204,3 +204,40 @@ def test_conjuncts_of_one_filter_simplify_each_other(t):
     for p in (merged, twice, never):
         assert (plan.create_physical_plan(plan.optimize(p)).collect()
                 .equals(plan.create_physical_plan(p).collect()))
+
+
+@st.composite
+def _join_atoms(draw):
+    kind = draw(st.sampled_from(["seats", "year", "null_seats", "delay", "origin", "mixed"]))
+    if kind == "seats":
+        return tk.field("seats") > draw(st.integers(0, 400))
+    if kind == "year":
+        return tk.field("planes.year") <= draw(st.integers(1960, 2014))
+    if kind == "null_seats":
+        return tk.is_null(tk.field("seats"))
+    if kind == "delay":
+        return tk.field("dep_delay") < draw(st.integers(-10, 200))
+    if kind == "origin":
+        return tk.field("origin") == draw(st.sampled_from(["JFK", "LGA", "EWR"]))
+    return tk.field("seats") > tk.field("distance") / 10  # reads both sides
+
+
+def _join_predicates():
+    return st.recursive(_join_atoms(), lambda c: st.one_of(
+        st.tuples(c, c).map(lambda ab: tk.and_(*ab)),
+        st.tuples(c, c).map(lambda ab: tk.or_(*ab)),
+        c.map(tk.not_)), max_leaves=4)
+
+
+@given(predicate=_join_predicates(), above=_join_predicates(),
+       how=st.sampled_from(["inner", "left"]))
+def test_filters_around_joins_give_the_same_rows_optimized(small_flights, planes, predicate,
+                                                           above, how):
+    p = (plan.scan("flights", small_flights)
+         .join(plan.scan("planes", planes), on="tailnum", how=how)
+         .filter(predicate)
+         .project(["carrier", "origin", "dep_delay", "seats", "planes.year", "distance"])
+         .filter(above))
+    raw = plan.create_physical_plan(p).collect()
+    got = plan.create_physical_plan(plan.optimize(p)).collect()
+    assert _sorted_rows(raw) == _sorted_rows(got)
