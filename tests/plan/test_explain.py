@@ -41,7 +41,11 @@ def test_verbose_shows_the_plan_after_every_rule_that_changed_it(p):
                             "projection") for t in titles)
     assert any(t.startswith("logical_plan after prune_columns (scan of t reads 3 of 4 columns")
                for t in titles)
-    assert titles[-2] == "logical_plan:" and titles[-1] == "physical_plan:"
+    assert titles[-3:] == ["logical_plan:", "physical_plan:", "invariant_checks:"]
+    checks = text.split("invariant_checks:\n")[1].splitlines()
+    assert any(line.startswith("  physical schema invariant under planning (MUST): ")
+               for line in checks)
+    assert any(line.startswith("  unique (relation, name) (MUST): ") for line in checks)
     assert any(t.startswith("rules that changed nothing: ") and "eliminate_filter" in t
                for t in titles)
     assert "      MemoryExec: t memory rows=3 projection=[id, x, s]" in text
