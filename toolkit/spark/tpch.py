@@ -28,7 +28,7 @@ import pyarrow.types as pat
 
 import toolkit as tk
 
-__all__ = ["cache_dir", "tables", "query", "spark_query", "QUERIES", "QUERY_TABLES"]
+__all__ = ["QUERIES", "QUERY_TABLES", "cache_dir", "query", "spark_query", "tables"]
 
 QUERIES = (1, 6, 12, 14)
 QUERY_TABLES = {1: ("lineitem",), 6: ("lineitem",), 12: ("lineitem", "orders"),

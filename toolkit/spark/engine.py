@@ -1,0 +1,303 @@
+"""Engine mode: exprscope's own physical plan, run inside Spark's partitions by `mapInArrow`.
+
+The physical plan is cut into stages at its blocking nodes. Spark does only
+the data movement; every expression, filter, aggregate, join, sort and limit
+is computed by exprscope:
+
+- a chain of filters and projections runs per partition, fused with the node
+  below it into one `mapInArrow` (a scan's chain reads Spark's own partitions);
+- a hash aggregate runs per partition after Spark repartitions the rows by
+  its group keys (plain columns), or on one partition for a global aggregate
+  or computed keys;
+- a hash join broadcasts its right input (collected as Arrow) and joins each
+  partition of the left input against it (inner and left joins stay exact);
+- a sort, and a limit after a per-partition limit, run on one partition.
+
+Each `mapInArrow` declares the StructType of its fragment's physical schema
+and checks on every batch that the output schema equals the plan's; counters
+of what was evaluated travel back in an accumulator (see `engine_trace`).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import pyarrow as pa
+
+from ..observe import observing
+from . import shipping
+from .engine_trace import CounterParam, PartitionObserver
+from .errors import SparkSchemaMismatch, SparkTranslationError
+from .inputs import scan_dataframe
+from .types import spark_compatible_schema, to_struct_type
+
+__all__ = ["BroadcastSource", "PartitionSource", "engine_dataframe"]
+
+
+def _sources():
+    from ..plan.sources import Source
+
+    return Source
+
+
+class PartitionSource(_sources()):
+    """The batches Spark hands one partition, cast to the types the plan declared."""
+
+    kind = "SparkPartition"
+
+    def __init__(self, schema: pa.Schema, stage: str):
+        self.schema = schema
+        self.stage = stage
+        self._batches: Iterator[pa.RecordBatch] = iter(())
+        self.rows_in = 0
+        self.batches_in = 0
+
+    def feed(self, batches: Iterator[pa.RecordBatch]) -> None:
+        self._batches = batches
+
+    def batches(self, columns=None, limit=None):
+        left = limit
+        for batch in self._batches:
+            if left is not None and left <= 0:
+                return
+            self.batches_in += 1
+            self.rows_in += batch.num_rows
+            arrays = [column if column.type == field.type else column.cast(field.type)
+                      for column, field in zip(batch.columns, self.schema)]
+            out = pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+            if columns is not None:
+                out = out.select(list(columns))
+            if left is not None:
+                out = out.slice(0, left)
+                left -= out.num_rows
+            yield out
+
+    def describe(self) -> str:
+        return f"stage={self.stage}"
+
+
+class BroadcastSource(_sources()):
+    """A table every partition reads whole: the build side of a broadcast hash join."""
+
+    kind = "SparkBroadcast"
+
+    def __init__(self, broadcast, schema: pa.Schema):
+        self.broadcast = broadcast
+        self.schema = schema
+
+    def batches(self, columns=None, limit=None):
+        table = pa.ipc.open_stream(self.broadcast.value).read_all()
+        arrays = [c if c.type == f.type else c.cast(f.type)
+                  for c, f in zip(table.columns, self.schema)]
+        table = pa.Table.from_arrays(arrays, schema=self.schema)
+        if columns is not None:
+            table = table.select(list(columns))
+        if limit is not None:
+            table = table.slice(0, limit)
+        return iter(table.to_batches())
+
+    def describe(self) -> str:
+        return "broadcast"
+
+
+def _positional(schema: pa.Schema) -> pa.Schema:
+    """Spark-side names c0, c1, ...: unique even when the plan's names repeat (after a join)."""
+    compatible = spark_compatible_schema(schema)
+    return pa.schema([f.with_name(f"c{i}") for i, f in enumerate(compatible)])
+
+
+def _schema_problems(expected: pa.Schema, got: pa.Schema) -> list[str]:
+    if len(expected) != len(got):
+        return [f"{len(got)} columns, the plan has {len(expected)}"]
+    out = []
+    for i, (want, have) in enumerate(zip(expected, got)):
+        if want.name != have.name or want.type != have.type:
+            out.append(f"column {i}: {have.name}:{have.type}, the plan says "
+                       f"{want.name}:{want.type}")
+        elif not want.nullable and have.nullable:
+            out.append(f"column {i} '{want.name}' is nullable, the plan says NOT NULL")
+    return out
+
+
+def _partition_function(fragment, stage: str, accumulator, trace: bool):
+    """The function `mapInArrow` runs on each partition (the fragment travels as bytes)."""
+    out_schema = _positional(fragment.schema)
+    shipped = shipping.dumps(fragment)
+
+    def run_partition(batches):
+        fragment = shipping.loads(shipped)
+        source = next(n.source for n in _walk(fragment)
+                      if isinstance(getattr(n, "source", None), PartitionSource))
+        source.feed(batches)
+        if not trace:
+            yield from _checked_batches(fragment, stage, None, out_schema)
+            return
+        observer = PartitionObserver(stage)
+        rows_out = batches_out = 0
+        # a block observer, not an explicit one: evaluate() inside the plan reports to the block's
+        with observing(observer):
+            for batch in _checked_batches(fragment, stage, observer, out_schema):
+                rows_out += batch.num_rows
+                batches_out += 1
+                yield batch
+        observer.count("stage", stage, "batches_in", n=source.batches_in)
+        observer.count("stage", stage, "rows_in", n=source.rows_in)
+        observer.count("stage", stage, "batches_out", n=batches_out)
+        observer.count("stage", stage, "rows_out", n=rows_out)
+        observer.count("stage", stage, "partitions", n=1)
+        accumulator.add(dict(observer.counts))
+
+    return run_partition
+
+
+def _checked_batches(fragment, stage: str, observer, out_schema: pa.Schema):
+    """The fragment's batches, each checked against the plan's schema, renamed for Spark."""
+    for batch in fragment.execute():
+        problems = _schema_problems(fragment.schema, batch.schema)
+        if observer is not None:
+            observer.count("check", stage, "output schema equals plan schema",
+                           "failed" if problems else "passed")
+        if problems:
+            raise SparkSchemaMismatch(
+                f"engine {stage}: a batch of {fragment.label()} does not have the plan's "
+                "schema: " + "; ".join(problems))
+        arrays = [c if c.type == f.type else c.cast(f.type)
+                  for c, f in zip(batch.columns, out_schema)]
+        yield pa.RecordBatch.from_arrays(arrays, schema=out_schema)
+
+
+class _Stages:
+    """Turns a physical plan into Spark DataFrames, one `mapInArrow` per fused fragment."""
+
+    def __init__(self, spark, inputs, trace: bool):
+        self.spark = spark
+        self.inputs = inputs
+        self.trace = trace
+        self.accumulator = spark.sparkContext.accumulator({}, CounterParam())
+        self.count = 0
+        self.descriptions: list[str] = []
+
+    def dataframe(self, node):
+        from ..plan.physical_plan import (
+            EmptyExec,
+            FilterExec,
+            HashAggregateExec,
+            HashJoinExec,
+            LimitExec,
+            ProjectionExec,
+            ScanExec,
+            SortExec,
+        )
+
+        chain = []
+        base = node
+        while isinstance(base, (ProjectionExec, FilterExec)):
+            chain.append(base)
+            base = base.children[0]
+        stage = f"stage {self.count}"
+        self.count += 1
+        if isinstance(base, EmptyExec):
+            return self.spark.createDataFrame([], to_struct_type(_positional(node.schema)))
+        if isinstance(base, ScanExec):
+            df = scan_dataframe(base, self.inputs, self.spark)
+            columns = list(base.columns) if base.columns is not None else list(base.schema.names)
+            df = df.select(*[df[c] for c in columns])
+            if base.fetch is not None:
+                df = df.limit(base.fetch)
+            if not chain:
+                return df.toDF(*[f"c{i}" for i in range(len(columns))])
+            source = PartitionSource(base.schema, stage)
+            fresh = ScanExec(base.relation, source, None)
+            fresh.validation = base.validation
+            fragment = fresh
+            what = f"{base.label()} in Spark's partitions"
+        elif isinstance(base, HashAggregateExec):
+            child = base.children[0]
+            df = self.dataframe(child)
+            keys = [e.path.indices[0] for e in base.group_exprs
+                    if e.is_field and e.path is not None and len(e.path.indices) == 1]
+            if base.group_exprs and len(keys) == len(base.group_exprs):
+                df = df.repartition(*[df.columns[k] for k in keys])
+                how = "repartitioned by its group keys"
+            else:
+                df = df.repartition(1)
+                how = "on one partition"
+            source = PartitionSource(child.schema, stage)
+            fragment = base.with_new_children([self._scan(source, base)])
+            what = f"{base.label()} {how}"
+        elif isinstance(base, HashJoinExec):
+            left, right = base.children
+            if base.how not in ("inner", "left"):
+                raise SparkTranslationError(f"cannot run a {base.how} join in engine mode")
+            df = self.dataframe(left)
+            right_table = self._collect(self.dataframe(right), right.schema)
+            sink = io.BytesIO()
+            with pa.ipc.new_stream(sink, right_table.schema) as writer:
+                writer.write_table(right_table)
+            broadcast = self.spark.sparkContext.broadcast(sink.getvalue())
+            from ..plan.physical_plan import ScanExec as _Scan
+
+            build = _Scan("broadcast", BroadcastSource(broadcast, right.schema), None)
+            build.validation = base.validation
+            source = PartitionSource(left.schema, stage)
+            fragment = base.with_new_children([self._scan(source, base), build])
+            what = f"{base.label()} with its right input broadcast ({right_table.num_rows} rows)"
+        elif isinstance(base, LimitExec):
+            child = base.children[0]
+            wanted = base.fetch + base.skip
+            local = LimitExec(self._scan(PartitionSource(child.schema, stage + " local"), base),
+                              wanted, 0)
+            local.validation = base.validation
+            df = self._map(self.dataframe(child), local, stage + " local")
+            df = df.repartition(1)
+            source = PartitionSource(child.schema, stage)
+            fragment = base.with_new_children([self._scan(source, base)])
+            what = f"{base.label()} on one partition after a limit of {wanted} per partition"
+        elif isinstance(base, SortExec):
+            child = base.children[0]
+            df = self.dataframe(child).repartition(1)
+            source = PartitionSource(child.schema, stage)
+            fragment = base.with_new_children([self._scan(source, base)])
+            what = f"{base.label()} on one partition"
+        else:
+            raise SparkTranslationError(
+                f"cannot run {type(base).__name__} in engine mode on Spark")
+        for above in reversed(chain):
+            fragment = above.with_new_children([fragment])
+        if chain:
+            what += " + " + ", ".join(n.label().split(":")[0] for n in reversed(chain))
+        self.descriptions.append(f"{stage}: {what}")
+        return self._map(df, fragment, stage)
+
+    def _scan(self, source: PartitionSource, like):
+        from ..plan.physical_plan import ScanExec
+
+        scan = ScanExec("partition", source, None)
+        scan.validation = like.validation
+        return scan
+
+    def _map(self, df, fragment, stage: str):
+        fn = _partition_function(fragment, stage, self.accumulator, self.trace)
+        return df.mapInArrow(fn, to_struct_type(_positional(fragment.schema)))
+
+    def _collect(self, df, schema: pa.Schema) -> pa.Table:
+        table = df.toArrow()
+        arrays = [c if c.type == f.type else c.cast(f.type)
+                  for c, f in zip(table.columns, schema)]
+        return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
+
+
+def engine_dataframe(physical, spark, inputs=None, trace: bool = True):
+    """(DataFrame named as the plan's output, its accumulator, the stage descriptions)."""
+    stages = _Stages(spark, inputs, trace)
+    df = stages.dataframe(physical)
+    return df.toDF(*physical.schema.names), stages.accumulator, stages.descriptions
