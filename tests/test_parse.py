@@ -168,7 +168,7 @@ def caret_column(err):
     ("a b", 2, "alias"),
     ("*", 0, "`*`"),
     ("count(*)", 6, "`*`"),
-    ("a +", 2, "cannot parse"),
+    ("a +", 2, "Add is missing an operand"),
     ("(a", 1, "Expecting )"),
     ("a + 'abc", 4, "unterminated quote"),
     ('"abc + 1', 0, "unterminated quote"),

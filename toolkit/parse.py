@@ -230,7 +230,7 @@ def parse(text: str) -> Expression:
         err = exc.errors[0] if exc.errors else {}
         highlight = err.get("highlight") or " "
         pos = _position_of(text, err.get("line", 1), err.get("col", 1), highlight)
-        reason = err.get("description") or str(exc)
+        reason = _readable(err.get("description") or str(exc))
         raise ParseError(f"cannot parse the expression: {reason}", text, pos, len(highlight)) from None
     except sqlglot.errors.TokenError as exc:
         quote = _unterminated_quote(text)
@@ -248,6 +248,15 @@ def parse(text: str) -> Expression:
         raise ParseError(f"expected one expression, found {len(statements)} statements",
                          text, span[0] if span else text.find(";") + 1)
     return _translate(statements[0], _Context(text))
+
+
+def _readable(description: str) -> str:
+    """sqlglot's "Required keyword: 'expression' missing for <class '...Add'>" in plain words."""
+    m = re.fullmatch(r"Required keyword: '(\w+)' missing for <class '[\w.]*?(\w+)'>", description)
+    if m:
+        part = "an operand" if m.group(1) in ("this", "expression") else f"its {m.group(1)} part"
+        return f"{m.group(2)} is missing {part}"
+    return description
 
 
 def _reject_empty_arguments(text: str) -> None:
