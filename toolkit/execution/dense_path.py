@@ -25,20 +25,25 @@ from __future__ import annotations
 
 import enum
 
+import pyarrow as pa
+
 from ..functions.function import FunctionKind, NullHandling
 
 __all__ = [
+    "CHEAP_MAX_CALLS",
     "DENSE_THRESHOLD",
     "KLEENE_DENSE_THRESHOLD",
     "MIN_DENSE_ROWS",
     "Density",
     "could_be_dense",
     "density_kinds",
+    "is_cheap",
     "use_dense",
 ]
 
 DENSE_THRESHOLD = 0.6
 KLEENE_DENSE_THRESHOLD = 0.2
+CHEAP_MAX_CALLS = 8
 MIN_DENSE_ROWS = 16_384
 
 
@@ -53,20 +58,17 @@ def _intersecting(call) -> bool:
     return fn.null_handling is NullHandling.INTERSECTION or call.name == "cast"
 
 
-def density_kinds(root, memo: dict) -> Density:
-    """The Density of `root`; `memo` (id(node) -> facts) is shared across calls.
-
-    Facts per node: (can fail somewhere, has a special form, every call
-    null-intersecting). Memoized subtrees are not walked again, so asking for
-    every branch of a deeply nested tree stays linear.
-    """
+def _facts(root, memo: dict) -> tuple:
+    """Per node: (can fail somewhere, has a special form, every call null-intersecting,
+    every value fixed-width, number of calls). `memo` (id(node) -> facts) is shared
+    across calls, so asking for every branch of a deeply nested tree stays linear."""
     stack = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if id(node) in memo:
             continue
         if not node.is_call:
-            memo[id(node)] = (False, False, True)
+            memo[id(node)] = (False, False, True, _fixed_width(node.type), 0)
             continue
         if not expanded:
             stack.append((node, True))
@@ -77,13 +79,31 @@ def density_kinds(root, memo: dict) -> Density:
         fails = fn is None or fn.can_fail or any(b[0] for b in below)
         special = fn is None or fn.kind is FunctionKind.SPECIAL_FORM or any(b[1] for b in below)
         intersecting = fn is not None and _intersecting(node) and all(b[2] for b in below)
-        memo[id(node)] = (fails, special, intersecting)
-    fails, special, intersecting = memo[id(root)]
+        fixed = _fixed_width(node.type) and all(b[3] for b in below)
+        calls = 1 + sum(b[4] for b in below)
+        memo[id(node)] = (fails, special, intersecting, fixed, calls)
+    return memo[id(root)]
+
+
+def _fixed_width(t) -> bool:
+    return t is not None and (pa.types.is_primitive(t) or pa.types.is_decimal(t))
+
+
+def density_kinds(root, memo: dict) -> Density:
+    """The Density of `root` (SAFE, MASKED or NEVER)."""
+    fails, special, intersecting, _, _ = _facts(root, memo)
     if not fails:
         return Density.SAFE
     if not special and intersecting:
         return Density.MASKED
     return Density.NEVER
+
+
+def is_cheap(root, memo: dict) -> bool:
+    """Few calls over fixed-width values only: computing every row costs less than the
+    gathers and the scatter a compact evaluation needs, at any density."""
+    _, special, _, fixed, calls = _facts(root, memo)
+    return fixed and not special and calls <= CHEAP_MAX_CALLS
 
 
 def could_be_dense(selected: int, domain: int, threshold: float | None = None) -> bool:

@@ -6,8 +6,10 @@ stay in cache across a chain of kernels, as Acero's batches do. Small inputs
 never touch the pool: below PARALLEL_MIN_ROWS the slices run in the caller's
 thread, in order.
 
-Figures (10M int64 rows, `a * 2 + b - 1`, 2 shared cores): 64K-row slices
-were the fastest of 16K/64K/256K/1M; see the report of issue 3.
+Slices are at most MORSEL_ROWS rows; a bigger chunk is cut and its slices
+concatenated back, which costs one copy of the result, so slices are large
+(measured on 1M-10M rows, 2 shared cores: 16K slices lose to Python overhead,
+256K and 1M perform alike on kernels, and 1M avoids most re-concatenation).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import pyarrow as pa
 
 __all__ = ["MORSEL_ROWS", "PARALLEL_MIN_ROWS", "Piece", "run_pieces", "split"]
 
-MORSEL_ROWS = 262_144
+MORSEL_ROWS = 1 << 20
 PARALLEL_MIN_ROWS = 131_072
 
 _POOL: ThreadPoolExecutor | None = None

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import dense_path
-from .dense_path import Density, could_be_dense, density_kinds, use_dense
+from .dense_path import Density, could_be_dense, density_kinds, is_cheap, use_dense
 from .gather_scatter import empty_of, merge_parts, spread, take
 from .kernel_errors import kernel_error
 from .rows import Rows
@@ -57,8 +57,10 @@ def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full
     if child.is_literal:
         return child.value, False
     domain = rows.domain
-    kind = (density_kinds(child, ctx.density_memo)
-            if could_be_dense(rows.count, domain, threshold) else None)
+    memo = ctx.density_memo
+    if domain >= dense_path.MIN_DENSE_ROWS and is_cheap(child, memo):
+        threshold = 0.0  # cheap fixed-width work: every row costs less than gather + scatter
+    kind = density_kinds(child, memo) if could_be_dense(rows.count, domain, threshold) else None
     if kind is not None and use_dense(kind, rows.count, domain, threshold):
         mask = rows.mask if kind is Density.MASKED else None
         full = yield (child, rel, sel, mask)
@@ -67,6 +69,14 @@ def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full
         return take(full, rows.positions), False
     value = yield (child, rel, _sub_selection(sel, rows.positions, ctx.num_rows), None)
     return value, False
+
+
+def _all_dense(ctx, domain, *children) -> bool:
+    """Untraced, large, and every child cheap and unable to fail: skip the selections."""
+    if ctx.observing or domain < dense_path.MIN_DENSE_ROWS:
+        return False
+    memo = ctx.density_memo
+    return all(is_cheap(c, memo) and density_kinds(c, memo) is Density.SAFE for c in children)
 
 
 def _skipped(ctx, sel, path, label, arg_index):
@@ -101,6 +111,10 @@ def if_else(ctx, node, path, sel):
             _skipped(ctx, sel, path, "then", 1)
             value, _ = yield from _branch(ctx, sel, other, (2,), Rows.all(domain), path, "else", 2)
         return value
+    if _all_dense(ctx, domain, then, other):  # cheap branches: Arrow's own if_else, no masks
+        tv = yield (then, (1,), sel, None)
+        fv = yield (other, (2,), sel, None)
+        return _cast(pc.if_else(c, tv, fv), node.type)
     true_rows = Rows.from_mask(_no_nulls(c, False))
     false_rows = Rows.from_mask(_no_nulls(pc.invert(c), False))
     tv, t_full = yield from _branch(ctx, sel, then, (1,), true_rows, path, "then", 1, True)
@@ -210,6 +224,9 @@ def _kleene(kleene_kernel, stop_value: bool):
                 return left
             right, _ = yield from _branch(ctx, sel, right_node, (1,), Rows.all(domain), path,
                                           "right", 1)
+            return kleene_kernel(left, right)
+        if _all_dense(ctx, domain, right_node):  # cheap right side: every row, no masks
+            right = yield (right_node, (1,), sel, None)
             return kleene_kernel(left, right)
         undecided = _no_nulls(pc.invert(left) if stop_value else left, True)
         rows = Rows.from_mask(undecided)
