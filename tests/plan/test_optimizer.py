@@ -241,3 +241,21 @@ def test_filters_around_joins_give_the_same_rows_optimized(small_flights, planes
     raw = plan.create_physical_plan(p).collect()
     got = plan.create_physical_plan(plan.optimize(p)).collect()
     assert _sorted_rows(raw) == _sorted_rows(got)
+
+
+def test_a_filter_that_can_fail_stays_above_an_inner_join():
+    left = pa.table({"k": pa.array([1, 2], pa.int64()), "a": pa.array([0, 2], pa.int64()),
+                     "b": pa.array([5, 8], pa.int64())})
+    right = pa.table({"k": pa.array([2], pa.int64())})
+    # the row with a == 0 has no match: the original never divides by it
+    p = plan.scan("l", left).join(plan.scan("r", right), on="k").filter(
+        tk.call("divide", [tk.field("b"), tk.field("a")]) > 1)
+    o = plan.optimize(p)
+    assert isinstance(o, plan.Filter) and isinstance(o.input, plan.Join)
+    assert plan.create_physical_plan(o).collect().column("b").to_pylist() == [8]
+    left_join = plan.scan("l", left).join(plan.scan("r", right), on="k", how="left").filter(
+        tk.call("divide", [tk.field("b"), tk.field("a")]) > 1)
+    with pytest.raises(tk.KernelError):  # every left row survives a left join: both fail
+        plan.create_physical_plan(left_join).collect()
+    with pytest.raises(tk.KernelError):
+        plan.create_physical_plan(plan.optimize(left_join)).collect()

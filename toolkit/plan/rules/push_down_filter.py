@@ -11,7 +11,8 @@ DataFusion's PushDownFilter, for the nodes exprscope has:
 - into a Join: conjuncts that read one side only go to that side (for a left
   join only to the left: filtering the right side would change which rows get
   null-extended). A predicate that can fail on some row is moved whole or not at
-  all, so no part of it runs on rows the original never evaluated.
+  all, and never into an inner join (whose unmatched rows it never saw), so no
+  part of it runs on rows the original never evaluated.
 
 Never below a Limit (that changes which rows are kept).
 """
@@ -79,6 +80,8 @@ class PushDownFilter(Rule):
         return _filter(aggregate.with_new_children([_filter(aggregate.input, down)]), stay)
 
     def _into_join(self, node, join, ctx):
+        if can_fail(node.predicate) and join.how == "inner":
+            return node  # rows without a match would now be evaluated too
         left_cols = set(join.left.schema.qualified_names)
         right_cols = set(join.right.schema.qualified_names)
         left, right, stay = [], [], []
