@@ -19,17 +19,15 @@ from ..visit import modify_expression
 from .errors import ColumnNotFoundError
 from .logical_schema import LogicalSchema
 
-__all__ = ["column_of", "column_ref", "columns_of", "qualify", "qualify_ref"]
-
-
-def column_ref(qualified: str) -> Parameter:
-    """A reference to one column by its qualified name (what plans hold)."""
-    return Parameter(FieldRef(qualified))
+__all__ = ["column_of", "columns_of", "qualify", "qualify_ref"]
 
 
 def qualify_ref(ref: FieldRef, schema: LogicalSchema) -> FieldRef:
     """The ref with its column part replaced by that column's qualified name."""
     leaves = list(ref.leaves())
+    if not leaves:
+        raise ColumnNotFoundError("an empty field reference names no column", ref=ref,
+                                  candidates=schema.qualified_names)
     first = leaves[0]
     rest: list[FieldRef] = leaves[1:]
     if first.is_field_path:
@@ -47,8 +45,7 @@ def qualify_ref(ref: FieldRef, schema: LogicalSchema) -> FieldRef:
         index = None
         if rest and rest[0].is_name and schema.has_relation(name):
             qualified = schema.index_of_column(name, rest[0].name)
-            bare = schema._by_name.get(name, [])
-            if qualified is not None and not bare:
+            if qualified is not None and not schema.has_name(name):
                 index, rest = qualified, rest[1:]
         if index is None:
             index = schema.resolve(name)

@@ -162,6 +162,10 @@ class LogicalSchema:
     def field(self, column: str) -> LogicalField:
         return self.fields[self.resolve(column)]
 
+    def has_name(self, name: str) -> bool:
+        """Whether some field (of any relation) has this bare name."""
+        return name in self._by_name
+
     def has_relation(self, relation: str) -> bool:
         return any(f.relation == relation for f in self.fields)
 
