@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 import toolkit as tk
 from toolkit.passes import simplify_with_guarantee
 from toolkit.render.dot_style import STATUS_STYLE
@@ -47,7 +49,7 @@ def test_a_guarantee_that_drops_a_conjunct(schema):
         out = simplify_with_guarantee(expr, tk.field("a") == 1)
     assert out.to_string() == "(b > 2)"
     diff = diff_pass(t.passes[0])
-    assert diff.status[()] == "changed"
+    assert diff.status_of(diff.after) == "changed"
     assert [g.to_string() for _, g in diff.removed] == ["(a == 1)"]
 
 
@@ -73,3 +75,24 @@ def test_added_nodes_are_green(schema):
     added = _tree_nodes(source, "added")
     assert len(added) == 3 and all(f'color="{ADDED}"' in line for line in added)
     assert len(_tree_nodes(source, "changed")) == 1  # the root took a's place
+
+
+@pytest.mark.slow
+def test_a_ten_thousand_deep_pass_renders(tmp_path):
+    import pyarrow as pa
+
+    from toolkit.passes import fold_constants
+
+    expr = tk.field("a") * (tk.literal(1) + 2)
+    for _ in range(10_000):
+        expr = expr + 1
+    with tk.trace() as t:
+        fold_constants(expr.bind(pa.schema([("a", pa.int64())])))
+    (event,) = t.passes
+    diff = diff_pass(event)
+    assert diff.count("changed") == 1 and len(diff.removed) == 2
+    text = tk.to_text(event, color=False)
+    assert "~ 3: int64 [fold_constants/evaluate-literals] (was add)" in text
+    assert "showing 300 of" in tk.to_dot(event).source  # the change itself is deep below
+    html = tk.write_report(t, tmp_path / "deep.html").read_text(encoding="utf-8")
+    assert html.count('<div class="step"') == 1 and "…" in html

@@ -4,8 +4,11 @@ import io
 import re
 
 import pyarrow as pa
+from hypothesis import given
+from strategies import expressions
 
 import toolkit as tk
+from toolkit.render.labels import bounded_text
 from toolkit.render.text import INDENT_CAP, strip_text, wants_color
 
 from render_helpers import HOSTILE, evaluation
@@ -83,3 +86,11 @@ def test_a_plan_as_text():
     text = tk.to_text(p, color=False)
     assert text.splitlines()[0].startswith("Filter: ")
     assert text.splitlines()[1].startswith("└── TableScan: t")
+
+
+@given(expressions())
+def test_bounded_text_is_to_string_when_it_fits(expr):
+    text = expr.to_string()
+    assert bounded_text(expr, 10**9) == text
+    cut = bounded_text(expr, 20)
+    assert cut == text if len(text) <= 20 else (cut == text[:19] + "…")

@@ -21,7 +21,8 @@ from ..trace.tracer import Trace
 from ..visit import node_at
 from .dot_style import (ERROR_STYLE, FONT, KIND_STYLE, SELECTED, SKIPPED_STYLE, STATUS_STYLE,
                         UNSELECTED, density_color)
-from .labels import arg_role, dot_text, node_detail, node_kind, node_title, type_text
+from .labels import (arg_role, bounded_text, dot_text, node_detail, node_kind, node_title,
+                     type_text)
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
 
@@ -199,6 +200,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look):
     total = sizes[id(root)]
     ids: dict[tuple, str] = {}
     look.ids = ids
+    look.node_ids = {}  # id(expression node) -> its first drawing
     queue = deque([((), root, None)])
     cut: dict[tuple, list] = {}
     while queue:
@@ -208,6 +210,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look):
             continue
         nid = f"{prefix}n{len(ids)}"
         ids[path] = nid
+        look.node_ids.setdefault(id(node), nid)
         kind = node_kind(node)
         g.node(nid, label=_table(node_title(node), look.rows(path, node),
                                  look.raw_rows(path, node)),
@@ -235,19 +238,19 @@ class _PassLook(_Look):
         self.diff = diff
 
     def status(self, path, node):
-        s = self.diff.status.get(path)
-        return None if s in (None, "same") else s
+        s = self.diff.status_of(node)
+        return None if s == "same" else s
 
     def rows(self, path, node):
         rows = super().rows(path, node)
-        was = self.diff.was.get(path)
+        was = self.diff.was_of(node)
         if was is not None:
             rows.append("was: " + node_title(was))
         return rows
 
     def raw_rows(self, path, node):
         return [f'<FONT POINT-SIZE="9" COLOR="#9a3412"><B>⟲ {dot_text(rule)}</B></FONT>'
-                for rule in self.diff.rules.get(path, ())]
+                for rule in self.diff.rules_of(node)]
 
 
 def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int) -> None:
@@ -255,12 +258,12 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int) -> None:
     root = event.after if isinstance(event.after, Expression) else event.before
     look = _PassLook(diff)
     shown = _draw_tree(g, root, prefix, max_nodes, look)
-    for i, (path, gone) in enumerate(diff.removed):
+    for i, (key, gone) in enumerate(diff.removed):
         gid = f"{prefix}gone{i}"
-        g.node(gid, label=_table(gone.to_string() if gone.args else node_title(gone),
+        g.node(gid, label=_table(bounded_text(gone, 60) if gone.args else node_title(gone),
                                  ["removed"]),
                **_style(node_kind(gone), "removed"))
-        anchor = look.ids.get(path)
+        anchor = look.node_ids.get(key)
         if anchor is not None:
             g.edge(anchor, gid, style="dashed", color=STATUS_STYLE["removed"]["color"],
                    arrowhead="none")

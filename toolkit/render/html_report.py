@@ -20,7 +20,7 @@ from ..trace.recorded_error import error_facts
 from ..trace.tracer import Trace
 from .dot import step_title
 from .dot_style import STATUS_STYLE
-from .labels import html_text, shorten
+from .labels import bounded_text, html_text
 from .svg import DotNotFound, dot_available, inline_svg, to_svg
 from .text import to_text
 
@@ -147,7 +147,7 @@ def _figure(obj) -> str:
 def _expr_text(expr) -> str:
     if not isinstance(expr, Expression):
         return "" if expr is None else str(expr)
-    return shorten(expr.to_string(), _TEXT_LIMIT)
+    return bounded_text(expr, _TEXT_LIMIT)
 
 
 def _summary(trace: Trace) -> str:

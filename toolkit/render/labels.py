@@ -141,3 +141,63 @@ def arg_role(node: Expression, index: int) -> str | None:
             return None
         return names[index] if index < len(names) else None
     return None
+
+
+def bounded_text(expr: Expression, limit: int = 4000) -> str:
+    """`expr.to_string()`, streamed left to right and cut at `limit` characters (with `…`).
+
+    The engine's `to_string` builds every subtree's text, which is quadratic on
+    a 10,000-deep chain; a report or a label only shows the beginning anyway.
+    Same format as Arrow's ToString (infix comparisons and Kleene logic,
+    `{name=value}` structs, options last).
+    """
+    from ..expression import COMPARISON_SYMBOLS
+
+    out: list[str] = []
+    size = 0
+    # items: an Expression to print, or a literal piece of text
+    stack: list = [expr]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            piece = item
+        elif not item.is_call:
+            piece = item.to_string()
+        else:
+            stack.extend(reversed(_call_pieces(item, COMPARISON_SYMBOLS)))
+            continue
+        out.append(piece)
+        size += len(piece)
+        if size > limit:
+            return "".join(out)[: limit - 1] + "…"
+    return "".join(out)
+
+
+def _call_pieces(call, symbols) -> list:
+    """A call as a sequence of texts and argument expressions, in printing order."""
+    args, name = call.args, call.name
+    if name in symbols and len(args) == 2:
+        return ["(", args[0], f" {symbols[name]} ", args[1], ")"]
+    if name.endswith("_kleene") and len(args) == 2:
+        return ["(", args[0], f" {name[: -len('_kleene')]} ", args[1], ")"]
+    pieces: list = []
+    if name == "make_struct" and call.options is not None:
+        import pyarrow.compute as pc
+
+        from ..options import field_names
+
+        if isinstance(call.options, pc.MakeStructOptions):
+            pieces.append("{")
+            for i, (field_name, arg) in enumerate(zip(field_names(call.options), args)):
+                pieces += [", " if i else "", f"{field_name}=", arg]
+            pieces.append("}")
+            return pieces
+    pieces.append(f"{name}(")
+    for i, arg in enumerate(args):
+        pieces += [", " if i else "", arg]
+    if call.options is not None:
+        from ..options import options_to_string
+
+        pieces.append((", " if args else "") + options_to_string(call.options))
+    pieces.append(")")
+    return pieces

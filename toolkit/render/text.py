@@ -21,7 +21,8 @@ from ..trace.recorded_error import error_facts
 from ..trace.tracer import Trace
 from ..visit import node_at
 from .dot import step_title
-from .labels import arg_role, node_detail, node_title, shorten, type_text, visible
+from .labels import (arg_role, bounded_text, node_detail, node_title, shorten, type_text,
+                     visible)
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
 
@@ -150,29 +151,29 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
     root = event.after if isinstance(event.after, Expression) else event.before
     if root is None:
         return lines
-    removed: dict[tuple, list] = {}
-    for path, gone in diff.removed:
-        removed.setdefault(path, []).append(gone)
     marks = {"changed": "~ ", "added": "+ "}
 
     def describe(path, node):
-        status = diff.status.get(path, "same")
+        status = diff.status_of(node)
         text = _describe(node, paint)
         if status in marks:
             text = paint(marks[status], status) + text
-            rules = diff.rules.get(path)
+            rules = diff.rules_of(node)
             if rules:
                 text += " " + paint("[" + ", ".join(visible(x) for x in rules) + "]", "rule")
-            was = diff.was.get(path)
+            was = diff.was_of(node)
             if was is not None:
                 text += paint(f" (was {visible(shorten(node_title(was), 40))})", "dim")
         return text
 
     def extra(path, node):
-        return [paint("- removed: " + visible(shorten(g.to_string(), 80)), "removed")
-                for g in removed.get(path, ())]
+        if not diff.removed:
+            return ()
+        return [paint("- removed: " + visible(bounded_text(g, 80)), "removed")
+                for g in diff.removed_under(node)]
 
-    lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra)]
+    lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra,
+                                                   with_paths=False)]
     for rewrite in diff.unplaced:
         lines.append(paint(f"  ({visible(rewrite.rule)}: its node was changed again later in "
                            "this pass)", "dim"))

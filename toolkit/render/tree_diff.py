@@ -5,33 +5,53 @@ Shared by every renderer, so DOT, text and HTML agree on which nodes are
 what it was) or `added` (new inside a change), and which subtrees of the tree
 before were `removed`. Passes return the identical object for what they did
 not touch, so identity finds most of it cheaply; structure finds the rest.
-All walks use explicit stacks.
+
+Results are keyed by node identity in the tree after the pass, not by path:
+paths of a 10,000-deep tree would cost quadratic time and memory. Only
+changed and added nodes are recorded; everything else is `same`. All walks
+use explicit stacks.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..expression import Expression
+from ..expression import Expression, postorder
 from ..options import options_equal
-from ..visit import node_at, walk
+from ..visit import node_at
 
 __all__ = ["PassDiff", "diff_pass", "diff_trees"]
-
-Path = tuple[int, ...]
 
 
 @dataclass
 class PassDiff:
     after: Expression | None
-    status: dict[Path, str] = field(default_factory=dict)  # path in `after` -> same/changed/added
-    rules: dict[Path, list[str]] = field(default_factory=dict)  # path -> rules that fired there
-    was: dict[Path, Expression] = field(default_factory=dict)  # changed path -> node it replaced
-    removed: list[tuple[Path, Expression]] = field(default_factory=list)  # (changed path, subtree)
-    unplaced: list = field(default_factory=list)  # rewrites whose path is not in `after`
+    status: dict[int, str] = field(default_factory=dict)  # id(node) -> "changed" / "added"
+    rules: dict[int, list[str]] = field(default_factory=dict)  # id(node) -> rules fired there
+    was: dict[int, Expression] = field(default_factory=dict)  # id(changed node) -> what it was
+    removed: list[tuple[int, Expression]] = field(default_factory=list)  # (id(changed), subtree)
+    unplaced: list = field(default_factory=list)  # rewrites whose node a later rule replaced
 
-    def paths(self, status: str) -> list[Path]:
-        return [p for p, s in self.status.items() if s == status]
+    def status_of(self, node: Expression) -> str:
+        return self.status.get(id(node), "same")
+
+    def rules_of(self, node: Expression) -> list[str]:
+        return self.rules.get(id(node), [])
+
+    def was_of(self, node: Expression) -> Expression | None:
+        return self.was.get(id(node))
+
+    def removed_under(self, node: Expression) -> list[Expression]:
+        index = self.__dict__.get("_removed_index")
+        if index is None or index[0] != len(self.removed):
+            grouped: dict[int, list[Expression]] = {}
+            for key, gone in self.removed:
+                grouped.setdefault(key, []).append(gone)
+            index = self.__dict__["_removed_index"] = (len(self.removed), grouped)
+        return index[1].get(id(node), [])
+
+    def count(self, status: str) -> int:
+        return sum(1 for s in self.status.values() if s == status)
 
 
 class _Presence:
@@ -40,10 +60,9 @@ class _Presence:
     def __init__(self, root: Expression):
         self.ids: set[int] = set()
         self.by_hash: dict[int, list[Expression]] = {}
-        for _, node in walk(root):
-            if id(node) not in self.ids:
-                self.ids.add(id(node))
-                self.by_hash.setdefault(hash(node), []).append(node)
+        for node in postorder(root):
+            self.ids.add(id(node))
+            self.by_hash.setdefault(hash(node), []).append(node)
 
     def __contains__(self, node: Expression) -> bool:
         if id(node) in self.ids:
@@ -55,37 +74,6 @@ def _same_shell(a: Expression, b: Expression) -> bool:
     """Both calls of the same function, arity and options: a rebuilt ancestor, not a change."""
     return (a.is_call and b.is_call and a.name == b.name and len(a.args) == len(b.args)
             and options_equal(a.options, b.options))
-
-
-def _mark_subtree(diff: PassDiff, root: Expression, path: Path, status: str) -> None:
-    for rel, _ in walk(root):
-        diff.status[path + rel] = status
-
-
-def diff_trees(before: Expression | None, after: Expression | None) -> PassDiff:
-    diff = PassDiff(after)
-    if after is None:
-        return diff
-    if before is None:
-        _mark_subtree(diff, after, (), "added")
-        return diff
-    stack: list[tuple[Path, Expression, Expression]] = [((), before, after)]
-    while stack:
-        path, b, a = stack.pop()
-        if a is b or a.equals(b):
-            _mark_subtree(diff, a, path, "same")
-        elif _same_shell(a, b) and _is_permutation(a.args, b.args):
-            diff.status[path] = "changed"  # the same arguments, reordered
-            diff.was[path] = b
-            for i, arg in enumerate(a.args):
-                _mark_subtree(diff, arg, path + (i,), "same")
-        elif _same_shell(a, b):
-            diff.status[path] = "same"
-            for i in range(len(a.args) - 1, -1, -1):
-                stack.append((path + (i,), b.args[i], a.args[i]))
-        else:
-            _mark_change(diff, path, b, a)
-    return diff
 
 
 def _is_permutation(new_args, old_args) -> bool:
@@ -101,29 +89,51 @@ def _is_permutation(new_args, old_args) -> bool:
     return True
 
 
-def _mark_change(diff: PassDiff, path: Path, b: Expression, a: Expression) -> None:
+def diff_trees(before: Expression | None, after: Expression | None) -> PassDiff:
+    diff = PassDiff(after)
+    if after is None:
+        return diff
+    if before is None:
+        for node in postorder(after):
+            diff.status[id(node)] = "added"
+        return diff
+    stack: list[tuple[Expression, Expression]] = [(before, after)]
+    while stack:
+        b, a = stack.pop()
+        if a is b or a.equals(b):
+            continue  # the same subtree
+        if _same_shell(a, b) and _is_permutation(a.args, b.args):
+            diff.status[id(a)] = "changed"  # the same arguments, reordered
+            diff.was[id(a)] = b
+        elif _same_shell(a, b):
+            stack.extend(zip(b.args, a.args))  # a rebuilt ancestor: look below
+        else:
+            _mark_change(diff, b, a)
+    return diff
+
+
+def _mark_change(diff: PassDiff, b: Expression, a: Expression) -> None:
     """A rewritten subtree: new nodes are added, or changed when they pair with an old call
     of the same function (a reordered `add`), and old subtrees that left are removed."""
-    diff.status[path] = "changed"
-    diff.was[path] = b
+    diff.status[id(a)] = "changed"
+    diff.was[id(a)] = b
     old = _Presence(b)
     new = _Presence(a)
-    pool = [n for _, n in walk(b) if n is not b and n.is_call and n not in new]
+    pool = [n for n in postorder(b) if n is not b and n.is_call and n not in new]
     paired: set[int] = set()
-    stack = [(path + (i,), arg) for i, arg in enumerate(a.args)]
+    stack = list(a.args)
     while stack:
-        p, node = stack.pop()
+        node = stack.pop()
         if node in old:
-            _mark_subtree(diff, node, p, "same")
             continue
         partner = next((m for m in pool if id(m) not in paired and _same_shell(node, m)), None)
         if partner is not None:
             paired.add(id(partner))
-            diff.status[p] = "changed"
-            diff.was[p] = partner
+            diff.status[id(node)] = "changed"
+            diff.was[id(node)] = partner
         else:
-            diff.status[p] = "added"
-        stack.extend((p + (i,), arg) for i, arg in enumerate(node.args))
+            diff.status[id(node)] = "added"
+        stack.extend(node.args)
     gone = list(b.args)
     while gone:
         node = gone.pop()
@@ -133,10 +143,10 @@ def _mark_change(diff: PassDiff, path: Path, b: Expression, a: Expression) -> No
             gone.extend(node.args)
         elif any(arg in new for arg in node.args):
             # a node dropped around children that survived: only the node itself went
-            diff.removed.append((path, _shell_of(node)))
+            diff.removed.append((id(a), _shell_of(node)))
             gone.extend(node.args)
         else:
-            diff.removed.append((path, node))
+            diff.removed.append((id(a), node))
 
 
 def _shell_of(node: Expression) -> Expression:
@@ -152,21 +162,19 @@ def _placed(found, produced) -> bool:
 
 def diff_pass(event) -> PassDiff:
     """The diff of a PassEvent, with its rewrites' rules placed on the nodes they changed."""
-    diff = diff_trees(event.before, event.after) if event.changed or \
-        event.after is not event.before else diff_trees(event.after, event.after)
+    diff = diff_trees(event.before, event.after)
     for rewrite in event.rewrites:
-        path = tuple(rewrite.path)
         try:
-            found = node_at(event.after, path)
+            found = node_at(event.after, tuple(rewrite.path))
         except (IndexError, AttributeError):
             found = None
         if not _placed(found, rewrite.after):
             # a later rule in the same pass moved or replaced what this one produced
             diff.unplaced.append(rewrite)
             continue
-        diff.rules.setdefault(path, []).append(rewrite.rule)
-        if diff.status.get(path) == "same":
-            diff.status[path] = "changed"
+        diff.rules.setdefault(id(found), []).append(rewrite.rule)
+        if diff.status_of(found) == "same":
+            diff.status[id(found)] = "changed"
             if isinstance(rewrite.before, Expression):
-                diff.was.setdefault(path, rewrite.before)
+                diff.was.setdefault(id(found), rewrite.before)
     return diff
