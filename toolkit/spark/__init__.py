@@ -10,10 +10,17 @@
 `import toolkit` never imports this package (nor pyspark); import it explicitly.
 """
 
+from .compare import Comparison, Difference, compare  # noqa: F401
+from .dataframe import dataframe  # noqa: F401
+from .engine_trace import EngineTrace  # noqa: F401
 from .errors import (  # noqa: F401
-    SparkError, SparkImportError, SparkSchemaMismatch, SparkTranslationError,
+    SparkError,
+    SparkImportError,
+    SparkSchemaMismatch,
+    SparkTranslationError,
     SparkUnavailableError,
 )
+from .run import SparkRun, run  # noqa: F401
 from .session import session  # noqa: F401
 from .to_column import to_column, translatable_names  # noqa: F401
 from .types import from_spark_type, to_spark_type, to_struct_type  # noqa: F401
