@@ -20,7 +20,7 @@ test: $(STAMP) system-packages
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 docs: $(STAMP)
-	$(PY) -m toolkit.docs_build docs/api
+	$(PY) docs/build.py docs/_build/api
 
 bench: $(STAMP) system-packages
 	$(PY) -m benchmarks.run_all
