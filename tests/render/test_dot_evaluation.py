@@ -54,6 +54,8 @@ def test_the_failing_node_is_red_with_its_row():
     assert len(failing) == 1
     assert ">divide<" in failing[0] and "at row 2" in failing[0]
     assert "failed at row 2" in source  # the caption
+    root = next(line for line in source.splitlines() if line.lstrip().startswith("n0 "))
+    assert "did not finish" in root  # if_else waited for the divide that failed
 
 
 def test_case_when_conditions_get_their_own_strips():

@@ -52,7 +52,8 @@ def test_evaluation_shows_strips_and_the_failing_row():
     text = tk.to_text(evaluation(table, expr), color=False)
     assert "[then ▕·██·█▏ 3 of 5 rows (60.0%)] divide: int64 · 3/5 rows" in text
     eager = tk.to_text(evaluation(table, expr, "eager"), color=False)
-    assert re.search(r"divide: int64 .*✖ .*divide by zero.* at row 0", eager)
+    assert re.search(r"then: divide: int64 ✖ .*divide by zero.* at row 0", eager)
+    assert "if_else: int64 · did not finish" in eager
 
 
 def test_density_bar_for_large_batches():

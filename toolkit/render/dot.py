@@ -316,6 +316,10 @@ class _EvalLook(_Look):
         return self.facts is not None and self.facts.path is not None and \
             tuple(self.facts.path) == path
 
+    def _above_failure(self, path) -> bool:
+        failed = self.facts.path if self.facts is not None else None
+        return failed is not None and len(path) < len(failed) and tuple(failed[:len(path)]) == path
+
     def rows(self, path, node):
         rows = super().rows(path, node)
         stat = self.stats.get(path)
@@ -323,6 +327,8 @@ class _EvalLook(_Look):
             rows.append(f"{stat.rows:,} of {self.event.num_rows:,} rows")
             if stat.elapsed:
                 rows.append(f"{stat.elapsed * 1000:.2f} ms")
+        elif self._above_failure(path):
+            rows.append("did not finish")
         elif not self._failed(path) and not node.is_literal:
             rows.append("not evaluated")
         return rows

@@ -187,6 +187,7 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
     if root is None:
         return lines
     stats = {tuple(s.path): s for s in event.nodes}
+    failed = tuple(facts.path) if facts is not None and facts.path is not None else None
     strips: dict[tuple, list[str]] = {}
     for b in event.branches:
         target = tuple(b.path) + (b.arg_index,)
@@ -207,7 +208,9 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
         stat = stats.get(path)
         if stat is not None:
             text += paint(f" · {stat.rows:,}/{event.num_rows:,} rows", "dim")
-        elif not node.is_literal:
+        elif failed is not None and len(path) < len(failed) and failed[:len(path)] == path:
+            text += paint(" · did not finish", "dim")
+        elif not node.is_literal and failed != path:
             text += paint(" · not evaluated", "dim")
         if facts is not None and facts.path is not None and tuple(facts.path) == path:
             at = f" at row {facts.row}" if facts.row is not None else ""
