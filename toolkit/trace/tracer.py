@@ -64,23 +64,29 @@ class Trace(Observer):
         return self.steps[index]
 
     def summary(self) -> str:
-        """One line: how many steps of each kind, changes, failures."""
+        """One line: how many steps of each kind, changes, failures (kinds that ran)."""
+        def count(n: int, noun: str, plural: str = "s") -> str:
+            return f"{n:,} {noun}{plural if n != 1 else ''}"
+
+        parts = []
         passes = self.passes
-        changed = sum(1 for p in passes if p.changed)
-        rewrites = sum(len(p.rewrites) for p in passes)
-        checks = self.invariant_checks
-        failed = sum(1 for c in checks if not c.passed)
+        if passes:
+            changed = sum(1 for p in passes if p.changed)
+            rewrites = sum(len(p.rewrites) for p in passes)
+            parts.append(f"{count(len(passes), 'pass', 'es')} ({changed} changed, "
+                         f"{count(rewrites, 'rewrite')})")
         evals = self.evaluations
-        errors = sum(1 for e in evals if e.error is not None)
-        parts = [f"{len(passes)} pass{'es' if len(passes) != 1 else ''} "
-                 f"({changed} changed, {rewrites} rewrite{'s' if rewrites != 1 else ''})",
-                 f"{len(evals)} evaluation{'s' if len(evals) != 1 else ''}"
-                 + (f" ({errors} failed)" if errors else ""),
-                 f"{len(checks)} invariant check{'s' if len(checks) != 1 else ''}"
-                 + (f" ({failed} failed)" if failed else "")]
+        if evals:
+            errors = sum(1 for e in evals if e.error is not None)
+            parts.append(count(len(evals), "evaluation") + (f" ({errors} failed)" if errors else ""))
+        checks = self.invariant_checks
+        if checks:
+            failed = sum(1 for c in checks if not c.passed)
+            parts.append(count(len(checks), "invariant check")
+                         + (f" ({failed} failed)" if failed else ""))
         if self.plan_rules:
-            parts.append(f"{len(self.plan_rules)} plan rules")
-        return ", ".join(parts)
+            parts.append(count(len(self.plan_rules), "plan rule"))
+        return ", ".join(parts) or "nothing recorded"
 
     def __repr__(self) -> str:
         return f"<toolkit.Trace {len(self.steps)} steps: {self.summary()}>"
