@@ -12,8 +12,13 @@ from .invariants_panel import InvariantsPanel
 from .rich_display import mimebundle
 from .selection_view import SelectionView
 
-__all__ = ["Explorer", "SelectionView", "InvariantsPanel", "mimebundle",
-           "load_ipython_extension"]
+__all__ = [
+    "Explorer",
+    "InvariantsPanel",
+    "SelectionView",
+    "load_ipython_extension",
+    "mimebundle",
+]
 
 
 def load_ipython_extension(ip) -> None:

@@ -20,8 +20,7 @@ from .invariants_panel import InvariantsPanel
 from .rich_display import text_html, tree_html
 from .selection_view import SelectionView
 from .step_cursor import StepCursor
-from .step_kinds import EVAL, INVARIANT, PASS, PLAN_RULE, event_of, is_change, step_kind, \
-    step_title
+from .step_kinds import EVAL, INVARIANT, PASS, PLAN_RULE, event_of, is_change, step_kind, step_title
 
 __all__ = ["Explorer"]
 
@@ -155,9 +154,9 @@ def _rules_html(step, kind: str) -> str:
     if kind == PASS:
         if not event.rewrites:
             return "<div><i>No rule fired in this pass.</i></div>"
-        rows = [f"<tr><th style='{_CELL}'>rule</th><th style='{_CELL}'>why</th>"
+        rows = [(f"<tr><th style='{_CELL}'>rule</th><th style='{_CELL}'>why</th>"
                 f"<th style='{_CELL}'>at</th><th style='{_CELL}'>before</th>"
-                f"<th style='{_CELL}'>after</th></tr>"]
+                f"<th style='{_CELL}'>after</th></tr>")]
         for r in event.rewrites:
             rows.append(f"<tr><td style='{_CELL}'><code>{html.escape(r.rule)}</code></td>"
                         f"<td style='{_CELL}'>{html.escape(r.reason)}</td>"

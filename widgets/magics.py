@@ -28,9 +28,14 @@ from .explorer import Explorer
 from .selection_view import SelectionView
 from .step_kinds import EVAL, step_kind
 
-__all__ = ["ExprscopeMagics", "split_leading_options"]
+__all__ = ["ExprscopeMagics", "MagicInputError", "split_leading_options"]
 
-_USER_ERRORS = (ExprscopeError, DataSourceError, pa.ArrowException)
+
+class MagicInputError(ValueError):
+    """Something missing from what the user typed into a magic (an empty cell)."""
+
+
+_USER_ERRORS = (ExprscopeError, DataSourceError, MagicInputError, pa.ArrowException)
 
 
 @magics_class
@@ -154,7 +159,7 @@ def _unquote(value: str) -> str:
 def _parse_cell(cell: str):
     text = cell.strip()
     if not text:
-        raise ParseError("the cell holds no expression", cell, 0)
+        raise MagicInputError("the cell holds no expression: write one below the magic's line")
     return tk.parse(text)
 
 
@@ -165,4 +170,3 @@ def _message(exc: Exception) -> str:
 def _report(message: str) -> None:
     """One message on stderr: what the user typed wrong, with no traceback."""
     print(message, file=sys.stderr)
-    return None

@@ -16,9 +16,9 @@ import re
 import toolkit as tk  # noqa: F401 - importing toolkit registers the renderer
 from toolkit import display_hooks, observe
 
-__all__ = ["mimebundle", "tree_html", "text_html", "register_formatters"]
+__all__ = ["mimebundle", "register_formatters", "text_html", "tree_html"]
 
-_XML_PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.S)
+_XML_PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.DOTALL)
 _EVENT_TYPES = (observe.PassEvent, observe.EvalEvent, observe.InvariantCheck,
                 observe.PlanRuleEvent)
 

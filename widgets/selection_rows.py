@@ -19,7 +19,7 @@ from toolkit.visit import node_at
 
 from .step_kinds import event_of
 
-__all__ = ["SpecialForm", "NodeRows", "SelectionRows", "NOT_REACHED"]
+__all__ = ["NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
 
 NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
 _CONDITION_PREFIX = "when "  # case_when's condition branches: they decide, they give no value

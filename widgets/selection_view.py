@@ -81,8 +81,8 @@ class SelectionView(w.VBox):
 
     def _summary_html(self) -> str:
         r = self.rows
-        parts = [f"<b>{html.escape(r.expr.to_string())}</b> on {r.num_rows} rows "
-                 f"({html.escape(r.event.mode)} evaluation)"]
+        parts = [(f"<b>{html.escape(r.expr.to_string())}</b> on {r.num_rows} rows "
+                 f"({html.escape(r.event.mode)} evaluation)")]
         if r.error is not None:
             parts.append(f'<div class="exprscope-error" style="color:#b00020">'
                          f"{html.escape(str(r.error))}</div>")
@@ -118,8 +118,8 @@ class SelectionView(w.VBox):
 
     def _nodes_html(self) -> str:
         out = ['<table class="exprscope-node-table" style="border-collapse:collapse">',
-               f'<tr><th style="{_CELL}">node</th><th style="{_CELL}">path</th>'
-               f'<th style="{_CELL}">evaluated on</th><th style="{_CELL}">rows</th></tr>']
+               (f'<tr><th style="{_CELL}">node</th><th style="{_CELL}">path</th>'
+               f'<th style="{_CELL}">evaluated on</th><th style="{_CELL}">rows</th></tr>')]
         for node in self.rows.node_rows():
             if node.row_indices is None or len(node.row_indices) == node.total:
                 which = "all"

@@ -6,7 +6,7 @@ change") are plain Python that tests and the widgets share.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .step_kinds import is_change
 

@@ -9,8 +9,17 @@ JSON, without importing the tracer.
 
 from __future__ import annotations
 
-__all__ = ["PASS", "EVAL", "INVARIANT", "PLAN_RULE", "OTHER", "event_of", "step_kind",
-           "is_change", "step_title"]
+__all__ = [
+    "EVAL",
+    "INVARIANT",
+    "OTHER",
+    "PASS",
+    "PLAN_RULE",
+    "event_of",
+    "is_change",
+    "step_kind",
+    "step_title",
+]
 
 PASS = "pass"
 EVAL = "eval"
@@ -27,7 +36,7 @@ def event_of(step):
 
 def step_kind(step) -> str:
     event = event_of(step)
-    has = lambda name: hasattr(event, name)  # noqa: E731
+    has = lambda name: hasattr(event, name)
     if has("rewrites") and has("before") and has("after"):
         return PASS
     if has("branches") and has("nodes") and has("num_rows"):

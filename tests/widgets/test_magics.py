@@ -153,3 +153,12 @@ def test_single_steps_display_as_svg_after_load_ext(ip, penguins):
         tk.optimize(tk.parse("3 < year"), penguins.schema)
     data, _ = ip.display_formatter.format(t.steps[0])
     assert "<svg" in data["image/svg+xml"] and data["text/plain"]
+
+
+@pytest.mark.parametrize("cell", ["%%explain\n\n", "%%trace --data t\n   \n"])
+def test_an_empty_cell_says_what_is_missing(ip, capsys, cell):
+    ip.user_ns["t"] = pa.table({"a": [1]})
+    assert ip.run_cell(cell).result is None
+    captured = capsys.readouterr()
+    _no_traceback(captured)
+    assert captured.err.strip() == "the cell holds no expression: write one below the magic's line"

@@ -66,9 +66,8 @@ class DropsAColumn(plan.Rule):
 
 
 def test_a_buggy_rule_fails_the_schema_check_and_the_panel_says_so(penguins):
-    with tk.trace() as t:
-        with pytest.raises(plan.InvariantViolation):
-            plan.optimize(plan.scan("penguins", penguins), rules=[DropsAColumn()])
+    with tk.trace() as t, pytest.raises(plan.InvariantViolation):
+        plan.optimize(plan.scan("penguins", penguins), rules=[DropsAColumn()])
     explorer = Explorer(t)
     (failed,) = explorer.invariants.failed
     assert failed.name == "logical schema invariant under logical optimization"
