@@ -1,7 +1,17 @@
 """Shared data for the widget tests: real penguins, and IPython's test shell with the magics."""
 
+import sys
+from pathlib import Path
+
 import pyarrow as pa
 import pytest
+
+# `pytest` (unlike `python -m pytest`) leaves the repository off sys.path while tests/ is on
+# it, so this folder would be imported as a namespace package named `widgets`; put the
+# real package first.
+_REPO = str(Path(__file__).resolve().parents[2])
+if _REPO not in sys.path:
+    sys.path.insert(0, _REPO)
 
 
 @pytest.fixture(scope="session")
