@@ -107,7 +107,7 @@ def threshold_table(table: pa.Table, repeat: int) -> None:
         "failing: y / x": y / x,
         "costly: utf8_upper(s)": tk.call("utf8_upper", [s]),
     }
-    saved = dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS
+    saved = dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS, dense_path.CHEAP_MAX_CALLS
     print(f"dense vs compact branch, {table.num_rows:,} rows, best of {repeat} "
           "(seconds; ratio < 1 means dense is faster)")
     try:
@@ -120,14 +120,15 @@ def threshold_table(table: pa.Table, repeat: int) -> None:
                 expr = tk.bind(tk.if_else(k < int(density * 10_000), branch, fallback),
                                table.schema)
                 timings = {}
-                for label, threshold in (("compact", 2.0), ("dense", 0.0)):
-                    dense_path.DENSE_THRESHOLD = threshold
+                for label, threshold, cheap in (("compact", 2.0, -1), ("dense", 0.0, -1)):
+                    # the cheap-branch rule (always dense) is off: both ways are forced
+                    dense_path.DENSE_THRESHOLD, dense_path.CHEAP_MAX_CALLS = threshold, cheap
                     timings[label] = best_of(lambda: tk.evaluate(expr, table), repeat)
                 print(f"  density {density:>4.0%}: compact {timings['compact']:.4f} "
                       f"dense {timings['dense']:.4f} "
                       f"dense/compact {timings['dense'] / timings['compact']:.2f}")
     finally:
-        dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS = saved
+        dense_path.DENSE_THRESHOLD, dense_path.MIN_DENSE_ROWS, dense_path.CHEAP_MAX_CALLS = saved
 
 
 def main(argv=None) -> None:

@@ -76,7 +76,7 @@ def _all_dense(ctx, domain, *children) -> bool:
     if ctx.observing or domain < dense_path.MIN_DENSE_ROWS:
         return False
     memo = ctx.density_memo
-    return all(is_cheap(c, memo) and density_kinds(c, memo) is Density.SAFE for c in children)
+    return all(is_cheap(c, memo) for c in children)
 
 
 def _skipped(ctx, sel, path, label, arg_index):
@@ -139,6 +139,13 @@ def case_when(ctx, node, path, sel):
         n_cases = struct_value.type.num_fields
         conds = None
     else_node = args[1 + n_cases] if len(args) > 1 + n_cases else None
+    if conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
+        # cheap everywhere: Arrow's own case_when kernel over fully evaluated arguments
+        struct = yield (conds_node, (0,), sel, None)
+        values = []
+        for i in range(1, len(args)):
+            values.append((yield (args[i], (i,), sel, None)))
+        return _cast(node.function([struct, *values], node.options, node.kernel), node.type)
     remaining = Rows.all(domain)
     parts = []
     for i in range(n_cases):
@@ -178,6 +185,11 @@ def coalesce(ctx, node, path, sel):
     """Argument i runs only on the rows where every earlier argument was null."""
     domain = ctx.size(sel)
     args = node.args
+    if _all_dense(ctx, domain, *args):  # cheap everywhere: Arrow's own coalesce
+        values = []
+        for i in range(len(args)):
+            values.append((yield (args[i], (i,), sel, None)))
+        return _cast(node.function(values, node.options, node.kernel), node.type)
     everything = Rows.all(domain)
     current, _ = yield from _branch(ctx, sel, args[0], (0,), everything, path, "arg 1", 0)
     for i in range(1, len(args)):
