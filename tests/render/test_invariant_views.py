@@ -39,6 +39,7 @@ def test_real_checks_pass_and_a_failed_one_gets_a_picture_in_the_report(tmp_path
     t.steps.append(FAILED)
     html = tk.write_report(t, tmp_path / "r.html").read_text(encoding="utf-8")
     section = html[html.index('id="invariants"'):]
-    assert section.count("✖ FAIL") == 1 and section.count("✔ pass") == len(passed)
+    assert section.count('<span class="fail">✖ FAIL</span>') == 1
+    assert section.count('<span class="pass">✔ pass</span>') == len(passed)
     assert section.count("<svg") == 1  # only the failed check is drawn
     assert "(expected x: int64, actual x: string)" in section
