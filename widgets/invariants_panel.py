@@ -46,7 +46,7 @@ class InvariantsPanel(w.HTML):
         n_failed = len(self.failed)
         head = (f"<div><b>Invariant checks</b>: {len(self.checks)}, "
                 f"{n_failed} failed</div>")
-        rows = [head, '<table style="border-collapse:collapse">',
+        rows = [head, f'<div style="{_SCROLL}"><table style="border-collapse:collapse">',
                 "<tr>" + "".join(f'<th style="{_CELL}">{h}</th>' for h in
                                  ("step", "check", "level", "subject", "verdict", "why")) + "</tr>"]
         for index, check in self.checks:
@@ -60,8 +60,9 @@ class InvariantsPanel(w.HTML):
                 f'<td style="{_CELL}">{html.escape(str(check.subject))}</td>'
                 f'<td style="{_CELL}color:{verdict[1]};font-weight:bold">{verdict[0]}</td>'
                 f'<td style="{_CELL}">{html.escape(str(check.details or ""))}</td></tr>')
-        rows.append("</table>")
+        rows.append("</table></div>")
         return "".join(rows)
 
 
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
+_SCROLL = "max-height:320px;overflow-y:auto"  # a plan checks dozens of times: keep it compact

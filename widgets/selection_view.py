@@ -117,7 +117,8 @@ class SelectionView(w.VBox):
         return "".join(out)
 
     def _nodes_html(self) -> str:
-        out = ['<table class="exprscope-node-table" style="border-collapse:collapse">',
+        out = [(f'<div style="{_SCROLL}">'
+               '<table class="exprscope-node-table" style="border-collapse:collapse">'),
                (f'<tr><th style="{_CELL}">node</th><th style="{_CELL}">path</th>'
                f'<th style="{_CELL}">evaluated on</th><th style="{_CELL}">rows</th></tr>')]
         for node in self.rows.node_rows():
@@ -130,11 +131,12 @@ class SelectionView(w.VBox):
                        f'<td style="{_CELL}">{_path_text(node.path)}</td>'
                        f'<td style="{_CELL}">{node.rows} of {node.total}</td>'
                        f'<td style="{_CELL}">{html.escape(which)}</td></tr>')
-        out.append("</table>")
+        out.append("</table></div>")
         return "".join(out)
 
 
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
+_SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes
 
 
 def _path_text(path: tuple) -> str:
