@@ -78,7 +78,8 @@ class Trace(Observer):
         evals = self.evaluations
         if evals:
             errors = sum(1 for e in evals if e.error is not None)
-            parts.append(count(len(evals), "evaluation") + (f" ({errors} failed)" if errors else ""))
+            parts.append(count(len(evals), "evaluation")
+                         + (f" ({errors} failed)" if errors else ""))
         checks = self.invariant_checks
         if checks:
             failed = sum(1 for c in checks if not c.passed)
