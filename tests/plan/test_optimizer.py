@@ -3,7 +3,7 @@
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
@@ -150,11 +150,17 @@ def _predicates():
     return st.recursive(_atoms(), combine, max_leaves=4)
 
 
+# each example plans, optimizes and runs two plans: a third of the profile's examples
+# (20 by default, more under HYPOTHESIS_PROFILE=thorough) keeps the suite quick
+_PLAN_EXAMPLES = settings(max_examples=max(20, settings.default.max_examples // 3))
+
+
 def _sorted_rows(table):
     rows = [tuple(r.values()) for r in table.to_pylist()]
     return sorted(rows, key=lambda row: [(v is None, v) for v in row])
 
 
+@_PLAN_EXAMPLES
 @given(first=_predicates(), second=_predicates())
 def test_optimized_plan_gives_the_rows_of_the_unoptimized_plan_and_of_pyarrow(
         small_flights, first, second):
@@ -229,6 +235,7 @@ def _join_predicates():
         c.map(tk.not_)), max_leaves=4)
 
 
+@_PLAN_EXAMPLES
 @given(predicate=_join_predicates(), above=_join_predicates(),
        how=st.sampled_from(["inner", "left"]))
 def test_filters_around_joins_give_the_same_rows_optimized(small_flights, planes, predicate,
