@@ -25,7 +25,7 @@ from pyarrow import acero
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-import toolkit as tk  # noqa: E402
+import toolkit as tk
 
 WORDS = pa.array(["alpha", "Beta", "gamma ray", "Delta-9", "epsilon", None, "Eta", "theta x"])
 

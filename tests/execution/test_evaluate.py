@@ -175,3 +175,16 @@ def test_all_literal_forms_take_their_else_branch():
     expr = tk.case_when([(tk.literal(None, pa.bool_()), tk.literal(False))], else_=tk.literal(True))
     out = tk.evaluate(tk.not_(expr), batch)
     assert isinstance(out, pa.Scalar) and out.as_py() is False
+
+
+def test_traced_deep_chain_reports_every_node_with_its_path():
+    batch = pa.record_batch({"a": pa.array([1, 2], pa.int64())})
+    expr = a
+    for _ in range(2000):
+        expr = expr + 1
+    rec = Recorder()
+    tk.evaluate(tk.bind(expr, batch.schema), batch, observer=rec)
+    nodes = {n.path: n for n in rec.events[0].nodes}
+    assert len(nodes) == 4001
+    assert nodes[()].label == "add" and nodes[(0,) * 2000].label == "a"
+    assert nodes[(0,) * 1999 + (1,)].label == "1"

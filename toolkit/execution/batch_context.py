@@ -8,6 +8,7 @@ evaluation does no bookkeeping.
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pyarrow as pa
@@ -17,7 +18,49 @@ from ..observe import BranchSelection, NodeStats
 from .gather_scatter import null_out_unselected
 from .selection import SelectionVector
 
-__all__ = ["BatchContext"]
+__all__ = ["BatchContext", "Positions"]
+
+
+class Positions:
+    """Small integer ids for tree positions, shared by the slices of one evaluation.
+
+    Statistics are keyed by these ids while evaluating; the tuple paths the
+    observer protocol wants are built once, at the end. Building a tuple per
+    node on the way down (and hashing it) would cost O(depth) per node: a traced
+    10,000-deep chain would spend seconds there.
+    """
+
+    def __init__(self):
+        self._ids: dict[tuple, int] = {}
+        self._keys: list[tuple] = []  # id -> (parent id or None, relative path)
+        self._lock = threading.Lock()
+
+    def id(self, parent: int | None, rel: tuple) -> int:
+        key = (parent, rel)
+        found = self._ids.get(key)
+        if found is None:
+            with self._lock:
+                found = self._ids.get(key)
+                if found is None:
+                    found = len(self._keys)
+                    self._keys.append(key)
+                    self._ids[key] = found
+        return found
+
+    def path(self, pos: int) -> tuple:
+        parts = []
+        while pos is not None:
+            parent, rel = self._keys[pos]
+            parts.append(rel)
+            pos = parent
+        return tuple(i for rel in reversed(parts) for i in rel)
+
+    def all_paths(self) -> list[tuple]:
+        """The path of every id (a parent always has a smaller id than its children)."""
+        paths: list[tuple] = []
+        for parent, rel in self._keys:
+            paths.append(rel if parent is None else paths[parent] + rel)
+        return paths
 
 
 class BatchContext:
@@ -31,11 +74,12 @@ class BatchContext:
         "lazy",
         "observing",
         "offset",
+        "positions",
         "stats",
     )
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
-                 density_memo: dict):
+                 density_memo: dict, positions: Positions | None = None):
         self.batch = batch
         self.offset = offset  # row of the original data where this slice starts
         self.lazy = lazy
@@ -43,6 +87,7 @@ class BatchContext:
         self.stats: dict[tuple, NodeStats] = {}
         self.branches: list[BranchSelection] = []
         self.density_memo = density_memo  # shared by every slice of one evaluate call
+        self.positions = positions if positions is not None else Positions()
         self._columns: dict[tuple, pa.Array] = {}
         self._gathered: dict[tuple, pa.Array] = {}
         self._alive: list = []  # keeps selections alive while their id() keys a cache entry
@@ -98,10 +143,14 @@ class BatchContext:
         return rows.cast(pa.int64())
 
     # -- statistics (only when observing) ----------------------------------------
-    def record(self, path: tuple, node, rows: int, out_type, elapsed: float, calls: int) -> None:
-        stat = self.stats.get(path)
+    def position(self, parent: int | None, rel: tuple) -> int:
+        return self.positions.id(parent, rel)
+
+    def record(self, pos: int, node, rows: int, out_type, elapsed: float, calls: int) -> None:
+        """Statistics for the node at position id `pos` (its path is filled in later)."""
+        stat = self.stats.get(pos)
         if stat is None:
-            self.stats[path] = NodeStats(path=path, label=node_label(node), rows=rows,
+            self.stats[pos] = NodeStats(path=pos, label=node_label(node), rows=rows,
                                          out_type=out_type, elapsed=elapsed, calls=calls)
         else:
             stat.rows += rows
@@ -110,10 +159,10 @@ class BatchContext:
             if stat.out_type is None:
                 stat.out_type = out_type
 
-    def record_branch(self, form_path: tuple, branch: str, arg_index: int,
+    def record_branch(self, form_pos: int, branch: str, arg_index: int,
                       sel: SelectionVector | None, positions: pa.Array | None) -> None:
         self.branches.append(BranchSelection(
-            path=form_path, branch=branch, arg_index=arg_index,
+            path=form_pos, branch=branch, arg_index=arg_index,
             rows=self.rows_of(sel, positions), total_rows=self.batch.num_rows))
 
 

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from ..errors import ExprscopeError, KernelError
 from ..expression import Expression, as_expression, postorder
 from ..observe import BranchSelection, EvalEvent, NodeStats, active_observers, notify
-from .batch_context import BatchContext, now
+from .batch_context import BatchContext, Positions, now
 from .parallel import Piece, run_pieces, split
 from .trampoline import run_tree
 
@@ -49,10 +49,11 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
     observing = bool(observers)
     started = now() if observing else 0.0
     memo: dict = {}
+    positions = Positions()
     lazy = mode == "lazy"
 
     def work(piece: Piece):
-        ctx = BatchContext(piece.batch, piece.offset, lazy, observing, memo)
+        ctx = BatchContext(piece.batch, piece.offset, lazy, observing, memo, positions)
         try:
             return run_tree(ctx, expr), ctx, None
         except KernelError as exc:
@@ -74,7 +75,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
         if pieces is None and not isinstance(value, pa.Scalar):
             value = value[0]  # an all-literal expression is one value
     if observing:
-        event = _event(expr, data, mode, pieces, results, error, value)
+        event = _event(expr, data, mode, positions, results, error, value)
         event.elapsed = now() - started
         notify("on_eval", event, observer)
     if error is not None:
@@ -128,14 +129,15 @@ def _assemble(expr, data, pieces, results):
     return pa.chunked_array(arrays, type=out_type)
 
 
-def _event(expr, data, mode, pieces, results, error, value) -> EvalEvent:
-    nodes: dict[tuple, NodeStats] = {}
+def _event(expr, data, mode, positions, results, error, value) -> EvalEvent:
+    paths = positions.all_paths()
+    nodes: dict[int, NodeStats] = {}
     branches: dict[tuple, list] = {}
     for (_, ctx, _) in results:
-        for path, stat in ctx.stats.items():
-            merged = nodes.get(path)
+        for pos, stat in ctx.stats.items():
+            merged = nodes.get(pos)
             if merged is None:
-                nodes[path] = NodeStats(path=stat.path, label=stat.label, rows=stat.rows,
+                nodes[pos] = NodeStats(path=paths[pos], label=stat.label, rows=stat.rows,
                                         out_type=stat.out_type, elapsed=stat.elapsed,
                                         calls=stat.calls)
             else:
@@ -146,13 +148,13 @@ def _event(expr, data, mode, pieces, results, error, value) -> EvalEvent:
             rows = b.rows if ctx.offset == 0 else pc.add(b.rows, ctx.offset)
             branches.setdefault((b.path, b.branch, b.arg_index), []).append(rows)
     selections = [
-        BranchSelection(path=path, branch=name, arg_index=arg,
+        BranchSelection(path=paths[path], branch=name, arg_index=arg,
                         rows=rows[0] if len(rows) == 1 else pa.concat_arrays(rows),
                         total_rows=data.num_rows)
         for (path, name, arg), rows in branches.items()
     ]
     small = data.num_rows <= KEEP_DATA_ROWS
     return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode,
-                     nodes=sorted(nodes.values(), key=lambda s: s.path),
+                     nodes=list(nodes.values()),  # evaluation order (sorting deep paths is quadratic)
                      branches=selections, error=error,
                      result=value if small else None, data=data if small else None)

@@ -271,13 +271,13 @@ def _check_struct(struct_value, conds_node, node, path, ctx, sel):
     if isinstance(struct_value, pa.Scalar):
         if not struct_value.is_valid:
             raise kernel_error(pa.ArrowInvalid("cond struct must not be a null scalar"),
-                               node, path or (), None)
+                               node, (), None)
         return
     if struct_value.null_count:
         position = pc.index(pc.is_null(struct_value), True).as_py()
         raise kernel_error(
             pa.ArrowInvalid("cond struct must not have top-level nulls"),
-            node, path or (), ctx.original_row(sel, position))
+            node, (), ctx.original_row(sel, position))
 
 
 FORMS = {

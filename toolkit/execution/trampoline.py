@@ -6,8 +6,8 @@ values left to right and then runs its kernel on them (compact in, compact
 out: no scatter); a lazy special form is a generator (`special_forms.py`) that
 asks for children under selections of its choosing. Leaves never get a frame.
 
-Paths (argument indices from the root) are only built when observing; an
-error rebuilds its path from the frames on the stack.
+Positions are only tracked when observing (as small ids; paths are built once
+at the end); an error rebuilds its path from the frames on the stack.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class _FormFrame:
 def run_tree(ctx: BatchContext, root, sel=None):
     """The value of `root` over `ctx.batch` under `sel` (an array aligned with it, or a scalar)."""
     stack: list = []
-    value = _start(ctx, stack, root, (), sel, None, ())
+    value = _start(ctx, stack, root, (), sel, None, None)
     if value is not None:
         return value
     observing = ctx.observing
@@ -95,6 +95,10 @@ def run_tree(ctx: BatchContext, root, sel=None):
             if not stack:
                 return value
             continue
+        except KernelError as exc:
+            if exc.node is frame.node and not exc.path:
+                exc.path = _path_of(stack)  # a form's own error: it knows no path
+            raise
         except ExprscopeError:
             raise
         except pa.ArrowException as exc:
@@ -105,25 +109,28 @@ def run_tree(ctx: BatchContext, root, sel=None):
         value = _start(ctx, stack, child, rel, child_sel, child_mask, frame.path)
 
 
-def _start(ctx, stack, node, rel, sel, mask, parent_path):
-    """A leaf's value, or None after pushing a frame for a call."""
+def _start(ctx, stack, node, rel, sel, mask, parent_pos):
+    """A leaf's value, or None after pushing a frame for a call.
+
+    When observing, frames carry position ids (`BatchContext.position`), not paths.
+    """
     kind = node.kind
     if kind == "literal":
         if ctx.observing:
-            ctx.record(parent_path + rel, node, ctx.size(sel), node.type, 0.0, 0)
+            ctx.record(ctx.position(parent_pos, rel), node, ctx.size(sel), node.type, 0.0, 0)
         return node.value
     if kind == "field":
         if not ctx.observing:
             return ctx.field(node, sel, mask)
         t0 = now()
         value = ctx.field(node, sel, mask)
-        ctx.record(parent_path + rel, node, ctx.size(sel), node.type, now() - t0,
+        ctx.record(ctx.position(parent_pos, rel), node, ctx.size(sel), node.type, now() - t0,
                    0 if sel is None and mask is None else 1)
         return value
     fn = node.function
     if fn is None:
         raise UnboundError(f"cannot evaluate the unbound call {node.name}(...): bind it first")
-    path = parent_path + rel if ctx.observing else None
+    path = ctx.position(parent_pos, rel) if ctx.observing else None
     if ctx.lazy and mask is None and fn.kind is FunctionKind.SPECIAL_FORM:
         form = FORMS.get(node.name)
         if form is not None:
