@@ -123,7 +123,7 @@ def threshold_table(table: pa.Table, repeat: int) -> None:
                 for label, threshold, cheap in (("compact", 2.0, -1), ("dense", 0.0, -1)):
                     # the cheap-branch rule (always dense) is off: both ways are forced
                     dense_path.DENSE_THRESHOLD, dense_path.CHEAP_MAX_CALLS = threshold, cheap
-                    timings[label] = best_of(lambda: tk.evaluate(expr, table), repeat)
+                    timings[label] = best_of(lambda: tk.evaluate(expr, table), repeat)  # noqa: B023
                 print(f"  density {density:>4.0%}: compact {timings['compact']:.4f} "
                       f"dense {timings['dense']:.4f} "
                       f"dense/compact {timings['dense'] / timings['compact']:.2f}")
