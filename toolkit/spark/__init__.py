@@ -20,6 +20,7 @@ from .errors import (  # noqa: F401
     SparkTranslationError,
     SparkUnavailableError,
 )
+from .from_spark import from_spark  # noqa: F401
 from .run import SparkRun, run  # noqa: F401
 from .session import session  # noqa: F401
 from .to_column import to_column, translatable_names  # noqa: F401
