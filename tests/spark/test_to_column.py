@@ -155,3 +155,27 @@ def test_arrow_semantics_where_spark_differs(df):
     # Monday = 0 (2024-01-01 was a Monday; 2024-01-07 a Sunday)
     days = _spark_values(df, c("day_of_week", [d])).to_pylist()
     assert days[0] == 0 and days[5] == 6
+
+
+@pytest.mark.parametrize("expr, name", [
+    (c("utf8_slice_codeunits", [s], pc.SliceOptions(0, 4, 2)), "utf8_slice_codeunits"),
+    (c("round", [x], pc.RoundOptions(1, "half_down")), "round"),
+    (c("no_such_function", [a]), "no_such_function"),
+], ids=["slice-step", "round-mode", "unknown"])
+def test_untranslatable_functions_are_named(spark, expr, name):
+    from toolkit import spark as tks
+    from toolkit.spark import SparkTranslationError
+
+    with pytest.raises(SparkTranslationError, match=f"cannot translate {name} to Spark") as info:
+        tks.to_column(expr)
+    assert info.value.function == name
+
+
+def test_import_toolkit_does_not_import_pyspark():
+    import subprocess
+    import sys
+
+    code = ("import sys, toolkit; from toolkit import spark; "
+            "print('pyspark' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
