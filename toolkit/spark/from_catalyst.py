@@ -172,7 +172,13 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
     if name in _PATTERN:
         return _pattern_call(_PATTERN[name], node, args, name)
     if name == "Cast":
-        return tk.cast(args[0], _arrow_type(node))
+        target = _arrow_type(node)
+        if args[0].is_literal:  # Spark's implicit cast of a constant: just the typed constant
+            try:
+                return tk.literal(args[0].value.cast(target))
+            except (pa.ArrowException, ValueError, TypeError):
+                pass  # a cast Arrow refuses stays a cast call (and fails as Arrow does)
+        return tk.cast(args[0], target)
     if name == "Coalesce":
         return tk.coalesce(*args)
     if name == "CaseWhen":
