@@ -112,8 +112,14 @@ def _inputs(p, df) -> dict | None:
 
 
 def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize: bool = True,
-        trace: bool = True, spark=None) -> SparkRun:
-    """Run a plan (or an expression over `df`) on Spark, natively or with exprscope inside."""
+        trace: bool = True, validation: str | None = None, spark=None) -> SparkRun:
+    """Run a plan (or an expression over `df`) on Spark, natively or with exprscope inside.
+
+    Engine mode only: `trace=False` skips the partition counters; `validation`
+    is the plan's invariant-check mode ("always", "debug", "off"; default: the
+    block's, see `toolkit.plan.validation`). The per-batch check that the
+    output schema equals the plan's runs in every mode.
+    """
     from .. import plan as plans
 
     if mode not in MODES:
@@ -130,6 +136,6 @@ def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize
         return SparkRun("native", logical, to_dataframe(logical, spark, inputs))
     from .engine import engine_dataframe
 
-    physical = plans.create_physical_plan(logical)
+    physical = plans.create_physical_plan(logical, validation=validation)
     out, accumulator, stages = engine_dataframe(physical, spark, inputs, trace)
     return SparkRun("engine", logical, out, physical, stages, accumulator)
