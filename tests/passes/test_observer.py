@@ -1,0 +1,127 @@
+"""What the observer sees: one PassEvent per pass, each rule that fired, on the right node."""
+
+import pyarrow as pa
+import pytest
+
+import toolkit as tk
+from toolkit import observe
+from toolkit.visit import node_at
+
+SCHEMA = pa.schema([pa.field("a", pa.int32()), pa.field("b", pa.bool_()),
+                    pa.field("r", pa.int32(), nullable=False)])
+F = tk.field
+
+
+def i32(n):
+    return tk.literal(pa.scalar(n, pa.int32()))
+
+
+class Recorder(observe.Observer):
+    def __init__(self):
+        self.events = []
+
+    def on_pass(self, event):
+        self.events.append(event)
+
+
+def run(pass_fn, expr, *args):
+    recorder = Recorder()
+    out = pass_fn(tk.bind(expr, SCHEMA), *args, observer=recorder)
+    assert len(recorder.events) == 1
+    return out, recorder.events[0]
+
+
+def test_flip_is_reported_at_the_comparison_inside_the_tree():
+    out, event = run(tk.canonicalize, tk.and_(F("b"), tk.less(i32(1), F("a"))))
+    assert event.name == "canonicalize" and event.changed and event.after is out
+    [rewrite] = event.rewrites
+    assert rewrite.rule == "canonicalize/flip-comparison"
+    assert rewrite.reason == "literal moved to the right, less became greater"
+    assert rewrite.path == (1,)
+    assert node_at(out, rewrite.path).equals(rewrite.after)
+    assert str(rewrite.before) == "(1 < a)" and str(rewrite.after) == "(a > 1)"
+
+
+def test_reorder_is_reported_at_the_chain_and_a_nested_flip_below_it():
+    out, event = run(tk.canonicalize, tk.is_valid(tk.and_(tk.less(i32(1), F("a")), tk.literal(True))))
+    rules = {r.rule: r.path for r in event.rewrites}
+    assert rules["canonicalize/reorder-commutative"] == (0,)
+    assert rules["canonicalize/flip-comparison"] == (0, 1)  # its place after the reorder
+    assert str(node_at(out, (0, 1))) == "(a > 1)"
+
+
+def test_nested_folds_point_at_the_literal_that_absorbed_them():
+    out, event = run(tk.fold_constants, tk.equal(F("a"), (i32(2) * i32(3)) + i32(1)))
+    assert [r.rule for r in event.rewrites] == ["fold_constants/evaluate-literals"] * 2
+    assert [r.path for r in event.rewrites] == [(1,), (1,)]
+    assert str(out) == "(a == 7)"
+    assert "evaluated to 7" in event.rewrites[1].reason
+
+
+def test_a_kept_operand_moves_up_and_its_inner_rewrite_follows_it():
+    # true and (a == 2 * 3): the inner fold happens at (1, 1), then and-true lifts (a == 6) to ()
+    out, event = run(tk.fold_constants, tk.and_(tk.literal(True), tk.equal(F("a"), i32(2) * i32(3))))
+    by_rule = {r.rule: r.path for r in event.rewrites}
+    assert by_rule == {"fold_constants/evaluate-literals": (1,), "fold_constants/and-true": ()}
+    assert str(node_at(out, (1,))) == "6"
+
+
+def test_passes_inside_simplify_with_guarantee_report_through_it():
+    out, event = run(tk.simplify_with_guarantee, tk.and_(tk.greater(F("a"), i32(5)), F("b")),
+                     tk.equal(F("a"), i32(7)))
+    assert event.name == "simplify_with_guarantee"
+    rules = [r.rule for r in event.rewrites]
+    assert rules == ["replace_fields/known-value", "fold_constants/evaluate-literals",
+                     "fold_constants/and-true"]
+    assert str(out) == "b"
+    assert all(r.path == () for r in event.rewrites[1:])
+
+
+def test_inequality_rewrite_names_the_guarantee():
+    out, event = run(tk.simplify_with_guarantee, tk.and_(F("b"), tk.less(F("a"), i32(3))),
+                     tk.greater(F("a"), i32(5)))
+    assert [r.rule for r in event.rewrites] == [
+        "simplify/inequality-false", "canonicalize/reorder-commutative", "fold_constants/and-false"]
+    first = event.rewrites[0]
+    assert first.reason == "the guarantee a > 5 makes (a < 3) always false"
+    # the false literal was then absorbed by `false and b`: every rewrite points at the root
+    assert all(r.path == () for r in event.rewrites) and str(out) == "false"
+
+
+def test_optimize_calls_a_plain_function_observer_after_each_pass():
+    calls = []
+    out = tk.optimize(tk.and_(tk.is_null(F("r")), F("b")), SCHEMA,
+                      observer=lambda name, before, after, changed, rewrites:
+                      calls.append((name, changed, [r.rule for r in rewrites])))
+    assert str(out) == "false"
+    assert calls[:3] == [
+        ("canonicalize", False, []),
+        ("fold_constants", False, []),
+        ("simplify_identities", True, ["identities/non-nullable-field"]),
+    ]
+    assert ("fold_constants", True, ["fold_constants/and-false"]) in calls
+    assert all(not changed for _, changed, _ in calls[-3:])  # the last round changed nothing
+
+
+def test_observing_block_sees_passes_without_an_explicit_observer():
+    recorder = Recorder()
+    with observe.observing(recorder):
+        tk.canonicalize(tk.bind(tk.less(i32(1), F("a")), SCHEMA))
+    assert [e.name for e in recorder.events] == ["canonicalize"]
+    assert recorder.events[0].elapsed >= 0
+
+
+def test_no_observer_means_no_event_and_the_same_result():
+    expr = tk.bind(tk.less(i32(1), F("a")), SCHEMA)
+    assert tk.canonicalize(expr).equals(run(tk.canonicalize, tk.less(i32(1), F("a")))[0])
+
+
+@pytest.mark.parametrize("depth", [10_000])
+def test_rewrites_in_a_deep_tree_have_result_paths(depth):
+    expr = F("a")
+    for _ in range(depth):
+        expr = expr + (i32(1) * i32(1))
+    out, event = run(tk.fold_constants, expr)
+    assert len(event.rewrites) == depth
+    deepest = max(event.rewrites, key=lambda r: len(r.path))
+    assert len(deepest.path) == depth and str(node_at(out, deepest.path)) == "1"
