@@ -22,8 +22,9 @@ test: $(STAMP) system-packages
 docs: $(STAMP)
 	$(PY) docs/build.py docs/_build/api
 
+# every benchmark prints ratios against a peer measured in the same run
 bench: $(STAMP) system-packages
-	$(PY) -m benchmarks.run_all
+	@set -e; for script in benchmarks/bench_*.py; do echo "==> $$script"; $(PY) $$script; done
 
 # apt packages exprscope needs, by the program that proves each is there
 SYSTEM_NEEDS := dot:graphviz java:openjdk-17-jre-headless chromium:chromium
