@@ -115,9 +115,7 @@ def _checked(name, try_fn, plain):
         F = _F()
         if not _is_int(t[0]) or not _is_int(t[1]):
             return plain(a[0], a[1])
-        result = try_fn(a[0], a[1])
-        if call.type is not None:
-            result = F.try_cast(result, to_spark_type(call.type)) if hasattr(F, "try_cast") else result
+        result = _as_call_type(call, try_fn(a[0], a[1]))  # null where it overflowed
         return (F.when(a[0].isNotNull() & a[1].isNotNull() & result.isNull(),
                        _fail(f"{name}: overflow"))
                 .otherwise(result))

@@ -30,6 +30,7 @@ from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
 from .errors import SparkSchemaMismatch, SparkTranslationError
 from .inputs import scan_dataframe
+from .partial_aggregate import split_aggregate
 from .types import spark_compatible_schema, to_struct_type
 
 __all__ = ["BroadcastSource", "PartitionSource", "engine_dataframe"]
@@ -170,7 +171,8 @@ def _checked_batches(fragment, stage: str, observer, out_schema: pa.Schema):
 class _Stages:
     """Turns a physical plan into Spark DataFrames, one `mapInArrow` per fused fragment."""
 
-    def __init__(self, spark, inputs, trace: bool):
+    def __init__(self, spark, inputs, trace: bool, partial_aggregates: bool = True):
+        self.partial_aggregates = partial_aggregates
         self.spark = spark
         self.inputs = inputs
         self.trace = trace
@@ -214,17 +216,31 @@ class _Stages:
             what = f"{base.label()} in Spark's partitions"
         elif isinstance(base, HashAggregateExec):
             child = base.children[0]
-            df = self.dataframe(child)
-            keys = [e.path.indices[0] for e in base.group_exprs
-                    if e.is_field and e.path is not None and len(e.path.indices) == 1]
-            if base.group_exprs and len(keys) == len(base.group_exprs):
-                df = df.repartition(*[df.columns[k] for k in keys])
-                how = "repartitioned by its group keys"
+            split = split_aggregate(base) if self.partial_aggregates else None
+            if split is not None:
+                partial, final = split
+                df, below, what_below = self._input_fragment(child, stage + " partial")
+                df = self._map(df, partial.with_new_children([below]), stage + " partial")
+                self.descriptions.append(f"{stage} partial: {partial.label()} per partition "
+                                         f"over {what_below}")
+                keys = [f"c{i}" for i in range(len(base.group_exprs))]
+                df = df.repartition(*keys) if keys else df.repartition(1)
+                source = PartitionSource(partial.schema, stage)
+                fragment = final(self._scan(source, base))
+                how = "merging the partial aggregates " + (
+                    "repartitioned by group" if keys else "on one partition")
             else:
-                df = df.repartition(1)
-                how = "on one partition"
-            source = PartitionSource(child.schema, stage)
-            fragment = base.with_new_children([self._scan(source, base)])
+                df = self.dataframe(child)
+                keys = [e.path.indices[0] for e in base.group_exprs
+                        if e.is_field and e.path is not None and len(e.path.indices) == 1]
+                if base.group_exprs and len(keys) == len(base.group_exprs):
+                    df = df.repartition(*[df.columns[k] for k in keys])
+                    how = "repartitioned by its group keys"
+                else:
+                    df = df.repartition(1)
+                    how = "on one partition"
+                source = PartitionSource(child.schema, stage)
+                fragment = base.with_new_children([self._scan(source, base)])
             what = f"{base.label()} {how}"
         elif isinstance(base, HashJoinExec):
             left, right = base.children
@@ -269,6 +285,29 @@ class _Stages:
             what += " + " + ", ".join(n.label().split(":")[0] for n in reversed(chain))
         self.descriptions.append(f"{stage}: {what}")
         return self._map(df, fragment, stage)
+
+    def _input_fragment(self, node, stage: str):
+        """(DataFrame, fragment computing `node` from it per partition, what it reads).
+
+        A chain of filters/projections over a scan reads the scan's DataFrame
+        directly; anything else is its own stage, read as it comes.
+        """
+        from ..plan.physical_plan import FilterExec, ProjectionExec, ScanExec
+
+        chain, base = [], node
+        while isinstance(base, (ProjectionExec, FilterExec)):
+            chain.append(base)
+            base = base.children[0]
+        if isinstance(base, ScanExec) and base.fetch is None:
+            df = scan_dataframe(base, self.inputs, self.spark)
+            columns = list(base.columns) if base.columns is not None else list(base.schema.names)
+            df = df.select(*[df[c] for c in columns])
+            fragment = self._scan(PartitionSource(base.schema, stage), base)
+            for above in reversed(chain):
+                fragment = above.with_new_children([fragment])
+            return df, fragment, base.label()
+        return (self.dataframe(node), self._scan(PartitionSource(node.schema, stage), node),
+                "the stage below")
 
     def _scan(self, source: PartitionSource, like):
         from ..plan.physical_plan import ScanExec
