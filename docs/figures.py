@@ -1,0 +1,90 @@
+"""The pictures of docs/concepts.md, drawn by exprscope itself on the Palmer penguins.
+
+Run: python docs/figures.py [OUT_DIR]      (default: docs/images)
+
+Each figure is the SVG `tk.to_svg` makes of a real object: a bound expression,
+one optimization pass as a diff, a lazy evaluation with its selection vectors,
+an optimized plan, and a failing invariant check. Regenerating them after an
+engine change keeps the guide honest.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+
+
+def penguins():
+    import pyarrow as pa
+    from palmerpenguins import load_penguins
+
+    return pa.Table.from_pandas(load_penguins(), preserve_index=False)
+
+
+def figures() -> dict[str, object]:
+    """{file name: the object whose picture it is}."""
+    import toolkit as tk
+    from toolkit import plan
+
+    table = penguins()
+    schema = table.schema
+
+    bound = tk.parse("year + 1.5 > bill_length_mm / bill_depth_mm").bind(schema)
+
+    with tk.trace() as passes:
+        tk.optimize(tk.parse("year = 2008 and 40 < bill_length_mm and (1 + 1 = 3 or species = 'Gentoo')"),
+                    schema, guarantee=tk.parse("year = 2008"))
+    changed_pass = next(step for step in passes.steps if step.changed)
+
+    with tk.trace() as evaluation:
+        tk.evaluate(tk.parse("if(bill_depth_mm > 18, bill_length_mm / bill_depth_mm, 0)"),
+                    table.slice(0, 24))
+
+    query = (plan.scan("penguins", table)
+             .filter(tk.field("year") > 2007)
+             .project(["species", tk.field("body_mass_g") / 1000], names=["species", "mass_kg"])
+             .filter(tk.field("mass_kg") > 4)
+             .aggregate(["species"], [("count", "species", "n")]))
+
+    class DropsLastColumn(plan.Rule):
+        """A deliberately broken rule: it changes the plan's schema."""
+
+        name = "drops_last_column"
+
+        def rewrite(self, p, ctx):
+            return p.project(p.schema.qualified_names[:-1])
+
+    with tk.trace() as broken:
+        try:
+            plan.optimize(plan.scan("penguins", table).project(["species", "island"]),
+                          rules=[DropsLastColumn()])
+        except plan.InvariantViolation:
+            pass
+    failed_check = next(s for s in broken.steps if getattr(s, "passed", True) is False)
+
+    return {
+        "expression-tree.svg": bound,
+        "pass-diff.svg": changed_pass,
+        "selection-vectors.svg": evaluation.steps[-1],
+        "plan.svg": plan.optimize(query),
+        "invariant-violation.svg": failed_check,
+    }
+
+
+def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(ROOT))
+    import toolkit as tk
+
+    out = Path(argv[1]) if len(argv) > 1 else DOCS / "images"
+    out.mkdir(parents=True, exist_ok=True)
+    for name, obj in figures().items():
+        (out / name).write_text(tk.to_svg(obj), encoding="utf-8")
+        print(f"docs: drew {out / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

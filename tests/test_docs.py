@@ -1,0 +1,77 @@
+"""The docs build: guide pages with working links and API names, then the pdoc reference."""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = ["index.md", "getting-started.md", "concepts.md", "jupyter.md", "api.md",
+         "differences-from-arrow.md"]
+
+
+@pytest.fixture(scope="module")
+def build():
+    """docs/build.py as a module (it is a script, not part of a package)."""
+    spec = importlib.util.spec_from_file_location("docs_build", DOCS / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_guide_has_its_pages():
+    missing = [p for p in PAGES if not (DOCS / p).exists()]
+    assert not missing
+
+
+def test_the_docs_build_cleanly(tmp_path):
+    out = tmp_path / "api"
+    done = subprocess.run([sys.executable, str(DOCS / "build.py"), str(out)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "pages checked" in done.stdout
+    assert (out / "toolkit.html").exists() and (out / "widgets.html").exists()
+    reference = (out / "toolkit.html").read_text(encoding="utf-8")
+    assert "evaluate" in reference and "optimize" in reference
+
+
+def test_every_page_links_and_names_resolve(build):
+    for page in PAGES:
+        path = DOCS / page
+        assert build.broken_links(path) == [], page
+        assert build.broken_api_names(path) == [], page
+
+
+def test_a_broken_link_and_a_missing_api_name_are_caught(build, tmp_path):
+    # the page must live under the repository: problems are reported relative to it
+    page = DOCS / f"_broken_for_test_{tmp_path.name}.md"
+    page.write_text("See [nowhere](no-such-page.md) and [a real one](concepts.md).\n"
+                    "Call `tk.evaluate` and `tk.evaluat`, `plan.scan` and `plan.scna`, "
+                    "`tks.run` and `widgets.Explorer.next` and `widgets.Exploder`.\n",
+                    encoding="utf-8")
+    try:
+        links = build.broken_links(page)
+        names = build.broken_api_names(page)
+    finally:
+        page.unlink()
+    assert len(links) == 1 and "no-such-page.md" in links[0]
+    assert sorted(n.split(": ", 1)[1] for n in names) == [
+        "`plan.scna` does not exist", "`tk.evaluat` does not exist",
+        "`widgets.Exploder` does not exist"]
+
+
+def test_the_concepts_pictures_are_drawn_by_the_toolkit(tmp_path):
+    """docs/figures.py redraws every picture concepts.md shows."""
+    shown = {line.split("](images/")[1].split(")")[0]
+             for line in (DOCS / "concepts.md").read_text(encoding="utf-8").splitlines()
+             if "](images/" in line}
+    assert shown and all((DOCS / "images" / name).exists() for name in shown)
+    done = subprocess.run([sys.executable, str(DOCS / "figures.py"), str(tmp_path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    drawn = {p.name for p in tmp_path.glob("*.svg")}
+    assert shown <= drawn
+    assert all("<svg" in (tmp_path / name).read_text(encoding="utf-8") for name in drawn)
