@@ -137,16 +137,28 @@ def _parent_links(root: Expression) -> dict[int, list[tuple[Optional[Expression]
 
 
 def _paths_to(node: Expression, parents, limit: int = 16) -> list[Path]:
-    """The paths from the root to `node` (a shared node has several; at most `limit`)."""
+    """The paths from the root to `node` (a shared node has several; at most `limit`).
+
+    Walks up the parent links; a list grows per walk and is copied only where a
+    shared node branches, so one path costs O(depth).
+    """
     out: list[Path] = []
-    stack: list[tuple[Expression, tuple]] = [(node, ())]
-    while stack and len(out) < limit:
-        current, suffix = stack.pop()
-        for parent, index in parents[id(current)]:
+    walks: list[tuple[Expression, list[int]]] = [(node, [])]
+    while walks and len(out) < limit:
+        current, indices = walks.pop()
+        while True:
+            links = parents[id(current)]
+            for parent, index in links[1:]:
+                if parent is None:
+                    out.append(tuple(reversed(indices)))
+                else:
+                    walks.append((parent, indices + [index]))
+            parent, index = links[0]
             if parent is None:
-                out.append(tuple(reversed(suffix)))
-            else:
-                stack.append((parent, suffix + (index,)))
+                out.append(tuple(reversed(indices)))
+                break
+            indices.append(index)
+            current = parent
     return out
 
 
