@@ -8,11 +8,10 @@ becomes `a > 1`). Nothing is evaluated. Pre-order; impure calls are skipped.
 
 from __future__ import annotations
 
-from ..errors import UnboundError
 from ..expression import Expression
 from .chain import ASSOCIATIVE_COMMUTATIVE, flatten_chain
 from .comparison import BITS, NAMES, flipped
-from .framework import Fired, optimization_pass, sweep_pre
+from .framework import Fired, optimization_pass, sweep_pre, require_bound
 from .rebind import bind_new_call, with_args_rebound
 
 __all__ = ["canonicalize"]
@@ -25,11 +24,10 @@ def _priority(operand: Expression) -> int:
     return 2
 
 
-@optimization_pass("canonicalize")
+@optimization_pass("canonicalize", idempotent=True)
 def canonicalize(expr: Expression) -> Expression:
     """Canonical form of a bound expression; the very same object when it already is."""
-    if not expr.is_bound:
-        raise UnboundError("Cannot canonicalize an unbound expression.")
+    require_bound(expr, "Cannot canonicalize an unbound expression.")
     done: dict[int, Expression] = {}  # chain calls known canonical: skip re-flattening
 
     def rule(node: Expression) -> Fired | None:

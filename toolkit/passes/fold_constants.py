@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..errors import UnboundError
 from ..expression import Call, Expression, Literal
 from ..functions import FunctionKind, NullHandling
-from .framework import Fired, optimization_pass, sweep_post
+from .framework import Fired, optimization_pass, sweep_post, require_bound
 
 __all__ = ["fold_constants", "evaluate_literal_call", "literal_text"]
 
@@ -29,11 +28,10 @@ _TRUE = pa.scalar(True)
 _FALSE = pa.scalar(False)
 
 
-@optimization_pass("fold_constants")
+@optimization_pass("fold_constants", idempotent=True)
 def fold_constants(expr: Expression) -> Expression:
     """Fold what can be folded; the very same object when nothing could."""
-    if not expr.is_bound:
-        raise UnboundError("Cannot fold constants in unbound expression.")
+    require_bound(expr, "Cannot fold constants in unbound expression.")
     return sweep_post(expr, fold_rule)
 
 

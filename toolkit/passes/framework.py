@@ -26,11 +26,12 @@ import time
 from typing import Callable, NamedTuple, Optional
 
 from .. import observe
+from ..errors import UnboundError
 from ..expression import Expression
 from ..visit import modify_expression
 
 __all__ = ["Fired", "PassLog", "optimization_pass", "run_as_pass", "sweep_pre", "sweep_post",
-           "current_log"]
+           "current_log", "require_bound", "trusting_bound"]
 
 Path = tuple[int, ...]
 
@@ -191,6 +192,27 @@ def _deepest_prefix(root: Expression, path: Path) -> Path:
 _CURRENT: contextvars.ContextVar[Optional[PassLog]] = contextvars.ContextVar(
     "exprscope_pass_log", default=None)
 _QUIET = PassLog(recording=False)
+# set by optimize() once it has bound the input: the passes' own checks walk the whole tree
+_TRUSTED: contextvars.ContextVar[bool] = contextvars.ContextVar("exprscope_bound_checked",
+                                                               default=False)
+
+
+def require_bound(expr: Expression, message: str) -> None:
+    """Raise UnboundError(message) unless `expr` is bound (skipped inside optimize())."""
+    if not _TRUSTED.get() and not expr.is_bound:
+        raise UnboundError(message)
+
+
+class trusting_bound:
+    """A block in which the input is known bound, so passes skip their O(n) check."""
+
+    def __enter__(self):
+        self._token = _TRUSTED.set(True)
+        return self
+
+    def __exit__(self, *exc):
+        _TRUSTED.reset(self._token)
+        return False
 
 
 def current_log() -> PassLog:
@@ -221,8 +243,12 @@ def run_as_pass(name: str, fn: Callable[..., Expression], expr: Expression, *arg
     return out
 
 
-def optimization_pass(name: str, *, expr_arg: int = 0, needs_guarantee: bool = False):
-    """Make `fn` a pass named `name`; `expr_arg` says which argument is the expression."""
+def optimization_pass(name: str, *, expr_arg: int = 0, needs_guarantee: bool = False,
+                      idempotent: bool = False):
+    """Make `fn` a pass named `name`; `expr_arg` says which argument is the expression.
+
+    `idempotent`: running it on its own output changes nothing, so optimize() may skip it.
+    """
 
     def decorate(fn):
         @functools.wraps(fn)
@@ -235,6 +261,7 @@ def optimization_pass(name: str, *, expr_arg: int = 0, needs_guarantee: bool = F
 
         run.pass_name = name
         run.needs_guarantee = needs_guarantee
+        run.idempotent = idempotent
         return run
 
     return decorate

@@ -13,13 +13,12 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.types as pat
 
-from ..errors import UnboundError
 from ..expression import Expression, Literal, as_expression
 from ..field_ref import FieldRef
 from .chain import flatten_chain
 from .errors import GuaranteeError
 from .fold_constants import literal_text
-from .framework import Fired, optimization_pass, sweep_pre
+from .framework import Fired, optimization_pass, sweep_pre, require_bound
 
 __all__ = ["extract_known_field_values", "replace_fields_with_known_values",
            "conjunction_members", "known_value_of"]
@@ -56,11 +55,10 @@ def extract_known_field_values(guarantee) -> dict[FieldRef, pa.Scalar]:
     return known
 
 
-@optimization_pass("replace_fields_with_known_values", expr_arg=1)
+@optimization_pass("replace_fields_with_known_values", expr_arg=1, idempotent=True)
 def replace_fields_with_known_values(known: dict, expr: Expression) -> Expression:
     """`expr` with every field in `known` replaced by its value as a literal."""
-    if not expr.is_bound:
-        raise UnboundError("ReplaceFieldsWithKnownValues called on an unbound Expression")
+    require_bound(expr, "ReplaceFieldsWithKnownValues called on an unbound Expression")
     if not known:
         return expr
     known = {(k if isinstance(k, FieldRef) else FieldRef(k)): v for k, v in known.items()}

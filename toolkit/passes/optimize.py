@@ -5,18 +5,23 @@ canonicalize, fold_constants, simplify_identities. Each pass reports to the
 observer on its own (one PassEvent per pass per round), so a tracer sees every
 step. `passes=` picks other passes, by name or as functions (any callable from
 expression to expression); a single name runs that pass alone.
+
+Cheap rounds: the input is checked bound once, not by every pass; an idempotent
+pass whose input is the very object it returned last round is not run again (its
+observer still hears "unchanged").
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
+from .. import observe
 from ..bind import bind
 from ..expression import Expression, as_expression
 from .canonicalize import canonicalize
 from .errors import PassError, UnknownPassError
 from .fold_constants import fold_constants
-from .framework import run_as_pass
+from .framework import run_as_pass, trusting_bound
 from .known_values import extract_known_field_values, replace_fields_with_known_values
 from .remove_named_refs import remove_named_refs
 from .simplify_identities import simplify_identities
@@ -52,16 +57,27 @@ def optimize(expr, schema=None, guarantee=None, passes: Sequence | str | Callabl
         raise PassError("optimize needs a schema to bind an unbound expression: "
                         "optimize(expr, schema)")
     steps = _steps(passes, guarantee)
-    for _ in range(max(1, max_rounds)):
-        start = expr
-        for name, run in steps:
-            expr = run(expr, observer)
-        if expr is start:
-            break
+    last_output: dict[int, Expression] = {}  # step -> what it returned last round
+    with trusting_bound():
+        for _ in range(max(1, max_rounds)):
+            start = expr
+            for k, (name, run, idempotent) in enumerate(steps):
+                if idempotent and last_output.get(k) is expr:
+                    _report_skipped(name, expr, observer)
+                    continue
+                expr = run(expr, observer)
+                last_output[k] = expr
+            if expr is start:
+                break
     return expr
 
 
-def _steps(passes, guarantee) -> list[tuple[str, Callable]]:
+def _report_skipped(name: str, expr: Expression, observer) -> None:
+    if observe.active_observers(observer):
+        observe.notify("on_pass", observe.PassEvent(name, expr, expr, False, []), observer)
+
+
+def _steps(passes, guarantee) -> list[tuple[str, Callable, bool]]:
     if passes is None:
         chosen: Iterable = [p for p in DEFAULT_PASSES
                             if guarantee is not None or p != "simplify_with_guarantee"]
@@ -69,7 +85,8 @@ def _steps(passes, guarantee) -> list[tuple[str, Callable]]:
         chosen = [passes]
     else:
         chosen = list(passes)
-    return [_step(p, guarantee) for p in chosen]
+    return [(*_step(p, guarantee), getattr(p if callable(p) else PASSES.get(p), "idempotent",
+                                           False)) for p in chosen]
 
 
 def _step(spec, guarantee) -> tuple[str, Callable]:

@@ -6,19 +6,17 @@ expression independent of names (for plans whose columns get renamed).
 
 from __future__ import annotations
 
-from ..errors import UnboundError
 from ..expression import Expression, Parameter
 from ..field_ref import FieldRef
-from .framework import Fired, optimization_pass, sweep_pre
+from .framework import Fired, optimization_pass, sweep_pre, require_bound
 
 __all__ = ["remove_named_refs"]
 
 
-@optimization_pass("remove_named_refs")
+@optimization_pass("remove_named_refs", idempotent=True)
 def remove_named_refs(expr: Expression) -> Expression:
     """`expr` with name refs replaced by FieldPath refs; the same object when none were."""
-    if not expr.is_bound:
-        raise UnboundError("RemoveNamedRefs called on unbound expression")
+    require_bound(expr, "RemoveNamedRefs called on unbound expression")
 
     def rule(node: Expression) -> Fired | None:
         if not node.is_field or node.ref.is_field_path:

@@ -8,12 +8,11 @@ rules run post-order, again on a node while one of them fires.
 
 from __future__ import annotations
 
-from ..errors import UnboundError
 from ..expression import Call, Expression
 from .arithmetic_identities import NEUTRAL_OPERANDS, arithmetic_identity
 from .comparison import BITS
 from .conditional_identities import coalesce_truncation, constant_case_when, constant_if_else
-from .framework import Fired, optimization_pass, sweep_post, sweep_pre
+from .framework import Fired, optimization_pass, sweep_post, sweep_pre, require_bound
 from .logic_identities import IDEMPOTENT_CHAINS, double_negation, duplicate_operands
 from .null_identities import non_nullable_validity, self_comparison
 
@@ -36,8 +35,7 @@ _MAX_STEPS_PER_NODE = 8
 @optimization_pass("simplify_identities")
 def simplify_identities(expr: Expression) -> Expression:
     """Apply the extra identities; the very same object when none applies."""
-    if not expr.is_bound:
-        raise UnboundError("Cannot simplify identities in an unbound expression.")
+    require_bound(expr, "Cannot simplify identities in an unbound expression.")
     done: dict[int, Expression] = {}
 
     def chain_rule(node: Expression) -> Fired | None:
