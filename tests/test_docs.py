@@ -29,7 +29,7 @@ def test_the_guide_has_its_pages():
 
 def test_the_docs_build_cleanly(tmp_path):
     out = tmp_path / "api"
-    done = subprocess.run([sys.executable, str(DOCS / "build.py"), str(out)], cwd=ROOT,
+    done = subprocess.run([sys.executable, str(DOCS / "build.py"), str(out)], cwd=ROOT, check=False,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "pages checked" in done.stdout
@@ -70,6 +70,7 @@ def test_the_concepts_pictures_are_drawn_by_the_toolkit(tmp_path):
              if "](images/" in line}
     assert shown and all((DOCS / "images" / name).exists() for name in shown)
     done = subprocess.run([sys.executable, str(DOCS / "figures.py"), str(tmp_path)], cwd=ROOT,
+                          check=False,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     drawn = {p.name for p in tmp_path.glob("*.svg")}

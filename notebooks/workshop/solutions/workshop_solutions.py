@@ -12,8 +12,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from toolkit import plan  # noqa: E402
-from workshop_checks import penguins  # noqa: E402
+from workshop_checks import penguins
+
+from toolkit import plan
 
 __all__ = ["SOLUTIONS", "WRONG", "fixed_join"]
 
