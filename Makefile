@@ -19,7 +19,8 @@ demo: $(STAMP) system-packages
 test: $(STAMP) system-packages
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-docs: $(STAMP)
+docs: $(STAMP) system-packages
+	$(PY) docs/figures.py
 	$(PY) docs/build.py docs/_build/api
 
 # every benchmark prints ratios against a peer measured in the same run
