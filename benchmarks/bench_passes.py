@@ -10,6 +10,7 @@ time of `optimize` on a 20-node filter (bind included; the target is < 1 ms).
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -70,8 +71,10 @@ def generated_filter(target_nodes: int, seed: int = 0):
 
 
 def timed(fn, repeat: int) -> float:
+    """The best of `repeat` runs, each after a full collection (less noise from big heaps)."""
     best = float("inf")
     for _ in range(repeat):
+        gc.collect()
         start = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - start)
@@ -97,8 +100,12 @@ def main() -> None:
     for n in sizes:
         bound_by_size[n] = tk.bind(generated_filter(n), SCHEMA)
     for name, fn in passes.items():
+        # sizes interleaved, best of 3 each: a busy machine slows every size alike
         for n in sizes:
-            times[name][n] = timed(lambda: fn(bound_by_size[n]), repeat=3 if n <= 10_000 else 1)
+            times[name][n] = float("inf")
+        for _ in range(3):
+            for n in sizes:
+                times[name][n] = min(times[name][n], timed(lambda: fn(bound_by_size[n]), 1))
         ratio = (times[name][sizes[-1]] / times[name][sizes[-2]]) if len(sizes) == 3 else float("nan")
         print(f"{name:<26}" + "".join(f"{times[name][n]:>16.4f} s" for n in sizes)
               + f"   {ratio:>8.2f}")

@@ -210,3 +210,10 @@ def test_rules_chain_at_one_node_and_each_is_reported():
     expr = tk.coalesce(null_literal(pa.bool_()), tk.not_(tk.not_(F("b_req"))))
     assert rules_fired(expr) == ["identities/double-negation", "identities/coalesce-drop-null"]
     expect(expr, F("b_req"))
+
+
+def test_fold_keeps_x_and_x_when_x_is_impure():
+    toss = _impure_bool_call()
+    expr = bind_call(tk.Call("and_kleene", [toss, toss]))
+    assert tk.fold_constants(expr) is expr
+    assert tk.optimize(expr) is expr

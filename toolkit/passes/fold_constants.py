@@ -8,7 +8,8 @@ Post-order over calls; the first rule that applies wins:
 5. `or_kleene`: `false or x` is x, `true or x` is true, `x or x` is x.
 `null and b` is not folded: it is false or null depending on b.
 
-One difference from Arrow, on purpose: a call that fails when evaluated on its
+Two differences from Arrow, on purpose. `x and x` is kept when x calls an impure
+function (two coin tosses are not one). And a call that fails when evaluated on its
 literals (`1 / 0`, a cast that overflows) is left as it is instead of failing the
 pass. Evaluation then reports the error with its row, and only if a row needs the
 value: inside a lazy `if_else` branch that no row takes, it never runs.
@@ -20,6 +21,7 @@ import pyarrow as pa
 
 from ..expression import Call, Expression, Literal
 from ..functions import FunctionKind, NullHandling
+from .chain import is_pure
 from .framework import Fired, optimization_pass, sweep_post, require_bound
 
 __all__ = ["fold_constants", "evaluate_literal_call", "literal_text"]
@@ -70,7 +72,7 @@ def _fold_and(args) -> Fired | None:
             return Fired(y, "fold_constants/and-true", "true and x is x")
         if _is_bool_literal(x, _FALSE):
             return Fired(x, "fold_constants/and-false", "false and x is false, even where x is null")
-        if x.equals(y):
+        if x.equals(y) and is_pure(x):
             return Fired(x, "fold_constants/and-same", "x and x is x")
     return None
 
@@ -81,7 +83,7 @@ def _fold_or(args) -> Fired | None:
             return Fired(y, "fold_constants/or-false", "false or x is x")
         if _is_bool_literal(x, _TRUE):
             return Fired(x, "fold_constants/or-true", "true or x is true, even where x is null")
-        if x.equals(y):
+        if x.equals(y) and is_pure(x):
             return Fired(x, "fold_constants/or-same", "x or x is x")
     return None
 

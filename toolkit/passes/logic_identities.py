@@ -9,8 +9,7 @@ made of pure functions are merged: two `random()` calls are not the same value.
 from __future__ import annotations
 
 from ..expression import Call, Expression
-from ..visit import walk
-from .chain import ExprKey, flatten_chain
+from .chain import ExprKey, flatten_chain, is_pure
 from .framework import Fired
 from .rebind import with_args_rebound
 
@@ -38,7 +37,7 @@ def duplicate_operands(call: Call, done: dict[int, Expression]) -> Fired | None:
     kept: list[Expression] = []
     for operand in chain.fringe:
         key = ExprKey(operand)
-        if key in seen and _pure(operand):
+        if key in seen and is_pure(operand):
             continue
         seen.add(key)
         kept.append(operand)
@@ -53,8 +52,3 @@ def duplicate_operands(call: Call, done: dict[int, Expression]) -> Fired | None:
     return Fired(folded, "identities/duplicate-operand",
                  f"x {word} x is x: {dropped} repeated operand{'s' if dropped > 1 else ''} "
                  f"of {call.name} dropped")
-
-
-def _pure(expr: Expression) -> bool:
-    return all(not node.is_call or node.function is None or node.function.pure
-               for _, node in walk(expr))
