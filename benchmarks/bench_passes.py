@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pyarrow as pa  # noqa: E402
+import pyarrow as pa
 
-import toolkit as tk  # noqa: E402
-from toolkit.visit import walk  # noqa: E402
+import toolkit as tk
+from toolkit.visit import walk
 
 SCHEMA = pa.schema([pa.field("a", pa.int32()), pa.field("b", pa.int32()),
                     pa.field("x", pa.float64()), pa.field("r", pa.int32(), nullable=False),
@@ -105,7 +105,7 @@ def main() -> None:
             times[name][n] = float("inf")
         for _ in range(3):
             for n in sizes:
-                times[name][n] = min(times[name][n], timed(lambda: fn(bound_by_size[n]), 1))
+                times[name][n] = min(times[name][n], timed(lambda fn=fn, n=n: fn(bound_by_size[n]), 1))
         ratio = (times[name][sizes[-1]] / times[name][sizes[-2]]) if len(sizes) == 3 else float("nan")
         print(f"{name:<26}" + "".join(f"{times[name][n]:>16.4f} s" for n in sizes)
               + f"   {ratio:>8.2f}")

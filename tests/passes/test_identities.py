@@ -49,7 +49,7 @@ def _same(a: pa.Array, b: pa.Array) -> bool:
 
 
 def expect(expr, expected):
-    bound, out = simplified(expr)
+    _bound, out = simplified(expr)
     assert_same_expr(out, tk.bind(expected, SCHEMA))
 
 
@@ -187,7 +187,7 @@ def test_case_when_with_a_true_condition_stops_there():
     first = tk.case_when([(tk.literal(True), F("i")), (F("b"), F("i_req"))], else_=i32(5))
     expect(first, F("i"))
     later = tk.case_when([(F("b"), F("i_req")), (tk.literal(True), F("i")), (F("b_req"), i32(3))])
-    bound, out = simplified(later)
+    _bound, out = simplified(later)
     assert out.name == "case_when" and len(out.args) == 3  # one case, then the else
     assert_same_expr(out.args[2], tk.bind(F("i"), SCHEMA))
 

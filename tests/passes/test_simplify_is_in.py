@@ -9,7 +9,12 @@ import toolkit as tk
 from tests.passes.arrow_cases import assert_same_expr, call, evaluate_full
 from toolkit.options import value_set
 from toolkit.passes.set_lookup import (
-    BEHAVIOR_NAMES, EMIT_NULL, INCONCLUSIVE, MATCH, SKIP, null_matching_behavior,
+    BEHAVIOR_NAMES,
+    EMIT_NULL,
+    INCONCLUSIVE,
+    MATCH,
+    SKIP,
+    null_matching_behavior,
     set_lookup_options,
 )
 

@@ -9,7 +9,13 @@ import pytest
 
 import toolkit as tk
 from tests.passes.arrow_cases import (
-    BORING_SCHEMA, assert_same_expr, bound, call, evaluate_full, null_literal, true_unless_null,
+    BORING_SCHEMA,
+    assert_same_expr,
+    bound,
+    call,
+    evaluate_full,
+    null_literal,
+    true_unless_null,
 )
 from toolkit.passes import GuaranteeError
 

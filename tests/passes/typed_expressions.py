@@ -49,7 +49,7 @@ def _leaf(kind: str) -> st.SearchStrategy:
 def expression_of(kind: str, depth: int = 4) -> st.SearchStrategy:
     if depth <= 0:
         return _leaf(kind)
-    sub = lambda k: expression_of(k, depth - 1)  # noqa: E731
+    sub = lambda k: expression_of(k, depth - 1)
     same = sub(kind)
     options = [_leaf(kind),
                st.tuples(sub("bool"), same, same).map(lambda t: tk.if_else(*t)),

@@ -16,8 +16,20 @@ from .simplify_identities import simplify_identities
 from .simplify_with_guarantee import simplify_with_guarantee
 
 __all__ = [
-    "canonicalize", "fold_constants", "extract_known_field_values",
-    "replace_fields_with_known_values", "simplify_with_guarantee", "remove_named_refs",
-    "is_satisfiable", "simplify_identities", "optimize", "DEFAULT_PASSES", "PASSES",
-    "PassError", "UnknownPassError", "GuaranteeError", "optimization_pass", "run_as_pass",
+    "DEFAULT_PASSES",
+    "PASSES",
+    "GuaranteeError",
+    "PassError",
+    "UnknownPassError",
+    "canonicalize",
+    "extract_known_field_values",
+    "fold_constants",
+    "is_satisfiable",
+    "optimization_pass",
+    "optimize",
+    "remove_named_refs",
+    "replace_fields_with_known_values",
+    "run_as_pass",
+    "simplify_identities",
+    "simplify_with_guarantee",
 ]

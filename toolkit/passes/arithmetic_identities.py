@@ -12,7 +12,7 @@ import pyarrow.types as pat
 from ..expression import Call, Expression
 from .framework import Fired
 
-__all__ = ["arithmetic_identity", "NEUTRAL_OPERANDS"]
+__all__ = ["NEUTRAL_OPERANDS", "arithmetic_identity"]
 
 # function -> (neutral value, positions where the neutral operand may stand)
 NEUTRAL_OPERANDS = {

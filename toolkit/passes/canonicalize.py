@@ -8,10 +8,12 @@ becomes `a > 1`). Nothing is evaluated. Pre-order; impure calls are skipped.
 
 from __future__ import annotations
 
+import itertools
+
 from ..expression import Expression
 from .chain import ASSOCIATIVE_COMMUTATIVE, flatten_chain
 from .comparison import BITS, NAMES, flipped
-from .framework import Fired, optimization_pass, sweep_pre, require_bound
+from .framework import Fired, optimization_pass, require_bound, sweep_pre
 from .rebind import bind_new_call, with_args_rebound
 
 __all__ = ["canonicalize"]
@@ -52,7 +54,7 @@ def canonicalize(expr: Expression) -> Expression:
 def _reorder_chain(node, done) -> Fired | None:
     chain = flatten_chain(node)
     priorities = [_priority(f) for f in chain.fringe]
-    in_order = all(a <= b for a, b in zip(priorities, priorities[1:]))
+    in_order = all(a <= b for a, b in itertools.pairwise(priorities))
     if chain.was_left_folded and in_order:
         for call in chain.exprs:
             done[id(call)] = call

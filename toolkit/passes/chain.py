@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from ..expression import Call, Expression, preorder
 
-__all__ = ["ASSOCIATIVE_COMMUTATIVE", "Chain", "flatten_chain", "ExprKey", "is_pure"]
+__all__ = ["ASSOCIATIVE_COMMUTATIVE", "Chain", "ExprKey", "flatten_chain", "is_pure"]
 
 # Arrow's IsBinaryAssociativeCommutative
 ASSOCIATIVE_COMMUTATIVE = frozenset({
@@ -48,7 +48,7 @@ def flatten_chain(root: Call) -> Chain:
 class ExprKey:
     """An Expression usable as a dict key by structural equality (`==` builds a call)."""
 
-    __slots__ = ("expr", "_hash")
+    __slots__ = ("_hash", "expr")
 
     def __init__(self, expr: Expression):
         self.expr = expr

@@ -15,8 +15,17 @@ import pyarrow.types as pat
 from ..expression import Expression
 from .errors import GuaranteeError
 
-__all__ = ["EQUAL", "LESS", "GREATER", "BITS", "NAMES", "SYMBOLS", "flipped",
-           "compare_scalars", "strip_order_preserving_casts"]
+__all__ = [
+    "BITS",
+    "EQUAL",
+    "GREATER",
+    "LESS",
+    "NAMES",
+    "SYMBOLS",
+    "compare_scalars",
+    "flipped",
+    "strip_order_preserving_casts",
+]
 
 EQUAL, LESS, GREATER = 1, 2, 4
 

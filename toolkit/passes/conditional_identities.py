@@ -20,7 +20,7 @@ from ..options import field_names
 from .framework import Fired
 from .rebind import bind_new_call, with_args_rebound
 
-__all__ = ["constant_if_else", "constant_case_when", "coalesce_truncation"]
+__all__ = ["coalesce_truncation", "constant_case_when", "constant_if_else"]
 
 
 def _truth(expr: Expression) -> bool | None:

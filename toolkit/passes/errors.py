@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import ExprscopeError
 
-__all__ = ["PassError", "UnknownPassError", "GuaranteeError"]
+__all__ = ["GuaranteeError", "PassError", "UnknownPassError"]
 
 
 class PassError(ExprscopeError, ValueError):

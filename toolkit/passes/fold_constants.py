@@ -22,9 +22,9 @@ import pyarrow as pa
 from ..expression import Call, Expression, Literal
 from ..functions import FunctionKind, NullHandling
 from .chain import is_pure
-from .framework import Fired, optimization_pass, sweep_post, require_bound
+from .framework import Fired, optimization_pass, require_bound, sweep_post
 
-__all__ = ["fold_constants", "evaluate_literal_call", "literal_text"]
+__all__ = ["evaluate_literal_call", "fold_constants", "literal_text"]
 
 _TRUE = pa.scalar(True)
 _FALSE = pa.scalar(False)

@@ -23,15 +23,25 @@ from __future__ import annotations
 import contextvars
 import functools
 import time
-from typing import Callable, NamedTuple, Optional
+from collections.abc import Callable
+from typing import NamedTuple
 
 from .. import observe
 from ..errors import UnboundError
 from ..expression import Expression
 from ..visit import modify_expression
 
-__all__ = ["Fired", "PassLog", "optimization_pass", "run_as_pass", "sweep_pre", "sweep_post",
-           "current_log", "require_bound", "trusting_bound"]
+__all__ = [
+    "Fired",
+    "PassLog",
+    "current_log",
+    "optimization_pass",
+    "require_bound",
+    "run_as_pass",
+    "sweep_post",
+    "sweep_pre",
+    "trusting_bound",
+]
 
 Path = tuple[int, ...]
 
@@ -46,17 +56,17 @@ class Fired(NamedTuple):
     after: Expression
     rule: str
     reason: str
-    before: Optional[Expression] = None
+    before: Expression | None = None
     earlier: tuple = ()  # firings at the same place just before this one, oldest first
 
 
-Rule = Callable[[Expression], Optional[Fired]]
+Rule = Callable[[Expression], Fired | None]
 
 
 class PassLog:
     """The rewrites of one outermost pass run, plus what `resolve` needs to place them."""
 
-    __slots__ = ("recording", "rewrites", "_sweep_of", "_successor", "_sweep")
+    __slots__ = ("_successor", "_sweep", "_sweep_of", "recording", "rewrites")
 
     def __init__(self, recording: bool):
         self.recording = recording
@@ -86,7 +96,7 @@ class PassLog:
         if not self.rewrites:
             return []
         parents = _parent_links(result)
-        resolved: list[Optional[Path]] = [None] * len(self.rewrites)
+        resolved: list[Path | None] = [None] * len(self.rewrites)
         for k in range(len(self.rewrites) - 1, -1, -1):
             rewrite = self.rewrites[k]
             node = self._final_node(rewrite.after, parents)
@@ -121,7 +131,7 @@ class PassLog:
         return None
 
 
-def _parent_links(root: Expression) -> dict[int, list[tuple[Optional[Expression], int]]]:
+def _parent_links(root: Expression) -> dict[int, list[tuple[Expression | None, int]]]:
     """id(node) -> [(parent, argument index)] for every node of `root` (O(n), no paths)."""
     parents: dict[int, list] = {id(root): [(None, -1)]}
     stack = [root]
@@ -189,7 +199,7 @@ def _deepest_prefix(root: Expression, path: Path) -> Path:
     return tuple(out)
 
 
-_CURRENT: contextvars.ContextVar[Optional[PassLog]] = contextvars.ContextVar(
+_CURRENT: contextvars.ContextVar[PassLog | None] = contextvars.ContextVar(
     "exprscope_pass_log", default=None)
 _QUIET = PassLog(recording=False)
 # set by optimize() once it has bound the input: the passes' own checks walk the whole tree
@@ -270,9 +280,9 @@ def optimization_pass(name: str, *, expr_arg: int = 0, needs_guarantee: bool = F
 class _PathCell:
     """A path as a linked cell (parent, index): O(1) to extend, a tuple only on demand."""
 
-    __slots__ = ("parent", "index", "depth")
+    __slots__ = ("depth", "index", "parent")
 
-    def __init__(self, parent: Optional[_PathCell], index: int):
+    def __init__(self, parent: _PathCell | None, index: int):
         self.parent = parent
         self.index = index
         self.depth = 0 if parent is None else parent.depth + 1

@@ -20,16 +20,29 @@ import pyarrow.compute as pc
 from ..expression import Call, Expression, Literal, Parameter
 from ..field_ref import FieldRef
 from ..options import value_set
-from .comparison import BITS, EQUAL, NAMES, SYMBOLS, compare_scalars, flipped, \
-    strip_order_preserving_casts
+from .comparison import (
+    BITS,
+    EQUAL,
+    NAMES,
+    SYMBOLS,
+    compare_scalars,
+    flipped,
+    strip_order_preserving_casts,
+)
 from .errors import GuaranteeError
 from .fold_constants import literal_text
 from .framework import Fired
 from .rebind import bind_new_call
-from .set_lookup import EMIT_NULL, INCONCLUSIVE, MATCH, SKIP, null_matching_behavior, \
-    set_lookup_options
+from .set_lookup import (
+    EMIT_NULL,
+    INCONCLUSIVE,
+    MATCH,
+    SKIP,
+    null_matching_behavior,
+    set_lookup_options,
+)
 
-__all__ = ["Inequality", "MAX_IS_IN_VALUES"]
+__all__ = ["MAX_IS_IN_VALUES", "Inequality"]
 
 MAX_IS_IN_VALUES = 50  # GH-46777: trimming larger value sets costs more than it saves
 

@@ -18,10 +18,14 @@ from ..field_ref import FieldRef
 from .chain import flatten_chain
 from .errors import GuaranteeError
 from .fold_constants import literal_text
-from .framework import Fired, optimization_pass, sweep_pre, require_bound
+from .framework import Fired, optimization_pass, require_bound, sweep_pre
 
-__all__ = ["extract_known_field_values", "replace_fields_with_known_values",
-           "conjunction_members", "known_value_of"]
+__all__ = [
+    "conjunction_members",
+    "extract_known_field_values",
+    "known_value_of",
+    "replace_fields_with_known_values",
+]
 
 
 def conjunction_members(guarantee: Expression) -> list[Expression]:

@@ -13,7 +13,7 @@ from .chain import ExprKey, flatten_chain, is_pure
 from .framework import Fired
 from .rebind import with_args_rebound
 
-__all__ = ["double_negation", "duplicate_operands", "IDEMPOTENT_CHAINS"]
+__all__ = ["IDEMPOTENT_CHAINS", "double_negation", "duplicate_operands"]
 
 IDEMPOTENT_CHAINS = frozenset({"and", "or", "and_kleene", "or_kleene"})
 

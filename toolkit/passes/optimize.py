@@ -13,7 +13,7 @@ observer still hears "unchanged").
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .. import observe
 from ..bind import bind
@@ -27,7 +27,7 @@ from .remove_named_refs import remove_named_refs
 from .simplify_identities import simplify_identities
 from .simplify_with_guarantee import simplify_with_guarantee
 
-__all__ = ["optimize", "DEFAULT_PASSES", "PASSES", "MAX_ROUNDS"]
+__all__ = ["DEFAULT_PASSES", "MAX_ROUNDS", "PASSES", "optimize"]
 
 DEFAULT_PASSES: tuple[str, ...] = (
     "simplify_with_guarantee", "canonicalize", "fold_constants", "simplify_identities",

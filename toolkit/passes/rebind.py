@@ -8,12 +8,12 @@ kernel and type (§5), which is cheaper and keeps equality with the original.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..bind import bind_call
 from ..expression import Call, Expression
 
-__all__ = ["with_args_rebound", "bind_new_call"]
+__all__ = ["bind_new_call", "with_args_rebound"]
 
 
 def with_args_rebound(call: Call, args: Sequence[Expression]) -> Call:

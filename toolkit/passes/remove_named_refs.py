@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..expression import Expression, Parameter
 from ..field_ref import FieldRef
-from .framework import Fired, optimization_pass, sweep_pre, require_bound
+from .framework import Fired, optimization_pass, require_bound, sweep_pre
 
 __all__ = ["remove_named_refs"]
 

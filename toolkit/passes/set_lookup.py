@@ -13,8 +13,15 @@ import pyarrow.compute as pc
 
 from ..options import option_values
 
-__all__ = ["MATCH", "SKIP", "EMIT_NULL", "INCONCLUSIVE", "BEHAVIOR_NAMES",
-           "null_matching_behavior", "set_lookup_options"]
+__all__ = [
+    "BEHAVIOR_NAMES",
+    "EMIT_NULL",
+    "INCONCLUSIVE",
+    "MATCH",
+    "SKIP",
+    "null_matching_behavior",
+    "set_lookup_options",
+]
 
 MATCH, SKIP, EMIT_NULL, INCONCLUSIVE = 0, 1, 2, 3
 BEHAVIOR_NAMES = {MATCH: "MATCH", SKIP: "SKIP", EMIT_NULL: "EMIT_NULL",

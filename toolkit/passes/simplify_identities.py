@@ -12,11 +12,11 @@ from ..expression import Call, Expression
 from .arithmetic_identities import NEUTRAL_OPERANDS, arithmetic_identity
 from .comparison import BITS
 from .conditional_identities import coalesce_truncation, constant_case_when, constant_if_else
-from .framework import Fired, optimization_pass, sweep_post, sweep_pre, require_bound
+from .framework import Fired, optimization_pass, require_bound, sweep_post, sweep_pre
 from .logic_identities import IDEMPOTENT_CHAINS, double_negation, duplicate_operands
 from .null_identities import non_nullable_validity, self_comparison
 
-__all__ = ["simplify_identities", "LOCAL_RULES"]
+__all__ = ["LOCAL_RULES", "simplify_identities"]
 
 LOCAL_RULES = {
     "invert": double_negation,
