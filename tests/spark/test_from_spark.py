@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pyarrow as pa
 import pytest
 
@@ -96,10 +98,10 @@ def test_spark_if_and_in_keep_spark_null_semantics(spark):
 
     from toolkit import spark as tks
 
-    table = pa.table({"a": pa.array([1, None, 3], pa.int64())})
+    table = pa.table({"a": pa.array([1, None, 3], pa.int64()),
+                      "d": pa.array([datetime.date(2024, 1, 7), None, datetime.date(2024, 1, 1)])})
     df = tks.dataframe(table, spark)
-    for column in [F.expr("if(a > 1, 'y', 'n')"), F.col("a").isin(1, 2), F.dayofweek(
-            F.lit("2024-01-07").cast("date"))]:
+    for column in [F.expr("if(a > 1, 'y', 'n')"), F.col("a").isin(1, 2), F.dayofweek("d")]:
         expr = tks.from_spark(column, df)
         assert tk.evaluate(expr, table).to_pylist() == \
             df.select(column.alias("r")).toArrow().column("r").cast(expr.bind(table.schema).type) \

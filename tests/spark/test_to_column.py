@@ -25,19 +25,19 @@ TABLE = pa.table({
     "b": pa.array([2, 2, 0, 3, None, -4], pa.int64()),
     "x": pa.array([1.5, float("nan"), 0.0, None, -2.5, 2.5]),
     "y": pa.array([0.0, 1.0, 0.0, 2.0, float("inf"), float("nan")]),
-    "s": pa.array(["Abc", "12", None, "héllo", "", "x_lo"]),
+    "s": pa.array(["Abc", "12", None, " héllo\t", "", "x_lo"]),
     "p": pa.array([True, False, None, True, None, False]),
     "q": pa.array([None, True, False, False, True, False]),
     "d": pa.array([datetime.date(2024, 1, 1), datetime.date(2023, 12, 31), None,
                    datetime.date(2024, 2, 29), datetime.date(1999, 7, 4),
                    datetime.date(2024, 1, 7)]),
-    "ts": pa.array([datetime.datetime(2024, 1, 1, 12, 30, 15), None,
+    "ts": pa.array([datetime.datetime(2024, 1, 1, 12, 30, 15, 123456), None,
                     datetime.datetime(2020, 2, 29, 23, 59, 59), datetime.datetime(1970, 1, 1),
                     datetime.datetime(2024, 3, 10, 1, 2, 3),
-                    datetime.datetime(2024, 1, 7, 0, 0, 1)], pa.timestamp("us")),
+                    datetime.datetime(2024, 1, 7, 0, 0, 1, 999)], pa.timestamp("us")),
 })
 
-a, b, x, y, s, p, q, d, ts = (tk.field(n) for n in "a b x y s p q d ts".split())
+a, b, x, y, s, p, q, d, ts = (tk.field(n) for n in ["a", "b", "x", "y", "s", "p", "q", "d", "ts"])
 c = tk.call
 HOUR = tk.literal(pa.scalar(datetime.timedelta(hours=1), pa.duration("us")))
 STRUCT = tk.make_struct([a, s], ["a", "s"])
@@ -81,6 +81,10 @@ CASES = [
     c("second", [ts]), c("day_of_week", [d]), c("day_of_week", [ts]),
     c("day_of_week", [d], pc.DayOfWeekOptions(count_from_zero=False, week_start=7)),
     c("add", [ts, HOUR]), c("subtract", [ts, HOUR]),
+    c("day_of_year", [d]), c("quarter", [ts]), c("millisecond", [ts]), c("microsecond", [ts]),
+    c("nanosecond", [ts]), c("exp", [x]), c("ln", [x]), c("sign", [a]), c("sign", [x]),
+    c("utf8_trim_whitespace", [s]), c("utf8_ltrim_whitespace", [s]),
+    c("utf8_rtrim_whitespace", [s]), c("utf8_reverse", [s]),
     tk.if_else(p, a, b), tk.if_else(a > 0, s, tk.literal(None, pa.string())),
     tk.case_when([(a > 1, tk.literal("big")), (a < 0, tk.literal("neg"))], else_=tk.literal("o")),
     tk.case_when([(p, x), (q, y)]),

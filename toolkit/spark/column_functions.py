@@ -210,6 +210,25 @@ def _floor_ceil(call, a, t):
     return _as_call_type(call, out) if call.type is not None else out.cast("double")
 
 
+@register("sign")
+def _sign(call, a, t):
+    return _as_call_type(call, _F().signum(a[0]))
+
+
+@register("exp")
+def _exp(call, a, t):
+    return _as_call_type(call, _F().exp(a[0]))
+
+
+@register("ln")
+def _ln(call, a, t):
+    """Arrow's unchecked ln: ln(0) = -inf, ln(x < 0) = NaN (Spark gives null for both)."""
+    F = _F()
+    x = a[0]
+    return _as_call_type(call, F.when(x == 0, F.lit(float("-inf")))
+                         .when(x < 0, F.lit(float("nan"))).otherwise(F.ln(x)))
+
+
 @register("round")
 def _round(call, a, t):
     F = _F()
@@ -447,6 +466,21 @@ def _utf8_length(call, a, t):
     return _as_call_type(call, _F().char_length(a[0]))
 
 
+@register("utf8_reverse")
+def _reverse(call, a, t):
+    return _F().reverse(a[0])
+
+
+_TRIMS = {"utf8_trim_whitespace": "(?U)^\\s+|\\s+$", "utf8_ltrim_whitespace": "(?U)^\\s+",
+          "utf8_rtrim_whitespace": "(?U)\\s+$"}
+
+
+@register(*_TRIMS)
+def _trim(call, a, t):
+    """Unicode whitespace, as Arrow's utf8 trims (Java's \\s alone is ASCII: hence (?U))."""
+    return _F().regexp_replace(a[0], _TRIMS[call.name], "")
+
+
 @register("utf8_is_digit")
 def _is_digit(call, a, t):
     return a[0].rlike("^\\p{Nd}+$")
@@ -539,8 +573,32 @@ def _temporal(spark_name):
 
 
 for _name, _spark in {"year": "year", "month": "month", "day": "dayofmonth", "hour": "hour",
-                      "minute": "minute", "second": "second"}.items():
+                      "minute": "minute", "second": "second", "quarter": "quarter",
+                      "day_of_year": "dayofyear"}.items():
     TRANSLATORS[_name] = _temporal(_spark)
+
+
+def _micros_of_second(column):
+    """Microseconds within the second (time zones move whole seconds, so any zone will do)."""
+    F = _F()
+    return F.pmod(F.unix_micros(column.cast("timestamp")), F.lit(1_000_000))
+
+
+@register("millisecond", "microsecond", "nanosecond")
+def _subsecond(call, a, t):
+    """Arrow: ms within the second, us within the ms, ns within the us (Spark keeps us only)."""
+    F = _F()
+    micros = _micros_of_second(a[0])
+    if call.name == "millisecond":
+        out = F.floor(micros / 1000)
+    elif call.name == "microsecond":
+        out = F.pmod(micros, F.lit(1000))
+    else:
+        if t[0] is not None and pat.is_timestamp(t[0]) and t[0].unit == "ns":
+            raise untranslatable("nanosecond", "Spark keeps timestamps in microseconds")
+        out = F.when(a[0].isNotNull(), F.lit(0))
+    return _as_call_type(call, out).cast(
+        to_spark_type(call.type) if call.type is not None else "long")
 
 
 @register("day_of_week")
