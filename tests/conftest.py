@@ -7,6 +7,7 @@ default, which is sized so the whole suite stays well inside CI's budget.
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -22,3 +23,17 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+
+
+# One embedded Spark for every test that needs it (plans, Spark, widgets): starting one
+# takes ~15 s, so it is shared. Small on purpose: `local[2]`, two shuffle partitions, no UI.
+@pytest.fixture(scope="session")
+def spark():
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from toolkit.spark import session
+
+    spark = session("local[2]", {"spark.sql.shuffle.partitions": "2",
+                                 "spark.default.parallelism": "2"})
+    yield spark
+    spark.stop()

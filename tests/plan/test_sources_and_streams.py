@@ -84,10 +84,8 @@ def test_left_join_null_extends_and_nulls_do_not_match():
 
 
 @pytest.mark.spark
-def test_a_spark_dataframe_is_a_source(t):
-    from toolkit import spark as tks
-
-    session = tks.session()
+def test_a_spark_dataframe_is_a_source(t, spark):
+    session = spark
     df = session.createDataFrame(t)  # Spark 4 takes an Arrow table
     p = plan.scan("t", df)
     assert p.schema.names == ["id", "v"]

@@ -9,11 +9,7 @@ pytestmark = pytest.mark.spark
 
 
 @pytest.fixture(scope="module")
-def spark_penguins(penguins):
-    from toolkit.spark import session
-
-    spark = session("local[2]", {"spark.sql.shuffle.partitions": "2",
-                                 "spark.default.parallelism": "2"})
+def spark_penguins(spark, penguins):
     return spark.createDataFrame(penguins.to_pandas())
 
 
