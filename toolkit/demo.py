@@ -143,6 +143,12 @@ def main() -> None:
 
     _plan_story(flights, trace, progress)
 
+    _heading("Spark: the same pipeline on the embedded local Spark")
+    with progress("starting Spark (about 15 s) and running the pipeline natively and inside it"):
+        from .spark.demo_step import run_demo_step
+
+        run_demo_step(print)
+
     _heading("report")
     print(trace.summary())
     with progress("writing the HTML report (one SVG per step)"):
