@@ -88,7 +88,7 @@ class Expression:
         return True
 
     def _shallow_equals(self, other: Expression) -> bool:
-        raise NotImplementedError  # each node kind overrides it
+        raise TypeError(f"{type(self).__name__} is not one of Literal, Parameter, Call")
 
     def __hash__(self) -> int:
         return self._hash
@@ -130,7 +130,7 @@ class Expression:
 
     def _template(self) -> list:
         """Text pieces (str) and argument slots (int index) that print this node."""
-        raise NotImplementedError  # each node kind overrides it
+        raise TypeError(f"{type(self).__name__} is not one of Literal, Parameter, Call")
 
     def __str__(self) -> str:
         return self.to_string()
