@@ -41,6 +41,11 @@ def _arrow_quirk(name: str, types) -> bool:
     # decimal vs dictionary<int> and types decimal / null as decimal(p, 0) or even duration
     if has(pa.types.is_decimal) and (has(pa.types.is_dictionary) or has(pa.types.is_null)):
         return True
+    # binary_join_element_wise (SQL `||`) decodes dictionaries and casts to one common string
+    # type; Arrow has no implicit casts there, so `large_string || ' '` fails in Arrow (see functions.dispatch.best_join)
+    mixed = len(set(map(str, types))) > 1 or has(pa.types.is_dictionary)
+    if name == "binary_join_element_wise" and mixed:
+        return True
     # coalesce accepts a time zone aware and a naive timestamp together (type-id match)
     return name == "coalesce" and has(lambda t: pa.types.is_timestamp(t) and t.tz) and has(
         lambda t: pa.types.is_timestamp(t) and not t.tz)

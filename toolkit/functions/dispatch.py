@@ -307,3 +307,13 @@ def best_coalesce(function: Function, types: list) -> list:
 def best_decode(function: Function, types: list) -> list:
     """SetLookupFunction (is_in, index_in): a dictionary input is looked up through its values."""
     return decode_dictionaries(types)
+
+
+def best_join(function: Function, types: list) -> list:
+    """Beyond Arrow (which has no implicit casts here): dictionaries decoded, null takes
+    the other type, then one common string/binary type, so `a || ' '` works on
+    large_string columns (pandas-made tables) with a plain string separator."""
+    types = decode_dictionaries(types)
+    known = [t for t in types if not pat.is_null(t)]
+    t = common_binary(known) if known else None
+    return [t] * len(types) if t is not None else types

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .dispatch import best_join
 from .conditional import all_same
 from .function import Arity, Kernel, NullHandling
 from .init_checks import probe_empty
@@ -59,6 +60,6 @@ define(
             check=all_same, check_name="all of the same type") for t in BASE_BINARY],
     "Join the arguments row by row with the last argument as the separator.",
     arity=Arity(1, None), null_handling=NullHandling.COMPUTED,
-    options_class=pc.JoinOptions, default_options=pc.JoinOptions(),
+    options_class=pc.JoinOptions, default_options=pc.JoinOptions(), dispatch_best=best_join,
 )
 del _name, _doc
