@@ -38,7 +38,7 @@ import enum
 
 import pyarrow as pa
 
-from ..functions.function import FunctionKind, NullHandling
+from ..functions.function import FunctionKind, NullHandling, call_can_fail
 
 __all__ = [
     "CHEAP_MAX_CALLS",
@@ -87,7 +87,7 @@ def _facts(root, memo: dict) -> tuple:
             continue
         fn = node.function
         below = [memo[id(a)] for a in node.args]
-        fails = fn is None or fn.can_fail or any(b[0] for b in below)
+        fails = call_can_fail(node) or any(b[0] for b in below)
         special = fn is None or fn.kind is FunctionKind.SPECIAL_FORM or any(b[1] for b in below)
         intersecting = fn is not None and _intersecting(node) and all(b[2] for b in below)
         fixed = _fixed_width(node.type) and all(b[3] for b in below)

@@ -132,6 +132,10 @@ def _multiply_kernels(name: str) -> list[Kernel]:
 
 def _divide_kernels(name: str) -> list[Kernel]:
     kernels = _numeric_binary_kernels(name, "divide")
+    if name == "divide":  # IEEE: a float divided by zero is inf or NaN, never an error
+        for kernel in kernels:
+            if all(any(i.accepts(t) for t in FLOATS) for i in kernel.inputs):
+                kernel.can_fail = False
     for u in TIME_UNITS:
         d = pa.duration(u)
         kernels.append(Kernel(name, (exact(d), exact(pa.int64())), fixed(d)))

@@ -15,7 +15,8 @@ from typing import Callable, Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["NullHandling", "FunctionKind", "InputType", "OutputType", "Kernel", "Function", "Arity"]
+__all__ = ["NullHandling", "FunctionKind", "InputType", "OutputType", "Kernel", "Function", "Arity",
+           "call_can_fail"]
 
 
 class NullHandling(enum.Enum):
@@ -75,6 +76,9 @@ class Kernel:
     inputs: tuple[InputType, ...]
     output: OutputType
     varargs: bool = False  # the last input pattern repeats
+    # None: as the function says; False/True where one signature differs (float divide by
+    # zero gives inf and never fails, integer divide by zero does)
+    can_fail: bool | None = None
     # an extra condition over all argument types, e.g. "the values share one type"
     # (Arrow leaves such checks to DispatchBest or to execution); described by `check_name`
     check: Callable[[Sequence[pa.DataType]], bool] | None = field(default=None, repr=False)
@@ -153,3 +157,18 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<Function {self.name} ({self.kind.value}, {len(self.kernels)} kernels)>"
+
+
+def call_can_fail(call) -> bool:
+    """Whether a bound call may raise on some row: its kernel's word, else its function's.
+
+    Unbound calls are assumed to fail: the safe answer for the lazy evaluator and the
+    plan optimizer, which use this to decide what may run on rows nobody selected.
+    """
+    function = getattr(call, "function", None)
+    if function is None:
+        return True
+    kernel = getattr(call, "kernel", None)
+    if kernel is not None and kernel.can_fail is not None:
+        return kernel.can_fail
+    return function.can_fail

@@ -11,6 +11,7 @@ import abc
 from dataclasses import dataclass, field
 
 from ...expression import Expression, postorder
+from ...functions.function import call_can_fail
 
 __all__ = ["Rule", "RuleContext", "can_fail", "is_pure", "substitute_columns"]
 
@@ -42,8 +43,7 @@ def is_pure(expr: Expression) -> bool:
 
 def can_fail(expr: Expression) -> bool:
     """Some function may raise on some row (divide, checked arithmetic, casts)."""
-    return any(n.is_call and n.function is not None and n.function.can_fail
-               for n in postorder(expr))
+    return any(n.is_call and call_can_fail(n) for n in postorder(expr))
 
 
 def substitute_columns(expr: Expression, replacements: dict[str, Expression]) -> Expression | None:
