@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
 import pyarrow as pa
@@ -24,6 +23,8 @@ import pyarrow.compute as pc
 from pyarrow import acero
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from timing import best_of  # noqa: E402  (benchmarks/ is sys.path[0] when run)
 
 import toolkit as tk
 
@@ -93,13 +94,6 @@ def run_acero(expression: pc.Expression, table) -> pa.ChunkedArray:
     return plan.to_table().column("out")
 
 
-def best_of(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def compare_with_acero(table: pa.Table, repeat: int) -> None:

@@ -22,14 +22,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from timing import best_of  # noqa: E402  (benchmarks/ is sys.path[0] when run)
 
-def best_of(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - started)
-    return best
+
 
 
 def main(argv=None) -> None:

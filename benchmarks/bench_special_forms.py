@@ -24,13 +24,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from timing import best_of  # noqa: E402  (benchmarks/ is sys.path[0] when run)
 
 import toolkit as tk
 from toolkit.execution import dense_path
@@ -50,13 +51,6 @@ def make_table(rows: int, chunk_rows: int, seed: int = 7) -> pa.Table:
     return pa.Table.from_batches(table.to_batches(max_chunksize=chunk_rows))
 
 
-def best_of(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 k, x, y, s = tk.field("k"), tk.field("x"), tk.field("y"), tk.field("s")
