@@ -90,7 +90,9 @@ def _facts(root, memo: dict) -> tuple:
         fails = call_can_fail(node) or any(b[0] for b in below)
         special = fn is None or fn.kind is FunctionKind.SPECIAL_FORM or any(b[1] for b in below)
         intersecting = fn is not None and _intersecting(node) and all(b[2] for b in below)
-        fixed = _fixed_width(node.type) and all(b[3] for b in below)
+        # a struct made of fixed-width columns (case_when's conditions) is as cheap as they are
+        fixed = (_fixed_width(node.type) or node.name == "make_struct") \
+            and all(b[3] for b in below)
         calls = 1 + sum(b[4] for b in below)
         memo[id(node)] = (fails, special, intersecting, fixed, calls)
     return memo[id(root)]

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import dense_path
+from .case_chain import case_when_chain
 from .dense_path import Density, could_be_dense, density_kinds, is_cheap, use_dense
 from .gather_scatter import empty_of, merge_parts, spread, take
 from .kernel_errors import kernel_error
@@ -145,7 +146,7 @@ def case_when(ctx, node, path, sel):
         values = []
         for i in range(1, len(args)):
             values.append((yield (args[i], (i,), sel, None)))
-        return _cast(node.function([struct, *values], node.options, node.kernel), node.type)
+        return _cast(_dense_case_when(node, struct, values), node.type)
     remaining = Rows.all(domain)
     parts = []
     for i in range(n_cases):
@@ -179,6 +180,14 @@ def case_when(ctx, node, path, sel):
     if len(parts) == 1 and parts[0][0].is_all:
         return _cast(parts[0][1], node.type)
     return merge_parts(domain, parts, node.type)
+
+
+def _dense_case_when(node, struct, values):
+    """A chain of if_else where it applies (faster), else Arrow's case_when kernel."""
+    chained = case_when_chain(struct, values, node.type)
+    if chained is not None:
+        return chained
+    return node.function([struct, *values], node.options, node.kernel)
 
 
 def coalesce(ctx, node, path, sel):

@@ -1,0 +1,57 @@
+"""`case_when` over fully evaluated arguments, as a chain of `if_else` kernels.
+
+When every branch of a `case_when` is cheap and cannot fail, the lazy
+evaluator evaluates them all and merges once (`special_forms.case_when`).
+Arrow's own `case_when` kernel does that merge row by row; a chain of
+`if_else` from the last case to the first does it with bitmap kernels and is
+measured 1.2-1.8x faster on 1M rows (numbers, floats, strings:
+docs/benchmarks.md). The result is the same: the first condition that is true
+wins, a null condition is not taken, and no case taken gives the `else` value
+(null when there is none).
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+__all__ = ["case_when_chain", "true_only"]
+
+
+def true_only(mask: pa.Array) -> pa.Array:
+    """`mask` with null read as false: `null and false` is false under Kleene logic.
+
+    Ten times cheaper than `fill_null(mask, False)` on 1M rows.
+    """
+    if not mask.null_count:
+        return mask
+    return pc.and_kleene(mask, pc.is_valid(mask))
+
+
+def case_when_chain(conditions: pa.StructArray, values: list, out_type: pa.DataType):
+    """The `case_when` of a struct of boolean arrays and the case values (then else, if any).
+
+    `values` holds one value per case and, optionally, the `else` value last;
+    scalars broadcast. Returns None when the chain does not apply (the struct
+    is a scalar, or a value is nested or a dictionary), so the caller falls
+    back to Arrow's kernel.
+    """
+    if not isinstance(conditions, pa.StructArray) or conditions.null_count:
+        return None
+    if not all(_chainable(v.type) for v in values):
+        return None
+    n_cases = conditions.type.num_fields
+    result = values[n_cases] if len(values) > n_cases else pa.scalar(None, out_type)
+    try:
+        for i in reversed(range(n_cases)):
+            result = pc.if_else(true_only(conditions.field(i)), values[i], result)
+    except pa.ArrowNotImplementedError:  # a type pair if_else has no kernel for
+        return None
+    if isinstance(result, pa.Scalar):  # every condition and value was a scalar
+        result = pa.repeat(result, len(conditions))
+    return result
+
+
+def _chainable(type_: pa.DataType) -> bool:
+    """Types whose `if_else` kernel exists and is at least as fast as `case_when`'s."""
+    return not (pa.types.is_nested(type_) or pa.types.is_dictionary(type_))
