@@ -83,8 +83,17 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
     return value
 
 
-def _bound(expr: Expression, schema: pa.Schema):
-    """The bound expression and whether it reads any field; checks a pre-bound one fits."""
+def _walk_facts(expr: Expression) -> tuple[list, bool]:
+    """The field references of `expr` and whether every node is bound, remembered.
+
+    Expressions are immutable, so the walk (about 2 us per node) is done once
+    per tree for the last few trees evaluated: a prepared expression evaluated
+    batch after batch (Spark's engine mode, a notebook loop) skips it.
+    """
+    key = id(expr)
+    hit = _FACTS.get(key)
+    if hit is not None and hit[0] is expr:
+        return hit[1], hit[2]
     params = []
     bound = True
     for node in postorder(expr):  # one walk: is_bound would be a second one
@@ -92,6 +101,19 @@ def _bound(expr: Expression, schema: pa.Schema):
             params.append(node)
         if bound and not node._locally_bound():
             bound = False
+    if len(_FACTS) >= _FACTS_SIZE:
+        _FACTS.pop(next(iter(_FACTS)), None)  # the oldest entry
+    _FACTS[key] = (expr, params, bound)  # holding expr keeps its id from being reused
+    return params, bound
+
+
+_FACTS: dict[int, tuple] = {}
+_FACTS_SIZE = 64
+
+
+def _bound(expr: Expression, schema: pa.Schema):
+    """The bound expression and whether it reads any field; checks a pre-bound one fits."""
+    params, bound = _walk_facts(expr)
     if not bound:
         from ..bind import bind
 

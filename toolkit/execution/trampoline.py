@@ -157,7 +157,7 @@ def _apply(ctx, frame: _CallFrame, stack):
 
 def _run_kernel(ctx, frame, stack, fn, args, options, kernel):
     try:
-        return fn(args, options, kernel)
+        return fn.execute(fn, args, fn.default_options if options is None else options, kernel)
     except ROW_ERRORS as exc:
         position = first_failing_position(lambda a: fn(a, options, kernel), args)
         if position is None and all(isinstance(a, pa.Scalar) for a in args) \

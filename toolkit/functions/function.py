@@ -112,7 +112,14 @@ class Kernel:
 
 
 def _call_pyarrow(function: "Function", args, options, kernel):
-    return pc.call_function(function.pc_name or function.name, args, options)
+    name = function.pc_name or function.name
+    found = _PC_FUNCTIONS.get(name)
+    if found is None:
+        found = _PC_FUNCTIONS[name] = pc.get_function(name)
+    return found.call(args, options)
+
+
+_PC_FUNCTIONS: dict[str, pc.Function] = {}  # pyarrow's registry, looked up once per name
 
 
 @dataclass(eq=False)
