@@ -11,6 +11,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .ascii_fast_path import ascii_when_possible
 from .dispatch import best_join
 from .conditional import all_same
 from .function import Arity, Kernel, NullHandling
@@ -26,9 +27,10 @@ def _per_string(name: str, out=None) -> list[Kernel]:
 
 
 define("utf8_upper", _per_string("utf8_upper"), "Upper-case each string (Unicode aware).",
-       can_fail=True)  # invalid UTF-8 input raises
+       can_fail=True,  # invalid UTF-8 input raises
+       execute=ascii_when_possible("ascii_upper"))
 define("utf8_lower", _per_string("utf8_lower"), "Lower-case each string (Unicode aware).",
-       can_fail=True)
+       can_fail=True, execute=ascii_when_possible("ascii_lower"))
 for _name, _doc in [
     ("utf8_trim_whitespace", "Remove leading and trailing Unicode whitespace."),
     ("utf8_ltrim_whitespace", "Remove leading Unicode whitespace."),
@@ -37,7 +39,8 @@ for _name, _doc in [
 ]:
     define(_name, _per_string(_name), _doc, can_fail=True)  # invalid UTF-8 input raises
 define("utf8_length", _per_string("utf8_length", {pa.utf8(): pa.int32(), pa.large_utf8(): pa.int64()}),
-       "The number of characters (code points) of each string.")
+       "The number of characters (code points) of each string.",
+       execute=ascii_when_possible("binary_length"))
 define("utf8_is_digit", _per_string("utf8_is_digit", {pa.utf8(): pa.bool_(), pa.large_utf8(): pa.bool_()}),
        "True where the string is non-empty and every character is a digit.")
 
