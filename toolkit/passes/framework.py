@@ -30,6 +30,7 @@ from .. import observe
 from ..errors import UnboundError
 from ..expression import Expression
 from ..visit import modify_expression
+from .gc_pause import gc_paused
 
 __all__ = [
     "Fired",
@@ -235,6 +236,7 @@ def run_as_pass(name: str, fn: Callable[..., Expression], expr: Expression, *arg
     """Run `fn(expr, *args)` as the pass `name`: time it and report it to the observers.
 
     Inside another pass it just runs: its rewrites go to the outer pass's log.
+    The cyclic garbage collector is paused while `fn` runs (not while observers do).
     """
     if _CURRENT.get() is not None:
         return fn(expr, *args, **kwargs)
@@ -243,7 +245,8 @@ def run_as_pass(name: str, fn: Callable[..., Expression], expr: Expression, *arg
     token = _CURRENT.set(log)
     start = time.perf_counter()
     try:
-        out = fn(expr, *args, **kwargs)
+        with gc_paused():  # see gc_pause.py: the pass stays linear in the tree's size
+            out = fn(expr, *args, **kwargs)
     finally:
         _CURRENT.reset(token)
     elapsed = time.perf_counter() - start
