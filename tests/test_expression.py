@@ -183,6 +183,18 @@ def test_bound_and_unbound():
     assert not Parameter(tk.FieldRef("a")).is_bound
 
 
+def test_is_bound_sees_an_unbound_node_deep_below_a_bound_call():
+    """is_bound is remembered per call: a bound call over an unbound argument is not bound."""
+    bound = (a + 1).bind(SCHEMA)
+    grafted = bound.with_args([Parameter(tk.FieldRef("a")), bound.args[1]])
+    assert grafted.kernel is not None and not grafted.is_bound
+    deep = bound
+    for _ in range(3):
+        deep = deep.with_args([deep, deep.args[1]])
+    assert deep.is_bound
+    assert not deep.with_args([grafted, deep.args[1]]).is_bound
+
+
 def test_kinds_and_type():
     lit = tk.literal("x")
     assert lit.is_literal and not lit.is_field and not lit.is_call and lit.type == pa.string()

@@ -12,7 +12,8 @@ Everything that walks a tree here uses an explicit stack: 10,000-deep chains
 from __future__ import annotations
 
 import math
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -20,8 +21,15 @@ import pyarrow.compute as pc
 from .field_ref import FieldPath, FieldRef
 from .options import options_equal, options_to_string
 
-__all__ = ["Expression", "Literal", "Parameter", "Call", "as_expression", "postorder",
-           "COMPARISON_SYMBOLS"]
+__all__ = [
+    "COMPARISON_SYMBOLS",
+    "Call",
+    "Expression",
+    "Literal",
+    "Parameter",
+    "as_expression",
+    "postorder",
+]
 
 _set = object.__setattr__  # nodes are immutable; only their constructors set attributes
 
@@ -65,10 +73,15 @@ class Expression:
 
     @property
     def is_bound(self) -> bool:
-        """Arrow's IsBound: every node has a type and every call a kernel."""
-        return all(n._locally_bound() for n in postorder(self))
+        """Arrow's IsBound: every node has a type and every call a kernel.
 
-    def _locally_bound(self) -> bool:
+        O(1): a leaf answers for itself and a call remembers the answer for its
+        subtree from construction (nodes are immutable).
+        """
+        return self._all_bound()
+
+    def _all_bound(self) -> bool:
+        """Whether this node and everything below it is bound (a leaf: itself)."""
         return True
 
     # -- equality and hash -------------------------------------------------------
@@ -268,7 +281,7 @@ class Expression:
 class Literal(Expression):
     """A constant: a pyarrow Scalar (or, rarely, an Array). Always bound."""
 
-    __slots__ = ("value", "_hash", "_text")
+    __slots__ = ("_hash", "_text", "value")
     kind = "literal"
 
     def __init__(self, value):
@@ -328,7 +341,7 @@ class Literal(Expression):
 class Parameter(Expression):
     """A field reference; after binding it also holds the field's type, path and nullability."""
 
-    __slots__ = ("ref", "field_type", "path", "nullable", "_hash")
+    __slots__ = ("_hash", "field_type", "nullable", "path", "ref")
     kind = "field"
 
     def __init__(self, ref: FieldRef, field_type: pa.DataType | None = None,
@@ -350,7 +363,7 @@ class Parameter(Expression):
     def type(self) -> pa.DataType | None:
         return self.field_type
 
-    def _locally_bound(self) -> bool:
+    def _all_bound(self) -> bool:
         return self.field_type is not None
 
     def _shallow_equals(self, other: Parameter) -> bool:
@@ -368,7 +381,16 @@ class Parameter(Expression):
 class Call(Expression):
     """A call of a named function; binding adds the Function, its kernel and the type."""
 
-    __slots__ = ("name", "_args", "options", "function", "kernel", "call_type", "_hash")
+    __slots__ = (
+        "_args",
+        "_hash",
+        "_subtree_bound",
+        "call_type",
+        "function",
+        "kernel",
+        "name",
+        "options",
+    )
     kind = "call"
 
     def __init__(self, name: str, args: Sequence[Expression] = (), options=None, *,
@@ -380,9 +402,12 @@ class Call(Expression):
         _set(self, "kernel", kernel)
         _set(self, "call_type", call_type)
         h = hash(("Call", name))
+        bound = call_type is not None and kernel is not None
         for a in self._args:
             h = hash((h, a._hash))
+            bound = bound and a.is_bound
         _set(self, "_hash", h)
+        _set(self, "_subtree_bound", bound)
 
     def __reduce__(self):
         return (_rebuild_call, (self.name, self._args, self.options, self.function, self.kernel,
@@ -404,8 +429,8 @@ class Call(Expression):
     def type(self) -> pa.DataType | None:
         return self.call_type
 
-    def _locally_bound(self) -> bool:
-        return self.call_type is not None and self.kernel is not None
+    def _all_bound(self) -> bool:
+        return self._subtree_bound
 
     def with_args(self, args: Sequence[Expression]) -> Call:
         """A copy with new arguments that keeps kernel and type, with no rebind (§5)."""

@@ -94,13 +94,8 @@ def _walk_facts(expr: Expression) -> tuple[list, bool]:
     hit = _FACTS.get(key)
     if hit is not None and hit[0] is expr:
         return hit[1], hit[2]
-    params = []
-    bound = True
-    for node in postorder(expr):  # one walk: is_bound would be a second one
-        if node.kind == "field":
-            params.append(node)
-        if bound and not node._locally_bound():
-            bound = False
+    params = [node for node in postorder(expr) if node.kind == "field"]
+    bound = expr.is_bound  # O(1): remembered by each call at construction
     if len(_FACTS) >= _FACTS_SIZE:
         _FACTS.pop(next(iter(_FACTS)), None)  # the oldest entry
     _FACTS[key] = (expr, params, bound)  # holding expr keeps its id from being reused
