@@ -1,10 +1,11 @@
 """Speed of the optimization passes: growth with size, and optimize() on a typical filter.
 
-    .venv/bin/python benchmarks/bench_passes.py [--quick]
+    .venv/bin/python benchmarks/bench_passes.py [--quick] [--repeats N]
 
-Prints, per pass, the time on generated filters of about 1k, 10k and 100k nodes and
-the ratio t(100k)/t(10k) (10 for linear growth; the target is <= 12), then the median
-time of `optimize` on a 20-node filter (bind included; the target is < 1 ms).
+Prints, per pass, the CPU time per run (best of --repeats rounds) on generated
+filters of about 1k, 10k and 100k nodes and the ratio t(100k)/t(10k), the median
+over rounds of each round's ratio (10 for linear growth; the target is <= 12), then
+the median time of `optimize` on a 20-node filter (bind included; target < 1 ms).
 """
 
 from __future__ import annotations
@@ -70,43 +71,52 @@ def generated_filter(target_nodes: int, seed: int = 0):
     return pieces[0]
 
 
-def timed(fn, repeat: int) -> float:
-    """The best of `repeat` runs, each after a full collection (less noise from big heaps)."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+def timed(fn) -> float:
+    """CPU seconds of one run, after a full collection (less noise from big heaps).
+
+    CPU time, not wall time: the passes are single-threaded, and on a shared machine
+    another process taking the core must not decide a growth ratio.
+    """
+    gc.collect()
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="sizes 1k and 10k only")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per size (best is kept)")
     args = parser.parse_args()
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
     guarantee = tk.and_(tk.greater(tk.field("a"), i32(4)), tk.equal(tk.field("b"), i32(3)))
     passes = {
         "canonicalize": tk.canonicalize,
-        "fold_constants": lambda e: tk.fold_constants(tk.canonicalize(e)),
+        "fold_constants": tk.fold_constants,  # on canonical input, as optimize() runs it
         "simplify_identities": tk.simplify_identities,
         "simplify_with_guarantee": lambda e: tk.simplify_with_guarantee(e, guarantee),
         "optimize (bound input)": lambda e: tk.optimize(e, guarantee=guarantee),
     }
     times: dict[str, dict[int, float]] = {name: {} for name in passes}
     print(f"{'pass':<26}" + "".join(f"{n:>12,d} nodes" for n in sizes) + "   t(100k)/t(10k)")
-    bound_by_size = {}
-    for n in sizes:
-        bound_by_size[n] = tk.bind(generated_filter(n), SCHEMA)
+    bound_by_size = {n: tk.bind(generated_filter(n), SCHEMA) for n in sizes}
+    canonical_by_size = {n: tk.canonicalize(e) for n, e in bound_by_size.items()}
     for name, fn in passes.items():
-        # sizes interleaved, best of 3 each: a busy machine slows every size alike
-        for n in sizes:
-            times[name][n] = float("inf")
-        for _ in range(3):
+        inputs = canonical_by_size if name == "fold_constants" else bound_by_size
+        # Each round times every size over about the same span of time (a size of n
+        # nodes runs 100k/n times), so a busy moment on a shared machine hits a pair of
+        # sizes alike; the ratio is the median over rounds of the per-round ratios.
+        rounds: list[dict[int, float]] = []
+        for _ in range(args.repeats):
+            per_run = {}
             for n in sizes:
-                times[name][n] = min(times[name][n], timed(lambda fn=fn, n=n: fn(bound_by_size[n]), 1))
-        ratio = (times[name][sizes[-1]] / times[name][sizes[-2]]) if len(sizes) == 3 else float("nan")
+                runs = max(1, sizes[-1] // n)
+                per_run[n] = timed(lambda fn=fn, x=inputs[n], k=runs: [fn(x) for _ in range(k)]) / runs
+            rounds.append(per_run)
+        for n in sizes:
+            times[name][n] = min(r[n] for r in rounds)
+        ratio = (statistics.median(r[sizes[-1]] / r[sizes[-2]] for r in rounds)
+                 if len(sizes) == 3 else float("nan"))
         print(f"{name:<26}" + "".join(f"{times[name][n]:>16.4f} s" for n in sizes)
               + f"   {ratio:>8.2f}")
     actual = {n: sum(1 for _ in walk(bound_by_size[n])) for n in sizes}
