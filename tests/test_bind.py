@@ -62,6 +62,19 @@ def test_coalesce_of_timestamp_units_converts_where_acero_copies_raw_values():
     assert _acero_quirk(expr)
 
 
+def test_if_else_of_two_decimals_casts_to_one_where_acero_fails_at_run_time():
+    expr = tk.if_else(F("b"), F("dec"), tk.literal(pa.scalar(Decimal("1.5"),
+                                                             pa.decimal128(3, 1))))
+    b = expr.bind(SCHEMA)
+    assert b.type == SCHEMA.field("dec").type
+    expected = [d if c else (Decimal("1.5") if c is False else None)
+                for c, d in zip(TABLE["b"].to_pylist(), TABLE["dec"].to_pylist())]
+    assert eager(b, TABLE).to_pylist() == expected
+    with pytest.raises(pa.ArrowTypeError, match="All types must be compatible"):
+        acero_type_and_values(expr, TABLE)
+    assert _acero_quirk(expr)
+
+
 def test_int32_field_plus_int64_literal_stays_int32():
     b = (F("i32") + 1).bind(SCHEMA)  # 1 is an int64 literal, narrowed to int8, then int32
     assert b.type == pa.int32()
@@ -333,15 +346,24 @@ def _acero(expr):
 
 
 def _acero_quirk(expr) -> bool:
-    """Acero's coalesce matches timestamps by type id alone: coalesce(ts[ms], ts[ns]) is typed
-    ts[ms] and copies the ns values unconverted. exprscope casts to the common unit instead."""
+    """Where exprscope fixes Acero on purpose (docs/differences-from-arrow.md).
+
+    Acero's coalesce matches timestamps by type id alone: coalesce(ts[ms], ts[ns]) is typed
+    ts[ms] and copies the ns values unconverted; exprscope casts to the common unit. Acero's
+    if_else matches any two decimal128 by type id and fails at run time when their precision
+    or scale differ; exprscope casts both to one decimal, as Acero's case_when does.
+    """
     for node in postorder(expr):
-        if node.is_call and node.name == "coalesce":
+        if node.is_call and node.name in ("coalesce", "if_else"):
             try:
-                types = {tk.bind(a, SCHEMA).type for a in node.args}
+                types = {tk.bind(a, SCHEMA).type for a in node.args[node.name == "if_else":]}
             except BindError:
                 continue
-            if len(types) > 1 and all(pa.types.is_timestamp(t) for t in types):
+            if node.name == "coalesce" and len(types) > 1 and all(
+                    pa.types.is_timestamp(t) for t in types):
+                return True
+            if node.name == "if_else" and len(types) > 1 and all(
+                    pa.types.is_decimal128(t) for t in types):
                 return True
     return False
 
