@@ -11,12 +11,23 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 __all__ = [
-    "Rewrite", "PassEvent", "NodeStats", "BranchSelection", "EvalEvent", "InvariantCheck",
-    "PlanRuleEvent", "Observer", "observing", "silenced", "active_observers", "notify",
+    "BranchSelection",
+    "EvalEvent",
+    "InvariantCheck",
+    "NodeStats",
+    "Observer",
+    "PassEvent",
+    "PlanRuleEvent",
+    "Rewrite",
+    "active_observers",
+    "notify",
+    "observing",
+    "silenced",
 ]
 
 Path = tuple[int, ...]
@@ -55,15 +66,58 @@ class NodeStats:
     calls: int = 0  # how many kernel invocations (chunks, branches) it took
 
 
-@dataclass
 class BranchSelection:
-    """The rows a special form handed to one of its branches (indices of the batch)."""
+    """The rows a special form handed to one of its branches (indices of the batch).
 
-    path: Path  # the special form's path
-    branch: str  # e.g. "then", "else", "case 1", "arg 2", "right"
-    arg_index: int
-    rows: Any  # a pyarrow int64 array of row indices into the evaluated batch
-    total_rows: int
+    `rows` is a pyarrow int64 array of row indices into the evaluated batch. The
+    engine may hand over a function that computes it instead: while tracing, a
+    form knows its branches' rows as bitmaps, and turning a bitmap into indices
+    costs more than the form's own work on a million rows, so it happens on the
+    first read of `rows`, by whoever looks. `count` is known without it.
+    """
+
+    __slots__ = ("_count", "_make_rows", "_rows", "arg_index", "branch", "path", "total_rows")
+
+    def __init__(self, path: Path, branch: str, arg_index: int, rows: Any, total_rows: int,
+                 count: int | None = None):
+        self.path = path  # the special form's path
+        self.branch = branch  # e.g. "then", "else", "when 1", "arg 2", "right"
+        self.arg_index = arg_index
+        self.total_rows = total_rows
+        self._rows, self._make_rows = (None, rows) if callable(rows) else (rows, None)
+        self._count = count
+
+    @property
+    def rows(self):
+        if self._make_rows is not None:
+            self._rows, self._make_rows = self._make_rows(), None
+        return self._rows
+
+    @rows.setter
+    def rows(self, value) -> None:
+        self._rows, self._make_rows, self._count = value, None, None
+
+    @property
+    def count(self) -> int:
+        """How many rows the branch got (without building the indices when known)."""
+        if self._count is None:
+            self._count = 0 if self.rows is None else len(self.rows)
+        return self._count
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, BranchSelection):
+            return NotImplemented
+        mine, theirs = self.rows, other.rows
+        same_rows = (mine is theirs or (mine is not None and theirs is not None
+                                        and len(mine) == len(theirs) and mine.equals(theirs)))
+        return ((self.path, self.branch, self.arg_index, self.total_rows)
+                == (other.path, other.branch, other.arg_index, other.total_rows)) and same_rows
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return (f"BranchSelection(path={self.path!r}, branch={self.branch!r}, "
+                f"arg_index={self.arg_index}, count={self.count}, total_rows={self.total_rows})")
 
 
 @dataclass

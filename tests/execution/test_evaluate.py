@@ -170,6 +170,18 @@ def test_empty_table():
     assert isinstance(out, pa.ChunkedArray) and len(out) == 0 and out.type == pa.int64()
 
 
+def test_no_rows_means_nothing_is_computed_and_nothing_fails():
+    t = pa.table({"a": pa.array([], pa.int64())})
+    one_over_zero = tk.call("divide", [tk.literal(1), tk.literal(0)])
+    for expr in (one_over_zero, a + one_over_zero):
+        out = tk.evaluate(expr, t)
+        assert isinstance(out, pa.ChunkedArray) and len(out) == 0 and out.type == pa.int64()
+    out = tk.evaluate(one_over_zero, pa.record_batch({"a": pa.array([], pa.int64())}))
+    assert isinstance(out, pa.Array) and len(out) == 0
+    with pytest.raises(tk.KernelError):
+        tk.evaluate(a + one_over_zero, pa.table({"a": [1]}))
+
+
 def test_all_literal_forms_take_their_else_branch():
     batch = pa.record_batch({"a": pa.array([1], pa.int64())})
     expr = tk.case_when([(tk.literal(None, pa.bool_()), tk.literal(False))], else_=tk.literal(True))

@@ -8,6 +8,7 @@ evaluation does no bookkeeping.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 
@@ -16,9 +17,10 @@ import pyarrow.compute as pc
 
 from ..observe import BranchSelection, NodeStats
 from .gather_scatter import null_out_unselected
+from .rows import Rows
 from .selection import SelectionVector
 
-__all__ = ["BatchContext", "Positions"]
+__all__ = ["BatchContext", "Positions", "row_indices"]
 
 
 class Positions:
@@ -135,13 +137,6 @@ class BatchContext:
         row = position if sel is None else sel.indices[position].as_py()
         return self.offset + row
 
-    def rows_of(self, sel: SelectionVector | None, positions: pa.Array | None) -> pa.Array:
-        """Row indices of this slice (int64) behind `positions` of the domain `sel`."""
-        if positions is None:
-            return sel.indices if sel is not None else pa.arange(0, self.batch.num_rows)
-        rows = positions if sel is None else pc.take(sel.indices, positions)
-        return rows.cast(pa.int64())
-
     # -- statistics (only when observing) ----------------------------------------
     def position(self, parent: int | None, rel: tuple) -> int:
         return self.positions.id(parent, rel)
@@ -160,10 +155,28 @@ class BatchContext:
                 stat.out_type = out_type
 
     def record_branch(self, form_pos: int, branch: str, arg_index: int,
-                      sel: SelectionVector | None, positions: pa.Array | None) -> None:
+                      sel: SelectionVector | None, rows: Rows | None) -> None:
+        """The rows of the domain `sel` a branch got (`None`: all of them).
+
+        Kept as the form had them (a bitmap or positions); the batch row indices
+        are built only when someone reads them (see `observe.BranchSelection`).
+        """
+        num_rows = self.batch.num_rows
+        count = (num_rows if sel is None else sel.count) if rows is None else rows.count
         self.branches.append(BranchSelection(
             path=form_pos, branch=branch, arg_index=arg_index,
-            rows=self.rows_of(sel, positions), total_rows=self.batch.num_rows))
+            rows=functools.partial(row_indices, sel, rows, num_rows),
+            total_rows=num_rows, count=count))
+
+
+def row_indices(sel: SelectionVector | None, rows: Rows | None, num_rows: int) -> pa.Array:
+    """Row indices (int64) of a slice of `num_rows` rows behind `rows` of the domain `sel`."""
+    if rows is None or rows.is_all:
+        out = sel.indices if sel is not None else pa.arange(0, num_rows)
+    else:
+        positions = rows.positions
+        out = positions if sel is None else pc.take(sel.indices, positions)
+    return out if out.type == pa.int64() else out.cast(pa.int64())
 
 
 def node_label(node) -> str:

@@ -12,6 +12,8 @@ own pyarrow kernels, as Arrow does today.
 
 from __future__ import annotations
 
+import functools
+
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -59,7 +61,11 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
         except KernelError as exc:
             return None, ctx, exc
 
-    if not has_fields:
+    if data.num_rows == 0:
+        # no row, nothing to compute and nothing that can fail (as in Acero): even an
+        # all-literal expression such as 1 / 0 is empty here, not an error
+        pieces, results = [], []
+    elif not has_fields:
         # one row that no field reads: row counts stay meaningful (0 rows would skip branches)
         one_row = pa.record_batch({"_": pa.nulls(1)})
         results = [work(Piece(0, 0, one_row))]
@@ -70,7 +76,9 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
     error = next((r[2] for r in results if r[2] is not None), None)
 
     value = None
-    if error is None:
+    if not results:
+        value = _empty(expr.type, data)
+    elif error is None:
         value = results[0][0] if pieces is None else _assemble(expr, data, pieces, results)
         if pieces is None and not isinstance(value, pa.Scalar):
             value = value[0]  # an all-literal expression is one value
@@ -126,6 +134,11 @@ def _bound(expr: Expression, schema: pa.Schema):
     return expr, bool(params)
 
 
+def _empty(out_type, data):
+    array = pa.array([], out_type)
+    return array if isinstance(data, pa.RecordBatch) else pa.chunked_array([array], out_type)
+
+
 def _assemble(expr, data, pieces, results):
     """One array per output chunk, the slices of a chunk concatenated back."""
     out_type = expr.type
@@ -146,6 +159,12 @@ def _assemble(expr, data, pieces, results):
     return pa.chunked_array(arrays, type=out_type)
 
 
+def _batch_rows(parts: list) -> pa.Array:
+    """The row indices of one branch over the whole input: each slice's, shifted, joined."""
+    rows = [b.rows if offset == 0 else pc.add(b.rows, offset) for b, offset in parts]
+    return rows[0] if len(rows) == 1 else pa.concat_arrays(rows)
+
+
 def _event(expr, data, mode, positions, results, error, value) -> EvalEvent:
     paths = positions.all_paths()
     nodes: dict[int, NodeStats] = {}
@@ -162,13 +181,12 @@ def _event(expr, data, mode, positions, results, error, value) -> EvalEvent:
                 merged.elapsed += stat.elapsed
                 merged.calls += stat.calls
         for b in ctx.branches:
-            rows = b.rows if ctx.offset == 0 else pc.add(b.rows, ctx.offset)
-            branches.setdefault((b.path, b.branch, b.arg_index), []).append(rows)
+            branches.setdefault((b.path, b.branch, b.arg_index), []).append((b, ctx.offset))
     selections = [
         BranchSelection(path=paths[path], branch=name, arg_index=arg,
-                        rows=rows[0] if len(rows) == 1 else pa.concat_arrays(rows),
-                        total_rows=data.num_rows)
-        for (path, name, arg), rows in branches.items()
+                        rows=functools.partial(_batch_rows, parts),
+                        total_rows=data.num_rows, count=sum(b.count for b, _ in parts))
+        for (path, name, arg), parts in branches.items()
     ]
     small = data.num_rows <= KEEP_DATA_ROWS
     return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode,

@@ -28,8 +28,6 @@ from .selection import SelectionVector
 
 __all__ = ["FORMS"]
 
-_NO_ROWS = pa.array([], pa.int64())
-
 
 def _no_nulls(mask: pa.Array, fill: bool) -> pa.Array:
     return pc.fill_null(mask, fill) if mask.null_count else mask
@@ -50,7 +48,7 @@ def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full
     (`allow_full`).
     """
     if path is not None:
-        ctx.record_branch(path, label, arg_index, sel, None if rows.is_all else rows.positions)
+        ctx.record_branch(path, label, arg_index, sel, None if rows.is_all else rows)
     if rows.is_all:
         return (yield (child, rel, sel, None)), True
     if rows.count == 0:
@@ -73,17 +71,28 @@ def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full
 
 
 def _all_dense(ctx, domain, *children) -> bool:
-    """Untraced, large, and every child cheap and unable to fail: skip the selections."""
-    if ctx.observing or domain < dense_path.MIN_DENSE_ROWS:
+    """Large, and every child cheap and unable to fail: skip the selections.
+
+    Traced too: the children then run on every row of the domain (their NodeStats
+    say so), and the rows each branch's value was *used* for are recorded from
+    the condition values with a few bitmap kernels (`_record_*` below), the same
+    sets of rows the selection path records.
+    """
+    if domain < dense_path.MIN_DENSE_ROWS:
         return False
     memo = ctx.density_memo
     return all(is_cheap(c, memo) for c in children)
 
 
+def _record(ctx, sel, path, label, arg_index, rows: Rows) -> None:
+    """Record the rows a branch got, as `_branch` does."""
+    ctx.record_branch(path, label, arg_index, sel, None if rows.is_all else rows)
+
+
 def _skipped(ctx, sel, path, label, arg_index):
     """Record that a branch ran on no rows (the tracer shows it as an empty selection)."""
     if path is not None:
-        ctx.record_branch(path, label, arg_index, sel, _NO_ROWS)
+        ctx.record_branch(path, label, arg_index, sel, Rows.none(ctx.size(sel)))
 
 
 def _picked(rows: Rows, c, is_full) -> Rows:
@@ -115,6 +124,9 @@ def if_else(ctx, node, path, sel):
     if _all_dense(ctx, domain, then, other):  # cheap branches: Arrow's own if_else, no masks
         tv = yield (then, (1,), sel, None)
         fv = yield (other, (2,), sel, None)
+        if path is not None:
+            _record(ctx, sel, path, "then", 1, Rows.from_mask(_no_nulls(c, False)))
+            _record(ctx, sel, path, "else", 2, Rows.from_mask(_no_nulls(pc.invert(c), False)))
         return _cast(pc.if_else(c, tv, fv), node.type)
     true_rows = Rows.from_mask(_no_nulls(c, False))
     false_rows = Rows.from_mask(_no_nulls(pc.invert(c), False))
@@ -146,6 +158,8 @@ def case_when(ctx, node, path, sel):
         values = []
         for i in range(1, len(args)):
             values.append((yield (args[i], (i,), sel, None)))
+        if path is not None:
+            _record_case_when(ctx, sel, path, struct, n_cases, else_node is not None, domain)
         return _cast(_dense_case_when(node, struct, values), node.type)
     remaining = Rows.all(domain)
     parts = []
@@ -162,7 +176,7 @@ def case_when(ctx, node, path, sel):
             c, c_full = _struct_child(struct_value, i), True
             if path is not None:
                 ctx.record_branch(path, f"when {i + 1}", 0, sel,
-                                  None if remaining.is_all else remaining.positions)
+                                  None if remaining.is_all else remaining)
         taken = _picked(remaining, c, c_full)
         if taken.count:
             value, full = yield from _branch(ctx, sel, args[1 + i], (1 + i,), taken, path,
@@ -182,6 +196,28 @@ def case_when(ctx, node, path, sel):
     return merge_parts(domain, parts, node.type)
 
 
+def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool, domain: int):
+    """The branch rows of a case_when that ran densely, recorded as the lazy loop would."""
+    remaining = Rows.all(domain)
+    for i in range(n_cases):
+        if remaining.count == 0:
+            for j in range(i, n_cases):
+                _skipped(ctx, sel, path, f"when {j + 1}", 0)
+                _skipped(ctx, sel, path, f"then {j + 1}", 1 + j)
+            break
+        _record(ctx, sel, path, f"when {i + 1}", 0, remaining)
+        taken = _picked(remaining, _struct_child(struct, i), True)
+        if taken.count:
+            _record(ctx, sel, path, f"then {i + 1}", 1 + i, taken)
+            remaining = remaining.minus(taken)
+        else:
+            _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
+    if has_else and remaining.count:
+        _record(ctx, sel, path, "else", 1 + n_cases, remaining)
+    elif has_else:
+        _skipped(ctx, sel, path, "else", 1 + n_cases)
+
+
 def _dense_case_when(node, struct, values):
     """A chain of if_else where it applies (faster), else Arrow's case_when kernel."""
     chained = case_when_chain(struct, values, node.type)
@@ -198,6 +234,8 @@ def coalesce(ctx, node, path, sel):
         values = []
         for i in range(len(args)):
             values.append((yield (args[i], (i,), sel, None)))
+        if path is not None:
+            _record_coalesce(ctx, sel, path, values, domain)
         return _cast(node.function(values, node.options, node.kernel), node.type)
     everything = Rows.all(domain)
     current, _ = yield from _branch(ctx, sel, args[0], (0,), everything, path, "arg 1", 0)
@@ -221,6 +259,21 @@ def coalesce(ctx, node, path, sel):
     return _cast(current, node.type)
 
 
+def _record_coalesce(ctx, sel, path, values, domain: int) -> None:
+    """Argument i's rows: where every earlier argument was null (as the lazy loop records)."""
+    remaining = Rows.all(domain)
+    for i, value in enumerate(values):
+        if i and remaining.count == 0:
+            for j in range(i, len(values)):
+                _skipped(ctx, sel, path, f"arg {j + 1}", j)
+            return
+        _record(ctx, sel, path, f"arg {i + 1}", i, remaining)
+        if isinstance(value, pa.Scalar):
+            remaining = remaining if not value.is_valid else Rows.none(domain)
+        elif value.null_count < len(value):
+            remaining = remaining.and_mask(pc.is_null(value))
+
+
 def _coalesce_all_null(value, domain):
     return value if not isinstance(value, pa.Scalar) else pa.repeat(value, domain)
 
@@ -230,6 +283,11 @@ def _decided(value) -> bool:
     if isinstance(value, pa.Scalar):
         return value.is_valid
     return value.null_count == 0
+
+
+def _undecided(left: pa.Array, stop_value: bool) -> pa.Array:
+    """The rows where the left side of and/or does not decide (null does not)."""
+    return _no_nulls(pc.invert(left) if stop_value else left, True)
 
 
 def _kleene(kleene_kernel, stop_value: bool):
@@ -248,9 +306,10 @@ def _kleene(kleene_kernel, stop_value: bool):
             return kleene_kernel(left, right)
         if _all_dense(ctx, domain, right_node):  # cheap right side: every row, no masks
             right = yield (right_node, (1,), sel, None)
+            if path is not None:
+                _record(ctx, sel, path, "right", 1, Rows.from_mask(_undecided(left, stop_value)))
             return kleene_kernel(left, right)
-        undecided = _no_nulls(pc.invert(left) if stop_value else left, True)
-        rows = Rows.from_mask(undecided)
+        rows = Rows.from_mask(_undecided(left, stop_value))
         if rows.count == 0:
             _skipped(ctx, sel, path, "right", 1)
             return left

@@ -45,7 +45,7 @@ class PartitionObserver(Observer):
             self.counts[("node", self.stage, expr, tuple(node.path), node.label)] += node.rows
         for branch in event.branches:
             self.counts[("branch", self.stage, expr, tuple(branch.path), branch.branch)] += \
-                len(branch.rows) if branch.rows is not None else 0
+                branch.count
 
     def on_invariant(self, event) -> None:
         verdict = "passed" if event.passed else "failed"
