@@ -5,7 +5,9 @@ the data movement; every expression, filter, aggregate, join, sort and limit
 is computed by exprscope:
 
 - a chain of filters and projections runs per partition, fused with the node
-  below it into one `mapInArrow` (a scan's chain reads Spark's own partitions);
+  below it into one `mapInArrow` (a scan's chain reads Spark's own partitions,
+  pre-filtered by Spark where that provably keeps every row the filter keeps:
+  `scan_prefilter.py`);
 - a hash aggregate runs per partition after Spark repartitions the rows by
   its group keys (plain columns), or on one partition for a global aggregate
   or computed keys;
@@ -31,6 +33,8 @@ from .engine_trace import CounterParam, PartitionObserver
 from .errors import SparkSchemaMismatch, SparkTranslationError
 from .inputs import scan_dataframe
 from .partial_aggregate import split_aggregate
+from .scan_prefilter import describe as describe_prefilter
+from .scan_prefilter import prefilter_column, prefilter_conjuncts
 from .types import spark_compatible_schema, to_struct_type
 
 __all__ = ["BroadcastSource", "PartitionSource", "engine_dataframe"]
@@ -171,8 +175,10 @@ def _checked_batches(fragment, stage: str, observer, out_schema: pa.Schema):
 class _Stages:
     """Turns a physical plan into Spark DataFrames, one `mapInArrow` per fused fragment."""
 
-    def __init__(self, spark, inputs, trace: bool, partial_aggregates: bool = True):
+    def __init__(self, spark, inputs, trace: bool, partial_aggregates: bool = True,
+                 prefilter: bool = True):
         self.partial_aggregates = partial_aggregates
+        self.prefilter = prefilter
         self.spark = spark
         self.inputs = inputs
         self.trace = trace
@@ -209,11 +215,12 @@ class _Stages:
                 df = df.limit(base.fetch)
             if not chain:
                 return df.toDF(*[f"c{i}" for i in range(len(columns))])
+            df, pushed = self._prefilter(df, chain, base)
             source = PartitionSource(base.schema, stage)
             fresh = ScanExec(base.relation, source, None)
             fresh.validation = base.validation
             fragment = fresh
-            what = f"{base.label()} in Spark's partitions"
+            what = f"{base.label()} in Spark's partitions{pushed}"
         elif isinstance(base, HashAggregateExec):
             child = base.children[0]
             split = split_aggregate(base) if self.partial_aggregates else None
@@ -302,12 +309,27 @@ class _Stages:
             df = scan_dataframe(base, self.inputs, self.spark)
             columns = list(base.columns) if base.columns is not None else list(base.schema.names)
             df = df.select(*[df[c] for c in columns])
+            df, pushed = self._prefilter(df, chain, base)
             fragment = self._scan(PartitionSource(base.schema, stage), base)
             for above in reversed(chain):
                 fragment = above.with_new_children([fragment])
-            return df, fragment, base.label()
+            return df, fragment, base.label() + pushed
         return (self.dataframe(node), self._scan(PartitionSource(node.schema, stage), node),
                 "the stage below")
+
+    def _prefilter(self, df, chain, scan):
+        """Spark's scan pre-filtered by the filter right above it, where that is exact
+        (see scan_prefilter.py); exprscope's filter still runs on every row that arrives."""
+        from ..plan.physical_plan import FilterExec
+
+        if not (self.prefilter and chain and isinstance(chain[-1], FilterExec)
+                and scan.fetch is None):
+            return df, ""
+        conjuncts = prefilter_conjuncts(chain[-1].predicate, scan.schema)
+        if not conjuncts:
+            return df, ""
+        return (df.filter(prefilter_column(conjuncts)),
+                f" (Spark pre-filters the scan: {describe_prefilter(conjuncts)})")
 
     def _scan(self, source: PartitionSource, like):
         from ..plan.physical_plan import ScanExec
@@ -335,8 +357,11 @@ def _walk(node):
         stack.extend(n.children)
 
 
-def engine_dataframe(physical, spark, inputs=None, trace: bool = True):
-    """(DataFrame named as the plan's output, its accumulator, the stage descriptions)."""
-    stages = _Stages(spark, inputs, trace)
+def engine_dataframe(physical, spark, inputs=None, trace: bool = True, prefilter: bool = True):
+    """(DataFrame named as the plan's output, its accumulator, the stage descriptions).
+
+    `prefilter=False` hands every scanned row to exprscope (see scan_prefilter.py).
+    """
+    stages = _Stages(spark, inputs, trace, prefilter=prefilter)
     df = stages.dataframe(physical)
     return df.toDF(*physical.schema.names), stages.accumulator, stages.descriptions

@@ -112,13 +112,16 @@ def _inputs(p, df) -> dict | None:
 
 
 def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize: bool = True,
-        trace: bool = True, validation: str | None = None, spark=None) -> SparkRun:
+        trace: bool = True, validation: str | None = None, spark=None,
+        prefilter: bool = True) -> SparkRun:
     """Run a plan (or an expression over `df`) on Spark, natively or with exprscope inside.
 
     Engine mode only: `trace=False` skips the partition counters; `validation`
     is the plan's invariant-check mode ("always", "debug", "off"; default: the
     block's, see `toolkit.plan.validation`). The per-batch check that the
-    output schema equals the plan's runs in every mode.
+    output schema equals the plan's runs in every mode. `prefilter=False` stops
+    Spark from pre-filtering scans by the column-versus-constant conjuncts of the
+    filter above them (exact either way; off, exprscope sees every scanned row).
     """
     from .. import plan as plans
 
@@ -137,5 +140,5 @@ def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize
     from .engine import engine_dataframe
 
     physical = plans.create_physical_plan(logical, validation=validation)
-    out, accumulator, stages = engine_dataframe(physical, spark, inputs, trace)
+    out, accumulator, stages = engine_dataframe(physical, spark, inputs, trace, prefilter)
     return SparkRun("engine", logical, out, physical, stages, accumulator)
