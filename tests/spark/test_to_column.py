@@ -55,6 +55,10 @@ CASES = [
     c("round", [x], pc.RoundOptions(0, "half_towards_infinity")),
     c("floor", [x]), c("ceil", [x]), c("trunc", [x]),
     x == y, x != y, x < y, x <= y, x > y, x >= y, a == b, a != b, a < b, s == tk.literal("12"),
+    # against a constant (a guard only where Spark finds NaN greater), constant on either side
+    *[c(op, args) for op in ("equal", "not_equal", "less", "less_equal", "greater",
+                             "greater_equal")
+      for args in ([x, tk.literal(1.5)], [tk.literal(0.0), x], [x, tk.literal(float("nan"))])],
     tk.and_(p, q), tk.or_(p, q), c("and", [p, q]), c("or", [p, q]), c("xor", [p, q]),
     c("and_not", [p, q]), c("and_not_kleene", [p, q]), tk.not_(p),
     tk.is_null(x), tk.is_null(x, nan_is_null=True), tk.is_valid(a), c("is_nan", [x]),
