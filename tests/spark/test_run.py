@@ -8,6 +8,8 @@ The engine's trace must count what really happened, summed over partitions.
 
 from __future__ import annotations
 
+import os
+
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
@@ -17,9 +19,8 @@ from toolkit import plan
 
 pytestmark = pytest.mark.spark
 
-# scale 0.1 takes ~6 minutes for these tests on 2 shared cores (Q1 alone ~110 s); 0.01 keeps
-# the same queries and code paths (60k lineitem rows) in well under a minute
-TPCH_SCALE = 0.01
+# the scale (600k lineitem rows); EXPRSCOPE_TPCH_TEST_SCALE=0.01 for a quick local run
+TPCH_SCALE = float(os.environ.get("EXPRSCOPE_TPCH_TEST_SCALE", "0.1"))
 
 
 @pytest.fixture(scope="module")
