@@ -30,7 +30,7 @@ import toolkit as tk
 
 from .errors import SparkImportError
 
-__all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of"]
+__all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
 
 
 def class_name(node) -> str:
@@ -233,7 +233,7 @@ def _pattern_call(fn: str, node, args, spark_class: str) -> tk.Expression:
         from py4j.protocol import Py4JError
 
         try:
-            escape = str(node.escapeChar())
+            escape = "\\" if node is None else str(node.escapeChar())
         except Py4JError:  # an unresolved like() has the default escape
             escape = "\\"
         if escape != "\\":
@@ -282,7 +282,13 @@ def _substring(node, args) -> tk.Expression:
 
 def _unresolved_function(node, args) -> tk.Expression:
     parts = [str(p) for p in _seq(node.nameParts())]
-    name = parts[-1].lower()
+    return unresolved_call(parts[-1], args, node)
+
+
+def unresolved_call(function_name: str, args: list, node=None) -> tk.Expression:
+    """The exprscope call for a Spark function called by name (an unresolved Column's, or a
+    Spark Connect UnresolvedFunction's): Column operators, `F.*` functions, CASE WHEN."""
+    name = function_name.lower()
     if name in _UNRESOLVED_BINARY and len(args) == 2:
         return tk.call(_UNRESOLVED_BINARY[name], args)
     if name == "/" and len(args) == 2:
@@ -297,11 +303,16 @@ def _unresolved_function(node, args) -> tk.Expression:
         return tk.coalesce(*args)
     if name == "in":
         return _in(node, args, "In")
+    if name == "when" and len(args) >= 2:  # when(c1, v1, c2, v2, ..., [else]): CASE WHEN
+        pairs = [(args[2 * i], args[2 * i + 1]) for i in range(len(args) // 2)]
+        return tk.case_when(pairs, else_=args[-1] if len(args) % 2 else None)
+    if name in ("if", "iff") and len(args) == 3:  # SQL's IF takes the else branch on null
+        return tk.if_else(tk.coalesce(args[0], tk.literal(False)), args[1], args[2])
     if name == "dayofweek":
         return tk.call("day_of_week", args, pc.DayOfWeekOptions(count_from_zero=False,
                                                                   week_start=7))
     if name in ("substr", "substring") and len(args) == 3:
         return _substring(node, args)
-    raise SparkImportError(f"cannot import the Spark function {parts[-1]}({len(args)} "
-                           "arguments) into exprscope", spark_class=f"UnresolvedFunction "
-                           f"{parts[-1]}")
+    raise SparkImportError(f"cannot import the Spark function {function_name}({len(args)} "
+                           "arguments) into exprscope",
+                           spark_class=f"UnresolvedFunction {function_name}")

@@ -9,8 +9,7 @@ behind them. A Column becomes an expression: as Spark resolves it against
 unresolved tree. So a user can explain their real Spark filter pass by pass.
 
 Spark Connect DataFrames and Columns (pyspark.sql.connect) carry a protobuf
-plan instead; reading it needs the Connect client (grpcio), which this build
-does not install, so they are refused with a clear error.
+plan instead, read by `from_connect`.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ import toolkit as tk
 
 from .errors import SparkImportError
 from .from_catalyst import children, class_name, expression_from_catalyst
+from .from_connect import from_connect, is_connect
 
 __all__ = ["from_spark"]
 
@@ -33,13 +33,8 @@ def from_spark(df_or_column, df=None):
 
     For a Column, `df` (optional) resolves it against that DataFrame first.
     """
-    module = type(df_or_column).__module__
-    if module.startswith("pyspark.sql.connect"):
-        raise SparkImportError(
-            "cannot import a Spark Connect "
-            f"{type(df_or_column).__name__}: reading its protobuf plan needs the Spark "
-            "Connect client (grpcio), not installed here; use a classic SparkSession",
-            spark_class=type(df_or_column).__name__)
+    if is_connect(df_or_column):  # a protobuf plan, not an analyzed one
+        return from_connect(df_or_column, df)
     if _is_column(df_or_column):
         if df is not None:
             projected = df.select(df_or_column)
