@@ -9,6 +9,7 @@ functions to Connect mode for the rest of the suite.
 from __future__ import annotations
 
 import datetime
+import math
 import os
 import socket
 
@@ -69,8 +70,8 @@ def _same_rows(ours: pa.Table, theirs: pa.Table) -> None:
     for name in ours.column_names:
         a, b = ours.column(name).to_pylist(), theirs.column(name).to_pylist()
         for u, v in zip(a, b):
-            if isinstance(u, float) and isinstance(v, float) and u != u:
-                assert v != v, name
+            if isinstance(u, float) and isinstance(v, float) and math.isnan(u):
+                assert math.isnan(v), name
             else:
                 assert u == v or (isinstance(u, float) and abs(u - v) < 1e-9), (name, a, b)
 
