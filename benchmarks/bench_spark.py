@@ -8,7 +8,8 @@ the best of `--repeat` runs of the query hand-written in PySpark, of
 `tks.run(q, mode="native")` (exprscope's optimizer, then DataFrame operations)
 and of `tks.run(q, mode="engine")` (exprscope's physical plan inside
 `mapInArrow`, no tracing, invariant checks on each node's first batch), each
-collected to Arrow. Results are checked equal first. Engine mode is timed for
+collected to Arrow; PySpark and native runs interleaved, so warm-up and slow
+stretches hit both alike. Results are checked equal first. Engine mode is timed for
 each `--batch-rows` value of `spark.sql.execution.arrow.maxRecordsPerBatch`.
 Targets: native / PySpark within 1.05; engine / native within 3.
 """
@@ -22,9 +23,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from timing import best_of  # noqa: E402  (benchmarks/ is sys.path[0] when run)
-
-
+from timing import best_of, best_of_each
 
 
 def main(argv=None) -> None:
@@ -60,8 +59,10 @@ def main(argv=None) -> None:
                                    .cast(native_table.schema))
         assert check.equal, str(check)
         # a fresh DataFrame per run: re-running one would reuse its materialized shuffle stages (AQE)
-        t_pyspark = best_of(lambda n=number: tpch.spark_query(n, frames).toArrow(), args.repeat)
-        t_native = best_of(lambda p=p: tks.run(p, mode="native").to_arrow(), args.repeat)
+        # interleaved, so warm-up and slow stretches hit both alike
+        t_pyspark, t_native = best_of_each(
+            [lambda n=number: tpch.spark_query(n, frames).toArrow(),
+             lambda p=p: tks.run(p, mode="native").to_arrow()], args.repeat)
         for rows in args.batch_rows:
             spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(rows))
 

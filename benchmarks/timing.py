@@ -1,7 +1,9 @@
 """The one timing rule the benchmark scripts share: the best of N runs.
 
 The minimum is the run least disturbed by the rest of the machine, which is
-what a ratio against a peer measured the same way should compare.
+what a ratio against a peer measured the same way should compare. Peers are
+best timed interleaved (`best_of_each`), so a slow stretch or a warm-up hits
+both sides alike.
 """
 
 from __future__ import annotations
@@ -16,4 +18,15 @@ def best_of(fn, repeat: int) -> float:
         started = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - started)
+    return best
+
+
+def best_of_each(fns: list, repeat: int) -> list[float]:
+    """Seconds of the fastest call of each function, the calls interleaved round by round."""
+    best = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            started = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - started)
     return best

@@ -187,3 +187,13 @@ def test_import_toolkit_does_not_import_pyspark():
             "print('pyspark' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_translation_does_not_leave_pyspark_call_site_capture_changed(spark):
+    from pyspark.errors import utils
+
+    from toolkit import spark as tks
+
+    before = utils._enable_debugging_cache
+    tks.to_column(tk.if_else(p, a, b) + 1)
+    assert utils._enable_debugging_cache == before

@@ -13,6 +13,7 @@ names at the end. Aggregates are cast to the types the plan declares (Spark's
 
 from __future__ import annotations
 
+from .call_sites import no_call_sites
 from .errors import SparkTranslationError
 from .inputs import scan_dataframe
 from .to_column import quote_name, to_column
@@ -29,6 +30,11 @@ def _col(name: str):
 
 def to_dataframe(plan, spark, inputs: dict | None = None):
     """The DataFrame computing the logical plan, columns named as the plan's output."""
+    with no_call_sites():
+        return _to_dataframe(plan, spark, inputs)
+
+
+def _to_dataframe(plan, spark, inputs):
     frames: dict[int, object] = {}
     stack = [(plan, False)]
     while stack:  # post-order, iteratively

@@ -18,6 +18,7 @@ import pyarrow.types as pat
 
 from ..expression import Expression, as_expression, postorder
 from ..field_ref import FieldPath
+from .call_sites import no_call_sites
 from .column_functions import TRANSLATORS, untranslatable
 from .errors import SparkTranslationError
 from .types import to_spark_type
@@ -34,6 +35,11 @@ def to_column(expr, schema: pa.Schema | None = None):
     expr = as_expression(expr)
     if schema is not None and not expr.is_bound:
         expr = expr.bind(schema)
+    with no_call_sites():
+        return _translate(expr, schema)
+
+
+def _translate(expr: Expression, schema):
     columns: dict[int, object] = {}
     for node in postorder(expr):
         if node.is_literal:
