@@ -32,7 +32,9 @@ LOCAL_CONF = {
     "spark.ui.showConsoleProgress": "false",
     "spark.sql.execution.arrow.pyspark.enabled": "true",
     "spark.sql.execution.arrow.pyspark.fallback.enabled": "false",
-    "spark.sql.execution.arrow.maxRecordsPerBatch": "65536",
+    # engine mode hands exprscope Spark's Arrow batches: 262,144 rows beat 65,536 on three
+    # of four TPC-H queries at scale 1 (docs/benchmarks.md, issue 9)
+    "spark.sql.execution.arrow.maxRecordsPerBatch": "262144",
     "spark.sql.shuffle.partitions": "4",
     "spark.sql.session.timeZone": "UTC",
     "spark.driver.memory": "2g",
