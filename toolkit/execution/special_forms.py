@@ -48,7 +48,7 @@ def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full
     (`allow_full`).
     """
     if path is not None:
-        ctx.record_branch(path, label, arg_index, sel, None if rows.is_all else rows)
+        _record(ctx, sel, path, label, arg_index, rows)
     if rows.is_all:
         return (yield (child, rel, sel, None)), True
     if rows.count == 0:
@@ -85,7 +85,7 @@ def _all_dense(ctx, domain, *children) -> bool:
 
 
 def _record(ctx, sel, path, label, arg_index, rows: Rows) -> None:
-    """Record the rows a branch got, as `_branch` does."""
+    """Record the rows of the domain a branch got (all of them: recorded as None)."""
     ctx.record_branch(path, label, arg_index, sel, None if rows.is_all else rows)
 
 
@@ -175,8 +175,7 @@ def case_when(ctx, node, path, sel):
         else:
             c, c_full = _struct_child(struct_value, i), True
             if path is not None:
-                ctx.record_branch(path, f"when {i + 1}", 0, sel,
-                                  None if remaining.is_all else remaining)
+                _record(ctx, sel, path, f"when {i + 1}", 0, remaining)
         taken = _picked(remaining, c, c_full)
         if taken.count:
             value, full = yield from _branch(ctx, sel, args[1 + i], (1 + i,), taken, path,
