@@ -165,9 +165,7 @@ def case_when(ctx, node, path, sel):
     parts = []
     for i in range(n_cases):
         if remaining.count == 0:
-            for j in range(i, n_cases):
-                _skipped(ctx, sel, path, f"when {j + 1}", 0)
-                _skipped(ctx, sel, path, f"then {j + 1}", 1 + j)
+            _skip_cases(ctx, sel, path, i, n_cases)
             break
         if conds is not None:
             c, c_full = yield from _branch(ctx, sel, conds[i], (0, i), remaining, path,
@@ -195,14 +193,19 @@ def case_when(ctx, node, path, sel):
     return merge_parts(domain, parts, node.type)
 
 
+def _skip_cases(ctx, sel, path, first: int, n_cases: int) -> None:
+    """Record cases `first`.. as run on no rows: earlier cases took every row."""
+    for j in range(first, n_cases):
+        _skipped(ctx, sel, path, f"when {j + 1}", 0)
+        _skipped(ctx, sel, path, f"then {j + 1}", 1 + j)
+
+
 def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool, domain: int):
     """The branch rows of a case_when that ran densely, recorded as the lazy loop would."""
     remaining = Rows.all(domain)
     for i in range(n_cases):
         if remaining.count == 0:
-            for j in range(i, n_cases):
-                _skipped(ctx, sel, path, f"when {j + 1}", 0)
-                _skipped(ctx, sel, path, f"then {j + 1}", 1 + j)
+            _skip_cases(ctx, sel, path, i, n_cases)
             break
         _record(ctx, sel, path, f"when {i + 1}", 0, remaining)
         taken = _picked(remaining, _struct_child(struct, i), True)

@@ -29,6 +29,7 @@ import toolkit as tk
 
 from .errors import SparkImportError
 from .from_catalyst import unresolved_call
+from .relation_names import unique_name
 
 __all__ = ["expression_from_connect", "from_connect", "is_connect"]
 
@@ -310,13 +311,7 @@ class _RelationReader:
         return plan.scan(self._name(base), self._frame(relation))
 
     def _name(self, base: str) -> str:
-        base = base or "relation"
-        name, i = base, 1
-        while name in self.used_names:
-            i += 1
-            name = f"{base}{i}"
-        self.used_names.add(name)
-        return name
+        return unique_name(base or "relation", self.used_names)
 
     def _sort_key(self, order):
         from pyspark.sql.connect.proto import expressions_pb2

@@ -21,6 +21,7 @@ import toolkit as tk
 from .errors import SparkImportError
 from .from_catalyst import children, class_name, expression_from_catalyst
 from .from_connect import from_connect, is_connect
+from .relation_names import unique_name
 
 __all__ = ["from_spark"]
 
@@ -148,12 +149,7 @@ class _PlanReader:
             except Exception:  # noqa: BLE001 - relations without files (JDBC, ...)
                 base = None
         base = (base or class_name(leaf).lower()).replace(".", "_")
-        name, i = base, 1
-        while name in self.used_names:
-            i += 1
-            name = f"{base}{i}"
-        self.used_names.add(name)
-        return name
+        return unique_name(base, self.used_names)
 
     def _aggregate(self, node, input_plan):
         groups = [self._expr(e) for e in _seq(node.groupingExpressions())]
