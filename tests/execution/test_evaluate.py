@@ -6,6 +6,7 @@ import pytest
 import toolkit as tk
 from toolkit.errors import ExprscopeError, KernelError
 from toolkit.execution import EvaluationError, parallel
+from toolkit.execution.morsel_size import morsel_rows
 from toolkit.observe import Observer
 
 a, b = tk.field("a"), tk.field("b")
@@ -96,9 +97,12 @@ def test_ten_thousand_deep_nested_if_else_evaluates():
     assert tk.evaluate(expr, batch).to_pylist() == expected
 
 
-def test_kernel_error_in_a_later_chunk_names_the_row_of_the_whole_table(monkeypatch):
-    monkeypatch.setattr(parallel, "PARALLEL_MIN_ROWS", 1)  # run the chunks on the pool
-    monkeypatch.setattr(parallel, "MORSEL_ROWS", 64)
+@pytest.mark.parametrize("piece_rows, morsel_rows", [(1000, 64), (128, 64), (64, 1000)])
+def test_kernel_error_in_a_later_chunk_names_the_row_of_the_whole_table(
+        monkeypatch, piece_rows, morsel_rows):
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_ROWS", 1)  # run the pieces on the pool
+    monkeypatch.setattr(parallel, "PIECE_ROWS", piece_rows)
+    monkeypatch.setattr(parallel, "MORSEL_ROWS", morsel_rows)
     values = [1] * 1000
     values[777] = 0
     values[901] = 0
@@ -109,15 +113,39 @@ def test_kernel_error_in_a_later_chunk_names_the_row_of_the_whole_table(monkeypa
     assert "divide(10, a)" in str(info.value)
 
 
-def test_parallel_slices_equal_the_one_piece_result(monkeypatch):
-    t = pa.table({"a": pa.array(range(5000), pa.int64())})
+@pytest.mark.parametrize("piece_rows, morsel_rows", [(1000, 333), (700, 64), (333, 1000)])
+def test_pieces_and_morsels_equal_the_one_piece_result(monkeypatch, piece_rows, morsel_rows):
+    chunks = [list(range(2000)), list(range(2000, 2100)), list(range(2100, 5000))]
+    t = pa.table({"a": pa.chunked_array(chunks, pa.int64())})
     expr = tk.if_else(a > 2500, a * 2, tk.coalesce(tk.literal(None, pa.int64()), a))
     expected = tk.evaluate(expr, t)
     monkeypatch.setattr(parallel, "PARALLEL_MIN_ROWS", 1)
-    monkeypatch.setattr(parallel, "MORSEL_ROWS", 333)
+    monkeypatch.setattr(parallel, "PIECE_ROWS", piece_rows)
+    monkeypatch.setattr(parallel, "MORSEL_ROWS", morsel_rows)
     out = tk.evaluate(expr, t)
-    assert out.num_chunks == t.column("a").num_chunks
+    assert [len(c) for c in out.chunks] == [2000, 100, 2900]  # the caller's chunks, kept
     assert out.equals(expected)
+    batch_out = tk.evaluate(expr, t.combine_chunks().to_batches()[0])
+    assert isinstance(batch_out, pa.Array) and batch_out.equals(expected.combine_chunks())
+
+
+def test_a_field_free_branch_fills_every_row_of_every_morsel(monkeypatch):
+    """A morsel whose value is a scalar (no field read) stands for all its rows."""
+    monkeypatch.setattr(parallel, "MORSEL_ROWS", 64)
+    t = pa.table({"a": pa.array(range(200), pa.int64())})
+    out = tk.evaluate(tk.coalesce(tk.literal(7), a), t)
+    assert out.type == pa.int64() and out.to_pylist() == [7] * 200
+
+
+def test_morsels_split_the_work_inside_one_piece():
+    expr = tk.bind((a + 1) * 2, pa.schema([("a", pa.int64())]))  # an int64 intermediate
+    rows = morsel_rows(expr)
+    t = pa.table({"a": pa.array(range(3 * rows + 5), pa.int64())})
+    rec = Recorder()
+    out = tk.evaluate(expr, t, observer=rec)
+    assert out.num_chunks == 1 and out[-1].as_py() == (3 * rows + 5) * 2
+    add = next(n for n in rec.events[0].nodes if n.label == "add")
+    assert add.calls == 4 and add.rows == len(t)
 
 
 def test_observer_gets_node_stats_branches_and_small_data():

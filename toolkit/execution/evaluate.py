@@ -1,9 +1,10 @@
 """`evaluate(expr, data)`: the value of an expression over a RecordBatch or a Table.
 
-The driver: checks its inputs, binds when needed, cuts the data into slices,
-evaluates them (in parallel when large), reassembles the chunks, and, only when
-an observer listens, reports one EvalEvent with per-node statistics and the
-branch selections of every special form.
+The driver: checks its inputs, binds when needed, cuts the data into pieces of
+morsels (`parallel.py`), evaluates the pieces (in parallel when large),
+reassembles the caller's chunks, and, only when an observer listens, reports
+one EvalEvent with per-node statistics and the branch selections of every
+special form.
 
 `mode="lazy"` (the default) runs special forms call-by-name under selection
 vectors; `mode="eager"` evaluates every argument first and runs the forms'
@@ -21,7 +22,8 @@ from ..errors import ExprscopeError, KernelError
 from ..expression import Expression, as_expression, postorder
 from ..observe import BranchSelection, EvalEvent, NodeStats, active_observers, notify
 from .batch_context import BatchContext, Positions, now
-from .parallel import Piece, run_pieces, split
+from .morsel_size import morsel_rows
+from .parallel import Piece, morsels, run_pieces, split
 from .trampoline import run_tree
 
 __all__ = ["KEEP_DATA_ROWS", "MODES", "EvaluationError", "evaluate"]
@@ -46,20 +48,27 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
         raise EvaluationError(
             f"evaluate: data must be a pyarrow RecordBatch or Table, got {type(data).__name__}")
     expr = as_expression(expr)
-    expr, has_fields = _bound(expr, data.schema)
+    expr, has_fields, rows_per_morsel = _bound(expr, data.schema)
     observers = active_observers(observer)
     observing = bool(observers)
     started = now() if observing else 0.0
     memo: dict = {}
     positions = Positions()
     lazy = mode == "lazy"
+    out_type = expr.type
 
     def work(piece: Piece):
-        ctx = BatchContext(piece.batch, piece.offset, lazy, observing, memo, positions)
-        try:
-            return run_tree(ctx, expr), ctx, None
-        except KernelError as exc:
-            return None, ctx, exc
+        """(the piece's values, its morsels' contexts, the first KernelError or None)."""
+        values, contexts = [], []
+        for offset, batch in morsels(piece, rows_per_morsel):
+            ctx = BatchContext(batch, offset, lazy, observing, memo, positions)
+            contexts.append(ctx)
+            try:
+                values.append(_as_array(run_tree(ctx, expr), batch.num_rows, out_type))
+            except KernelError as exc:
+                return None, contexts, exc
+        # concatenated here, in the worker, while the morsels' results are in its cache
+        return (values[0] if len(values) == 1 else pa.concat_arrays(values)), contexts, None
 
     if data.num_rows == 0:
         # no row, nothing to compute and nothing that can fail (as in Acero): even an
@@ -79,9 +88,10 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
     if not results:
         value = _empty(expr.type, data)
     elif error is None:
-        value = results[0][0] if pieces is None else _assemble(expr, data, pieces, results)
-        if pieces is None and not isinstance(value, pa.Scalar):
-            value = value[0]  # an all-literal expression is one value
+        if pieces is None:
+            value = results[0][0][0]  # an all-literal expression is one value
+        else:
+            value = _assemble(out_type, data, pieces, results)
     if observing:
         event = _event(expr, data, mode, positions, results, error, value)
         event.elapsed = now() - started
@@ -91,8 +101,8 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
     return value
 
 
-def _walk_facts(expr: Expression) -> tuple[list, bool]:
-    """The field references of `expr` and whether every node is bound, remembered.
+def _walk_facts(expr: Expression) -> tuple[list, bool, int | None]:
+    """The field references of `expr`, whether every node is bound, and its morsel size.
 
     Expressions are immutable, so the walk (about 2 us per node) is done once
     per tree for the last few trees evaluated: a prepared expression evaluated
@@ -101,13 +111,14 @@ def _walk_facts(expr: Expression) -> tuple[list, bool]:
     key = id(expr)
     hit = _FACTS.get(key)
     if hit is not None and hit[0] is expr:
-        return hit[1], hit[2]
+        return hit[1:]
     params = [node for node in postorder(expr) if node.kind == "field"]
     bound = expr.is_bound  # O(1): remembered by each call at construction
+    rows = morsel_rows(expr) if bound else None
     if len(_FACTS) >= _FACTS_SIZE:
         _FACTS.pop(next(iter(_FACTS)), None)  # the oldest entry
-    _FACTS[key] = (expr, params, bound)  # holding expr keeps its id from being reused
-    return params, bound
+    _FACTS[key] = (expr, params, bound, rows)  # holding expr keeps its id from being reused
+    return params, bound, rows
 
 
 _FACTS: dict[int, tuple] = {}
@@ -115,12 +126,13 @@ _FACTS_SIZE = 64
 
 
 def _bound(expr: Expression, schema: pa.Schema):
-    """The bound expression and whether it reads any field; checks a pre-bound one fits."""
-    params, bound = _walk_facts(expr)
+    """(bound expression, whether it reads any field, its morsel rows); checks a pre-bound one fits."""
+    params, bound, rows = _walk_facts(expr)
     if not bound:
         from ..bind import bind
 
-        return bind(expr, schema), bool(params)
+        expr = bind(expr, schema)
+        return expr, bool(params), morsel_rows(expr)
     for param in params:
         if param.path is None:
             continue
@@ -131,7 +143,7 @@ def _bound(expr: Expression, schema: pa.Schema):
                 f"evaluate: field {param.to_string()} was bound as {param.field_type} at "
                 f"{param.path.to_string()}, but the data has {have} there; "
                 "bind the expression to this data's schema")
-    return expr, bool(params)
+    return expr, bool(params), rows
 
 
 def _empty(out_type, data):
@@ -139,16 +151,20 @@ def _empty(out_type, data):
     return array if isinstance(data, pa.RecordBatch) else pa.chunked_array([array], out_type)
 
 
-def _assemble(expr, data, pieces, results):
-    """One array per output chunk, the slices of a chunk concatenated back."""
-    out_type = expr.type
+def _as_array(value, rows: int, out_type) -> pa.Array:
+    """A morsel's value as an array of its rows and of the expression's type.
+
+    A subtree that reads no field gives a scalar: it stands for every row.
+    """
+    if isinstance(value, pa.Scalar):
+        return pa.repeat(value if value.type == out_type else value.cast(out_type), rows)
+    return value if value.type == out_type else value.cast(out_type)
+
+
+def _assemble(out_type, data, pieces, results):
+    """One array per output chunk; the pieces of a chunk bigger than a piece concatenated."""
     chunks: list[list[pa.Array]] = []
     for piece, (value, _, _) in zip(pieces, results):
-        if isinstance(value, pa.Scalar):
-            value = pa.repeat(value if value.type == out_type else value.cast(out_type),
-                              piece.batch.num_rows)
-        elif value.type != out_type:
-            value = value.cast(out_type)
         if piece.chunk == len(chunks):
             chunks.append([value])
         else:
@@ -169,7 +185,7 @@ def _event(expr, data, mode, positions, results, error, value) -> EvalEvent:
     paths = positions.all_paths()
     nodes: dict[int, NodeStats] = {}
     branches: dict[tuple, list] = {}
-    for (_, ctx, _) in results:
+    for ctx in (ctx for (_, contexts, _) in results for ctx in contexts):
         for pos, stat in ctx.stats.items():
             merged = nodes.get(pos)
             if merged is None:

@@ -1,30 +1,35 @@
-"""Cutting the data into slices (morsels) and evaluating them on a thread pool.
+"""Cutting the data into pieces and morsels, and evaluating pieces on a thread pool.
 
-pyarrow's kernels release the GIL, so slices of one Table evaluate in parallel
-on plain threads. Slices also keep each kernel's working set small enough to
-stay in cache across a chain of kernels, as Acero's batches do. Small inputs
-never touch the pool: below PARALLEL_MIN_ROWS the slices run in the caller's
-thread, in order.
+Two sizes, for two reasons:
 
-Slices are at most MORSEL_ROWS rows; a bigger chunk is cut and its slices
-concatenated back, which costs one copy of the result, so slices are large
-(measured on 1M-10M rows, 2 shared cores: 16K slices lose to Python overhead,
-256K and 1M perform alike on kernels, and 1M avoids most re-concatenation).
+- A *piece* (at most PIECE_ROWS rows of one input chunk) is the unit of
+  parallel work. pyarrow's kernels release the GIL, so pieces of one Table
+  evaluate in parallel on plain threads. Small inputs never touch the pool:
+  below PARALLEL_MIN_ROWS the pieces run in the caller's thread, in order.
+- A *morsel* (a run of rows of a piece, sized per tree by `morsel_size.py`)
+  is the unit of evaluation: the whole tree runs over one morsel before the
+  next, so a chain of kernels passes 2 MB intermediates through the cache
+  instead of 8 MB ones through memory, as Acero's batches do. The worker
+  concatenates its morsels' results into the piece's result while they are
+  still in its cache, in parallel with the other workers; only a chunk bigger
+  than a piece is concatenated again.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import pyarrow as pa
 
-__all__ = ["MORSEL_ROWS", "PARALLEL_MIN_ROWS", "Piece", "run_pieces", "split"]
+__all__ = ["MORSEL_ROWS", "PARALLEL_MIN_ROWS", "PIECE_ROWS", "Piece", "morsels", "run_pieces",
+           "split"]
 
-MORSEL_ROWS = 1 << 20
+PIECE_ROWS = 1 << 20
 PARALLEL_MIN_ROWS = 131_072
+MORSEL_ROWS: int | None = None  # a fixed morsel size over the per-tree rule (tests, benchmarks)
 
 _POOL: ThreadPoolExecutor | None = None
 
@@ -38,21 +43,36 @@ class Piece:
     batch: pa.RecordBatch
 
 
-def split(data, morsel_rows: int | None = None) -> list[Piece]:
-    """The slices to evaluate; a Table's chunk boundaries are kept as output chunks."""
-    morsel_rows = morsel_rows or MORSEL_ROWS
+def split(data, piece_rows: int | None = None) -> list[Piece]:
+    """The pieces to evaluate; a Table's chunk boundaries are kept as output chunks."""
+    piece_rows = piece_rows or PIECE_ROWS
     batches = [data] if isinstance(data, pa.RecordBatch) else data.to_batches()
     pieces: list[Piece] = []
     offset = 0
     for chunk, batch in enumerate(batches):
         n = batch.num_rows
-        if n <= morsel_rows:
+        if n <= piece_rows:
             pieces.append(Piece(chunk, offset, batch))
         else:
-            for start in range(0, n, morsel_rows):
-                pieces.append(Piece(chunk, offset + start, batch.slice(start, morsel_rows)))
+            for start in range(0, n, piece_rows):
+                pieces.append(Piece(chunk, offset + start, batch.slice(start, piece_rows)))
         offset += n
     return pieces
+
+
+def morsels(piece: Piece, morsel_rows: int | None) -> Iterator[tuple[int, pa.RecordBatch]]:
+    """(first row over the whole input, batch) for each morsel of the piece, in order.
+
+    `morsel_rows` None: the piece is one morsel. MORSEL_ROWS, when set, wins.
+    """
+    morsel_rows = MORSEL_ROWS or morsel_rows
+    batch = piece.batch
+    n = batch.num_rows
+    if morsel_rows is None or n <= morsel_rows:
+        yield piece.offset, batch
+        return
+    for start in range(0, n, morsel_rows):
+        yield piece.offset + start, batch.slice(start, morsel_rows)
 
 
 def _pool() -> ThreadPoolExecutor:

@@ -1,0 +1,70 @@
+"""How many rows a morsel of a given tree should have: enough to keep its intermediates in cache.
+
+Cutting a piece into morsels pays where a chain of kernels writes an
+intermediate array and the next kernel reads it back: at 2 MB per array the
+round trip stays in cache, at 8 MB (1M int64 rows) it goes through memory.
+Cutting costs a fixed amount per kernel call and morsel (~6 us), the special
+forms' bookkeeping per morsel, and the concatenation of the results. So the
+size follows from the tree's widest intermediate, the value of a call that
+another call consumes (leaves are read once, the root is written once):
+
+- 8-byte intermediates (int64, double, timestamps): 2 MiB / 8 = 256K rows;
+  4-byte ones: 512K rows;
+- only boolean intermediates (comparisons under and/or: 128 KB per 1M rows),
+  or no intermediate at all (`utf8_upper(s)`): the piece is not cut.
+
+Measured (benchmarks/bench_evaluate.py, 10M rows in 1M chunks, median of
+per-round ratios against Acero): the arithmetic chain 0.72 -> 0.96 at 256K,
+the string function 5.6 -> 3.3 had it been cut, and/or 1.12 -> 0.94 had it
+been cut; see docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+__all__ = [
+    "MIN_MORSEL_ROWS",
+    "MORSEL_BYTES",
+    "VARIABLE_WIDTH_BYTES",
+    "intermediate_width",
+    "morsel_rows",
+]
+
+MORSEL_BYTES = 2 << 20  # per intermediate array: a core's share of the cache it streams through
+MIN_MORSEL_ROWS = 1 << 16  # below this the fixed cost per kernel call outweighs the cache
+VARIABLE_WIDTH_BYTES = 16  # strings, lists, structs: an offset and a short value per row
+
+
+def intermediate_width(root) -> float:
+    """Bytes per row of the widest intermediate of a bound tree (0.0 when it has none)."""
+    widest = 0.0
+    stack = [arg for arg in root.args] if root.is_call else []
+    while stack:
+        node = stack.pop()
+        if not node.is_call:
+            continue
+        widest = max(widest, type_width(node.type))
+        stack.extend(node.args)
+    return widest
+
+
+def type_width(type_: pa.DataType | None) -> float:
+    """Bytes per row a value of this type occupies (a bitmap row is 1/8 byte)."""
+    if type_ is None:
+        return VARIABLE_WIDTH_BYTES
+    if pa.types.is_dictionary(type_):
+        return type_width(type_.index_type)
+    try:
+        return type_.bit_width / 8
+    except ValueError:  # not fixed-width
+        return VARIABLE_WIDTH_BYTES
+
+
+def morsel_rows(root) -> int | None:
+    """Rows per morsel for this tree, or None: do not cut the pieces."""
+    width = intermediate_width(root)
+    if width == 0:
+        return None
+    rows = int(MORSEL_BYTES / width)
+    return max(rows, MIN_MORSEL_ROWS)
