@@ -3,7 +3,9 @@
 Arrow replaces `cast` by a per-target CastFunction at bind time; here one kernel
 accepts any input, and binding checks that pyarrow can cast from the input type
 to the target (the same check Arrow's dispatch makes). A safe cast fails per row
-on overflow, truncation or invalid values, hence `can_fail`.
+on overflow, truncation or invalid values, hence `can_fail`. Safe integer casts
+take a faster, identical path where one min/max settles their range check
+(`cast_range_check.py`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,12 @@ import pyarrow.compute as pc
 
 from ..errors import BindError, NoKernelError
 from ..options import cast_target
+from .cast_range_check import (
+    RANGE_CHECK_MIN_ROWS,
+    checked_range,
+    unchecked_options,
+    values_in_range,
+)
 from .function import Kernel
 from .registry import define
 from .types import ANY, computed
@@ -74,6 +82,20 @@ def _init(function, kernel, types, options) -> None:
                             function="cast", types=types)
 
 
+def _execute(function, args, options, kernel):
+    """pyarrow's cast; a safe integer cast whose range min/max settle skips the per-value check."""
+    value = args[0]
+    if isinstance(value, pa.Array) and len(value) >= RANGE_CHECK_MIN_ROWS:
+        target = cast_options_target(options)
+        checked = checked_range(value.type, target, options)
+        if checked is not None and values_in_range(value, checked[0], checked[1]):
+            options = unchecked_options(options, target, checked[2])
+    return _CAST.call(args, options)
+
+
+_CAST = pc.get_function("cast")
+
 define("cast", [Kernel("cast", (ANY,), computed("options.to_type", lambda ts, o: _target(ts, o)))],
        "Convert the argument to the type in CastOptions; a safe cast fails on lost values.",
-       options_class=pc.CastOptions, can_fail=True, init=_init, options_required=True)
+       options_class=pc.CastOptions, can_fail=True, init=_init, options_required=True,
+       execute=_execute)

@@ -1,0 +1,88 @@
+"""Safe integer casts whose range check one min and one max settle.
+
+A safe cast from an integer type checks every valid value against a range:
+to a float type, that the integer is exactly representable (|v| <= 2**53 for
+double, 2**24 for float, Arrow's `CheckForIntegerToFloatingTruncation`); to a
+narrower integer type, that it fits (`IntegersCanFit`). The conversion itself
+is the unchecked one either way. Arrow's per-value check costs more than the
+conversion (1M int64 -> double: 5.0 ms checked, 1.7 ms unchecked), while a
+vectorized min and max over the values buffer take about 0.5 ms.
+
+So: when the min and max of the raw values buffer lie in the range, run the
+same cast with the check turned off; the result is identical. The buffer is
+read without its validity bitmap, so a null slot holding an out-of-range value
+only sends the cast down Arrow's checked path, which ignores null slots and
+raises its own error for a valid value out of range. Nothing else changes:
+floats, decimals, temporal types and casts with the check already off run as
+before.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+__all__ = ["RANGE_CHECK_MIN_ROWS", "checked_range", "unchecked_options", "values_in_range"]
+
+RANGE_CHECK_MIN_ROWS = 4096  # below this the two extra kernel calls cost what they save
+
+_FLOAT_EXACT = {pa.float32(): 1 << 24, pa.float64(): 1 << 53}  # Arrow's FloatingIntegerBound
+_OPTION_NAMES = ("allow_int_overflow", "allow_time_truncate", "allow_time_overflow",
+                 "allow_decimal_truncate", "allow_float_truncate", "allow_invalid_utf8")
+
+
+def checked_range(source: pa.DataType, target: pa.DataType, options) -> tuple[int, int, str] | None:
+    """(low, high, the CastOptions flag that turns the check off), if this cast checks a range.
+
+    None when the cast checks no integer range, or when the check is already off.
+    """
+    if not pa.types.is_integer(source):
+        return None
+    if target in _FLOAT_EXACT:
+        if options.allow_float_truncate:
+            return None
+        limit = _FLOAT_EXACT[target]
+        if _integer_range(source)[1] <= limit and _integer_range(source)[0] >= -limit:
+            return None  # every value of the source type is exact: Arrow checks nothing
+        return (-limit if pa.types.is_signed_integer(source) else 0), limit, "allow_float_truncate"
+    if pa.types.is_integer(target):
+        if options.allow_int_overflow:
+            return None
+        low, high = _integer_range(target)
+        source_low, source_high = _integer_range(source)
+        if source_low >= low and source_high <= high:
+            return None  # a widening cast: nothing to check
+        return low, high, "allow_int_overflow"
+    return None
+
+
+def values_in_range(array: pa.Array, low: int, high: int) -> bool:
+    """Whether every value in the array's values buffer, null slots included, is in [low, high]."""
+    raw = pa.Array.from_buffers(array.type, len(array), [None, array.buffers()[1]],
+                                offset=array.offset)
+    return pc.min(raw).as_py() >= low and pc.max(raw).as_py() <= high
+
+
+def unchecked_options(options: pc.CastOptions, target: pa.DataType, flag: str) -> pc.CastOptions:
+    """The same cast options with one check turned off (remembered per options object)."""
+    key = (id(options), flag)
+    hit = _UNCHECKED.get(key)
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    flags = {name: getattr(options, name) for name in _OPTION_NAMES}
+    flags[flag] = True
+    unchecked = pc.CastOptions(target, **flags)
+    if len(_UNCHECKED) > 1024:
+        _UNCHECKED.clear()
+    _UNCHECKED[key] = (options, unchecked)  # holding options keeps its id from being reused
+    return unchecked
+
+
+_UNCHECKED: dict[tuple[int, str], tuple[pc.CastOptions, pc.CastOptions]] = {}
+
+
+def _integer_range(type_: pa.DataType) -> tuple[int, int]:
+    bits = type_.bit_width
+    if pa.types.is_signed_integer(type_):
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
