@@ -3,18 +3,22 @@
     python benchmarks/bench_evaluate.py                 # 10M rows
     python benchmarks/bench_evaluate.py --rows 1000000  # a quick check
 
-For each expression, the best of `--repeat` runs of `tk.evaluate` (bound once,
-as a prepared query would be) and of an Acero `table_source -> project` plan of
-the same expression built with `pc.Expression._call`; the results are checked
-equal first. Ratio = Acero time / exprscope time (>= 1.0: exprscope is at least
-as fast). Then the fixed cost per node: a chain of additions on a 1,000-row
-batch, per added node, for exprscope, plain `pc.add` calls and Acero.
+For each expression, `--repeat` rounds of `tk.evaluate` (bound once, as a
+prepared query would be) and of an Acero `table_source -> project` plan of the
+same expression built with `pc.Expression._call`, interleaved; the results
+(values, type, and the caller's chunking) are checked first. Ratio = Acero time
+/ exprscope time (>= 1.0: exprscope is at least as fast), two ways: the best
+run of each side, and the median of the per-round ratios (steadier on a shared
+machine, where one side's best can be a lucky quiet moment). Then the fixed
+cost per node: a chain of additions on a 1,000-row batch, per added node, for
+exprscope, plain `pc.add` calls and Acero.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 
 import numpy as np
@@ -24,7 +28,7 @@ from pyarrow import acero
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from timing import best_of  # noqa: E402  (benchmarks/ is sys.path[0] when run)
+from timing import best_of, best_of_each  # noqa: E402  (benchmarks/ is sys.path[0] when run)
 
 import toolkit as tk
 
@@ -97,19 +101,25 @@ def run_acero(expression: pc.Expression, table) -> pa.ChunkedArray:
 
 
 def compare_with_acero(table: pa.Table, repeat: int) -> None:
-    print(f"{table.num_rows:,} rows, {table.column('a').num_chunks} chunks, best of {repeat}")
-    print(f"{'expression':<26} {'exprscope s':>11} {'acero s':>9} {'acero/exprscope':>16}")
+    print(f"{table.num_rows:,} rows, {table.column('a').num_chunks} chunks, {repeat} rounds")
+    print(f"{'expression':<26} {'exprscope s':>11} {'acero s':>9} {'best/best':>10} "
+          f"{'median of rounds':>17}")
     for name, expr in EXPRESSIONS.items():
         bound = tk.bind(expr, table.schema)
         reference = to_pyarrow(expr)
         ours, theirs = tk.evaluate(bound, table), run_acero(reference, table)
         assert ours.type == theirs.type, (name, ours.type, theirs.type)
         assert ours.combine_chunks().equals(theirs.combine_chunks()), name
-        t_ours = t_acero = float("inf")
-        for _ in range(repeat):  # interleaved, so a busy moment of the machine hits both
-            t_ours = min(t_ours, best_of(lambda: tk.evaluate(bound, table), 1))  # noqa: B023
-            t_acero = min(t_acero, best_of(lambda: run_acero(reference, table), 1))  # noqa: B023
-        print(f"{name:<26} {t_ours:>11.3f} {t_acero:>9.3f} {t_acero / t_ours:>15.2f}x")
+        assert ours.num_chunks == table.column("a").num_chunks, name  # the caller's chunks
+        t_ours, t_acero, ratios = float("inf"), float("inf"), []
+        for i in range(repeat):  # interleaved, alternating who goes first, so a busy moment hits both
+            pair = [lambda: tk.evaluate(bound, table), lambda: run_acero(reference, table)]  # noqa: B023
+            first, second = best_of_each(pair if i % 2 == 0 else pair[::-1], 1)
+            mine, acero_time = (first, second) if i % 2 == 0 else (second, first)
+            t_ours, t_acero = min(t_ours, mine), min(t_acero, acero_time)
+            ratios.append(acero_time / mine)
+        print(f"{name:<26} {t_ours:>11.3f} {t_acero:>9.3f} {t_acero / t_ours:>9.2f}x "
+              f"{statistics.median(ratios):>16.2f}x")
 
 
 def fixed_cost_per_node(repeat: int) -> None:
@@ -151,7 +161,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--chunk-rows", type=int, default=1 << 20)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args(argv)
     print(f"pyarrow {pa.__version__}, {os.cpu_count()} CPUs "
           "(the machine may be shared: compare ratios, not seconds)")
