@@ -28,7 +28,7 @@ from pyarrow import acero
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from timing import best_of, best_of_each  # noqa: E402  (benchmarks/ is sys.path[0] when run)
+from timing import best_of, best_of_each
 
 import toolkit as tk
 
