@@ -58,8 +58,23 @@ GUARDED_QUOTIENT_PATHS = {
        expressions("int", 2), tables())
 def test_errors_on_unselected_rows_never_surface(kind, numerator, fallback, table):
     """`g` (column i) has zeros; the quotient is only needed where it is not zero."""
+    check_guarded(kind, numerator[0], fallback[0], table)
+
+
+def test_a_fallback_that_fails_only_where_the_quotient_is_used():
+    """Found by hypothesis: `i / (i + j)` divides by zero on the row the quotient takes."""
+    i, j = tk.field("i"), tk.field("j")
+    table = pa.table({"i": pa.array([None, 3, 0], pa.int64()),
+                      "j": pa.array([None, -3, 1], pa.int32()),
+                      "f": pa.nulls(3, pa.float64()), "p": pa.nulls(3, pa.bool_()),
+                      "s": pa.nulls(3, pa.string())})
+    for kind in GUARDED_QUOTIENT_PATHS:
+        check_guarded(kind, i, i / (i + j), table)
+
+
+def check_guarded(kind, numerator, fallback, table):
     g = tk.field("i")
-    expr = _guarded(kind, numerator[0], fallback[0], g)
+    expr = _guarded(kind, numerator, fallback, g)
     try:
         got = tk.evaluate(expr, table)
     except KernelError as error:
@@ -74,18 +89,22 @@ def test_errors_on_unselected_rows_never_surface(kind, numerator, fallback, tabl
     if picked.num_rows == 0:
         return
     try:
-        quotient = tk.evaluate(numerator[0] / g, picked)
+        quotient = tk.evaluate(numerator / g, picked)
     except KernelError:
         return  # the numerator itself fails on a selected row: checked by other tests
-    fallback_rows = tk.evaluate(fallback[0], picked)
     got_rows = got.filter(nonzero)
     if isinstance(quotient, pa.Scalar):
         quotient = pa.chunked_array([pa.repeat(quotient, picked.num_rows)])
     if kind != "and":
         assert same_values(got_rows, quotient), str(expr)
-    else:  # `and` picks the quotient where it is positive, the fallback elsewhere
-        q = quotient.to_pylist()
-        fb = fallback_rows.to_pylist() if not isinstance(fallback_rows, pa.Scalar) \
-            else [fallback_rows.as_py()] * len(q)
-        assert got_rows.to_pylist() == [v if (v is not None and v > 0) else (
-            None if v is None else f) for v, f in zip(q, fb)], str(expr)
+        return
+    # `and` takes the quotient where it is positive, null where it is null, and the fallback
+    # where it is not positive: only there is the fallback evaluated (elsewhere it may fail)
+    uses_fallback = picked.filter(pc.less_equal(quotient, 0))  # a null quotient is dropped
+    fallback_rows = tk.evaluate(fallback, uses_fallback)
+    if isinstance(fallback_rows, pa.Scalar):
+        fallback_rows = pa.repeat(fallback_rows, uses_fallback.num_rows)
+    fallbacks = iter(fallback_rows.to_pylist())
+    expected = [None if v is None else (v if v > 0 else next(fallbacks))
+                for v in quotient.to_pylist()]
+    assert got_rows.to_pylist() == expected, str(expr)
