@@ -112,8 +112,9 @@ def compare_with_acero(table: pa.Table, repeat: int) -> None:
         assert ours.combine_chunks().equals(theirs.combine_chunks()), name
         assert ours.num_chunks == table.column("a").num_chunks, name  # the caller's chunks
         t_ours, t_acero, ratios = float("inf"), float("inf"), []
-        for i in range(repeat):  # interleaved, alternating who goes first, so a busy moment hits both
-            pair = [lambda: tk.evaluate(bound, table), lambda: run_acero(reference, table)]  # noqa: B023
+        # interleaved, alternating who goes first, so a busy moment hits both
+        pair = [lambda: tk.evaluate(bound, table), lambda: run_acero(reference, table)]  # noqa: B023
+        for i in range(repeat):
             first, second = best_of_each(pair if i % 2 == 0 else pair[::-1], 1)
             mine, acero_time = (first, second) if i % 2 == 0 else (second, first)
             t_ours, t_acero = min(t_ours, mine), min(t_acero, acero_time)

@@ -126,7 +126,7 @@ _FACTS_SIZE = 64
 
 
 def _bound(expr: Expression, schema: pa.Schema):
-    """(bound expression, whether it reads any field, its morsel rows); checks a pre-bound one fits."""
+    """(bound expression, reads any field?, morsel rows); checks that a pre-bound one fits."""
     params, bound, rows = _walk_facts(expr)
     if not bound:
         from ..bind import bind
