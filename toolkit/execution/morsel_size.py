@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..expression import postorder
+
 __all__ = [
     "MIN_MORSEL_ROWS",
     "MORSEL_BYTES",
@@ -38,15 +40,8 @@ VARIABLE_WIDTH_BYTES = 16  # strings, lists, structs: an offset and a short valu
 
 def intermediate_width(root) -> float:
     """Bytes per row of the widest intermediate of a bound tree (0.0 when it has none)."""
-    widest = 0.0
-    stack = [arg for arg in root.args] if root.is_call else []
-    while stack:
-        node = stack.pop()
-        if not node.is_call:
-            continue
-        widest = max(widest, type_width(node.type))
-        stack.extend(node.args)
-    return widest
+    return max((type_width(node.type) for node in postorder(root)
+                if node.is_call and node is not root), default=0.0)
 
 
 def type_width(type_: pa.DataType | None) -> float:

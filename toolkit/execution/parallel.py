@@ -45,18 +45,13 @@ class Piece:
 
 def split(data, piece_rows: int | None = None) -> list[Piece]:
     """The pieces to evaluate; a Table's chunk boundaries are kept as output chunks."""
-    piece_rows = piece_rows or PIECE_ROWS
     batches = [data] if isinstance(data, pa.RecordBatch) else data.to_batches()
     pieces: list[Piece] = []
     offset = 0
     for chunk, batch in enumerate(batches):
-        n = batch.num_rows
-        if n <= piece_rows:
-            pieces.append(Piece(chunk, offset, batch))
-        else:
-            for start in range(0, n, piece_rows):
-                pieces.append(Piece(chunk, offset + start, batch.slice(start, piece_rows)))
-        offset += n
+        for start, piece in _slices(batch, piece_rows or PIECE_ROWS):
+            pieces.append(Piece(chunk, offset + start, piece))
+        offset += batch.num_rows
     return pieces
 
 
@@ -65,14 +60,18 @@ def morsels(piece: Piece, morsel_rows: int | None) -> Iterator[tuple[int, pa.Rec
 
     `morsel_rows` None: the piece is one morsel. MORSEL_ROWS, when set, wins.
     """
-    morsel_rows = MORSEL_ROWS or morsel_rows
-    batch = piece.batch
+    for start, morsel in _slices(piece.batch, MORSEL_ROWS or morsel_rows):
+        yield piece.offset + start, morsel
+
+
+def _slices(batch: pa.RecordBatch, rows: int | None) -> Iterator[tuple[int, pa.RecordBatch]]:
+    """(first row, slice) for consecutive runs of at most `rows` rows (None: the whole batch)."""
     n = batch.num_rows
-    if morsel_rows is None or n <= morsel_rows:
-        yield piece.offset, batch
+    if rows is None or n <= rows:
+        yield 0, batch
         return
-    for start in range(0, n, morsel_rows):
-        yield piece.offset + start, batch.slice(start, morsel_rows)
+    for start in range(0, n, rows):
+        yield start, batch.slice(start, rows)
 
 
 def _pool() -> ThreadPoolExecutor:

@@ -42,18 +42,18 @@ def checked_range(source: pa.DataType, target: pa.DataType, options) -> tuple[in
         if options.allow_float_truncate:
             return None
         limit = _FLOAT_EXACT[target]
-        if _integer_range(source)[1] <= limit and _integer_range(source)[0] >= -limit:
-            return None  # every value of the source type is exact: Arrow checks nothing
-        return (-limit if pa.types.is_signed_integer(source) else 0), limit, "allow_float_truncate"
-    if pa.types.is_integer(target):
+        low, high, flag = (-limit if pa.types.is_signed_integer(source) else 0), limit, \
+            "allow_float_truncate"
+    elif pa.types.is_integer(target):
         if options.allow_int_overflow:
             return None
-        low, high = _integer_range(target)
-        source_low, source_high = _integer_range(source)
-        if source_low >= low and source_high <= high:
-            return None  # a widening cast: nothing to check
-        return low, high, "allow_int_overflow"
-    return None
+        (low, high), flag = _integer_range(target), "allow_int_overflow"
+    else:
+        return None
+    source_low, source_high = _integer_range(source)
+    if low <= source_low and source_high <= high:
+        return None  # every value of the source type fits: Arrow checks nothing
+    return low, high, flag
 
 
 def values_in_range(array: pa.Array, low: int, high: int) -> bool:
