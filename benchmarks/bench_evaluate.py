@@ -11,7 +11,9 @@ same expression built with `pc.Expression._call`, interleaved; the results
 run of each side, and the median of the per-round ratios (steadier on a shared
 machine, where one side's best can be a lucky quiet moment). Then the fixed
 cost per node: a chain of additions on a 1,000-row batch, per added node, for
-exprscope, plain `pc.add` calls and Acero.
+exprscope, plain `pc.add` calls and Acero. Last, the arithmetic chain over
+other shapes of input: a single RecordBatch of 262,144 rows (Spark's engine
+mode) and of 1M rows, and the whole table as one chunk.
 """
 
 from __future__ import annotations
@@ -90,7 +92,8 @@ def _postorder(expr):
     return out
 
 
-def run_acero(expression: pc.Expression, table) -> pa.ChunkedArray:
+def run_acero(expression: pc.Expression, data) -> pa.ChunkedArray:
+    table = data if isinstance(data, pa.Table) else pa.Table.from_batches([data])
     plan = acero.Declaration.from_sequence([
         acero.Declaration("table_source", acero.TableSourceNodeOptions(table)),
         acero.Declaration("project", acero.ProjectNodeOptions([expression], ["out"])),
@@ -102,25 +105,48 @@ def run_acero(expression: pc.Expression, table) -> pa.ChunkedArray:
 
 def compare_with_acero(table: pa.Table, repeat: int) -> None:
     print(f"{table.num_rows:,} rows, {table.column('a').num_chunks} chunks, {repeat} rounds")
-    print(f"{'expression':<26} {'exprscope s':>11} {'acero s':>9} {'best/best':>10} "
-          f"{'median of rounds':>17}")
+    print(HEADER)
     for name, expr in EXPRESSIONS.items():
-        bound = tk.bind(expr, table.schema)
-        reference = to_pyarrow(expr)
-        ours, theirs = tk.evaluate(bound, table), run_acero(reference, table)
-        assert ours.type == theirs.type, (name, ours.type, theirs.type)
-        assert ours.combine_chunks().equals(theirs.combine_chunks()), name
-        assert ours.num_chunks == table.column("a").num_chunks, name  # the caller's chunks
-        t_ours, t_acero, ratios = float("inf"), float("inf"), []
-        # interleaved, alternating who goes first, so a busy moment hits both
-        pair = [lambda: tk.evaluate(bound, table), lambda: run_acero(reference, table)]  # noqa: B023
-        for i in range(repeat):
-            first, second = best_of_each(pair if i % 2 == 0 else pair[::-1], 1)
-            mine, acero_time = (first, second) if i % 2 == 0 else (second, first)
-            t_ours, t_acero = min(t_ours, mine), min(t_acero, acero_time)
-            ratios.append(acero_time / mine)
-        print(f"{name:<26} {t_ours:>11.3f} {t_acero:>9.3f} {t_acero / t_ours:>9.2f}x "
-              f"{statistics.median(ratios):>16.2f}x")
+        print(_compare(name, expr, table, repeat))
+
+
+def compare_shapes(table: pa.Table, repeat: int) -> None:
+    """The arithmetic chain over other shapes of input: one batch, one big chunk."""
+    print(f"arithmetic chain over other shapes, {repeat} rounds")
+    print(HEADER.replace("expression", "input     "))
+    shapes = {
+        "batch, 262,144 rows": table.slice(0, 262_144).combine_chunks().to_batches()[0],
+        "batch, 1M rows": table.slice(0, 1_000_000).combine_chunks().to_batches()[0],
+        f"table, {table.num_rows // 1_000_000}M rows, 1 chunk": table.combine_chunks(),
+    }
+    for name, data in shapes.items():
+        print(_compare(name, EXPRESSIONS["arithmetic chain"], data, repeat))
+
+
+HEADER = (f"{'expression':<26} {'exprscope s':>11} {'acero s':>9} {'best/best':>10} "
+          f"{'median of rounds':>17}")
+
+
+def _compare(name: str, expr, data, repeat: int) -> str:
+    """One line: exprscope and Acero over `data`, checked equal, then timed interleaved."""
+    bound = tk.bind(expr, data.schema)
+    reference = to_pyarrow(expr)
+    ours, theirs = tk.evaluate(bound, data), run_acero(reference, data)
+    if isinstance(data, pa.Table):
+        assert ours.num_chunks == data.column("a").num_chunks, name  # the caller's chunks
+        ours = ours.combine_chunks()
+    assert ours.type == theirs.type, (name, ours.type, theirs.type)
+    assert ours.equals(theirs.combine_chunks()), name
+    t_ours, t_acero, ratios = float("inf"), float("inf"), []
+    # interleaved, alternating who goes first, so a busy moment hits both
+    pair = [lambda: tk.evaluate(bound, data), lambda: run_acero(reference, data)]
+    for i in range(repeat):
+        first, second = best_of_each(pair if i % 2 == 0 else pair[::-1], 1)
+        mine, acero_time = (first, second) if i % 2 == 0 else (second, first)
+        t_ours, t_acero = min(t_ours, mine), min(t_acero, acero_time)
+        ratios.append(acero_time / mine)
+    return (f"{name:<26} {t_ours:>11.4f} {t_acero:>9.4f} {t_acero / t_ours:>9.2f}x "
+            f"{statistics.median(ratios):>16.2f}x")
 
 
 def fixed_cost_per_node(repeat: int) -> None:
@@ -166,7 +192,9 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     print(f"pyarrow {pa.__version__}, {os.cpu_count()} CPUs "
           "(the machine may be shared: compare ratios, not seconds)")
-    compare_with_acero(make_table(args.rows, args.chunk_rows), args.repeat)
+    table = make_table(args.rows, args.chunk_rows)
+    compare_with_acero(table, args.repeat)
+    compare_shapes(table, args.repeat)
     fixed_cost_per_node(args.repeat)
 
 

@@ -31,7 +31,7 @@ import pyarrow.compute as pc
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from timing import best_of  # noqa: E402  (benchmarks/ is sys.path[0] when run)
+from timing import best_of
 
 import toolkit as tk
 from toolkit.execution import dense_path

@@ -1,8 +1,8 @@
 """`evaluate(expr, data)`: the value of an expression over a RecordBatch or a Table.
 
-The driver: checks its inputs, binds when needed, cuts the data into pieces of
-morsels (`parallel.py`), evaluates the pieces (in parallel when large),
-reassembles the caller's chunks, and, only when an observer listens, reports
+The driver: checks its inputs, binds when needed, cuts the data into morsels
+(`parallel.py`), evaluates them (in parallel when large), reassembles the
+caller's chunks, and, only when an observer listens, reports
 one EvalEvent with per-node statistics and the branch selections of every
 special form.
 
@@ -23,7 +23,7 @@ from ..expression import Expression, as_expression, postorder
 from ..observe import BranchSelection, EvalEvent, NodeStats, active_observers, notify
 from .batch_context import BatchContext, Positions, now
 from .morsel_size import morsel_rows
-from .parallel import Piece, morsels, run_pieces, split
+from .parallel import Morsel, Outcome, run_morsels, split
 from .trampoline import run_tree
 
 __all__ = ["KEEP_DATA_ROWS", "MODES", "EvaluationError", "evaluate"]
@@ -57,43 +57,31 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
     lazy = mode == "lazy"
     out_type = expr.type
 
-    def work(piece: Piece):
-        """(the piece's values, its morsels' contexts, the first KernelError or None)."""
-        values, contexts = [], []
-        for offset, batch in morsels(piece, rows_per_morsel):
-            ctx = BatchContext(batch, offset, lazy, observing, memo, positions)
-            contexts.append(ctx)
-            try:
-                values.append(_as_array(run_tree(ctx, expr), batch.num_rows, out_type))
-            except KernelError as exc:
-                return None, contexts, exc
-        # concatenated here, in the worker, while the morsels' results are in its cache
-        return (values[0] if len(values) == 1 else pa.concat_arrays(values)), contexts, None
+    def work(morsel: Morsel) -> Outcome:
+        batch = morsel.batch
+        ctx = BatchContext(batch, morsel.offset, lazy, observing, memo, positions)
+        try:
+            return Outcome(_as_array(run_tree(ctx, expr), batch.num_rows, out_type), ctx)
+        except KernelError as exc:
+            return Outcome(None, ctx, exc)
 
     if data.num_rows == 0:
         # no row, nothing to compute and nothing that can fail (as in Acero): even an
         # all-literal expression such as 1 / 0 is empty here, not an error
-        pieces, results = [], []
+        outcomes, value = [], _empty(out_type, data)
     elif not has_fields:
         # one row that no field reads: row counts stay meaningful (0 rows would skip branches)
-        one_row = pa.record_batch({"_": pa.nulls(1)})
-        results = [work(Piece(0, 0, one_row))]
-        pieces = None
+        outcome = work(Morsel(0, 0, pa.record_batch({"_": pa.nulls(1)})))
+        outcomes = [outcome]
+        value = None if outcome.error else outcome.value[0]  # an all-literal tree: one value
     else:
-        pieces = split(data)
-        results = run_pieces(work, pieces, data.num_rows, failed=lambda r: r[2] is not None)
-    error = next((r[2] for r in results if r[2] is not None), None)
-
-    value = None
-    if not results:
-        value = _empty(expr.type, data)
-    elif error is None:
-        if pieces is None:
-            value = results[0][0][0]  # an all-literal expression is one value
-        else:
-            value = _assemble(out_type, data, pieces, results)
+        outcomes, chunks = run_morsels(work, split(data, rows_per_morsel), data.num_rows,
+                                       join=pa.concat_arrays)
+        value = None if any(c is None for c in chunks) else _assembled(out_type, data, chunks)
+    error = next((o.error for o in outcomes if o is not None and o.error is not None), None)
     if observing:
-        event = _event(expr, data, mode, positions, results, error, value)
+        contexts = [o.context for o in outcomes if o is not None]
+        event = _event(expr, data, mode, positions, contexts, error, value)
         event.elapsed = now() - started
         notify("on_eval", event, observer)
     if error is not None:
@@ -161,18 +149,11 @@ def _as_array(value, rows: int, out_type) -> pa.Array:
     return value if value.type == out_type else value.cast(out_type)
 
 
-def _assemble(out_type, data, pieces, results):
-    """One array per output chunk; the pieces of a chunk bigger than a piece concatenated."""
-    chunks: list[list[pa.Array]] = []
-    for piece, (value, _, _) in zip(pieces, results):
-        if piece.chunk == len(chunks):
-            chunks.append([value])
-        else:
-            chunks[piece.chunk].append(value)
-    arrays = [c[0] if len(c) == 1 else pa.concat_arrays(c) for c in chunks]
+def _assembled(out_type, data, chunks: list[pa.Array]):
+    """The caller's shape: one Array for a RecordBatch, its chunks for a Table."""
     if isinstance(data, pa.RecordBatch):
-        return arrays[0] if arrays else pa.array([], out_type)
-    return pa.chunked_array(arrays, type=out_type)
+        return chunks[0]
+    return pa.chunked_array(chunks, type=out_type)
 
 
 def _batch_rows(parts: list) -> pa.Array:
@@ -181,11 +162,11 @@ def _batch_rows(parts: list) -> pa.Array:
     return rows[0] if len(rows) == 1 else pa.concat_arrays(rows)
 
 
-def _event(expr, data, mode, positions, results, error, value) -> EvalEvent:
+def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
     paths = positions.all_paths()
     nodes: dict[int, NodeStats] = {}
     branches: dict[tuple, list] = {}
-    for ctx in (ctx for (_, contexts, _) in results for ctx in contexts):
+    for ctx in contexts:
         for pos, stat in ctx.stats.items():
             merged = nodes.get(pos)
             if merged is None:

@@ -1,41 +1,48 @@
-"""Cutting the data into pieces and morsels, and evaluating pieces on a thread pool.
+"""Cutting the data into morsels and evaluating them on a thread pool.
 
-Two sizes, for two reasons:
+A *morsel* (a run of rows of one input chunk) is the unit of work: the whole
+tree runs over one morsel before the next, so a chain of kernels passes 2 MB
+intermediates through the cache instead of 8 MB ones through memory, as
+Acero's batches do. Its size is chosen per tree by `morsel_size.py`; trees
+that gain nothing from cutting run in pieces of at most PIECE_ROWS rows, so
+that a large input still spreads over the cores.
 
-- A *piece* (at most PIECE_ROWS rows of one input chunk) is the unit of
-  parallel work. pyarrow's kernels release the GIL, so pieces of one Table
-  evaluate in parallel on plain threads. Small inputs never touch the pool:
-  below PARALLEL_MIN_ROWS the pieces run in the caller's thread, in order.
-- A *morsel* (a run of rows of a piece, sized per tree by `morsel_size.py`)
-  is the unit of evaluation: the whole tree runs over one morsel before the
-  next, so a chain of kernels passes 2 MB intermediates through the cache
-  instead of 8 MB ones through memory, as Acero's batches do. The worker
-  concatenates its morsels' results into the piece's result while they are
-  still in its cache, in parallel with the other workers; only a chunk bigger
-  than a piece is concatenated again.
+pyarrow's kernels release the GIL, so morsels evaluate in parallel on plain
+threads, every core taking the next morsel as it finishes one: a single large
+RecordBatch uses every core, and a core the hypervisor slows down takes fewer
+morsels. Small inputs never touch the pool: below PARALLEL_MIN_ROWS the
+morsels run in the caller's thread, in order.
+
+Output chunks are the caller's chunks. The thread that finishes the last
+morsel of a chunk joins that chunk's results, in parallel with the others
+still evaluating; the morsels' own arrays are dropped as soon as they are
+joined. Once a morsel fails, morsels after it are not started: only the first
+failure in row order is reported, and it cannot come from later rows.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import pyarrow as pa
 
-__all__ = ["MORSEL_ROWS", "PARALLEL_MIN_ROWS", "PIECE_ROWS", "Piece", "morsels", "run_pieces",
-           "split"]
+__all__ = ["MORSEL_ROWS", "PARALLEL_MIN_ROWS", "PIECE_ROWS", "WORKERS", "Morsel", "Outcome",
+           "run_morsels", "split"]
 
-PIECE_ROWS = 1 << 20
+PIECE_ROWS = 1 << 20  # the largest morsel: a tree not cut still spreads over the cores
 PARALLEL_MIN_ROWS = 131_072
+WORKERS = os.cpu_count() or 2
 MORSEL_ROWS: int | None = None  # a fixed morsel size over the per-tree rule (tests, benchmarks)
 
 _POOL: ThreadPoolExecutor | None = None
 
 
 @dataclass
-class Piece:
+class Morsel:
     """A slice of the data: which output chunk it belongs to and where it starts."""
 
     chunk: int
@@ -43,56 +50,108 @@ class Piece:
     batch: pa.RecordBatch
 
 
-def split(data, piece_rows: int | None = None) -> list[Piece]:
-    """The pieces to evaluate; a Table's chunk boundaries are kept as output chunks."""
+@dataclass
+class Outcome:
+    """What evaluating one morsel gave: its values (until joined), its context, or its error."""
+
+    value: object
+    context: object
+    error: Exception | None = None
+
+
+def split(data, morsel_rows: int | None = None) -> list[Morsel]:
+    """The morsels of `data`, in row order; none spans two chunks of a Table.
+
+    `morsel_rows` None (a tree that gains nothing from cutting): pieces of
+    PIECE_ROWS. A cut tree over input that goes to the pool but would make
+    fewer morsels than there are workers (a 262,144-row batch of Spark's engine
+    mode) is cut into one morsel per worker instead, so every core gets a
+    share; an uncut one is not (`utf8_upper` over 1M rows took 1.3 ms whole and
+    3.4 ms in two halves). MORSEL_ROWS, when set, wins.
+    """
+    if morsel_rows is None:
+        rows = PIECE_ROWS
+    else:
+        rows = min(morsel_rows, PIECE_ROWS)
+        if data.num_rows >= PARALLEL_MIN_ROWS:
+            rows = min(rows, -(-data.num_rows // WORKERS))
+    rows = MORSEL_ROWS or rows
     batches = [data] if isinstance(data, pa.RecordBatch) else data.to_batches()
-    pieces: list[Piece] = []
+    out: list[Morsel] = []
     offset = 0
     for chunk, batch in enumerate(batches):
-        for start, piece in _slices(batch, piece_rows or PIECE_ROWS):
-            pieces.append(Piece(chunk, offset + start, piece))
-        offset += batch.num_rows
-    return pieces
+        n = batch.num_rows
+        if n <= rows:
+            out.append(Morsel(chunk, offset, batch))
+        else:
+            out.extend(Morsel(chunk, offset + start, batch.slice(start, rows))
+                       for start in range(0, n, rows))
+        offset += n
+    return out
 
 
-def morsels(piece: Piece, morsel_rows: int | None) -> Iterator[tuple[int, pa.RecordBatch]]:
-    """(first row over the whole input, batch) for each morsel of the piece, in order.
+def run_morsels(work: Callable[[Morsel], Outcome], morsels: list[Morsel], total_rows: int,
+                join: Callable[[list], object]) -> tuple[list[Outcome | None], list]:
+    """(each morsel's Outcome, None where it was not run; each chunk's joined value).
 
-    `morsel_rows` None: the piece is one morsel. MORSEL_ROWS, when set, wins.
+    `join(values)` makes one chunk's value from its morsels' values, in order.
+    A chunk with a failed or skipped morsel is not joined (its entry is None).
     """
-    for start, morsel in _slices(piece.batch, MORSEL_ROWS or morsel_rows):
-        yield piece.offset + start, morsel
+    run = _Run(work, morsels, join)
+    if len(morsels) > 1 and total_rows >= PARALLEL_MIN_ROWS:
+        list(_pool().map(run.one, range(len(morsels))))
+    else:
+        for i in range(len(morsels)):
+            run.one(i)
+    return run.outcomes, run.chunks
 
 
-def _slices(batch: pa.RecordBatch, rows: int | None) -> Iterator[tuple[int, pa.RecordBatch]]:
-    """(first row, slice) for consecutive runs of at most `rows` rows (None: the whole batch)."""
-    n = batch.num_rows
-    if rows is None or n <= rows:
-        yield 0, batch
-        return
-    for start in range(0, n, rows):
-        yield start, batch.slice(start, rows)
+class _Run:
+    """The shared state of one `run_morsels`: outcomes, chunks left to finish, first failure."""
+
+    def __init__(self, work, morsels: list[Morsel], join):
+        self.work, self.morsels, self.join = work, morsels, join
+        self.outcomes: list[Outcome | None] = [None] * len(morsels)
+        n_chunks = morsels[-1].chunk + 1 if morsels else 0
+        self.chunks: list = [None] * n_chunks
+        self.first: list[int] = [len(morsels)] * n_chunks  # index of each chunk's first morsel
+        self.left: list[int] = [0] * n_chunks  # morsels of each chunk not finished yet
+        for i, m in enumerate(morsels):
+            self.first[m.chunk] = min(self.first[m.chunk], i)
+            self.left[m.chunk] += 1
+        self.failed_at = len(morsels)  # the first failed morsel so far
+        self.lock = threading.Lock()
+
+    def one(self, i: int) -> None:
+        morsel = self.morsels[i]
+        if i < self.failed_at:  # an earlier failure makes this morsel's result moot
+            outcome = self.work(morsel)
+            self.outcomes[i] = outcome
+        with self.lock:
+            if self.outcomes[i] is not None and self.outcomes[i].error is not None:
+                self.failed_at = min(self.failed_at, i)
+            self.left[morsel.chunk] -= 1
+            last = self.left[morsel.chunk] == 0
+        if last:
+            self._join(morsel.chunk)
+
+    def _join(self, chunk: int) -> None:
+        start = self.first[chunk]
+        stop = start
+        while stop < len(self.morsels) and self.morsels[stop].chunk == chunk:
+            stop += 1
+        mine = self.outcomes[start:stop]
+        if any(o is None or o.error is not None for o in mine):
+            return
+        values = [o.value for o in mine]
+        self.chunks[chunk] = values[0] if len(values) == 1 else self.join(values)
+        for o in mine:
+            o.value = None  # joined: the morsel's own array can go
 
 
 def _pool() -> ThreadPoolExecutor:
     global _POOL
     if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 2,
+        _POOL = ThreadPoolExecutor(max_workers=WORKERS,
                                    thread_name_prefix="exprscope-eval")
     return _POOL
-
-
-def run_pieces(work: Callable[[Piece], object], pieces: list[Piece], total_rows: int,
-               failed: Callable[[object], bool] = lambda result: False) -> list:
-    """`work(piece)` for the pieces, in order; in parallel when the input is large.
-
-    In the caller's thread, the first result that `failed` stops the run.
-    """
-    if len(pieces) > 1 and total_rows >= PARALLEL_MIN_ROWS:
-        return list(_pool().map(work, pieces))
-    results = []
-    for piece in pieces:
-        results.append(work(piece))
-        if failed(results[-1]):
-            break
-    return results

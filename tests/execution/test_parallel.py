@@ -1,0 +1,107 @@
+"""Morsels on the pool: every core gets a share, chunks are joined whole, a failure stops the rest."""
+
+import threading
+
+import pyarrow as pa
+import pytest
+
+import toolkit as tk
+from toolkit.errors import KernelError
+from toolkit.execution import parallel
+from toolkit.execution.morsel_size import morsel_rows
+from toolkit.observe import Observer
+
+a = tk.field("a")
+INT_SCHEMA = pa.schema([("a", pa.int64())])
+
+
+class Recorder(Observer):
+    def __init__(self):
+        self.events = []
+
+    def on_eval(self, event):
+        self.events.append(event)
+
+
+def calls_of(event, label):
+    return next(n for n in event.nodes if n.label == label).calls
+
+
+def test_one_batch_of_a_cut_tree_is_shared_by_every_worker(monkeypatch):
+    """A 262,144-row batch (Spark's engine mode) is one morsel's worth: it still uses every core."""
+    monkeypatch.setattr(parallel, "WORKERS", 2)
+    expr = tk.bind((a + 1) * 2, INT_SCHEMA)
+    assert morsel_rows(expr) == 262_144
+    batch = pa.record_batch({"a": pa.array(range(262_144), pa.int64())})
+    threads = set()
+    original = parallel._Run.one
+
+    def one(run, i):
+        threads.add(threading.get_ident())
+        threading.Event().wait(0.05)  # long enough for the other worker to take the next morsel
+        return original(run, i)
+
+    monkeypatch.setattr(parallel._Run, "one", one)
+    rec = Recorder()
+    out = tk.evaluate(expr, batch, observer=rec)
+    assert isinstance(out, pa.Array) and len(out) == 262_144
+    assert out[0].as_py() == 2 and out[-1].as_py() == 262_144 * 2
+    assert calls_of(rec.events[0], "add") == 2 and len(threads) == 2
+
+
+def test_a_tree_not_cut_keeps_one_piece_per_million_rows():
+    """`utf8_upper(s)` gains nothing from cutting: a 300K-row batch is one kernel call."""
+    batch = pa.record_batch({"s": pa.array(["ab", None, "Cd"] * 100_000)})
+    rec = Recorder()
+    out = tk.evaluate(tk.call("utf8_upper", [tk.field("s")]), batch, observer=rec)
+    assert out.to_pylist()[:3] == ["AB", None, "CD"]
+    assert calls_of(rec.events[0], "utf8_upper") == 1
+
+
+@pytest.mark.parametrize("parallel_min_rows", [1, 10**9], ids=["pool", "caller's thread"])
+def test_chunks_of_many_morsels_are_joined_in_order(monkeypatch, parallel_min_rows):
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_ROWS", parallel_min_rows)
+    monkeypatch.setattr(parallel, "MORSEL_ROWS", 7)
+    chunks = [list(range(50)), [], list(range(50, 53)), list(range(53, 200))]
+    t = pa.table({"a": pa.chunked_array(chunks, pa.int64())})
+    out = tk.evaluate(a * 10, t)
+    assert [len(c) for c in out.chunks] == [50, 0, 3, 147]
+    assert out.to_pylist() == [10 * i for i in range(200)]
+
+
+def test_after_a_failure_later_morsels_are_not_started_in_the_callers_thread(monkeypatch):
+    monkeypatch.setattr(parallel, "MORSEL_ROWS", 10)
+    values = list(range(1, 1001))
+    values[15] = 0
+    rec = Recorder()
+    with pytest.raises(KernelError) as info:
+        tk.evaluate(tk.literal(10) / a, pa.table({"a": pa.array(values, pa.int64())}),
+                    observer=rec)
+    assert info.value.row == 15
+    assert calls_of(rec.events[0], "divide") == 1  # the morsel before it (a failed call is not counted)
+
+
+def test_after_a_failure_the_pool_skips_what_is_left(monkeypatch):
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_ROWS", 1)
+    monkeypatch.setattr(parallel, "MORSEL_ROWS", 8)
+    values = [1] * 16_000  # 2,000 morsels
+    values[3] = values[9_000] = 0
+    rec = Recorder()
+    with pytest.raises(KernelError) as info:
+        tk.evaluate(tk.literal(10) / a, pa.table({"a": pa.array(values, pa.int64())}),
+                    observer=rec)
+    assert info.value.row == 3  # the first in row order, never the one at 9,000
+    assert calls_of(rec.events[0], "divide") < 1_000
+
+
+def test_joined_morsels_let_go_of_their_arrays():
+    """Each chunk is built once; the morsels' own results are not kept alongside it."""
+    morsels = parallel.split(pa.table({"a": pa.array(range(100), pa.int64())}), 10)
+    assert [m.offset for m in morsels] == list(range(0, 100, 10))
+
+    def work(m):
+        return parallel.Outcome(m.batch.column(0), None)
+
+    outcomes, chunks = parallel.run_morsels(work, morsels, 100, pa.concat_arrays)
+    assert chunks[0].to_pylist() == list(range(100))
+    assert all(o.value is None for o in outcomes)
