@@ -1,6 +1,6 @@
 """How many rows a morsel of a given tree should have: enough to keep its intermediates in cache.
 
-Cutting a piece into morsels pays where a chain of kernels writes an
+Cutting the data into morsels pays where a chain of kernels writes an
 intermediate array and the next kernel reads it back: at 2 MB per array the
 round trip stays in cache, at 8 MB (1M int64 rows) it goes through memory.
 Cutting costs a fixed amount per kernel call and morsel (~6 us), the special
@@ -11,7 +11,7 @@ another call consumes (leaves are read once, the root is written once):
 - 8-byte intermediates (int64, double, timestamps): 2 MiB / 8 = 256K rows;
   4-byte ones: 512K rows;
 - only boolean intermediates (comparisons under and/or: 128 KB per 1M rows),
-  or no intermediate at all (`utf8_upper(s)`): the piece is not cut.
+  or no intermediate at all (`utf8_upper(s)`): not cut (1M-row pieces).
 
 Measured (benchmarks/bench_evaluate.py, 10M rows in 1M chunks, median of
 per-round ratios against Acero): the arithmetic chain 0.72 -> 0.96 at 256K,
@@ -57,7 +57,7 @@ def type_width(type_: pa.DataType | None) -> float:
 
 
 def morsel_rows(root) -> int | None:
-    """Rows per morsel for this tree, or None: do not cut the pieces."""
+    """Rows per morsel for this tree, or None: do not cut (pieces of PIECE_ROWS)."""
     width = intermediate_width(root)
     if width == 0:
         return None
