@@ -33,20 +33,13 @@ def test_one_batch_of_a_cut_tree_is_shared_by_every_worker(monkeypatch):
     expr = tk.bind((a + 1) * 2, INT_SCHEMA)
     assert morsel_rows(expr) == 262_144
     batch = pa.record_batch({"a": pa.array(range(262_144), pa.int64())})
-    threads = set()
-    original = parallel._Run.one
-
-    def one(run, i):
-        threads.add(threading.get_ident())
-        threading.Event().wait(0.05)  # long enough for the other worker to take the next morsel
-        return original(run, i)
-
-    monkeypatch.setattr(parallel._Run, "one", one)
+    threads = _threads_used(monkeypatch)
     rec = Recorder()
     out = tk.evaluate(expr, batch, observer=rec)
     assert isinstance(out, pa.Array) and len(out) == 262_144
     assert out[0].as_py() == 2 and out[-1].as_py() == 262_144 * 2
-    assert calls_of(rec.events[0], "add") == 2 and len(threads) == 2
+    assert calls_of(rec.events[0], "add") == 2
+    assert len(threads) == min(2, parallel._pool()._max_workers)
 
 
 def test_a_tree_not_cut_keeps_one_piece_per_million_rows():
@@ -105,3 +98,47 @@ def test_joined_morsels_let_go_of_their_arrays():
     outcomes, chunks = parallel.run_morsels(work, morsels, 100, pa.concat_arrays)
     assert chunks[0].to_pylist() == list(range(100))
     assert all(o.value is None for o in outcomes)
+
+
+def _threads_used(monkeypatch) -> set:
+    """The threads that evaluate morsels from now on (each morsel held briefly, so a second
+    worker would have time to take the next one)."""
+    threads: set = set()
+    original = parallel._Run.one
+
+    def one(run, i):
+        threads.add(threading.get_ident())
+        threading.Event().wait(0.05)
+        return original(run, i)
+
+    monkeypatch.setattr(parallel._Run, "one", one)
+    return threads
+
+
+def test_serial_keeps_every_morsel_in_the_callers_thread(monkeypatch):
+    """Inside `serial()` (a caller that is already one of several workers) nothing goes to the pool."""
+    monkeypatch.setattr(parallel, "MORSEL_ROWS", 50_000)
+    threads = _threads_used(monkeypatch)
+    t = pa.table({"a": pa.array(range(300_000), pa.int64())})
+    with parallel.serial():
+        out = tk.evaluate((a + 1) * 2, t)
+    assert threads == {threading.get_ident()}
+    assert out.to_pylist()[-1] == 300_000 * 2
+    threads.clear()
+    tk.evaluate((a + 1) * 2, t)  # outside the block: the pool again
+    assert len(threads) == min(2, parallel._pool()._max_workers)
+
+
+def test_a_spark_partition_evaluates_in_its_own_thread_only(monkeypatch):
+    """Spark runs one task per core: exprscope's threads inside each would oversubscribe them."""
+    from toolkit.plan.physical_plan import ProjectionExec, ScanExec
+    from toolkit.spark.engine import PartitionSource, _partition_function
+
+    threads = _threads_used(monkeypatch)
+    scan = ScanExec("partition", PartitionSource(INT_SCHEMA, "stage 1"), None)
+    fragment = ProjectionExec(scan, [tk.bind((a + 1) * 2, INT_SCHEMA)], ["x"], [True], ["a"])
+    run_partition = _partition_function(fragment, "stage 1", None, False)
+    batch = pa.record_batch({"a": pa.array(range(262_144), pa.int64())})
+    (out,) = list(run_partition(iter([batch])))
+    assert out.column(0)[-1].as_py() == 262_144 * 2
+    assert threads == {threading.get_ident()}

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 
 import pyarrow as pa
 
+from ..execution.parallel import serial
 from ..observe import observing
 from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
@@ -131,6 +132,11 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool):
     shipped = shipping.dumps(fragment)
 
     def run_partition(batches):
+        # a Spark task is already one core's worker: exprscope's own threads would oversubscribe
+        with serial():
+            yield from _run_partition(batches)
+
+    def _run_partition(batches):
         fragment = shipping.loads(shipped)
         source = next(n.source for n in _walk(fragment)
                       if isinstance(getattr(n, "source", None), PartitionSource))
