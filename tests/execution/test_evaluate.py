@@ -7,17 +7,10 @@ import toolkit as tk
 from toolkit.errors import ExprscopeError, KernelError
 from toolkit.execution import EvaluationError, parallel
 from toolkit.execution.morsel_size import morsel_rows
-from toolkit.observe import Observer
+
+from .eval_recorder import Recorder
 
 a, b = tk.field("a"), tk.field("b")
-
-
-class Recorder(Observer):
-    def __init__(self):
-        self.events = []
-
-    def on_eval(self, event):
-        self.events.append(event)
 
 
 def test_record_batch_gives_an_array_and_table_a_chunked_array_with_its_chunks():

@@ -9,18 +9,11 @@ import toolkit as tk
 from toolkit.errors import KernelError
 from toolkit.execution import parallel
 from toolkit.execution.morsel_size import morsel_rows
-from toolkit.observe import Observer
+
+from .eval_recorder import Recorder
 
 a = tk.field("a")
 INT_SCHEMA = pa.schema([("a", pa.int64())])
-
-
-class Recorder(Observer):
-    def __init__(self):
-        self.events = []
-
-    def on_eval(self, event):
-        self.events.append(event)
 
 
 def calls_of(event, label):
