@@ -132,23 +132,25 @@ class _Run:
     def __init__(self, work, morsels: list[Morsel], join):
         self.work, self.morsels, self.join = work, morsels, join
         self.outcomes: list[Outcome | None] = [None] * len(morsels)
-        n_chunks = morsels[-1].chunk + 1 if morsels else 0
-        self.chunks: list = [None] * n_chunks
-        self.first: list[int] = [len(morsels)] * n_chunks  # index of each chunk's first morsel
-        self.left: list[int] = [0] * n_chunks  # morsels of each chunk not finished yet
+        # morsels come in row order, every chunk has at least one: its morsels are one run
+        self.spans: list[tuple[int, int]] = []  # (first, stop) morsel index of each chunk
         for i, m in enumerate(morsels):
-            self.first[m.chunk] = min(self.first[m.chunk], i)
-            self.left[m.chunk] += 1
+            if m.chunk == len(self.spans):
+                self.spans.append((i, i + 1))
+            else:
+                self.spans[-1] = (self.spans[-1][0], i + 1)
+        self.chunks: list = [None] * len(self.spans)
+        self.left = [stop - first for first, stop in self.spans]  # morsels not finished yet
         self.failed_at = len(morsels)  # the first failed morsel so far
         self.lock = threading.Lock()
 
     def one(self, i: int) -> None:
         morsel = self.morsels[i]
-        if i < self.failed_at:  # an earlier failure makes this morsel's result moot
-            outcome = self.work(morsel)
-            self.outcomes[i] = outcome
+        # an earlier failure makes this morsel's result moot
+        outcome = self.work(morsel) if i < self.failed_at else None
+        self.outcomes[i] = outcome
         with self.lock:
-            if self.outcomes[i] is not None and self.outcomes[i].error is not None:
+            if outcome is not None and outcome.error is not None:
                 self.failed_at = min(self.failed_at, i)
             self.left[morsel.chunk] -= 1
             last = self.left[morsel.chunk] == 0
@@ -156,11 +158,8 @@ class _Run:
             self._join(morsel.chunk)
 
     def _join(self, chunk: int) -> None:
-        start = self.first[chunk]
-        stop = start
-        while stop < len(self.morsels) and self.morsels[stop].chunk == chunk:
-            stop += 1
-        mine = self.outcomes[start:stop]
+        first, stop = self.spans[chunk]
+        mine = self.outcomes[first:stop]
         if any(o is None or o.error is not None for o in mine):
             return
         values = [o.value for o in mine]

@@ -1,4 +1,4 @@
-"""Safe integer casts whose range check one min and one max settle.
+"""Safe integer casts whose range check one min_max settles.
 
 A safe cast from an integer type checks every valid value against a range:
 to a float type, that the integer is exactly representable (|v| <= 2**53 for
@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 
 __all__ = ["RANGE_CHECK_MIN_ROWS", "checked_range", "unchecked_options", "values_in_range"]
 
-RANGE_CHECK_MIN_ROWS = 4096  # below this the two extra kernel calls cost what they save
+RANGE_CHECK_MIN_ROWS = 4096  # below this the extra kernel call costs what it saves
 
 _FLOAT_EXACT = {pa.float32(): 1 << 24, pa.float64(): 1 << 53}  # Arrow's FloatingIntegerBound
 _OPTION_NAMES = ("allow_int_overflow", "allow_time_truncate", "allow_time_overflow",
