@@ -14,7 +14,7 @@ from .errors import (  # noqa: F401
     ParseError, UnboundError, UnknownFunctionError,
 )
 from .field_ref import FieldPath, FieldRef  # noqa: F401
-from .expression import Call, Expression, Literal, Parameter  # noqa: F401
+from .expression import Call, Expression, Literal, Parameter, from_pyarrow  # noqa: F401
 from .builders import (  # noqa: F401
     and_, call, case_when, cast, coalesce, equal, field, greater, greater_equal, if_else,
     is_null, is_valid, less, less_equal, literal, make_struct, not_, not_equal, or_, project,

@@ -17,6 +17,7 @@ __all__ = [
     "NoKernelError",
     "UnboundError",
     "KernelError",
+    "PyarrowConversionError",
     "caret_snippet",
 ]
 
@@ -121,3 +122,7 @@ class KernelError(ExprscopeError, ArithmeticError):
         where = f" in {node}" if node is not None else ""
         at_row = f" at row {row}" if row is not None else ""
         super().__init__(f"{message}{where}{at_row}")
+
+
+class PyarrowConversionError(ExprscopeError, ValueError):
+    """A pyarrow expression exprscope cannot read, or an expression pyarrow cannot hold."""

@@ -19,7 +19,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .field_ref import FieldPath, FieldRef
+from .errors import PyarrowConversionError
 from .options import options_equal, options_to_string
+from .pyarrow_serialized import tokens as pyarrow_tokens
 
 __all__ = [
     "COMPARISON_SYMBOLS",
@@ -70,6 +72,23 @@ class Expression:
     def type(self) -> pa.DataType | None:
         """The output type: a literal's own, otherwise set by binding (None before)."""
         return None
+
+    def to_pyarrow(self) -> pc.Expression:
+        """The same expression as a pyarrow.compute.Expression (unbound, as pyarrow's are)."""
+        built: dict[int, pc.Expression] = {}
+        for node in postorder(self):
+            if node.is_literal:
+                if isinstance(node.value, pa.Array):
+                    raise PyarrowConversionError(
+                        f"an array literal ({node}) has no pyarrow expression form")
+                out = pc.scalar(node.value)
+            elif node.is_field:
+                out = _pyarrow_field(node.ref)
+            else:
+                out = pc.Expression._call(node.name, [built[id(a)] for a in node.args],
+                                          node.options)
+            built[id(node)] = out
+        return built[id(self)]
 
     @property
     def is_bound(self) -> bool:
@@ -474,12 +493,45 @@ def _rebuild_call(name, args, options, function, kernel, call_type) -> Call:
 
 
 def as_expression(value: Any) -> Expression:
-    """An Expression as it is; anything else becomes a Literal."""
+    """An Expression as it is, a pyarrow expression read as one; anything else a Literal."""
     if isinstance(value, Expression):
         return value
     if isinstance(value, FieldRef):
         return Parameter(value)
+    if isinstance(value, pc.Expression):
+        return from_pyarrow(value)
     return Literal(value)
+
+
+def from_pyarrow(expr: pc.Expression) -> Expression:
+    """exprscope's tree for a pyarrow expression, losslessly: `str()` of both agree."""
+    if not isinstance(expr, pc.Expression):
+        raise PyarrowConversionError(
+            f"from_pyarrow takes a pyarrow.compute.Expression, got {type(expr).__name__}")
+    open_args: list[list[Expression]] = [[]]  # the bottom list receives the root
+    open_calls: list[list] = []  # [name, options] of each call not yet ended
+    for kind, value in pyarrow_tokens(expr):
+        if kind == "call":
+            open_calls.append([value, None])
+            open_args.append([])
+        elif kind == "options":
+            open_calls[-1][1] = value
+        elif kind == "end":
+            name, options = open_calls.pop()
+            args = open_args.pop()
+            open_args[-1].append(Call(name, args, options))
+        else:
+            open_args[-1].append(Parameter(value) if kind == "field" else Literal(value))
+    (root,) = open_args[0]
+    return root
+
+
+def _pyarrow_field(ref: FieldRef) -> pc.Expression:
+    parts: list = []
+    for leaf in ref.leaves():
+        path = leaf.field_path
+        parts.extend(path.indices if path is not None else [leaf.name])
+    return pc.field(*parts)
 
 
 def postorder(root: Expression) -> Iterator[Expression]:
