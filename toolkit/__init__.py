@@ -39,6 +39,7 @@ from .passes import (  # noqa: F401
 )
 # -- trace and render (issue 6) --
 from .trace import Trace, trace  # noqa: F401
+from .scan import explain_scan  # noqa: F401
 from .render import to_dot, to_svg, to_text, write_report  # noqa: F401
 # -- plans (issue 8): `from toolkit import plan` --
 from . import plan  # noqa: F401,E402

@@ -1,0 +1,51 @@
+"""The shortest true sentence for why a guarantee rules a filter out.
+
+A skipped fragment or row group has a guarantee (`year == 2020`, `x >= 5 and
+x <= 9`) under which the filter can never be true. The full guarantee and
+filter can be long; the reader wants the one member of each that clash, such as
+"year == 2020 contradicts year >= 2022". Members are tried pairwise, then each
+guarantee member against the whole filter, then the whole against the whole.
+"""
+
+from __future__ import annotations
+
+from ..expression import Expression
+from ..passes import is_satisfiable, simplify_with_guarantee
+from ..passes.known_values import conjunction_members
+
+__all__ = ["skip_reason"]
+
+
+def skip_reason(filter_expr: Expression, guarantee: Expression) -> str:
+    """'<guarantee member> contradicts <filter member>' for the first clashing pair."""
+    guarantee_members = conjunction_members(guarantee)
+    filter_members = conjunction_members(filter_expr)
+    for member in guarantee_members:
+        for part in filter_members:
+            if _rules_out(part, member):
+                return f"{_text(member)} contradicts {_text(part)}"
+    for member in guarantee_members:
+        if _rules_out(filter_expr, member):
+            return f"{_text(member)} contradicts {_text(filter_expr)}"
+    return f"{_text(guarantee)} contradicts {_text(filter_expr)}"
+
+
+def _rules_out(part: Expression, guarantee: Expression) -> bool:
+    return not is_satisfiable(simplify_with_guarantee(part, guarantee))
+
+
+def _text(expr: Expression) -> str:
+    text = str(expr)
+    if text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+        return text[1:-1]
+    return text
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0:
+            return False
+    return depth == 0
