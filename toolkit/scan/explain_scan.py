@@ -30,6 +30,7 @@ from ..errors import ExprscopeError
 from ..expression import Expression, Literal, as_expression, preorder
 from ..parse import parse
 from ..passes import is_satisfiable, simplify_with_guarantee
+from ..passes.chain import ExprKey
 from ..trace import Trace, trace
 from .skip_reason import skip_reason
 from .statistics_guarantee import row_group_guarantee
@@ -49,22 +50,39 @@ class RowGroupVerdict:
     simplified: Expression
     num_rows: int
     bytes: int
-    reason: str | None = None
+    filter: Expression = field(repr=False, default=None)
+    file_skipped: bool = False
+
+    @functools.cached_property
+    def reason(self) -> str | None:
+        """Why the group is skipped: the clash between its statistics and the filter."""
+        if self.kept:
+            return None
+        if self.file_skipped:
+            return "its file is skipped"
+        return skip_reason(self.filter, self.guarantee)
 
 
 @dataclass(frozen=True)
 class FragmentVerdict:
-    """One file (fragment): its partition guarantee, the filter under it, and the verdict."""
+    """One file (fragment): its partition guarantee, the filter under it, and the verdict.
+
+    A skipped file's Parquet footer is not read while explaining (Arrow does not
+    read it either); its rows, bytes and row groups are read when first asked for.
+    """
 
     path: str
     kept: bool
     guarantee: Expression
     simplified: Expression
     filter: Expression = field(repr=False)
-    num_rows: int | None = None
-    bytes: int | None = None
-    row_groups: tuple[RowGroupVerdict, ...] = ()
-    reason: str | None = None
+    fragment: ds.Fragment = field(repr=False, compare=False, default=None)
+    kept_file_groups: tuple[RowGroupVerdict, ...] | None = field(repr=False, default=None)
+
+    @functools.cached_property
+    def reason(self) -> str | None:
+        """Why the file is skipped: the clash between its partition and the filter."""
+        return None if self.kept else skip_reason(self.filter, self.guarantee)
 
     @functools.cached_property
     def trace(self) -> Trace:
@@ -72,6 +90,30 @@ class FragmentVerdict:
         with trace() as recorded:
             simplify_with_guarantee(self.filter, self.guarantee)
         return recorded
+
+    @functools.cached_property
+    def row_groups(self) -> tuple[RowGroupVerdict, ...]:
+        """Each Parquet row group's verdict; () for fragments that are not Parquet files."""
+        if self.kept_file_groups is not None:
+            return self.kept_file_groups
+        metadata = _parquet_metadata(self.fragment)
+        if metadata is None:
+            return ()
+        return tuple(
+            RowGroupVerdict(info.id, False, TRUE, self.simplified, *_group_size(metadata, info.id),
+                            self.simplified, file_skipped=True)
+            for info in self.fragment.row_groups)
+
+    @functools.cached_property
+    def num_rows(self) -> int | None:
+        metadata = _parquet_metadata(self.fragment)
+        return metadata.num_rows if metadata is not None else None
+
+    @functools.cached_property
+    def bytes(self) -> int | None:
+        """Compressed bytes of the file's column chunks (what a scan would read)."""
+        groups = self.row_groups
+        return sum(g.bytes for g in groups) if groups else None
 
     @property
     def rows_kept(self) -> int | None:
@@ -92,7 +134,11 @@ class FragmentVerdict:
 
 @dataclass(frozen=True)
 class ScanExplanation:
-    """The whole scan: every fragment's verdict and what is read against the whole."""
+    """The whole scan: every fragment's verdict and what is read against the whole.
+
+    `rows` and `bytes` count the whole dataset too, which reads the footers of
+    skipped files the first time they are asked for.
+    """
 
     filter: Expression
     fragments: tuple[FragmentVerdict, ...]
@@ -105,7 +151,7 @@ class ScanExplanation:
     @property
     def row_groups(self) -> tuple[int, int]:
         groups = [g for f in self.fragments for g in f.row_groups]
-        return sum(g.kept and f.kept for f in self.fragments for g in f.row_groups), len(groups)
+        return sum(g.kept for g in groups), len(groups)
 
     @property
     def rows(self) -> tuple[int, int]:
@@ -119,9 +165,7 @@ class ScanExplanation:
 
     def __repr__(self) -> str:
         kept, total = self.files
-        groups_kept, groups = self.row_groups
-        return (f"<ScanExplanation {self.filter}: {kept:,} of {total:,} files, "
-                f"{groups_kept:,} of {groups:,} row groups>")
+        return f"<ScanExplanation {self.filter}: {kept:,} of {total:,} files kept>"
 
 
 def explain_scan(dataset: ds.Dataset, filter) -> ScanExplanation:
@@ -129,14 +173,14 @@ def explain_scan(dataset: ds.Dataset, filter) -> ScanExplanation:
     if not isinstance(dataset, ds.Dataset):
         raise ExprscopeError(
             f"explain_scan takes a pyarrow.dataset.Dataset, got {type(dataset).__name__}")
-    predicate = _bound_filter(filter, dataset.schema)
+    bound = _bound_filter(filter, dataset.schema)
     dataset_guarantee = as_expression(dataset.partition_expression)
-    predicate = simplify_with_guarantee(predicate, dataset_guarantee)
+    predicate = simplify_with_guarantee(bound, dataset_guarantee)
     dataset_open = is_satisfiable(predicate)
-    verdicts = []
-    for fragment in dataset.get_fragments():
-        verdicts.append(_fragment_verdict(fragment, predicate, dataset_open))
-    return ScanExplanation(predicate, tuple(verdicts), dataset_guarantee)
+    memo: dict = {}  # (filter, guarantee) -> (simplified, kept): files often share statistics
+    verdicts = tuple(_fragment_verdict(fragment, predicate, dataset_open, memo)
+                     for fragment in dataset.get_fragments())
+    return ScanExplanation(bound, verdicts, dataset_guarantee)
 
 
 def _bound_filter(filter, schema: pa.Schema) -> Expression:
@@ -147,20 +191,18 @@ def _bound_filter(filter, schema: pa.Schema) -> Expression:
     return bound
 
 
-def _fragment_verdict(fragment, predicate: Expression, dataset_open: bool) -> FragmentVerdict:
+def _fragment_verdict(fragment, predicate: Expression, dataset_open: bool,
+                      memo: dict) -> FragmentVerdict:
     guarantee = as_expression(fragment.partition_expression)
     simplified = simplify_with_guarantee(predicate, guarantee)
     kept = dataset_open and is_satisfiable(simplified)
     path = getattr(fragment, "path", None) or str(fragment)
-    metadata = _parquet_metadata(fragment)
-    num_rows = metadata.num_rows if metadata is not None else None
-    size = _file_bytes(metadata) if metadata is not None else None
-    reason = None if kept else skip_reason(predicate, guarantee)
-    groups: tuple[RowGroupVerdict, ...] = ()
-    if metadata is not None:
-        groups = _row_group_verdicts(fragment, metadata, simplified, kept)
-    return FragmentVerdict(path, kept, guarantee, simplified, predicate, num_rows, size,
-                           groups, reason)
+    groups = None
+    if kept:
+        metadata = _parquet_metadata(fragment)
+        if metadata is not None:
+            groups = _row_group_verdicts(fragment, metadata, simplified, memo)
+    return FragmentVerdict(path, kept, guarantee, simplified, predicate, fragment, groups)
 
 
 def _parquet_metadata(fragment):
@@ -169,28 +211,25 @@ def _parquet_metadata(fragment):
     return fragment.metadata
 
 
+def _group_size(metadata, group_id: int) -> tuple[int, int]:
+    """(rows, compressed bytes) of one row group."""
+    meta = metadata.row_group(group_id)
+    return meta.num_rows, sum(meta.column(j).total_compressed_size
+                              for j in range(meta.num_columns))
+
+
 def _row_group_verdicts(fragment, metadata, simplified: Expression,
-                        fragment_kept: bool) -> tuple[RowGroupVerdict, ...]:
-    ids = [info.id for info in fragment.row_groups]
+                        memo: dict) -> tuple[RowGroupVerdict, ...]:
     refs = [node.ref for node in preorder(simplified) if node.is_field]
     schema = fragment.physical_schema
     out = []
-    for group_id in ids:
-        meta = metadata.row_group(group_id)
-        size = sum(meta.column(j).total_compressed_size for j in range(meta.num_columns))
-        if not fragment_kept:
-            out.append(RowGroupVerdict(group_id, False, TRUE, simplified, meta.num_rows, size,
-                                       "its file is skipped"))
-            continue
-        guarantee = row_group_guarantee(refs, schema, meta)
-        result = simplify_with_guarantee(simplified, guarantee)
-        kept = is_satisfiable(result)
-        reason = None if kept else skip_reason(simplified, guarantee)
-        out.append(RowGroupVerdict(group_id, kept, guarantee, result, meta.num_rows, size, reason))
+    for info in fragment.row_groups:
+        guarantee = row_group_guarantee(refs, schema, metadata.row_group(info.id))
+        key = (ExprKey(simplified), ExprKey(guarantee))
+        if key not in memo:
+            result = simplify_with_guarantee(simplified, guarantee)
+            memo[key] = (result, is_satisfiable(result))
+        result, kept = memo[key]
+        out.append(RowGroupVerdict(info.id, kept, guarantee, result,
+                                   *_group_size(metadata, info.id), simplified))
     return tuple(out)
-
-
-def _file_bytes(metadata) -> int:
-    return sum(metadata.row_group(i).column(j).total_compressed_size
-               for i in range(metadata.num_row_groups)
-               for j in range(metadata.row_group(i).num_columns))
