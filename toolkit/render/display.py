@@ -10,6 +10,8 @@ from __future__ import annotations
 import graphviz
 
 from ..display_hooks import register_renderer
+from ..scan import ScanExplanation
+from .scan_html import scan_html
 from .svg import DotNotFound, dot_available, to_svg
 from .text import to_text
 
@@ -17,6 +19,8 @@ __all__ = ["mimebundle", "install"]
 
 
 def mimebundle(obj) -> dict:
+    if isinstance(obj, ScanExplanation):  # a table reads better than a tree here
+        return {"text/plain": to_text(obj, color=False), "text/html": scan_html(obj)}
     try:
         text = to_text(obj, color=False)
     except TypeError:

@@ -16,11 +16,13 @@ import pyarrow as pa
 
 from ..expression import Expression
 from ..observe import EvalEvent, InvariantCheck, PassEvent
+from ..scan import ScanExplanation
 from ..trace.recorded_error import error_facts
 from ..trace.tracer import Trace
 from .dot import step_title
 from .dot_style import STATUS_STYLE
 from .labels import bounded_text, html_text
+from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, inline_svg, to_svg
 from .text import to_text
 
@@ -92,13 +94,15 @@ _CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inlin
 
 
 def write_report(trace: Trace, path, title: str = "exprscope report") -> Path:
-    """Write the report and return its path (folders are created as needed)."""
-    if not isinstance(trace, Trace):
-        trace = Trace(list(trace))
+    """Write the report of a trace or a scan explanation; returns its path (folders made as needed)."""
+    if isinstance(trace, ScanExplanation):
+        page = scan_report_html(trace, title, _CSP)
+    else:
+        page = report_html(trace if isinstance(trace, Trace) else Trace(list(trace)), title)
     target = Path(os.fspath(path))
     if target.parent and not target.parent.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(report_html(trace, title), encoding="utf-8")
+    target.write_text(page, encoding="utf-8")
     return target
 
 

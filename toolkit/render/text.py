@@ -15,6 +15,7 @@ import os
 import sys
 
 from ..expression import Expression
+from ..scan import ScanExplanation
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..trace.plan_shape import is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
@@ -23,6 +24,7 @@ from ..visit import node_at
 from .dot import step_title
 from .labels import (arg_role, bounded_text, node_detail, node_title, shorten, type_text,
                      visible)
+from .scan_text import scan_lines
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
 
@@ -88,6 +90,8 @@ def _lines(obj, paint) -> list[str]:
                            with_paths=False)
     if is_plan(obj):
         return _plan_lines(obj, paint)
+    if isinstance(obj, ScanExplanation):
+        return scan_lines(obj, paint)
     raise TypeError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
                     "Trace, one of its steps, or a plan")
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.dataset as ds
 
+from .. import display_hooks
 from ..errors import ExprscopeError
 from ..expression import Expression, Literal, as_expression, preorder
 from ..parse import parse
@@ -166,6 +167,9 @@ class ScanExplanation:
     def __repr__(self) -> str:
         kept, total = self.files
         return f"<ScanExplanation {self.filter}: {kept:,} of {total:,} files kept>"
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return display_hooks.mimebundle(self)
 
 
 def explain_scan(dataset: ds.Dataset, filter) -> ScanExplanation:

@@ -1,0 +1,120 @@
+"""A dataset scan explanation as HTML: the notebook's rich display and the standalone report.
+
+Both show the totals, a bar of the bytes read, and a table with a row per file
+(kept or skipped, why, rows, bytes); a kept Parquet file opens to its row
+groups. The notebook view shows one page of files at a time (`page`,
+`page_size`), so a scan of thousands of files stays responsive; the report
+lists them all, with each file's simplification drawn as a text tree.
+Everything from the dataset is escaped by `labels.html_text`.
+"""
+
+from __future__ import annotations
+
+from .labels import html_text
+from .scan_text import human_bytes, relative_paths
+from .text import to_text
+
+__all__ = ["scan_html", "scan_report_html"]
+
+PAGE_SIZE = 50
+
+_CSS = """
+.xs-scan{font-family:system-ui,sans-serif;font-size:13px;max-width:100%}
+.xs-scan table{border-collapse:collapse;width:100%;table-layout:auto}
+.xs-scan th,.xs-scan td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+.xs-scan td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.xs-scan .kept{color:#1a7f37;font-weight:600}.xs-scan .skipped{color:#b42318;font-weight:600}
+.xs-scan tr.off td{color:#777}
+.xs-scan .bar{height:12px;background:#eee;border-radius:3px;width:min(420px,100%);margin:4px 0}
+.xs-scan .bar div{height:100%;background:#2f6fdf;border-radius:3px}
+.xs-scan code{font-size:12px;word-break:break-word}
+.xs-scan details pre{white-space:pre;overflow-x:auto;font-size:12px;background:#f7f7f7;padding:6px}
+.xs-scan .path{overflow-wrap:anywhere;min-width:12em}
+.xs-scan th{white-space:nowrap}
+"""
+
+
+def scan_html(scan, page: int = 0, page_size: int = PAGE_SIZE) -> str:
+    """One page of the scan as an HTML fragment (its own styles included)."""
+    fragments = scan.fragments
+    pages = max(1, -(-len(fragments) // page_size))
+    page = min(max(page, 0), pages - 1)
+    start = page * page_size
+    rows = _fragment_rows(scan, start, start + page_size, details=False)
+    caption = (f"<p>files {start + 1:,}–{min(start + page_size, len(fragments)):,} of "
+               f"{len(fragments):,} (page {page + 1} of {pages})</p>" if pages > 1 else "")
+    return f"<style>{_CSS}</style><div class='xs-scan'>{_summary(scan)}{caption}{rows}</div>"
+
+
+def scan_report_html(scan, title: str, csp: str) -> str:
+    """The standalone page: every file, each opening to its row groups and simplification."""
+    body = _summary(scan) + _fragment_rows(scan, 0, len(scan.fragments), details=True)
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html_text(title)}</title><style>{_CSS}</style></head>"
+            f"<body class='xs-scan'><h1>{html_text(title)}</h1>{body}</body></html>")
+
+
+def _summary(scan) -> str:
+    files_kept, files = scan.files
+    groups_kept, groups = scan.row_groups
+    bytes_kept, total_bytes = scan.bytes
+    rows_kept, rows = scan.rows
+    share = bytes_kept / total_bytes if total_bytes else (files_kept / files if files else 0.0)
+    return (f"<p><b>filter</b> <code>{html_text(str(scan.filter))}</code></p>"
+            f"<p>reads <b>{files_kept:,}</b> of {files:,} files · <b>{groups_kept:,}</b> of "
+            f"{groups:,} row groups · <b>{human_bytes(bytes_kept)}</b> of "
+            f"{human_bytes(total_bytes)} · <b>{rows_kept:,}</b> of {rows:,} rows</p>"
+            f"<div class='bar' title='{share:.1%} of the bytes are read'>"
+            f"<div style='width:{share * 100:.2f}%'></div></div>")
+
+
+def _fragment_rows(scan, start: int, stop: int, details: bool) -> str:
+    names = relative_paths([f.path for f in scan.fragments])
+    out = ["<table><thead><tr><th>file</th><th>verdict</th><th>row groups</th>"
+           "<th>rows read</th><th>bytes read</th><th>why</th></tr></thead><tbody>"]
+    for verdict, name in zip(scan.fragments[start:stop], names[start:stop]):
+        groups = verdict.row_groups
+        kept_groups = sum(g.kept for g in groups)
+        group_text = f"{kept_groups} of {len(groups)}" if groups else "—"
+        why = verdict.reason if not verdict.kept else _first_group_reason(groups)
+        status = ("<span class='kept'>read</span>" if verdict.kept
+                  else "<span class='skipped'>skipped</span>")
+        out.append(
+            f"<tr class='{'' if verdict.kept else 'off'}'>"
+            f"<td class='path'>{html_text(name)}</td><td>{status}</td>"
+            f"<td class='num'>{group_text}</td><td class='num'>{verdict.rows_kept or 0:,}</td>"
+            f"<td class='num'>{human_bytes(verdict.bytes_kept or 0)}</td>"
+            f"<td><code>{html_text(why or '')}</code></td></tr>")
+        if details:
+            out.append(f"<tr><td colspan='6'>{_details(verdict)}</td></tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _first_group_reason(groups) -> str:
+    skipped = [g for g in groups if not g.kept]
+    if not skipped:
+        return ""
+    return f"{len(skipped)} groups skipped, e.g. group {skipped[0].id}: {skipped[0].reason}"
+
+
+def _details(verdict) -> str:
+    parts = [f"<details><summary>partition guarantee <code>{html_text(str(verdict.guarantee))}"
+             f"</code> → filter <code>{html_text(str(verdict.simplified))}</code></summary>"]
+    if verdict.row_groups and verdict.kept:
+        parts.append("<table><thead><tr><th>group</th><th>verdict</th><th>rows</th><th>bytes</th>"
+                     "<th>statistics guarantee</th><th>filter under it / why skipped</th></tr>"
+                     "</thead><tbody>")
+        for g in verdict.row_groups:
+            parts.append(
+                f"<tr class='{'' if g.kept else 'off'}'><td class='num'>{g.id}</td>"
+                f"<td>{'read' if g.kept else 'skipped'}</td><td class='num'>{g.num_rows:,}</td>"
+                f"<td class='num'>{human_bytes(g.bytes)}</td>"
+                f"<td><code>{html_text(str(g.guarantee))}</code></td>"
+                f"<td><code>{html_text(str(g.simplified) if g.kept else g.reason)}</code></td></tr>")
+        parts.append("</tbody></table>")
+    steps = to_text(verdict.trace, color=False)
+    parts.append(f"<pre>{html_text(steps).replace('&#x27;', chr(39))}</pre></details>")
+    return "".join(parts)
