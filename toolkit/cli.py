@@ -2,6 +2,7 @@
 
     exprscope explain "a + 1 > 3" --schema "a:int64" [--guarantee "a > 5"] [--html out.html]
     exprscope trace "if_else(a != 0, b / a, 0)" --data flights.parquet [--mode eager]
+    exprscope scan data/flights --filter "month >= 11 AND carrier = 'UA'" [--partitioning hive]
 
 The terminal gets the story as text (colored on a terminal); `--html` writes the
 standalone report and `--svg-dir` one SVG per step. Every mistake in the input
@@ -17,8 +18,10 @@ import re
 import sys
 
 import pyarrow as pa
+import pyarrow.dataset as ds
 
 from .errors import BindError, ExprscopeError, FieldRefError, KernelError, ParseError
+from .scan import explain_scan
 
 __all__ = ["main", "build_parser"]
 
@@ -36,7 +39,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="exprscope",
                      description="Explain and debug Arrow-style columnar expressions.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{explain,trace}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{explain,trace,scan}")
 
     def common(p, data_required: bool):
         p.add_argument("expr", help="the expression, in SQL-like text: \"a + 1 > 3\"")
@@ -60,13 +63,28 @@ def build_parser() -> argparse.ArgumentParser:
     common(trace, data_required=True)
     trace.add_argument("--mode", choices=("lazy", "eager"), default="lazy",
                        help="lazy special forms (default) or Arrow's eager evaluation")
+    scan = sub.add_parser("scan", help="which files and Parquet row groups a filtered scan reads")
+    scan.add_argument("path", help="a folder of data files (or one file)")
+    scan.add_argument("--filter", required=True, metavar="TEXT",
+                      help="the scan's filter in SQL-like text: \"year >= 2022 AND x < 5\"")
+    scan.add_argument("--partitioning", metavar="SPEC",
+                      help="\"hive\" for key=value folders, or the folder levels' field names "
+                           "(\"year,month\"); none by default")
+    scan.add_argument("--format", default="parquet", choices=("parquet", "csv", "ipc", "feather"),
+                      help="the files' format (default parquet)")
+    scan.add_argument("--html", metavar="OUT", help="write the standalone HTML report here")
+    scan.add_argument("--limit", type=int, default=50, metavar="N",
+                      help="files listed in the terminal (default 50; the report lists all)")
+    scan.add_argument("--color", dest="color", action="store_true", default=None,
+                      help="color the text even when not on a terminal")
     return parser
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    commands = {"explain": _explain, "trace": _trace, "scan": _scan}
     try:
-        return _explain(args) if args.command == "explain" else _trace(args)
+        return commands[args.command](args)
     except ParseError as exc:
         return _fail(f"cannot parse {exc}" if not str(exc).startswith("cannot") else str(exc))
     except (BindError, FieldRefError) as exc:
@@ -147,6 +165,26 @@ def _trace(args) -> int:
         hint = " (lazy evaluation runs each branch only on its rows: try --mode lazy)" \
             if args.mode == "eager" else ""
         return _fail(f"evaluation failed: {_one_line(failure)}{hint}", EXIT_FAILED)
+    return 0
+
+
+def _scan(args) -> int:
+    from .render import to_text, write_report
+
+    if not os.path.exists(args.path):
+        return _fail(f"no such file or folder: {args.path}")
+    partitioning = args.partitioning
+    if partitioning and partitioning != "hive":
+        partitioning = ds.partitioning(field_names=[n.strip() for n in partitioning.split(",")])
+    try:
+        dataset = ds.dataset(args.path, format=args.format, partitioning=partitioning)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
+        return _fail(f"cannot open {args.path} as a {args.format} dataset: {_one_line(exc)}")
+    scan = explain_scan(dataset, args.filter)
+    print(to_text(scan, color=args.color, stream=sys.stdout, limit=max(args.limit, 0)))
+    if args.html:
+        path = write_report(scan, args.html, title=f"exprscope scan: {args.filter}")
+        print(f"report: {os.path.abspath(path)}")
     return 0
 
 

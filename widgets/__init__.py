@@ -1,6 +1,6 @@
 """exprscope's Jupyter face: rich display, the step-through explorer, the magics.
 
-    %load_ext widgets          # %expr, %%explain, %%trace; steps display as trees
+    %load_ext widgets          # %expr, %%explain, %%trace, %%explain_scan
     from widgets import Explorer
     Explorer(trace)            # previous / next / slider / jump to next change
 
@@ -10,11 +10,13 @@ Nothing in `toolkit` imports this package: the engine stays usable without Jupyt
 from .explorer import Explorer
 from .invariants_panel import InvariantsPanel
 from .rich_display import mimebundle
+from .scan_view import ScanView
 from .selection_view import SelectionView
 
 __all__ = [
     "Explorer",
     "InvariantsPanel",
+    "ScanView",
     "SelectionView",
     "load_ipython_extension",
     "mimebundle",

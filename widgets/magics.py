@@ -4,6 +4,7 @@
     %expr --data penguins bill_length_mm / bill_depth_mm > 2.5
     %%explain --data penguins --guarantee "year == 2008"
     %%trace --data penguins --mode lazy
+    %%explain_scan --data flights_dataset
 
 Mistakes in what the user typed (a parse error, an unknown variable, a kernel
 that fails on a row) print one short message, with a caret under the culprit
@@ -13,10 +14,12 @@ exprscope's insides to fix a typo.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 
 import pyarrow as pa
+import pyarrow.dataset as ds
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
@@ -25,6 +28,7 @@ from toolkit.errors import ExprscopeError, ParseError
 
 from .data_source import DataSourceError, resolve_data
 from .explorer import Explorer
+from .scan_view import ScanView
 from .selection_view import SelectionView
 from .step_kinds import EVAL, step_kind
 
@@ -112,6 +116,28 @@ class ExprscopeMagics(Magics):
             return SelectionView(evaluations[-1]) if evaluations else None
         evaluations = [s for s in recorded.steps if step_kind(s) == EVAL]
         return SelectionView(evaluations[-1])
+
+    @cell_magic
+    @magic_arguments()
+    @argument("--data", "-d", metavar="VAR", required=True,
+              help="a pyarrow.dataset.Dataset, or a folder path (Parquet, hive partitions)")
+    def explain_scan(self, line: str, cell: str):
+        """Which files and row groups a scan of the dataset with the cell's filter reads."""
+        args = parse_argstring(self.explain_scan, line)
+        name = _unquote(args.data)
+        dataset = self.shell.user_ns.get(name, name)
+        try:
+            if isinstance(dataset, str):
+                if not os.path.exists(dataset):
+                    return _report(f"--data {name}: no variable or folder of that name")
+                dataset = ds.dataset(dataset, format="parquet", partitioning="hive")
+            if not isinstance(dataset, ds.Dataset):
+                return _report(f"--data {name} is a {type(dataset).__name__}; %%explain_scan "
+                               "needs a pyarrow.dataset.Dataset (ds.dataset(path, ...))")
+            scan = tk.explain_scan(dataset, _parse_cell(cell))
+        except _USER_ERRORS as exc:
+            return _report(_message(exc))
+        return ScanView(scan)
 
     def _data(self, name: str):
         return resolve_data(_unquote(name), self.shell.user_ns)

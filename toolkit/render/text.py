@@ -58,9 +58,14 @@ class _Paint:
         return f"\x1b[{_ANSI[what]}m{text}\x1b[0m"
 
 
-def to_text(obj, *, color: bool | None = None, stream=None) -> str:
-    """The picture as text; `color=None` colors only when `stream` (stdout) is a terminal."""
+def to_text(obj, *, color: bool | None = None, stream=None, limit: int = 50) -> str:
+    """The picture as text; `color=None` colors only when `stream` (stdout) is a terminal.
+
+    `limit`: how many files a scan explanation lists (the rest are counted).
+    """
     paint = _Paint(wants_color(stream) if color is None else color)
+    if isinstance(obj, ScanExplanation):
+        return "\n".join(scan_lines(obj, paint, limit))
     return "\n".join(_lines(obj, paint))
 
 
@@ -90,8 +95,6 @@ def _lines(obj, paint) -> list[str]:
                            with_paths=False)
     if is_plan(obj):
         return _plan_lines(obj, paint)
-    if isinstance(obj, ScanExplanation):
-        return scan_lines(obj, paint)
     raise TypeError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
                     "Trace, one of its steps, or a plan")
 
