@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import toolkit as tk  # noqa: E402
+import toolkit as tk
 
 FILTERS = {
     "partition + stats": (pc.field("part") >= 500) & (pc.field("x") < 100),

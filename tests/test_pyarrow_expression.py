@@ -30,7 +30,7 @@ SCALARS = [
     pa.scalar(b"\x00\xffab"), pa.scalar("x", pa.large_utf8()), pa.scalar(b"xy", pa.binary(2)),
     pa.scalar(dt.date(2020, 2, 29)), pa.scalar(dt.datetime(2021, 1, 2, 3, 4, 5), pa.timestamp("ms")),
     pa.scalar(dt.datetime(2021, 1, 2), pa.timestamp("ns", "UTC")), pa.scalar(dt.timedelta(seconds=3)),
-    pa.scalar(decimal.Decimal("12.345")), pa.scalar(decimal.Decimal("-1"), pa.decimal256(40, 3)),
+    pa.scalar(decimal.Decimal("12.345")), pa.scalar(decimal.Decimal(-1), pa.decimal256(40, 3)),
     pa.scalar([1, None, 3], pa.list_(pa.int16())), pa.scalar({"x": 1, "y": "z"}),
     pa.scalar([("k", 1)], pa.map_(pa.utf8(), pa.int64())),
     pa.array(["c"], pa.dictionary(pa.int8(), pa.utf8()))[0],

@@ -72,8 +72,8 @@ def _summary(scan) -> str:
 
 def _fragment_rows(scan, start: int, stop: int, details: bool) -> str:
     names = relative_paths([f.path for f in scan.fragments])
-    out = ["<table><thead><tr><th>file</th><th>verdict</th><th>row groups</th>"
-           "<th>rows read</th><th>bytes read</th><th>why</th></tr></thead><tbody>"]
+    out = [("<table><thead><tr><th>file</th><th>verdict</th><th>row groups</th>"
+           "<th>rows read</th><th>bytes read</th><th>why</th></tr></thead><tbody>")]
     for verdict, name in zip(scan.fragments[start:stop], names[start:stop]):
         groups = verdict.row_groups
         kept_groups = sum(g.kept for g in groups)
@@ -101,8 +101,8 @@ def _first_group_reason(groups) -> str:
 
 
 def _details(verdict) -> str:
-    parts = [f"<details><summary>partition guarantee <code>{html_text(str(verdict.guarantee))}"
-             f"</code> → filter <code>{html_text(str(verdict.simplified))}</code></summary>"]
+    parts = [(f"<details><summary>partition guarantee <code>{html_text(str(verdict.guarantee))}"
+             f"</code> → filter <code>{html_text(str(verdict.simplified))}</code></summary>")]
     if verdict.row_groups and verdict.kept:
         parts.append("<table><thead><tr><th>group</th><th>verdict</th><th>rows</th><th>bytes</th>"
                      "<th>statistics guarantee</th><th>filter under it / why skipped</th></tr>"

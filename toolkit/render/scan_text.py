@@ -17,7 +17,7 @@ import os
 
 from .labels import shorten, visible
 
-__all__ = ["scan_lines", "human_bytes", "relative_paths"]
+__all__ = ["human_bytes", "relative_paths", "scan_lines"]
 
 BAR_CELLS = 40
 
@@ -47,9 +47,9 @@ def scan_lines(scan, paint, limit: int = 50) -> list[str]:
     bytes_kept, total_bytes = scan.bytes
     rows_kept, rows = scan.rows
     lines = [paint("filter: ", "title") + visible(str(scan.filter)),
-             f"reads {files_kept:,} of {files:,} files · {groups_kept:,} of {groups:,} row groups"
+             (f"reads {files_kept:,} of {files:,} files · {groups_kept:,} of {groups:,} row groups"
              f" · {human_bytes(bytes_kept)} of {human_bytes(total_bytes)}"
-             f" · {rows_kept:,} of {rows:,} rows"]
+             f" · {rows_kept:,} of {rows:,} rows")]
     share = bytes_kept / total_bytes if total_bytes else (files_kept / files if files else 0.0)
     filled = round(share * BAR_CELLS)
     lines.append("▕" + paint("█" * filled, "strip") + "·" * (BAR_CELLS - filled)
