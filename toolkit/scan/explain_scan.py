@@ -33,10 +33,10 @@ from ..parse import parse
 from ..passes import is_satisfiable, simplify_with_guarantee
 from ..passes.chain import ExprKey
 from ..trace import Trace, trace
-from .skip_reason import skip_reason
+from .skip_reason import Clash, skip_reason
 from .statistics_guarantee import row_group_guarantee
 
-__all__ = ["FragmentVerdict", "RowGroupVerdict", "ScanExplanation", "explain_scan"]
+__all__ = ["Clash", "FragmentVerdict", "RowGroupVerdict", "ScanExplanation", "explain_scan"]
 
 TRUE = Literal(pa.scalar(True))
 
@@ -55,13 +55,18 @@ class RowGroupVerdict:
     file_skipped: bool = False
 
     @functools.cached_property
+    def clash(self) -> Clash | None:
+        """The member of its statistics guarantee and of the filter that clash (None if read)."""
+        if self.kept or self.file_skipped:
+            return None
+        return skip_reason(self.filter, self.guarantee)
+
+    @property
     def reason(self) -> str | None:
-        """Why the group is skipped: the clash between its statistics and the filter."""
+        """Why the group is skipped, in one line."""
         if self.kept:
             return None
-        if self.file_skipped:
-            return "its file is skipped"
-        return skip_reason(self.filter, self.guarantee)
+        return "its file is skipped" if self.file_skipped else str(self.clash)
 
 
 @dataclass(frozen=True)
@@ -81,9 +86,14 @@ class FragmentVerdict:
     kept_file_groups: tuple[RowGroupVerdict, ...] | None = field(repr=False, default=None)
 
     @functools.cached_property
-    def reason(self) -> str | None:
-        """Why the file is skipped: the clash between its partition and the filter."""
+    def clash(self) -> Clash | None:
+        """The member of its partition guarantee and of the filter that clash (None if read)."""
         return None if self.kept else skip_reason(self.filter, self.guarantee)
+
+    @property
+    def reason(self) -> str | None:
+        """Why the file is skipped, in one line: "year == 2020 contradicts year >= 2022"."""
+        return None if self.clash is None else str(self.clash)
 
     @functools.cached_property
     def trace(self) -> Trace:
@@ -148,6 +158,14 @@ class ScanExplanation:
     @property
     def files(self) -> tuple[int, int]:
         return sum(f.kept for f in self.fragments), len(self.fragments)
+
+    def skipped_by(self) -> list[tuple[str, list[FragmentVerdict]]]:
+        """Skipped files grouped by the part of the filter that ruled them out, largest first."""
+        groups: dict[str, list[FragmentVerdict]] = {}
+        for verdict in self.fragments:
+            if not verdict.kept:
+                groups.setdefault(verdict.clash.filter_text, []).append(verdict)
+        return sorted(groups.items(), key=lambda item: -len(item[1]))
 
     @property
     def row_groups(self) -> tuple[int, int]:

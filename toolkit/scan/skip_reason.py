@@ -9,25 +9,46 @@ guarantee member against the whole filter, then the whole against the whole.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..expression import Expression
 from ..passes import is_satisfiable, simplify_with_guarantee
 from ..passes.known_values import conjunction_members
 
-__all__ = ["skip_reason"]
+__all__ = ["Clash", "skip_reason"]
 
 
-def skip_reason(filter_expr: Expression, guarantee: Expression) -> str:
-    """'<guarantee member> contradicts <filter member>' for the first clashing pair."""
+@dataclass(frozen=True)
+class Clash:
+    """The part of a guarantee and the part of a filter that cannot both hold."""
+
+    guarantee: Expression
+    filter: Expression
+
+    def __str__(self) -> str:
+        return f"{_text(self.guarantee)} contradicts {_text(self.filter)}"
+
+    @property
+    def filter_text(self) -> str:
+        return _text(self.filter)
+
+    @property
+    def guarantee_text(self) -> str:
+        return _text(self.guarantee)
+
+
+def skip_reason(filter_expr: Expression, guarantee: Expression) -> Clash:
+    """The first clashing (guarantee member, filter member) pair, else the wholes."""
     guarantee_members = conjunction_members(guarantee)
     filter_members = conjunction_members(filter_expr)
     for member in guarantee_members:
         for part in filter_members:
             if _rules_out(part, member):
-                return f"{_text(member)} contradicts {_text(part)}"
+                return Clash(member, part)
     for member in guarantee_members:
         if _rules_out(filter_expr, member):
-            return f"{_text(member)} contradicts {_text(filter_expr)}"
-    return f"{_text(guarantee)} contradicts {_text(filter_expr)}"
+            return Clash(member, filter_expr)
+    return Clash(guarantee, filter_expr)
 
 
 def _rules_out(part: Expression, guarantee: Expression) -> bool:
