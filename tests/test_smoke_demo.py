@@ -29,3 +29,8 @@ def test_demo_tells_the_story_and_writes_the_report(tmp_path):
     html = open(report, encoding="utf-8").read()
     assert html.count('class="step"') == len(re.findall(r"^(?:· )?pass \w+:", text, re.M))
     assert "http://" not in html and "https://" not in html
+    # scan: the flights as Parquet by month and carrier, two files read, the rest explained
+    assert "reads 2 of 185 files" in text
+    assert "✗ 154 files skipped by month >= 11" in text
+    scan_report = re.search(r"^scan report: (.+\.html)$", text, re.M).group(1)
+    assert "carrier == &quot;UA&quot;" in open(scan_report, encoding="utf-8").read()

@@ -5,18 +5,22 @@ the tracer: how the passes rewrite an expression (and what a guarantee
 removes), how a lazy `if_else` runs each branch only on its rows, how the
 same expression evaluated eagerly divides by zero (shown as the failing node
 and its row, not a traceback), a `case_when` bucketing delays, and a query
-plan whose optimizer rules and invariant checks are recorded too. Then it
-writes everything into one standalone HTML report and prints where it is.
+plan whose optimizer rules and invariant checks are recorded too, and why a
+filtered scan of the flights as Parquet (by month and carrier) reads the files
+and row groups it reads. Then it writes everything into standalone HTML
+reports and prints where they are.
 Progress goes to stderr, the story to stdout.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 
 import pyarrow as pa
+import pyarrow.dataset as ds
 
 import toolkit as tk
 from toolkit.observe import InvariantCheck, PassEvent, PlanRuleEvent
@@ -24,6 +28,9 @@ from toolkit.observe import InvariantCheck, PassEvent, PlanRuleEvent
 __all__ = ["main", "load_flights", "REPORT"]
 
 REPORT = os.path.join("out", "demo-report.html")
+SCAN_REPORT = os.path.join("out", "demo-scan-report.html")
+SCAN_DATA = os.path.join("out", "flights-by-month-and-carrier")
+SCAN_FILTER = "month >= 11 AND carrier = 'UA' AND dep_delay > 120"
 SAMPLE_ROWS = 40  # a sample small enough to draw one cell per row
 
 EXPLAIN = [
@@ -142,6 +149,7 @@ def main() -> None:
         print("buckets: " + ", ".join(f"{c['values']}: {c['counts']:,}" for c in counts))
 
     _plan_story(flights, trace, progress)
+    _scan_story(flights, progress)
 
     _heading("Spark: the same pipeline on the embedded local Spark")
     with progress("starting Spark (about 15 s) and running the pipeline natively and inside it"):
@@ -185,6 +193,24 @@ def _plan_story(flights: pa.Table, trace: tk.Trace, progress) -> None:
     for c in failed:
         print(tk.to_text(c))
     print("top carriers: " + ", ".join(f"{r['carrier']} {r['n']:,}" for r in result.to_pylist()))
+
+
+def _scan_story(flights: pa.Table, progress) -> None:
+    """Why a dataset scan reads the files it reads, on the flights as Parquet by month and carrier."""
+    _heading(f"scan: which files does `{SCAN_FILTER}` read?")
+    with progress("writing the flights as Parquet, one folder per month and carrier"):
+        partitioning = ds.partitioning(flights.select(["month", "carrier"]).schema, flavor="hive")
+        shutil.rmtree(SCAN_DATA, ignore_errors=True)
+        ds.write_dataset(flights.select(["month", "day", "carrier", "origin", "dest", "dep_delay",
+                                         "arr_delay", "distance"]),
+                         SCAN_DATA, format="parquet", partitioning=partitioning,
+                         max_rows_per_group=4_096, min_rows_per_group=4_096)
+        dataset = ds.dataset(SCAN_DATA, format="parquet", partitioning=partitioning)
+    with progress("explaining the scan: partitions, then each file's row-group statistics"):
+        scan = tk.explain_scan(dataset, SCAN_FILTER)
+    print(tk.to_text(scan, limit=6))
+    path = tk.write_report(scan, SCAN_REPORT, title=f"exprscope scan: {SCAN_FILTER}")
+    print(f"scan report: {os.path.abspath(path)}")
 
 
 def _count_zero(flights: pa.Table) -> int:

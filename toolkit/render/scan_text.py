@@ -39,7 +39,10 @@ def relative_paths(paths: list[str]) -> list[str]:
     """Each path without the folder all of them share."""
     if len(paths) < 2:
         return [os.path.basename(p) or p for p in paths]
-    root = os.path.commonpath(paths) if all(p.startswith("/") for p in paths) else ""
+    try:
+        root = os.path.commonpath(paths)
+    except ValueError:  # absolute and relative paths mixed: nothing in common
+        return list(paths)
     return [os.path.relpath(p, root) if root else p for p in paths]
 
 
