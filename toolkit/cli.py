@@ -21,6 +21,9 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 
 from .errors import BindError, ExprscopeError, FieldRefError, KernelError, ParseError
+from .expression import from_pyarrow
+from .parse import parse as parse_text
+from .pyarrow_text import parse_pyarrow
 from .scan import explain_scan
 
 __all__ = ["main", "build_parser"]
@@ -49,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="field types, \"a:int64,b:string\" (or the columns' types in --data)")
         p.add_argument("--html", metavar="OUT", help="write the standalone HTML report here")
         p.add_argument("--svg-dir", metavar="DIR", help="write one SVG per step into DIR")
+        p.add_argument("--pyarrow", action="store_true",
+                       help="the expression is pyarrow Python text: 'pc.field(\"a\") + 1 > 3'")
         color = p.add_mutually_exclusive_group()
         color.add_argument("--color", dest="color", action="store_true", default=None,
                            help="color the text even when not on a terminal")
@@ -67,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("path", help="a folder of data files (or one file)")
     scan.add_argument("--filter", required=True, metavar="TEXT",
                       help="the scan's filter in SQL-like text: \"year >= 2022 AND x < 5\"")
+    scan.add_argument("--pyarrow", action="store_true",
+                      help="the filter is pyarrow Python text: 'pc.field(\"year\") >= 2022'")
     scan.add_argument("--partitioning", metavar="SPEC",
                       help="\"hive\" for key=value folders, or the folder levels' field names "
                            "(\"year,month\"); none by default")
@@ -109,12 +116,17 @@ def _inputs(args):
     from .cli_inputs import load_data, parse_schema_spec
     from .parse import parse
 
-    expr = parse(args.expr)
+    expr = _expression(args.expr, args.pyarrow)
     schema = parse_schema_spec(args.schema) if args.schema else None
     table = load_data(args.data, schema) if args.data else None
     if table is not None:
         schema = table.schema
     return expr, schema, table
+
+
+def _expression(text: str, pyarrow_text: bool):
+    """SQL-like text, or pyarrow Python text read without running it (`--pyarrow`)."""
+    return from_pyarrow(parse_pyarrow(text)) if pyarrow_text else parse_text(text)
 
 
 def _explain(args) -> int:
@@ -180,7 +192,7 @@ def _scan(args) -> int:
         dataset = ds.dataset(args.path, format=args.format, partitioning=partitioning)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
         return _fail(f"cannot open {args.path} as a {args.format} dataset: {_one_line(exc)}")
-    scan = explain_scan(dataset, args.filter)
+    scan = explain_scan(dataset, _expression(args.filter, args.pyarrow))
     print(to_text(scan, color=args.color, stream=sys.stdout, limit=max(args.limit, 0)))
     if args.html:
         path = write_report(scan, args.html, title=f"exprscope scan: {args.filter}")

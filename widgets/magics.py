@@ -25,6 +25,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 import toolkit as tk
 from toolkit.errors import ExprscopeError, ParseError
+from toolkit.pyarrow_text import parse_pyarrow
 
 from .data_source import DataSourceError, resolve_data
 from .explorer import Explorer
@@ -69,13 +70,15 @@ class ExprscopeMagics(Magics):
     @cell_magic
     @magic_arguments()
     @argument("--data", "-d", metavar="VAR", help="optimize against this data's schema")
+    @argument("--pyarrow", action="store_true",
+              help='the cell is pyarrow Python text, e.g. pc.field("a") > 3 (read, never run)')
     @argument("--guarantee", "-g", metavar="EXPR",
               help='what is known to hold for every row, e.g. "year == 2008"')
     def explain(self, line: str, cell: str):
         """Optimize the cell's expression with tracing and open the explorer on the passes."""
         args = parse_argstring(self.explain, line)
         try:
-            expression = _parse_cell(cell)
+            expression = _parse_cell(cell, args.pyarrow)
             if args.data:
                 schema = self._data(args.data).schema
             elif expression.field_refs():
@@ -100,12 +103,14 @@ class ExprscopeMagics(Magics):
     @argument("--data", "-d", metavar="VAR", required=True, help="the data to evaluate on")
     @argument("--mode", "-m", choices=("lazy", "eager"), default="lazy",
               help="lazy special forms (the default) or eager, as Arrow does today")
+    @argument("--pyarrow", action="store_true",
+              help='the cell is pyarrow Python text, e.g. pc.field("a") > 3 (read, never run)')
     def trace(self, line: str, cell: str):
         """Evaluate the cell's expression with tracing and open the selection view."""
         args = parse_argstring(self.trace, line)
         recorded = None
         try:
-            expression = _parse_cell(cell)
+            expression = _parse_cell(cell, args.pyarrow)
             data = self._data(args.data)
             with tk.trace() as recorded:
                 tk.evaluate(expression, data, mode=args.mode)
@@ -121,6 +126,8 @@ class ExprscopeMagics(Magics):
     @magic_arguments()
     @argument("--data", "-d", metavar="VAR", required=True,
               help="a pyarrow.dataset.Dataset, or a folder path (Parquet, hive partitions)")
+    @argument("--pyarrow", action="store_true",
+              help='the cell is pyarrow Python text, e.g. pc.field("a") > 3 (read, never run)')
     def explain_scan(self, line: str, cell: str):
         """Which files and row groups a scan of the dataset with the cell's filter reads."""
         args = parse_argstring(self.explain_scan, line)
@@ -134,7 +141,7 @@ class ExprscopeMagics(Magics):
             if not isinstance(dataset, ds.Dataset):
                 return _report(f"--data {name} is a {type(dataset).__name__}; %%explain_scan "
                                "needs a pyarrow.dataset.Dataset (ds.dataset(path, ...))")
-            scan = tk.explain_scan(dataset, _parse_cell(cell))
+            scan = tk.explain_scan(dataset, _parse_cell(cell, args.pyarrow))
         except _USER_ERRORS as exc:
             return _report(_message(exc))
         return ScanView(scan)
@@ -182,11 +189,11 @@ def _unquote(value: str) -> str:
     return value
 
 
-def _parse_cell(cell: str):
+def _parse_cell(cell: str, pyarrow_text: bool = False):
     text = cell.strip()
     if not text:
         raise MagicInputError("the cell holds no expression: write one below the magic's line")
-    return tk.parse(text)
+    return tk.from_pyarrow(parse_pyarrow(text)) if pyarrow_text else tk.parse(text)
 
 
 def _message(exc: Exception) -> str:

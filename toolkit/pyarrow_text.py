@@ -1,0 +1,168 @@
+"""pyarrow expression text, as people write it in Python, read without running it.
+
+    pc.field("year") >= 2022
+    (pc.field("x") * 2 < 4000) & ~pc.field("s").isin(["a", "b"])
+    ds.field("t").cast("timestamp[ms]") > pc.scalar(5)
+
+The command line (`--pyarrow`) and the magics take this text. It is never
+evaluated: Python's own parser (`ast.parse`) reads it into a syntax tree, and
+only the forms above are turned into the `pyarrow.compute.Expression` that
+pyarrow itself would build (`pc.field`, `ds.field`, `pc.scalar`, Python
+literals, `+ - * /`, comparisons, `& | ~`, unary minus, and the methods
+`isin`, `is_null`, `is_valid`, `is_nan`, `cast`). Anything else is a
+`ParseError` with a caret under it.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .errors import ParseError
+
+__all__ = ["MAX_PYARROW_TEXT", "parse_pyarrow"]
+
+MAX_PYARROW_TEXT = 100_000  # characters; deeper nesting than Python's parser takes is refused too
+
+_MODULES = {"pc", "ds", "pyarrow.compute", "pyarrow.dataset"}
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.Div: operator.truediv, ast.BitAnd: operator.and_, ast.BitOr: operator.or_}
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
+            ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+_METHODS = {"isin": (1, 1), "is_null": (0, 1), "is_valid": (0, 0), "is_nan": (0, 0),
+            "cast": (1, 2)}
+
+
+def parse_pyarrow(text: str) -> pc.Expression:
+    """The pyarrow expression the text spells, built by pyarrow; never run as Python."""
+    if not isinstance(text, str):
+        raise ParseError(f"pyarrow expression text must be a str, not {type(text).__name__}",
+                         repr(text))
+    text = text.strip()
+    if len(text) > MAX_PYARROW_TEXT:
+        raise ParseError(f"pyarrow expression text over {MAX_PYARROW_TEXT:,} characters",
+                         text[:200])
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as err:
+        position = _position(text, err.lineno or 1, err.offset - 1 if err.offset else 0, False)
+        raise ParseError(f"not a pyarrow expression: {err.msg}", text, position) from None
+    except (RecursionError, MemoryError, ValueError) as err:
+        raise ParseError(f"not a pyarrow expression: {err}", text[:200]) from None
+    return _Reader(text).expression(tree.body)
+
+
+def _position(text: str, lineno: int, column: int, in_bytes: bool = True) -> int:
+    """A character offset into `text` from Python's (line, column); ast columns count bytes."""
+    lines = text.split("\n")
+    line_index = max(0, min(lineno - 1, len(lines) - 1))
+    line = lines[line_index]
+    if in_bytes:
+        column = len(line.encode("utf-8")[:column].decode("utf-8", errors="ignore"))
+    return sum(len(x) + 1 for x in lines[:line_index]) + max(0, min(column, len(line)))
+
+
+class _Reader:
+    def __init__(self, text: str):
+        self.text = text
+
+    def fail(self, node: ast.AST, what: str):
+        position = _position(self.text, getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
+        raise ParseError(what, self.text, position)
+
+    def expression(self, root: ast.AST) -> pc.Expression:
+        value = self.value(root)
+        if not isinstance(value, pc.Expression):
+            return pc.scalar(value)
+        return value
+
+    def value(self, node: ast.AST):
+        """An Expression, or a plain Python value for literals and lists."""
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (int, float, str, bool, bytes)) or node.value is None:
+                return node.value
+            self.fail(node, f"{type(node.value).__name__} constants are not expression values")
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [self.value(item) for item in node.elts]
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            return self.apply(node, _BINARY[type(node.op)], node.left, node.right)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+            return ~self.operand(node.operand)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = self.value(node.operand)
+            if isinstance(inner, (int, float)) and not isinstance(inner, bool):
+                return -inner
+            return pc.Expression._call("negate_checked", [self.expression(node.operand)])
+        if isinstance(node, ast.Compare):
+            if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
+                self.fail(node, "one comparison at a time (==, !=, <, <=, >, >=); "
+                                "join several with & and parentheses")
+            return self.apply(node, _COMPARE[type(node.ops[0])], node.left, node.comparators[0])
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Name):
+            self.fail(node, f"`{node.id}` is not known here: name fields with "
+                            f"pc.field(\"{node.id}\") and constants with literals")
+        if isinstance(node, ast.Attribute):
+            self.fail(node, f"`.{node.attr}` is not part of a pyarrow expression; the methods "
+                            "are " + ", ".join(_METHODS))
+        self.fail(node, f"{type(node).__name__} is not part of a pyarrow expression: use "
+                        "pc.field, pc.scalar, literals, operators and the methods "
+                        + ", ".join(_METHODS))
+
+    def operand(self, node: ast.AST) -> pc.Expression:
+        value = self.value(node)
+        if isinstance(value, list):
+            self.fail(node, "a list is not an expression (lists go in isin([...]))")
+        return value if isinstance(value, pc.Expression) else pc.scalar(value)
+
+    def apply(self, node, op, left, right):
+        a, b = self.value(left), self.value(right)
+        if not isinstance(a, pc.Expression) and not isinstance(b, pc.Expression):
+            a = pc.scalar(a)
+        try:
+            return op(a if isinstance(a, pc.Expression) else self.operand(left),
+                      b if isinstance(b, pc.Expression) else self.operand(right))
+        except (TypeError, pa.ArrowException) as err:
+            self.fail(node, f"pyarrow refused this operation: {err}")
+
+    def call(self, node: ast.Call) -> pc.Expression:
+        if node.keywords and not (isinstance(node.func, ast.Attribute)
+                                  and node.func.attr in ("is_null", "cast")):
+            self.fail(node.keywords[0], "keyword arguments are only read by is_null and cast")
+        func = node.func
+        if isinstance(func, ast.Attribute) and _module(func.value) and func.attr == "field":
+            parts = [self.value(a) for a in node.args]
+            if not parts or not all(isinstance(p, (str, int)) and not isinstance(p, bool)
+                                    for p in parts):
+                self.fail(node, "field(...) takes names (strings) or indices (integers)")
+            return pc.field(*parts)
+        if isinstance(func, ast.Attribute) and _module(func.value) and func.attr == "scalar":
+            if len(node.args) != 1:
+                self.fail(node, "scalar(...) takes one value")
+            value = self.value(node.args[0])
+            return pc.scalar(value)
+        if isinstance(func, ast.Attribute) and func.attr in _METHODS:
+            target = self.operand(func.value)
+            low, high = _METHODS[func.attr]
+            args = [self.value(a) for a in node.args]
+            kwargs = {k.arg: self.value(k.value) for k in node.keywords}
+            if not low <= len(args) + len(kwargs) <= high:
+                self.fail(node, f".{func.attr}() takes {low} to {high} arguments")
+            try:
+                return getattr(target, func.attr)(*args, **kwargs)
+            except (TypeError, ValueError, pa.ArrowException) as err:
+                self.fail(node, f"pyarrow refused .{func.attr}(): {err}")
+        self.fail(node, "only pc.field, pc.scalar (or ds.field) and the methods "
+                        + ", ".join(_METHODS) + " can be called")
+
+
+def _module(node: ast.AST) -> bool:
+    """`pc`, `ds`, or `pyarrow.compute` / `pyarrow.dataset` spelled out."""
+    if isinstance(node, ast.Name):
+        return node.id in _MODULES
+    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and f"{node.value.id}.{node.attr}" in _MODULES)
