@@ -29,6 +29,7 @@ _CSS = """
 .xs-scan .bar div{height:100%;background:#2f6fdf;border-radius:3px}
 .xs-scan code{font-size:12px;word-break:break-word}
 .xs-scan details pre{white-space:pre;overflow-x:auto;font-size:12px;background:#f7f7f7;padding:6px}
+.xs-scan .beyond{border-left:3px solid #8250df;padding-left:8px;color:#5a3e99}
 .xs-scan .path{overflow-wrap:anywhere;min-width:12em}
 .xs-scan th{white-space:nowrap}
 """
@@ -67,13 +68,20 @@ def _summary(scan) -> str:
         f"<code>{html_text(filter_text)}</code> (e.g. <code>"
         f"{html_text(group[0].clash.guarantee_text)}</code>)</li>"
         for filter_text, group in scan.skipped_by()[:20])
+    extra_files, extra_groups = scan.beyond_arrow()
+    beyond = ""
+    if extra_files or extra_groups:
+        example = (extra_files or extra_groups)[0].beyond_arrow
+        beyond = (f"<p class='beyond'><b>Beyond Arrow</b> (a suggestion, not what Arrow does): "
+                  f"exprscope could also skip {len(extra_files):,} files and "
+                  f"{len(extra_groups):,} row groups, e.g. <code>{html_text(example)}</code></p>")
     return (f"<p><b>filter</b> <code>{html_text(str(scan.filter))}</code></p>"
             f"<p>reads <b>{files_kept:,}</b> of {files:,} files · <b>{groups_kept:,}</b> of "
             f"{groups:,} row groups · <b>{human_bytes(bytes_kept)}</b> of "
             f"{human_bytes(total_bytes)} · <b>{rows_kept:,}</b> of {rows:,} rows</p>"
             f"<div class='bar' title='{share:.1%} of the bytes are read'>"
             f"<div style='width:{share * 100:.2f}%'></div></div>"
-            + (f"<ul>{skipped}</ul>" if skipped else ""))
+            + (f"<ul>{skipped}</ul>" if skipped else "") + beyond)
 
 
 def _fragment_rows(scan, start: int, stop: int, details: bool) -> str:
@@ -123,7 +131,9 @@ def _details(verdict) -> str:
                 f"<td>{'read' if g.kept else 'skipped'}</td><td class='num'>{g.num_rows:,}</td>"
                 f"<td class='num'>{human_bytes(g.bytes)}</td>"
                 f"<td><code>{html_text(str(g.guarantee))}</code></td>"
-                f"<td><code>{html_text(str(g.simplified) if g.kept else g.reason)}</code></td></tr>")
+                f"<td><code>{html_text(str(g.simplified) if g.kept else g.reason)}</code>"
+                + (f"<br><span class='beyond'>beyond Arrow: {html_text(g.beyond_arrow)}</span>"
+                   if g.beyond_arrow else "") + "</td></tr>")
         parts.append("</tbody></table>")
     steps = to_text(verdict.trace, color=False)
     parts.append(f"<pre>{html_text(steps).replace('&#x27;', chr(39))}</pre></details>")

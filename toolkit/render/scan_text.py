@@ -59,6 +59,12 @@ def scan_lines(scan, paint, limit: int = 50) -> list[str]:
     filled = round(share * BAR_CELLS)
     lines.append("▕" + paint("█" * filled, "strip") + "·" * (BAR_CELLS - filled)
                  + f"▏ {share:.0%} of {'bytes' if total_bytes else 'files'}")
+    extra_files, extra_groups = scan.beyond_arrow()
+    if extra_files or extra_groups:
+        example = (extra_files or extra_groups)[0].beyond_arrow
+        lines.append(paint("beyond Arrow (not what Arrow does): ", "rule")
+                     + f"exprscope could also skip {len(extra_files):,} files and "
+                     f"{len(extra_groups):,} row groups, e.g. {visible(example)}")
     names = dict(zip((id(f) for f in scan.fragments),
                      relative_paths([f.path for f in scan.fragments])))
     kept = [f for f in scan.fragments if f.kept]

@@ -33,6 +33,7 @@ from ..parse import parse
 from ..passes import is_satisfiable, simplify_with_guarantee
 from ..passes.chain import ExprKey
 from ..trace import Trace, trace
+from .range_suggestion import never_true
 from .skip_reason import Clash, skip_reason
 from .statistics_guarantee import row_group_guarantee
 
@@ -60,6 +61,14 @@ class RowGroupVerdict:
         if self.kept or self.file_skipped:
             return None
         return skip_reason(self.filter, self.guarantee)
+
+    @functools.cached_property
+    def beyond_arrow(self) -> str | None:
+        """Why exprscope could skip this group although Arrow reads it (ranges through
+        arithmetic); None when it could not either. A suggestion, not Arrow's verdict."""
+        if not self.kept:
+            return None
+        return never_true(self.simplified, self.guarantee)
 
     @property
     def reason(self) -> str | None:
@@ -89,6 +98,13 @@ class FragmentVerdict:
     def clash(self) -> Clash | None:
         """The member of its partition guarantee and of the filter that clash (None if read)."""
         return None if self.kept else skip_reason(self.filter, self.guarantee)
+
+    @functools.cached_property
+    def beyond_arrow(self) -> str | None:
+        """Why exprscope could skip this file although Arrow reads it; a suggestion only."""
+        if not self.kept:
+            return None
+        return never_true(self.simplified, self.guarantee)
 
     @property
     def reason(self) -> str | None:
@@ -158,6 +174,13 @@ class ScanExplanation:
     @property
     def files(self) -> tuple[int, int]:
         return sum(f.kept for f in self.fragments), len(self.fragments)
+
+    def beyond_arrow(self) -> tuple[list[FragmentVerdict], list[RowGroupVerdict]]:
+        """Files and row groups Arrow reads that ranges through arithmetic would rule out."""
+        files = [f for f in self.fragments if f.beyond_arrow]
+        groups = [g for f in self.fragments if f.kept and not f.beyond_arrow
+                  for g in f.row_groups if g.beyond_arrow]
+        return files, groups
 
     def skipped_by(self) -> list[tuple[str, list[FragmentVerdict]]]:
         """Skipped files grouped by the part of the filter that ruled them out, largest first."""
