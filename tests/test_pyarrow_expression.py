@@ -147,3 +147,21 @@ def test_index_paths_and_nested_refs_convert_to_pyarrow():
 def test_array_literals_have_no_pyarrow_form():
     with pytest.raises(PyarrowConversionError, match="array literal"):
         tk.Literal(pa.array([1, 2])).to_pyarrow()
+
+
+def test_every_entry_point_takes_a_pyarrow_expression():
+    from toolkit import plan
+
+    table = pa.table({"a": [1, 2, 3], "b": [4, 5, 6]})
+    x = f("a") > 1
+    bound = tk.bind(x, table.schema)
+    assert bound.is_bound and bound.equals(tk.parse("a > 1").bind(table.schema))
+    assert tk.optimize(x, table.schema, guarantee=f("a") == 2).equals(tk.literal(True))
+    assert tk.simplify_with_guarantee(bound, f("a") == 2).equals(tk.literal(True))
+    assert tk.canonicalize(tk.bind(pc.scalar(1) < f("a"), table.schema)).equals(bound)
+    assert tk.is_satisfiable(x)
+    assert tk.to_text(x) == tk.to_text(tk.from_pyarrow(x))
+    assert tk.to_dot(x).source == tk.to_dot(tk.from_pyarrow(x)).source
+    out = plan.create_physical_plan(
+        plan.scan("t", table).filter(x).project([f("b") * 2], names=["b2"])).collect()
+    assert out.column("b2").to_pylist() == [10, 12]

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import BindError
-from .expression import Call, Expression, Literal, Parameter, postorder
+from .expression import Call, Expression, Literal, Parameter, from_pyarrow, postorder
 from .field_ref import FieldPath
 from .functions import get_function
 from .functions.cast import safe_cast_options
@@ -42,6 +42,8 @@ def schema_of(schema_or_data) -> pa.Schema:
 
 def bind(expr: Expression, schema) -> Expression:
     """A bound copy of `expr`: every field typed, every call with its kernel and type."""
+    if isinstance(expr, pc.Expression):
+        expr = from_pyarrow(expr)
     if not isinstance(expr, Expression):
         raise BindError(f"bind needs an Expression, not {type(expr).__name__}")
     schema = schema_of(schema)

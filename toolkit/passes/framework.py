@@ -26,9 +26,11 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+import pyarrow.compute as pc
+
 from .. import observe
 from ..errors import UnboundError
-from ..expression import Expression
+from ..expression import Expression, from_pyarrow
 from ..visit import modify_expression
 from .gc_pause import gc_paused
 
@@ -237,7 +239,10 @@ def run_as_pass(name: str, fn: Callable[..., Expression], expr: Expression, *arg
 
     Inside another pass it just runs: its rewrites go to the outer pass's log.
     The cyclic garbage collector is paused while `fn` runs (not while observers do).
+    A pyarrow expression is read as exprscope's first.
     """
+    if isinstance(expr, pc.Expression):
+        expr = from_pyarrow(expr)
     if _CURRENT.get() is not None:
         return fn(expr, *args, **kwargs)
     observers = observe.active_observers(observer)

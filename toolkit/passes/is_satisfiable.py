@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.types as pat
 
-from ..expression import Expression
+from ..expression import Expression, as_expression
 
 __all__ = ["is_satisfiable"]
 
@@ -21,6 +21,7 @@ _ANY = frozenset({"or", "or_kleene"})
 
 def is_satisfiable(expr: Expression) -> bool:
     """False only when `expr` can be shown to be false or null on every row."""
+    expr = as_expression(expr)
     results: dict[int, bool] = {}
     stack: list[tuple[Expression, bool]] = [(expr, False)]
     while stack:

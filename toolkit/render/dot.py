@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import deque
 
 import graphviz
+import pyarrow.compute as pc
 
-from ..expression import Expression, postorder
+from ..expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..trace.plan_shape import is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
@@ -68,6 +69,8 @@ def _graph(name: str) -> graphviz.Digraph:
 
 
 def _draw(g, obj, prefix: str, max_nodes: int) -> None:
+    if isinstance(obj, pc.Expression):  # the user's own pyarrow expression
+        obj = from_pyarrow(obj)
     if isinstance(obj, Trace):
         _draw_trace(g, obj, prefix, max_nodes)
     elif isinstance(obj, PassEvent):

@@ -14,7 +14,9 @@ from __future__ import annotations
 import os
 import sys
 
-from ..expression import Expression
+import pyarrow.compute as pc
+
+from ..expression import Expression, from_pyarrow
 from ..scan import ScanExplanation
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..trace.plan_shape import is_plan, plan_label, plan_nodes, plan_schema_text
@@ -80,6 +82,8 @@ def strip_text(rows, total: int) -> str:
 
 
 def _lines(obj, paint) -> list[str]:
+    if isinstance(obj, pc.Expression):  # the user's own pyarrow expression
+        obj = from_pyarrow(obj)
     if isinstance(obj, Trace):
         return _trace_lines(obj, paint)
     if isinstance(obj, PassEvent):
