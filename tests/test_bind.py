@@ -255,20 +255,45 @@ def test_wrong_arity_names_the_counts():
         tk.call("coalesce", []).bind(SCHEMA)
 
 
-def test_no_kernel_names_the_narrowed_types_and_lists_the_signatures():
+def test_no_kernel_says_what_was_written_what_was_narrowed_and_what_the_function_takes():
     with pytest.raises(NoKernelError) as info:
         (F("s") == 1).bind(SCHEMA)
     lines = str(info.value).splitlines()
-    assert lines[0] == "Function 'equal' has no kernel matching input types (string, int8)"
-    assert "  equal(string, string) -> bool" in lines
-    assert "  equal(int8, int8) -> bool" in lines
+    assert lines == [
+        "equal(s: string, 1) has no kernel",
+        "  the literal 1 (int64) was narrowed to int8 to look for one, as Arrow does",
+        "  equal takes integers, floats, decimals, booleans, strings, binary, dates, timestamps,"
+        " times and durations",
+        "  each type is taken on its own, not together: cast the arguments to one type",
+        "  tk.describe('equal') lists its 34 signatures",
+    ]
+    # Arrow's own words and every signature stay on the error
+    assert info.value.arrow_message.splitlines()[0] == (
+        "Function 'equal' has no kernel matching input types (string, int8)")
+    assert "equal(string, string) -> bool" in info.value.signatures
     assert info.value.types == (pa.utf8(), pa.int8())
     assert any("while binding (s == 1)" in note for note in info.value.__notes__)
 
 
+def test_no_kernel_in_at_most_eight_lines_for_a_penguins_typo():
+    from palmerpenguins import load_penguins
+
+    schema = pa.Table.from_pandas(load_penguins(), preserve_index=False).schema
+    with pytest.raises(NoKernelError) as info:
+        tk.parse("species + 1").bind(schema)
+    text = str(info.value)
+    assert len(text.splitlines()) <= 8
+    assert text.startswith("add(species: large_string, 1) has no kernel")
+    assert "narrowed to int8" in text and "add takes integers" in text
+    with pytest.raises(NoKernelError) as info:
+        tk.parse("if(year, 1, 2)").bind(schema)
+    assert "argument 1: booleans" in str(info.value)
+
+
 def test_missing_field_raises_the_field_ref_error():
-    with pytest.raises(FieldRefError, match=r"No match for FieldRef.Name\(nope\)"):
+    with pytest.raises(FieldRefError, match=r"no field 'nope'") as info:
         (F("nope") + 1).bind(SCHEMA)
+    assert info.value.arrow_message.startswith("No match for FieldRef.Name(nope)")
 
 
 def test_bad_options_fail_at_bind_time():

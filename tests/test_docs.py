@@ -1,6 +1,7 @@
 """The docs build: guide pages with working links and API names, then the pdoc reference."""
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,3 +77,15 @@ def test_the_concepts_pictures_are_drawn_by_the_toolkit(tmp_path):
     drawn = {p.name for p in tmp_path.glob("*.svg")}
     assert shown <= drawn
     assert all("<svg" in (tmp_path / name).read_text(encoding="utf-8") for name in drawn)
+
+
+def test_the_jupyter_guides_python_blocks_run_as_written(capsys):
+    """Every Python block of docs/jupyter.md (magics aside) runs in one fresh namespace."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "jupyter.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S)
+              if not b.lstrip().startswith("%")]
+    assert blocks
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "docs/jupyter.md", "exec"), namespace)
+    assert namespace["explorer"].current is not None

@@ -153,27 +153,44 @@ def test_find_all_lists_every_match():
 
 
 @pytest.mark.parametrize("parts", [("nope",), ("s", "nope"), ("x", "y")])
-def test_no_match_error_is_arrows_and_lists_the_schema(parts):
+def test_no_match_keeps_arrows_error_and_says_it_briefly(parts):
     with pytest.raises(tk.FieldRefError) as info:
         FieldRef(*parts).find_one(NESTED)
-    message = str(info.value)
+    message = info.value.arrow_message
     assert message.startswith(f"No match for {FieldRef(*parts).to_string()} in ")
     assert "x: int32" in message and "s: struct<y: int8" in message
     assert message == arrow_error(NESTED, parts)
+    first, schema_line = str(info.value).splitlines()
+    assert first.startswith(f"no field {'.'.join(parts)!r}")
+    assert schema_line.startswith("the data has ") and "x (int32)" in schema_line
+
+
+def test_no_match_suggests_a_close_name_and_points_into_the_text():
+    schema = pa.schema([("bill_length_mm", pa.float64()), ("species", pa.utf8())])
+    with pytest.raises(tk.FieldRefError) as info:
+        tk.parse("bill_lenght_mm > 3").bind(schema)
+    assert str(info.value).splitlines()[0] == (
+        "no field 'bill_lenght_mm'; did you mean 'bill_length_mm'?")
+    assert info.value.located("bill_lenght_mm > 3").splitlines()[1:3] == [
+        "  bill_lenght_mm > 3", "  ^^^^^^^^^^^^^^"]
+    # a name inside a string literal is not the field
+    text = "'bill_lenght_mm' = species OR bill_lenght_mm > 3"
+    assert info.value.located(text).splitlines()[2].index("^") == 2 + text.index("bill_lenght_mm >")
 
 
 def test_multiple_matches_error_is_arrows():
     with pytest.raises(tk.FieldRefError) as info:
         FieldRef("dup").find_one(NESTED)
-    assert str(info.value).startswith("Multiple matches for FieldRef.Name(dup) in ")
-    assert str(info.value) == arrow_error(NESTED, ("dup",))
+    assert info.value.arrow_message.startswith("Multiple matches for FieldRef.Name(dup) in ")
+    assert info.value.arrow_message == arrow_error(NESTED, ("dup",))
+    assert str(info.value).startswith("'dup' names 2 fields; the data has ")
     assert info.value.ref == FieldRef("dup") and info.value.schema is NESTED
 
 
 def test_binding_uses_the_same_resolution():
     bound = tk.field("s", "t", "z").bind(NESTED)
     assert bound.type == pa.string() and bound.path == FieldPath([1, 1, 0])
-    with pytest.raises(tk.FieldRefError, match="No match for FieldRef.Name"):
+    with pytest.raises(tk.FieldRefError, match="no field 'missing'"):
         tk.field("missing").bind(NESTED)
 
 
@@ -182,5 +199,5 @@ def test_errors_show_nullability_as_arrow_does():
                         pa.field("s", pa.struct([pa.field("y", pa.int8(), nullable=False)]))])
     with pytest.raises(tk.FieldRefError) as info:
         FieldRef("nope").find_one(schema)
-    assert str(info.value) == arrow_error(schema, ("nope",))
-    assert "x: int32 not null" in str(info.value)
+    assert info.value.arrow_message == arrow_error(schema, ("nope",))
+    assert "x: int32 not null" in info.value.arrow_message

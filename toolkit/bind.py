@@ -13,11 +13,12 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import BindError
+from .errors import BindError, NoKernelError
 from .expression import Call, Expression, Literal, Parameter, from_pyarrow, postorder
 from .field_ref import FieldPath
 from .functions import get_function
 from .functions.cast import safe_cast_options
+from .functions.no_kernel import no_kernel_message
 from .functions.dispatch import (
     check_arity,
     dispatch,
@@ -96,7 +97,11 @@ def bind_call(call: Call, insert_implicit_casts: bool = True) -> Call:
             raise no_kernel_error(function, types)
         narrowed = [smallest_type_for(a.value) if a.is_literal and a.is_scalar else a.type
                     for a in args]
-        kernel, types = dispatch(function, narrowed)
+        try:
+            kernel, types = dispatch(function, narrowed)
+        except NoKernelError as err:
+            raise NoKernelError(no_kernel_message(function, args, narrowed), err.function,
+                                err.types, err.signatures, str(err)) from None
         args = [_cast_to(arg, target, via) for arg, target, via in zip(args, types, narrowed)]
     _check_options_class(function, call.options)
     options = call.options if call.options is not None else function.default_options

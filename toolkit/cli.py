@@ -94,8 +94,11 @@ def main(argv=None) -> int:
         return commands[args.command](args)
     except ParseError as exc:
         return _fail(f"cannot parse {exc}" if not str(exc).startswith("cannot") else str(exc))
-    except (BindError, FieldRefError) as exc:
-        return _fail(f"cannot bind the expression: {_one_line(exc)}")
+    except FieldRefError as exc:
+        text = getattr(args, "expr", None) or getattr(args, "filter", "")
+        return _fail(f"cannot bind the expression: {exc.located(text)}")
+    except BindError as exc:
+        return _fail(f"cannot bind the expression: {exc}")
     except ExprscopeError as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:

@@ -27,16 +27,53 @@ class ExprscopeError(Exception):
 
 
 class FieldRefError(ExprscopeError, KeyError):
-    """A field reference that matches no field, or more than one."""
+    """A field reference that matches no field, or more than one.
 
-    def __init__(self, message: str, ref=None, schema=None):
+    The message is for a person (the field, a close name, the schema in one line);
+    Arrow's own text (`No match for FieldRef.Name(x) in ...`) is `arrow_message`.
+    """
+
+    def __init__(self, message: str, ref=None, schema=None, arrow_message: str | None = None,
+                 name: str | None = None):
         super().__init__(message)
         self.message = message
         self.ref = ref
         self.schema = schema
+        self.arrow_message = arrow_message if arrow_message is not None else message
+        self.name = name  # the name as the user wrote it, to find in their text
 
     def __str__(self):  # KeyError would quote the message
         return self.message
+
+    def located(self, text: str) -> str:
+        """The message with a caret under the field where `text` names it (if it does)."""
+        position = find_identifier(text, self.name) if self.name else None
+        if position is None:
+            return self.message
+        first, _, rest = self.message.partition("\n")
+        snippet = caret_snippet(text, position, len(self.name))
+        return f"{first}\n{snippet}" + (f"\n{rest}" if rest else "")
+
+
+def find_identifier(text: str, name: str) -> int | None:
+    """Where `name` first appears in `text` as a whole identifier outside string literals."""
+    quote = None
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch == "'":
+            quote = ch
+        elif text.startswith(name, i) and _boundary(text, i - 1) and _boundary(text, i + len(name)):
+            return i
+        i += 1
+    return None
+
+
+def _boundary(text: str, i: int) -> bool:
+    return i < 0 or i >= len(text) or not (text[i].isalnum() or text[i] == "_")
 
 
 def caret_snippet(text: str, position: int, width: int = 1) -> str:
@@ -100,10 +137,12 @@ class ArityError(BindError):
 class NoKernelError(BindError):
     """No signature of the function accepts the argument types (lists those that exist)."""
 
-    def __init__(self, message: str, function: str = "", types=(), signatures=()):
+    def __init__(self, message: str, function: str = "", types=(), signatures=(),
+                 arrow_message: str | None = None):
         self.function = function
         self.types = tuple(types)
         self.signatures = tuple(signatures)
+        self.arrow_message = arrow_message if arrow_message is not None else message
         super().__init__(message)
 
 

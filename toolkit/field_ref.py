@@ -8,6 +8,8 @@ resolution against a schema gives Arrow's own error texts.
 
 from __future__ import annotations
 
+import difflib
+
 from typing import Iterable, Union
 
 import pyarrow as pa
@@ -211,15 +213,27 @@ class FieldRef:
         found = self.find_all(schema_or_type)
         if not found:
             raise FieldRefError(
-                f"No match for {self.to_string()} in {_describe(schema_or_type)}",
-                ref=self, schema=schema_or_type,
-            )
+                _no_match_message(self, schema_or_type), ref=self, schema=schema_or_type,
+                arrow_message=f"No match for {self.to_string()} in {_describe(schema_or_type)}",
+                name=self._written())
         if len(found) > 1:
             raise FieldRefError(
-                f"Multiple matches for {self.to_string()} in {_describe(schema_or_type)}",
-                ref=self, schema=schema_or_type,
-            )
+                f"{self._written()!r} names {len(found)} fields; the data has "
+                f"{_field_list(schema_or_type)}", ref=self, schema=schema_or_type,
+                arrow_message=(f"Multiple matches for {self.to_string()} in "
+                               f"{_describe(schema_or_type)}"),
+                name=self._written())
         return found[0]
+
+    def _written(self) -> str:
+        """The ref as a person writes it: `a`, `s.x`, `[0]`."""
+        parts = []
+        for leaf in self.leaves():
+            if isinstance(leaf.impl, str):
+                parts.append(("." if parts else "") + leaf.impl)
+            else:
+                parts.append("".join(f"[{i}]" for i in leaf.impl.indices))
+        return "".join(parts)
 
     def resolve(self, schema_or_type) -> tuple[FieldPath, pa.Field]:
         path = self.find_one(schema_or_type)
@@ -234,6 +248,32 @@ def _leaf_matches(leaf: FieldRef, parent) -> list[tuple[int, ...]]:
         return [(i,) for i, f in enumerate(fields) if f.name == leaf.impl]
     path = leaf.impl
     return [path.indices] if path.get(parent) is not None else []
+
+
+_LISTED_FIELDS = 12
+
+
+def _field_list(schema_or_type) -> str:
+    """`3 fields: a (int64), b (string), c (double)`, the first dozen of them."""
+    fields = children_of(schema_or_type) or []
+    shown = ", ".join(f"{f.name} ({f.type})" for f in fields[:_LISTED_FIELDS])
+    more = f", and {len(fields) - _LISTED_FIELDS} more" if len(fields) > _LISTED_FIELDS else ""
+    return f"{len(fields)} field{'s' if len(fields) != 1 else ''}: {shown}{more}"
+
+
+def _no_match_message(ref: FieldRef, schema_or_type) -> str:
+    """One line naming the field and a close name, then the fields there are."""
+    written = ref._written()
+    leaf = ref.leaves()[-1]
+    fields = children_of(schema_or_type) or []
+    hint = ""
+    if isinstance(leaf.impl, str) and len(ref.leaves()) == 1:
+        names = [f.name for f in fields]
+        exact = [n for n in names if n.lower() == leaf.impl.lower()]
+        close = exact or difflib.get_close_matches(leaf.impl, names, n=1, cutoff=0.6)
+        if close:
+            hint = f"; did you mean {close[0]!r}?"
+    return f"no field {written!r}{hint}\nthe data has {_field_list(schema_or_type)}"
 
 
 def _describe(schema_or_type) -> str:

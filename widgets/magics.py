@@ -24,7 +24,7 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 import toolkit as tk
-from toolkit.errors import ExprscopeError, ParseError
+from toolkit.errors import ExprscopeError, FieldRefError, ParseError
 from toolkit.pyarrow_text import parse_pyarrow
 
 from .data_source import DataSourceError, resolve_data
@@ -64,7 +64,7 @@ class ExprscopeMagics(Magics):
             if args.data:
                 expression = expression.bind(self._data(args.data).schema)
         except _USER_ERRORS as exc:
-            return _report(_message(exc))
+            return _report(_message(exc, text))
         return expression
 
     @cell_magic
@@ -95,7 +95,7 @@ class ExprscopeMagics(Magics):
             with tk.trace() as recorded:
                 tk.optimize(expression, schema, guarantee=guarantee)
         except _USER_ERRORS as exc:
-            return _report(_message(exc))
+            return _report(_message(exc, cell))
         return Explorer(recorded)
 
     @cell_magic
@@ -115,7 +115,7 @@ class ExprscopeMagics(Magics):
             with tk.trace() as recorded:
                 tk.evaluate(expression, data, mode=args.mode)
         except _USER_ERRORS as exc:
-            _report(_message(exc))
+            _report(_message(exc, cell))
             evaluations = [s for s in (recorded.steps if recorded else []) if step_kind(s) == EVAL]
             # a failed evaluation still recorded what ran: show it next to the message
             return SelectionView(evaluations[-1]) if evaluations else None
@@ -143,7 +143,7 @@ class ExprscopeMagics(Magics):
                                "needs a pyarrow.dataset.Dataset (ds.dataset(path, ...))")
             scan = tk.explain_scan(dataset, _parse_cell(cell, args.pyarrow))
         except _USER_ERRORS as exc:
-            return _report(_message(exc))
+            return _report(_message(exc, cell))
         return ScanView(scan)
 
     def _data(self, name: str):
@@ -196,7 +196,10 @@ def _parse_cell(cell: str, pyarrow_text: bool = False):
     return tk.from_pyarrow(parse_pyarrow(text)) if pyarrow_text else tk.parse(text)
 
 
-def _message(exc: Exception) -> str:
+def _message(exc: Exception, text: str | None = None) -> str:
+    """The error in one message; a field error points at the field in the user's text."""
+    if text and isinstance(exc, FieldRefError):
+        return exc.located(text.strip())
     return str(exc) or type(exc).__name__
 
 

@@ -60,8 +60,11 @@ def test_a_missing_field_names_the_schema(ip, capsys, penguins):
     ip.run_cell("%expr --data penguins bill_width > 1")
     captured = capsys.readouterr()
     _no_traceback(captured)
-    assert captured.err.count("No match for FieldRef.Name(bill_width)") == 1
-    assert "bill_length_mm: double" in captured.err  # the fields there are, to pick from
+    lines = captured.err.strip().splitlines()
+    assert lines[0] == "no field 'bill_width'; did you mean 'bill_depth_mm'?"
+    assert lines[1:3] == ["  bill_width > 1", "  ^^^^^^^^^^"]  # under the field, in the text
+    assert "bill_length_mm (double)" in lines[3]  # the fields there are, to pick from
+    assert len(lines) == 4
 
 
 def test_explain_opens_the_explorer_on_the_passes(ip, penguins):
