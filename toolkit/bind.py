@@ -10,6 +10,8 @@ iterative, so 10,000-deep expressions bind.
 
 from __future__ import annotations
 
+import struct
+
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -144,12 +146,24 @@ def _cast_to(arg: Expression, target: pa.DataType, narrowed: pa.DataType) -> Exp
 _LITERAL_CASTS: dict[tuple, Literal] = {}
 
 
+def _value_key(value: pa.Scalar):
+    """The literal's value for the cache, by its bits where `==` would merge two values.
+
+    Python finds `-0.0 == 0.0` (and NaN unequal to itself), so floats are keyed by
+    their IEEE bytes: a `-0.0` must never come back as the `0.0` cast earlier.
+    """
+    py = value.as_py()
+    if isinstance(py, float):
+        return struct.pack("<d", py)
+    return py
+
+
 def _cast_literal(arg: Literal, target: pa.DataType, narrowed: pa.DataType) -> Literal:
     value = arg.value
     key = None
     if isinstance(value, pa.Scalar) and not pa.types.is_nested(value.type):
         try:
-            key = (value.type, value.as_py(), target, narrowed)
+            key = (value.type, _value_key(value), target, narrowed)
             hit = _LITERAL_CASTS.get(key)
             if hit is not None:
                 return hit

@@ -19,7 +19,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ExprscopeError, KernelError
-from ..expression import Expression, as_expression, postorder
+from ..expression import Expression, Parameter, as_expression, postorder
+from ..visit import modify_expression
 from ..observe import BranchSelection, EvalEvent, NodeStats, active_observers, notify
 from .batch_context import BatchContext, Positions, now
 from .morsel_size import morsel_rows
@@ -121,17 +122,52 @@ def _bound(expr: Expression, schema: pa.Schema):
 
         expr = bind(expr, schema)
         return expr, bool(params), morsel_rows(expr)
+    moved = {}
     for param in params:
         if param.path is None:
             continue
-        found = param.path.get(schema)
-        if found is None or found.type != param.field_type:
-            have = "nothing" if found is None else f"{found.name}: {found.type}"
-            raise EvaluationError(
-                f"evaluate: field {param.to_string()} was bound as {param.field_type} at "
-                f"{param.path.to_string()}, but the data has {have} there; "
-                "bind the expression to this data's schema")
+        where = _where_now(param, schema)
+        if where != param.path:
+            moved[param.ref] = where
+    if moved:
+        expr = _follow_names(expr, moved, schema)
     return expr, bool(params), rows
+
+
+def _where_now(param, schema: pa.Schema):
+    """The path `param` names in `schema`: by name for a named ref (never by position alone).
+
+    A bound expression evaluated on data whose columns are in another order must
+    read the column it names, not the one now at its old position. The type must
+    still be the one it was bound with; otherwise binding again is the user's call.
+    """
+    by_name = any(leaf.name is not None for leaf in param.ref.leaves())
+    found_paths = param.ref.find_all(schema) if by_name else [param.path]
+    found = found_paths[0].get(schema) if len(found_paths) == 1 else None
+    if found is None or found.type != param.field_type:
+        bound = f"{param.field_type} at {param.path.to_string()}"
+        if len(found_paths) > 1:
+            have = f"{len(found_paths)} fields of that name"
+        elif found is None:
+            have = "no such field"
+        else:
+            have = f"it as {found.type} at {found_paths[0].to_string()}"
+        fields = ", ".join(f"{f.name} ({f.type})" for f in list(schema)[:12])
+        raise EvaluationError(
+            f"evaluate: field {param.to_string()} was bound as {bound}, but the data has "
+            f"{have} (the data's fields: {fields}); bind the expression to this data's schema")
+    return found_paths[0]
+
+
+def _follow_names(expr: Expression, moved: dict, schema: pa.Schema) -> Expression:
+    """`expr` with each moved field reading its column's new position (types are unchanged)."""
+    def pre(node):
+        if node.kind == "field" and node.ref in moved:
+            path = moved[node.ref]
+            return Parameter(node.ref, node.field_type, path, path.get(schema).nullable)
+        return node
+
+    return modify_expression(expr, pre, lambda new, old: new)
 
 
 def _empty(out_type, data):
