@@ -23,6 +23,7 @@ from .case_chain import case_when_chain
 from .dense_path import Density, could_be_dense, density_kinds, is_cheap, use_dense
 from .gather_scatter import empty_of, merge_parts, spread, take
 from .kernel_errors import kernel_error
+from .logical_nulls import logical_null_count
 from .rows import Rows
 from .selection import SelectionVector
 
@@ -246,7 +247,7 @@ def coalesce(ctx, node, path, sel):
             for j in range(i, len(args)):
                 _skipped(ctx, sel, path, f"arg {j + 1}", j)
             break
-        if isinstance(current, pa.Scalar) or current.null_count == len(current):
+        if isinstance(current, pa.Scalar) or logical_null_count(current) == len(current):
             value, _ = yield from _branch(ctx, sel, args[i], (i,), everything, path,
                                           f"arg {i + 1}", i)
             current = value if isinstance(current, pa.Scalar) else _coalesce_all_null(value, domain)
@@ -272,7 +273,7 @@ def _record_coalesce(ctx, sel, path, values, domain: int) -> None:
         _record(ctx, sel, path, f"arg {i + 1}", i, remaining)
         if isinstance(value, pa.Scalar):
             remaining = remaining if not value.is_valid else Rows.none(domain)
-        elif value.null_count < len(value):
+        elif logical_null_count(value) < len(value):
             remaining = remaining.and_mask(pc.is_null(value))
 
 
@@ -284,7 +285,7 @@ def _decided(value) -> bool:
     """No nulls left for later coalesce arguments to fill."""
     if isinstance(value, pa.Scalar):
         return value.is_valid
-    return value.null_count == 0
+    return logical_null_count(value) == 0
 
 
 def _undecided(left: pa.Array, stop_value: bool) -> pa.Array:
