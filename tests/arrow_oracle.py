@@ -12,6 +12,10 @@ code in a columnar engine:
 - "scalar": each argument in turn a literal (its first row) instead of a column,
   and all of them literals at once.
 
+Types are compared exactly and values logically: `.equals`, or else the Python
+values with each float by its repr (NaN equals NaN, -0.0 is not 0.0); a
+dictionary-typed result by its values (which dictionary encodes them is not a value).
+
 When Arrow raises, exprscope must raise an `ExprscopeError` in eager mode; in
 lazy mode it may instead return a value (a branch that no row takes is never
 run), but never another kind of exception.
@@ -123,8 +127,37 @@ def _assert_same(where, got, expected):
         got = got if isinstance(got, pa.ChunkedArray) else pa.chunked_array([got], got.type)
     if got.type != expected.type:
         raise AssertionError(f"{where}: type {got.type}, Arrow's is {expected.type}")
-    if not got.equals(expected):
+    if pa.types.is_dictionary(got.type):  # the values, not which dictionary encodes them
+        got, expected = _decoded(got), _decoded(expected)
+    if not got.equals(expected) and _logical(got) != _logical(expected):
         raise AssertionError(f"{where}:\n  exprscope {_show(got)}\n  Arrow     {_show(expected)}")
+
+
+def _logical(value):
+    """The values as Python sees them, each float by its repr (NaN equal to NaN, -0.0 not
+    0.0): `.equals` also compares what no one can read, such as a sparse union's
+    unselected children, and finds NaN unequal to itself."""
+    py = value.as_py() if isinstance(value, pa.Scalar) else value.to_pylist()
+    return _exact(py)
+
+
+def _exact(py):
+    if isinstance(py, float):
+        return ("float", repr(py))
+    if isinstance(py, (list, tuple)):
+        return [_exact(x) for x in py]
+    if isinstance(py, dict):
+        return {k: _exact(v) for k, v in py.items()}
+    return py
+
+
+def _decoded(value):
+    if isinstance(value, pa.Scalar):
+        return value.value if value.is_valid else pa.scalar(None, value.type.value_type)
+    if isinstance(value, pa.ChunkedArray):
+        return pa.chunked_array([c.dictionary_decode() for c in value.chunks],
+                                value.type.value_type)
+    return value.dictionary_decode()
 
 
 def _show(value) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .gather_scatter import null_of
+
 __all__ = ["case_when_chain", "true_only"]
 
 
@@ -41,7 +43,7 @@ def case_when_chain(conditions: pa.StructArray, values: list, out_type: pa.DataT
     if not all(_chainable(v.type) for v in values):
         return None
     n_cases = conditions.type.num_fields
-    result = values[n_cases] if len(values) > n_cases else pa.scalar(None, out_type)
+    result = values[n_cases] if len(values) > n_cases else null_of(out_type)
     try:
         for i in reversed(range(n_cases)):
             result = pc.if_else(true_only(conditions.field(i)), values[i], result)

@@ -23,6 +23,7 @@ from ..expression import Expression, Parameter, as_expression, postorder
 from ..visit import modify_expression
 from ..observe import BranchSelection, EvalEvent, NodeStats, active_observers, notify
 from .batch_context import BatchContext, Positions, now
+from .gather_scatter import empty_of
 from .morsel_size import morsel_rows
 from .parallel import Morsel, Outcome, run_morsels, split
 from .trampoline import run_tree
@@ -171,7 +172,7 @@ def _follow_names(expr: Expression, moved: dict, schema: pa.Schema) -> Expressio
 
 
 def _empty(out_type, data):
-    array = pa.array([], out_type)
+    array = empty_of(out_type)
     return array if isinstance(data, pa.RecordBatch) else pa.chunked_array([array], out_type)
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "empty_of",
     "merge_branches",
     "merge_parts",
+    "null_of",
     "null_out_unselected",
     "overlay",
     "take",
@@ -36,8 +37,14 @@ def broadcast(value, length: int, out_type: pa.DataType | None = None) -> pa.Arr
     return value
 
 
+def null_of(out_type: pa.DataType) -> pa.Scalar:
+    """A null of any type (`pa.scalar(None, union)` is not implemented; `nulls` is)."""
+    return pa.nulls(1, out_type)[0]
+
+
 def empty_of(out_type: pa.DataType) -> pa.Array:
-    return pa.array([], type=out_type)
+    """No rows of `out_type` (`pa.array([], union)` is not implemented; `nulls` is)."""
+    return pa.nulls(0, out_type)
 
 
 def take(values, positions: pa.Array | None):
@@ -64,7 +71,7 @@ def merge_branches(length: int, parts, out_type: pa.DataType):
         return broadcast(value, length, out_type)
     if all(isinstance(v, pa.Scalar) for _, v in parts):
         # one small array of the distinct values, indexed per row
-        values = pa.array([_cast_scalar(v, out_type) for _, v in parts], type=out_type)
+        values = pa.concat_arrays([pa.repeat(_cast_scalar(v, out_type), 1) for _, v in parts])
         branch = pa.concat_arrays([pa.repeat(pa.scalar(i, pa.int32()), len(p))
                                    for i, (p, _) in enumerate(parts)])
     else:
@@ -127,7 +134,7 @@ def null_out_unselected(values, mask: pa.BooleanArray):
     t = values.type
     if pa.types.is_boolean(t) or pa.types.is_null(t) or not any(p(t) for p in _BUFFER_MASKABLE) \
             or pa.types.is_dictionary(t):
-        return pc.if_else(mask, values, pa.scalar(None, t))
+        return pc.if_else(mask, values, null_of(t))
     validity = mask if values.null_count == 0 else pc.and_(mask, pc.is_valid(values))
     # `validity` is a fresh, unsliced boolean array of len(values) rows
     bitmap = validity.buffers()[1]
@@ -137,7 +144,33 @@ def null_out_unselected(values, mask: pa.BooleanArray):
         padded = _shift_bitmap(bitmap, shift)
         return pa.Array.from_buffers(t, len(values), [padded, *buffers[1:]],
                                      offset=values.offset)
-    return pc.if_else(mask, values, pa.scalar(None, t))
+    return pc.if_else(mask, values, null_of(t))
+
+
+def decoded(value):
+    """A dictionary array or scalar as its plain values."""
+    if isinstance(value, pa.Scalar):
+        return value.value if pa.types.is_dictionary(value.type) else value
+    if isinstance(value, pa.ChunkedArray):
+        value = value.combine_chunks()
+    return value.dictionary_decode() if pa.types.is_dictionary(value.type) else value
+
+
+def encoded_as_arrow_does(dense, out_type: pa.DictionaryType):
+    """Arrow's conditional kernels on dictionaries: a fresh dictionary of the values used,
+    in order of first use, null entries made null indices, the indices of `out_type`.
+
+    Merging the branches' own dictionaries instead fails when two differ and hold
+    nulls ("Cannot yet unify dictionaries with nulls"), and gives another, equally
+    valid, encoding than Arrow's.
+    """
+    if isinstance(dense, pa.Scalar):  # not `cast`: Arrow has none from decimal256 to dictionary
+        if not dense.is_valid:
+            return null_of(out_type)
+        return encoded_as_arrow_does(pa.repeat(dense, 1), out_type)[0]
+    encoded = pc.dictionary_encode(dense)
+    return pa.DictionaryArray.from_arrays(encoded.indices.cast(out_type.index_type),
+                                          encoded.dictionary, ordered=out_type.ordered)
 
 
 def _shift_bitmap(bitmap: pa.Buffer, byte_shift: int) -> pa.Buffer:
@@ -159,7 +192,11 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
     """
     parts = [p for p in parts if p[0].count]
     if not parts:
-        return pa.scalar(None, out_type)
+        return null_of(out_type)
+    if pa.types.is_dictionary(out_type):
+        dense = merge_parts(domain, [(rows, decoded(value), full) for rows, value, full in parts],
+                            out_type.value_type)
+        return encoded_as_arrow_does(dense, out_type)
     if len(parts) == 1 and parts[0][0].is_all:
         value = parts[0][1]
         return value if value.type == out_type else value.cast(out_type)

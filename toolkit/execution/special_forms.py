@@ -21,9 +21,9 @@ import pyarrow.compute as pc
 from . import dense_path
 from .case_chain import case_when_chain
 from .dense_path import Density, could_be_dense, density_kinds, is_cheap, use_dense
-from .gather_scatter import empty_of, merge_parts, spread, take
+from .gather_scatter import empty_of, merge_parts, null_of, spread, take
 from .kernel_errors import kernel_error
-from .logical_nulls import logical_null_count
+from .logical_nulls import logical_null_count, null_rows
 from .rows import Rows
 from .selection import SelectionVector
 
@@ -114,7 +114,7 @@ def if_else(ctx, node, path, sel):
         if not c.is_valid:
             _skipped(ctx, sel, path, "then", 1)
             _skipped(ctx, sel, path, "else", 2)
-            return pa.scalar(None, node.type)
+            return null_of(node.type)
         if c.as_py():
             value, _ = yield from _branch(ctx, sel, then, (1,), Rows.all(domain), path, "then", 1)
             _skipped(ctx, sel, path, "else", 2)
@@ -242,23 +242,33 @@ def coalesce(ctx, node, path, sel):
         return _cast(node.function(values, node.options, node.kernel), node.type)
     everything = Rows.all(domain)
     current, _ = yield from _branch(ctx, sel, args[0], (0,), everything, path, "arg 1", 0)
+    # the rows still waiting for a value, decided from the arguments themselves: a
+    # merged dictionary would re-encode a null entry (a value to Arrow) as a null index
+    pending = None
     for i in range(1, len(args)):
-        if _decided(current):
+        if (_decided(current) if pending is None else pending.count == 0):
             for j in range(i, len(args)):
                 _skipped(ctx, sel, path, f"arg {j + 1}", j)
             break
-        if isinstance(current, pa.Scalar) or logical_null_count(current) == len(current):
+        if pending is None and (isinstance(current, pa.Scalar)
+                                or logical_null_count(current) == len(current)):
             value, _ = yield from _branch(ctx, sel, args[i], (i,), everything, path,
                                           f"arg {i + 1}", i)
             current = value if isinstance(current, pa.Scalar) else _coalesce_all_null(value, domain)
             continue
-        nulls = pc.is_null(current)
-        rows = Rows.from_mask(nulls)
+        rows = pending if pending is not None else Rows.from_mask(null_rows(current))
         value, full = yield from _branch(ctx, sel, args[i], (i,), rows, path,
                                          f"arg {i + 1}", i, True)
         if not full:  # back at its rows, null elsewhere: coalesce only looks at the null rows
             value = spread(value, rows.positions, domain)
+        if isinstance(value, pa.Scalar) and pa.types.is_dictionary(current.type):
+            # only the pending rows: `current` may hold null indices that were values
+            value = spread(pa.repeat(value, rows.count), rows.positions, domain)
         current = pc.coalesce(current, _cast(value, current.type))
+        if isinstance(value, pa.Scalar):
+            pending = rows if not value.is_valid else Rows.none(domain)
+        else:
+            pending = rows.and_mask(null_rows(value))
     return _cast(current, node.type)
 
 
@@ -274,7 +284,7 @@ def _record_coalesce(ctx, sel, path, values, domain: int) -> None:
         if isinstance(value, pa.Scalar):
             remaining = remaining if not value.is_valid else Rows.none(domain)
         elif logical_null_count(value) < len(value):
-            remaining = remaining.and_mask(pc.is_null(value))
+            remaining = remaining.and_mask(null_rows(value))
 
 
 def _coalesce_all_null(value, domain):

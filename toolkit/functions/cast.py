@@ -63,7 +63,7 @@ def can_cast(source: pa.DataType, target: pa.DataType) -> bool:
     if source == target:
         return True
     try:
-        pa.array([], type=source).cast(target, safe=False)
+        pa.nulls(0, source).cast(target, safe=False)
         return True
     except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
         return False

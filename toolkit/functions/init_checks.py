@@ -33,7 +33,7 @@ def probe_empty(function, kernel, types, options) -> None:
     if _ACCEPTED.get(key) is options:
         return
     try:
-        args = [pa.array([], type=t) for t in types]
+        args = [pa.nulls(0, t) for t in types]
         function(args, options, kernel)
     except (pa.ArrowException, TypeError, ValueError) as exc:
         raise BindError(f"Function '{function.name}' rejects its options for input types "
