@@ -10,7 +10,8 @@ code in a columnar engine:
   values around them, as a user's slice of a bigger batch has);
 - "chunked": a Table whose columns are split into several chunks, one of them empty;
 - "scalar": each argument in turn a literal (its first row) instead of a column,
-  and all of them literals at once.
+  and all of them literals at once. Arrow's answer is then Acero's projection of
+  the same expression, since binding gives a literal the type exprscope gives it.
 
 Types are compared exactly and values logically: `.equals`, or else the Python
 values with each float by its repr (NaN equals NaN, -0.0 is not 0.0); a
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.dataset as ds
 
 import toolkit as tk
 from toolkit.errors import ExprscopeError
@@ -46,7 +48,7 @@ def check_like_arrow(name: str, args, options=None, *, layouts=LAYOUTS, modes=MO
     runs = 0
     for layout in layouts:
         for data, inputs in _layouts(layout, args):
-            expected, arrow_error = _arrow(name, inputs, options)
+            expected, arrow_error = _arrow(name, inputs, options, data)
             expr = tk.call(name, [_operand(i, x) for i, x in enumerate(inputs)], options)
             for mode in modes:
                 where = f"{name} [{layout}, {mode}] on {_describe(inputs)}"
@@ -69,10 +71,19 @@ def check_like_arrow(name: str, args, options=None, *, layouts=LAYOUTS, modes=MO
     return runs
 
 
-def _arrow(name, inputs, options):
+def _arrow(name, inputs, options, data):
+    """Arrow's answer: the kernel itself, or Acero's projection when an argument is a
+    literal (binding an expression gives literals types the kernel alone would not)."""
     try:
-        return pc.call_function(name, inputs, options), None
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as err:
+        if not any(isinstance(x, pa.Scalar) for x in inputs):
+            return pc.call_function(name, inputs, options), None
+        expr = pc.Expression._call(name, [pc.scalar(x) if isinstance(x, pa.Scalar)
+                                          else pc.field(f"c{i}") for i, x in enumerate(inputs)],
+                                   options)
+        table = data if isinstance(data, pa.Table) else pa.Table.from_batches([data])
+        return ds.dataset(table).to_table(columns={"r": expr}).column("r"), None
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError,
+            pa.ArrowIndexError) as err:
         return None, err
 
 
@@ -123,6 +134,10 @@ def _chunked(a: pa.Array) -> pa.ChunkedArray:
 
 
 def _assert_same(where, got, expected):
+    if isinstance(got, pa.Scalar) and not isinstance(expected, pa.Scalar):
+        if len(expected) and any(not expected[0].equals(v) for v in expected):
+            raise AssertionError(f"{where}: exprscope gave one value, Arrow several")
+        expected = expected[0] if len(expected) else expected
     if isinstance(expected, pa.ChunkedArray):
         got = got if isinstance(got, pa.ChunkedArray) else pa.chunked_array([got], got.type)
     if got.type != expected.type:

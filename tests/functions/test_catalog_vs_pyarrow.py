@@ -46,6 +46,13 @@ def _arrow_quirk(name: str, types) -> bool:
     mixed = len(set(map(str, types))) > 1 or has(pa.types.is_dictionary)
     if name == "binary_join_element_wise" and mixed:
         return True
+    # choose dispatches on its last value's type without casting the others: with values
+    # of different kinds (float and string) pyarrow reads one column's buffers as another
+    # type (a 4 EB malloc, or garbage); exprscope refuses to bind such a call
+    numeric = lambda t: pa.types.is_integer(t) or pa.types.is_floating(t)
+    if name == "choose" and len(set(map(str, types[1:]))) > 1 and not all(
+            numeric(t) for t in types[1:]):
+        return True
     # coalesce accepts a time zone aware and a naive timestamp together (type-id match)
     return name == "coalesce" and has(lambda t: pa.types.is_timestamp(t) and t.tz) and has(
         lambda t: pa.types.is_timestamp(t) and not t.tz)
@@ -56,6 +63,8 @@ def _combos(name: str):
     if name == "case_when":
         return [(CONDITIONS, a, b) for a in PAIR_TYPES for b in PAIR_TYPES] + [
             (CONDITIONS, a) for a in SAMPLE_TYPES]
+    if name == "choose":  # the uint8 sample holds indices 1, 2, null, 3: four values
+        return [(pa.uint8(), a, b, b, b) for a in PAIR_TYPES for b in PAIR_TYPES]
     if fn.arity.max == 3:
         return [(pa.bool_(), a, b) for a in PAIR_TYPES for b in PAIR_TYPES]
     if fn.arity.max == 1:
@@ -102,12 +111,14 @@ def test_bound_type_is_the_type_pyarrow_computes(name):
         except BindError as exc:
             bound, bind_error = None, exc
         arrays = [TABLE.column(_column(t)) for t in types]
+        if _arrow_quirk(name, types):
+            continue
         try:
             direct = pc.call_function(fn.pc_name or name, arrays, options)
             direct_error = None
         except (pa.ArrowNotImplementedError, pa.ArrowTypeError) as exc:
             direct, direct_error = None, exc
-        except pa.ArrowInvalid:
+        except (pa.ArrowInvalid, pa.ArrowIndexError):
             continue  # the data, not the types, made pyarrow fail (divide by zero, ...)
         if _arrow_quirk(name, types):
             continue
@@ -123,7 +134,7 @@ def test_bound_type_is_the_type_pyarrow_computes(name):
             problems.append(f"{types}: bound {bound.type}, pyarrow's dispatch {direct.type}")
         try:
             computed = eager(bound, TABLE)
-        except pa.ArrowInvalid:
+        except (pa.ArrowInvalid, pa.ArrowIndexError):
             continue
         if computed.type != bound.type:
             problems.append(f"{types}: bound {bound.type}, the bound call computes {computed.type}")

@@ -272,6 +272,43 @@ def coalesce(ctx, node, path, sel):
     return _cast(current, node.type)
 
 
+def choose(ctx, node, path, sel):
+    """Value i runs only on the rows whose index is i; a null index gives null.
+
+    An index out of range is Arrow's error, at the first such row, before any
+    value runs (Arrow checks the indices first too).
+    """
+    index_node, options = node.args[0], node.args[1:]
+    domain = ctx.size(sel)
+    index = yield (index_node, (0,), sel, None)
+    if isinstance(index, pa.Scalar):
+        picked = index.as_py() if index.is_valid else None
+        if picked is not None and not 0 <= picked < len(options):
+            raise kernel_error(pa.ArrowIndexError(f"choose: index {picked} out of range"),
+                               node, (), ctx.original_row(sel, 0))
+        value = null_of(node.type)
+        for k, option in enumerate(options):
+            if k == picked:
+                value, _ = yield from _branch(ctx, sel, option, (k + 1,), Rows.all(domain), path,
+                                              f"value {k}", k + 1)
+            else:
+                _skipped(ctx, sel, path, f"value {k}", k + 1)
+        return _cast(value, node.type) if not isinstance(value, pa.Scalar) else value
+    outside = pc.or_(pc.less(index, 0), pc.greater_equal(index, len(options)))
+    if pc.any(outside).as_py():
+        row = pc.index(pc.fill_null(outside, False), True).as_py()
+        raise kernel_error(
+            pa.ArrowIndexError(f"choose: index {index[row].as_py()} out of range"),
+            node, (), ctx.original_row(sel, row))
+    parts = []
+    for k, option in enumerate(options):
+        rows = Rows.from_mask(_no_nulls(pc.equal(index, k), False))
+        value, full = yield from _branch(ctx, sel, option, (k + 1,), rows, path, f"value {k}",
+                                         k + 1, True)
+        parts.append((rows, value, full))
+    return merge_parts(domain, parts, node.type)
+
+
 def _record_coalesce(ctx, sel, path, values, domain: int) -> None:
     """Argument i's rows: where every earlier argument was null (as the lazy loop records)."""
     remaining = Rows.all(domain)
@@ -365,6 +402,7 @@ FORMS = {
     "if_else": if_else,
     "case_when": case_when,
     "coalesce": coalesce,
+    "choose": choose,
     "and_kleene": _kleene(pc.and_kleene, False),
     "or_kleene": _kleene(pc.or_kleene, True),
 }

@@ -1,4 +1,4 @@
-"""Conditionals: if_else and case_when (special forms, evaluated lazily by the evaluator).
+"""Conditionals: if_else, case_when and choose (special forms, evaluated lazily).
 
 The value arguments of if_else, case_when and coalesce share one type; the
 kernels list the types Arrow registers, one kernel per concrete type and one
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.types as pat
 
-from .dispatch import best_case_when, best_if_else
+from .dispatch import best_case_when, best_choose, best_if_else
 from .function import Arity, FunctionKind, InputType, Kernel, NullHandling
 from .registry import define
 from .types import FLOATS, INTS, TIME_UNITS, computed, exact, of_kind
@@ -94,4 +94,22 @@ define(
     "of booleans (from make_struct), an extra last value is the else branch.",
     arity=Arity(2, None), null_handling=NullHandling.COMPUTED, kind=FunctionKind.SPECIAL_FORM,
     dispatch_best=best_case_when,
+)
+
+
+# Arrow registers choose for flat types only (no lists, maps, structs or unions), and
+# decodes dictionaries before dispatch
+_NESTED = {"list", "large_list", "list_view", "large_list_view", "fixed_size_list", "map",
+           "struct", "dense_union", "sparse_union", "dictionary"}
+
+define(
+    "choose",
+    [Kernel("choose", (exact(pa.int64()), p), _value_type(1), varargs=True,
+            check=(lambda ts: all_same(ts[1:])) if same else None,
+            check_name="all values have the same type" if same else "")
+     for p, same in value_patterns() if p.name not in _NESTED],
+    "The value argument the first argument's index picks, row by row (0 picks the second "
+    "argument); a null index gives null, an index out of range is an error.",
+    arity=Arity(2, None), null_handling=NullHandling.COMPUTED, kind=FunctionKind.SPECIAL_FORM,
+    dispatch_best=best_choose,
 )

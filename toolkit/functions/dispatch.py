@@ -304,6 +304,15 @@ def best_coalesce(function: Function, types: list) -> list:
     return _common_of_values(decode_dictionaries(types))
 
 
+def best_choose(function: Function, types: list) -> list:
+    """ChooseFunction: dictionaries decoded, the index as int64, one common type for the values."""
+    types = decode_dictionaries(types)
+    if not types:
+        return types
+    index = pa.int64() if pat.is_integer(types[0]) or pat.is_null(types[0]) else types[0]
+    return [index, *_common_of_values(types[1:])]
+
+
 def best_decode(function: Function, types: list) -> list:
     """SetLookupFunction (is_in, index_in): a dictionary input is looked up through its values."""
     return decode_dictionaries(types)

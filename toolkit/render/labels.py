@@ -16,7 +16,8 @@ from ..expression import Expression
 __all__ = ["SPECIAL_FORMS", "node_kind", "node_title", "node_detail", "type_text",
            "visible", "dot_text", "html_text", "shorten"]
 
-SPECIAL_FORMS = frozenset({"if_else", "case_when", "coalesce", "and_kleene", "or_kleene"})
+SPECIAL_FORMS = frozenset({"if_else", "case_when", "coalesce", "choose", "and_kleene",
+                           "or_kleene"})
 
 # bidirectional overrides and isolates reorder text on screen ("Trojan source")
 _BIDI = {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
@@ -132,6 +133,8 @@ def arg_role(node: Expression, index: int) -> str | None:
         return "else" if has_else and index == n - 1 else f"then {index}"
     if name == "coalesce":
         return f"arg {index + 1}"
+    if name == "choose":
+        return "index" if index == 0 else f"value {index - 1}"
     if name == "make_struct" and node.options is not None:
         from ..options import field_names
 
