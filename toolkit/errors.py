@@ -18,6 +18,7 @@ __all__ = [
     "UnboundError",
     "KernelError",
     "PyarrowConversionError",
+    "TraceFormatError",
     "caret_snippet",
 ]
 
@@ -165,3 +166,7 @@ class KernelError(ExprscopeError, ArithmeticError):
 
 class PyarrowConversionError(ExprscopeError, ValueError):
     """A pyarrow expression exprscope cannot read, or an expression pyarrow cannot hold."""
+
+
+class TraceFormatError(ExprscopeError, ValueError):
+    """A saved trace that is not one exprscope wrote: what is wrong, and where in the JSON."""

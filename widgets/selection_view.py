@@ -81,13 +81,13 @@ class SelectionView(w.VBox):
 
     def _summary_html(self) -> str:
         r = self.rows
-        parts = [(f"<b>{html.escape(r.expr.to_string())}</b> on {r.num_rows} rows "
+        parts = [(f"<b>{html.escape(r.expr.to_string())}</b> on {_count(r.num_rows)} rows "
                  f"({html.escape(r.event.mode)} evaluation)")]
         if r.error is not None:
             parts.append(f'<div class="exprscope-error" style="color:#b00020">'
                          f"{html.escape(str(r.error))}</div>")
         for form in r.forms:
-            counts = ", ".join(f"{html.escape(name)}: {n}"
+            counts = ", ".join(f"{html.escape(name)}: {_count(n)}"
                                for name, n in r.branch_counts(form).items())
             parts.append(f"<div><code>{html.escape(form.text)}</code> "
                          f"({html.escape(form.name)} at {_path_text(form.path)}): {counts}</div>")
@@ -129,7 +129,7 @@ class SelectionView(w.VBox):
                 which = shown + (", …" if len(node.row_indices) > _ROW_PREVIEW else "")
             out.append(f'<tr><td style="{_CELL}"><code>{html.escape(node.text)}</code></td>'
                        f'<td style="{_CELL}">{_path_text(node.path)}</td>'
-                       f'<td style="{_CELL}">{node.rows} of {node.total}</td>'
+                       f'<td style="{_CELL}">{_count(node.rows)} of {_count(node.total)}</td>'
                        f'<td style="{_CELL}">{html.escape(which)}</td></tr>')
         out.append("</table></div>")
         return "".join(out)
@@ -137,6 +137,14 @@ class SelectionView(w.VBox):
 
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
 _SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes
+
+
+def _count(value) -> str:
+    """A row count for HTML: thousands separators for a number, escaped text otherwise
+    (a trace loaded from a file is a stranger's input)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return html.escape(str(value))
 
 
 def _path_text(path: tuple) -> str:

@@ -63,6 +63,7 @@ CASES = [
     c("and_not", [p, q]), c("and_not_kleene", [p, q]), tk.not_(p),
     tk.is_null(x), tk.is_null(x, nan_is_null=True), tk.is_valid(a), c("is_nan", [x]),
     c("true_unless_null", [a]), tk.coalesce(a, b, tk.literal(0, "int64")), tk.coalesce(x, y),
+    c("choose", [tk.if_else(p, tk.literal(0, "int64"), tk.literal(1, "int64")), a, b]),
     a.isin([1, 5]), a.isin([1, 5, None]), s.isin(["12", "Abc"]),
     c("is_in", [a], pc.SetLookupOptions(pa.array([1, None]), skip_nulls=True)),
     c("index_in", [a], pc.SetLookupOptions(pa.array([1, None]), skip_nulls=True)),

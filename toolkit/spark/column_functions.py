@@ -651,6 +651,16 @@ def _if_else(call, a, t):
     return F.when(cond.isNull(), _null(call)).when(cond, then).otherwise(otherwise)
 
 
+@register("choose")
+def _choose(call, a, t):
+    F = _F()
+    index, *values = a
+    column = F.when(index.isNull(), _null(call))
+    for k, value in enumerate(values):
+        column = column.when(index == k, value)
+    return column.otherwise(_fail("choose: index out of range"))  # Arrow's error
+
+
 @register("case_when")
 def _case_when(call, a, t):
     F = _F()

@@ -115,12 +115,29 @@ def rows_to_json(rows, total: int) -> dict:
 
 
 def rows_from_json(doc: dict, total: int) -> pa.Array:
+    """The row indices back; a payload that unpacks beyond what `total` rows need is refused
+    (a small compressed file must not expand into gigabytes)."""
     if "bitmap" in doc:
-        packed = np.frombuffer(zlib.decompress(_unb64(doc["bitmap"])), dtype=np.uint8)
+        need = (total + 7) // 8
+        packed = np.frombuffer(_inflate(doc["bitmap"], need), dtype=np.uint8)
+        if len(packed) != need:
+            raise ValueError(f"a row bitmap of {len(packed):,} bytes for {total:,} rows")
         bits = np.unpackbits(packed, count=total).astype(bool) if total else np.zeros(0, bool)
         return pa.array(np.flatnonzero(bits).astype(np.int64))
-    return pa.array(np.frombuffer(zlib.decompress(_unb64(doc["list"])), dtype="<i8")
-                    .astype(np.int64))
+    count = int(doc.get("count", 0))
+    indices = np.frombuffer(_inflate(doc["list"], 8 * count), dtype="<i8").astype(np.int64)
+    if len(indices) != count or (count and (indices.min() < 0 or indices.max() >= total)):
+        raise ValueError(f"a row list that is not {count:,} rows below {total:,}")
+    return pa.array(indices)
+
+
+def _inflate(text: str, limit: int) -> bytes:
+    """zlib data, unpacked to at most `limit` bytes (one more is read to notice a bomb)."""
+    inflater = zlib.decompressobj()
+    data = inflater.decompress(_unb64(text), limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"a compressed selection that unpacks beyond {limit:,} bytes")
+    return data
 
 
 # -- anything else ----------------------------------------------------------------

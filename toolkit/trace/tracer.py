@@ -8,11 +8,17 @@ the engine's event records as they are, in order: a trace is data (`to_json`,
 
 from __future__ import annotations
 
+import binascii
 import contextlib
 import json
+import zlib
 from typing import Iterator
 
+import pyarrow as pa
+
+from ..errors import TraceFormatError
 from ..observe import EvalEvent, InvariantCheck, Observer, PassEvent, PlanRuleEvent, observing
+from .json_checks import check_trace_doc, check_trace_text
 from .json_steps import steps_from_doc, steps_to_doc
 
 __all__ = ["Trace", "trace"]
@@ -104,11 +110,26 @@ class Trace(Observer):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Trace":
+        """A saved trace, checked whole first: a file from someone else is untrusted input.
+
+        Anything that is not a trace `to_json` wrote raises one `TraceFormatError`
+        naming what is wrong and where; a trace that loads renders everywhere.
+        """
+        check_trace_text(text)
         try:
             doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"a trace must be JSON written by Trace.to_json: {exc}") from None
-        return cls(steps_from_doc(doc))
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            raise TraceFormatError(f"a trace must be JSON written by Trace.to_json: {exc}") \
+                from None
+        check_trace_doc(doc)
+        try:
+            return cls(steps_from_doc(doc))
+        except TraceFormatError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+                zlib.error, binascii.Error, pa.ArrowException) as exc:
+            raise TraceFormatError(f"not a valid exprscope trace: {type(exc).__name__}: "
+                                   f"{str(exc)[:300]}") from None
 
 
 @contextlib.contextmanager

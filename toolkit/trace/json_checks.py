@@ -1,0 +1,289 @@
+"""A saved trace is a stranger's input: its JSON is checked whole before anything reads it.
+
+`check_trace_text(text)` refuses what would hurt before parsing (size, nesting
+depth), and `check_trace_doc(doc)` walks the parsed document against the
+format `json_steps` writes: every field of the right kind, every index in
+range and pointing backwards (so the expression table is a DAG), every count
+within bounds, and every expression small enough once shared nodes are
+expanded (a 3 KB file of nodes shared 60 levels deep would otherwise unfold
+into 2^60 nodes in a renderer). Any problem is one `TraceFormatError` naming the
+JSON path, such as `steps[3].nodes[0].rows`. What passes these checks decodes
+and renders: the mutation tests hold the renderers to it.
+"""
+
+from __future__ import annotations
+
+from ..errors import TraceFormatError
+
+__all__ = ["MAX_DEPTH", "MAX_EXPANDED_NODES", "MAX_ROWS", "MAX_TEXT_BYTES",
+           "check_trace_doc", "check_trace_text"]
+
+MAX_TEXT_BYTES = 512 * 1024 * 1024  # the JSON text
+MAX_DEPTH = 64  # nesting of JSON arrays and objects (the format needs about 8)
+MAX_ROWS = 2 ** 29  # rows an evaluation in a trace may claim (a 64 MB bitmap)
+MAX_EXPANDED_NODES = 2_000_000  # nodes of one expression with shared subtrees unfolded
+MAX_DECOMPRESSED = MAX_ROWS // 8 * 8  # bytes one compressed row selection may unfold to
+
+_NUMBER = (int, float)
+
+
+def check_trace_text(text) -> None:
+    """Size and nesting depth, checked without parsing (json.loads recurses)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TraceFormatError(f"a trace is JSON text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT_BYTES:
+        raise TraceFormatError(f"the trace is {len(text):,} bytes; at most {MAX_TEXT_BYTES:,} "
+                               "are read")
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    depth, in_string, escaped = 0, False, False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise TraceFormatError(f"the trace's JSON nests deeper than {MAX_DEPTH} levels")
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+
+
+def check_trace_doc(doc) -> None:
+    """Every field of a parsed trace, as the format defines it."""
+    _Checker().trace(doc)
+
+
+class _Checker:
+    def fail(self, where: str, what: str):
+        raise TraceFormatError(f"not a valid exprscope trace: {where} {what}")
+
+    # -- kinds of value -------------------------------------------------------------
+    def obj(self, value, where: str) -> dict:
+        if not isinstance(value, dict):
+            self.fail(where, f"must be an object, not {_kind(value)}")
+        return value
+
+    def items(self, value, where: str) -> list:
+        if not isinstance(value, list):
+            self.fail(where, f"must be a list, not {_kind(value)}")
+        return value
+
+    def text(self, value, where: str, optional: bool = False) -> None:
+        if optional and value is None:
+            return
+        if not isinstance(value, str):
+            self.fail(where, f"must be text, not {_kind(value)}")
+
+    def flag(self, value, where: str) -> None:
+        if not isinstance(value, bool):
+            self.fail(where, f"must be true or false, not {_kind(value)}")
+
+    def number(self, value, where: str, optional: bool = True) -> None:
+        if value is None and optional:
+            return
+        if isinstance(value, bool) or not isinstance(value, _NUMBER) or value != value:
+            self.fail(where, f"must be a number, not {_kind(value)}")
+
+    def count(self, value, where: str, low: int = 0, high: int = MAX_ROWS,
+              optional: bool = False) -> None:
+        if value is None and optional:
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(where, f"must be a whole number, not {_kind(value)}")
+        if not low <= value <= high:
+            self.fail(where, f"is {value:,}; it must lie in [{low:,}, {high:,}]")
+
+    def path(self, value, where: str) -> None:
+        for i, step in enumerate(self.items(value, where)):
+            self.count(step, f"{where}[{i}]", 0, 10 ** 6)
+
+    def ref(self, value, where: str) -> None:
+        value = self.obj(value, where)
+        if "name" in value:
+            self.text(value["name"], f"{where}.name")
+        elif "path" in value:
+            self.path(value["path"], f"{where}.path")
+        elif "nested" in value:
+            for i, part in enumerate(self.items(value["nested"], f"{where}.nested")):
+                part = self.obj(part, f"{where}.nested[{i}]")
+                if "nested" in part:
+                    self.fail(f"{where}.nested[{i}]", "nests a reference in a nested reference")
+                self.ref(part, f"{where}.nested[{i}]")
+        else:
+            self.fail(where, "has no name, path or nested parts")
+
+    def blob(self, value, where: str, *keys: str) -> None:
+        """Arrow payloads (IPC, base64): their own decoders check the bytes."""
+        value = self.obj(value, where)
+        for key in keys:
+            self.text(value.get(key), f"{where}.{key}")
+
+    # -- the format -----------------------------------------------------------------
+    def trace(self, doc) -> None:
+        doc = self.obj(doc, "the trace")
+        if doc.get("format") != "exprscope-trace":
+            self.fail("the trace", 'has no "format": "exprscope-trace" field')
+        self.count(doc.get("version"), "version", 0, 10 ** 6)
+        expressions = self.obj(doc.get("expressions"), "expressions")
+        self.node_count = self.expressions(expressions)
+        for i, step in enumerate(self.items(doc.get("steps"), "steps")):
+            self.step(step, f"steps[{i}]")
+
+    def expressions(self, doc: dict) -> int:
+        types = self.items(doc.get("types", []), "expressions.types")
+        values = self.items(doc.get("values", []), "expressions.values")
+        for i, t in enumerate(types):
+            self.blob(t, f"expressions.types[{i}]", "ipc")
+        for i, v in enumerate(values):
+            self.obj(v, f"expressions.values[{i}]")
+        nodes = self.items(doc.get("nodes"), "expressions.nodes")
+        expanded: list[int] = []
+        for i, node in enumerate(nodes):
+            where = f"expressions.nodes[{i}]"
+            node = self.obj(node, where)
+            kind = node.get("k")
+            size = 1
+            if kind == "literal":
+                if "value" in node:
+                    self.count(node["value"], f"{where}.value", 0, len(values) - 1)
+                else:
+                    self.blob(node.get("array"), f"{where}.array", "ipc")
+            elif kind == "field":
+                self.ref(node.get("ref"), f"{where}.ref")
+                self.count(node.get("type"), f"{where}.type", 0, len(types) - 1, optional=True)
+                if node.get("path") is not None:
+                    self.path(node["path"], f"{where}.path")
+                if "nullable" in node:
+                    self.flag(node["nullable"], f"{where}.nullable")
+            elif kind == "call":
+                self.text(node.get("name"), f"{where}.name")
+                for j, arg in enumerate(self.items(node.get("args"), f"{where}.args")):
+                    self.count(arg, f"{where}.args[{j}]", 0, i - 1)  # earlier nodes only
+                    size += expanded[arg]
+                if node.get("options") is not None:
+                    self.blob(node["options"], f"{where}.options", "class", "ipc")
+                self.count(node.get("type"), f"{where}.type", 0, len(types) - 1, optional=True)
+                if "bound" in node:
+                    self.flag(node["bound"], f"{where}.bound")
+            else:
+                self.fail(f"{where}.k", f"is {kind!r}; it must be literal, field or call")
+            if size > MAX_EXPANDED_NODES:
+                self.fail(where, f"unfolds into more than {MAX_EXPANDED_NODES:,} nodes "
+                                 "(its subtrees are shared over and over)")
+            expanded.append(size)
+        return len(nodes)
+
+    def expr(self, value, where: str) -> None:
+        self.count(value, where, 0, self.node_count - 1, optional=True)
+
+    def step(self, doc, where: str) -> None:
+        doc = self.obj(doc, where)
+        kind = doc.get("kind")
+        if kind == "pass":
+            self.text(doc.get("name"), f"{where}.name")
+            self.expr(doc.get("before"), f"{where}.before")
+            self.expr(doc.get("after"), f"{where}.after")
+            self.flag(doc.get("changed"), f"{where}.changed")
+            self.number(doc.get("elapsed"), f"{where}.elapsed")
+            for i, r in enumerate(self.items(doc.get("rewrites"), f"{where}.rewrites")):
+                at = f"{where}.rewrites[{i}]"
+                r = self.obj(r, at)
+                self.text(r.get("rule"), f"{at}.rule")
+                self.text(r.get("reason"), f"{at}.reason")
+                self.path(r.get("path"), f"{at}.path")
+                self.expr(r.get("before"), f"{at}.before")
+                self.expr(r.get("after"), f"{at}.after")
+        elif kind == "eval":
+            self.evaluation(doc, where)
+        elif kind == "invariant":
+            for key in ("name", "level", "subject"):
+                self.text(doc.get(key), f"{where}.{key}")
+            self.flag(doc.get("passed"), f"{where}.passed")
+            self.text(doc.get("details"), f"{where}.details", optional=True)
+        elif kind == "plan_rule":
+            self.text(doc.get("rule"), f"{where}.rule")
+            self.flag(doc.get("changed"), f"{where}.changed")
+            self.text(doc.get("reason"), f"{where}.reason", optional=True)
+            for key in ("before", "after"):
+                self.plan(doc.get(key), f"{where}.{key}")
+        else:
+            self.fail(f"{where}.kind", f"is {kind!r}; it must be pass, eval, invariant or "
+                                       "plan_rule")
+
+    def evaluation(self, doc: dict, where: str) -> None:
+        self.expr(doc.get("expr"), f"{where}.expr")
+        self.count(doc.get("num_rows"), f"{where}.num_rows")
+        rows = doc["num_rows"]
+        if doc.get("mode") not in ("lazy", "eager"):
+            self.fail(f"{where}.mode", "must be lazy or eager")
+        self.number(doc.get("elapsed"), f"{where}.elapsed")
+        for i, node in enumerate(self.items(doc.get("nodes"), f"{where}.nodes")):
+            at = f"{where}.nodes[{i}]"
+            node = self.obj(node, at)
+            self.path(node.get("path"), f"{at}.path")
+            self.text(node.get("label"), f"{at}.label")
+            self.count(node.get("rows"), f"{at}.rows", 0, rows)
+            if node.get("type") is not None:
+                self.blob(node["type"], f"{at}.type", "ipc")
+            self.number(node.get("elapsed"), f"{at}.elapsed")
+            self.count(node.get("calls"), f"{at}.calls", 0, MAX_ROWS)
+        for i, branch in enumerate(self.items(doc.get("branches"), f"{where}.branches")):
+            at = f"{where}.branches[{i}]"
+            branch = self.obj(branch, at)
+            self.path(branch.get("path"), f"{at}.path")
+            self.text(branch.get("branch"), f"{at}.branch")
+            self.count(branch.get("arg_index"), f"{at}.arg_index", 0, 10 ** 6, optional=True)
+            self.count(branch.get("total_rows"), f"{at}.total_rows", 0, rows)
+            selection = self.obj(branch.get("rows"), f"{at}.rows")
+            self.count(selection.get("count"), f"{at}.rows.count", 0, branch["total_rows"])
+            if "bitmap" in selection:
+                self.text(selection["bitmap"], f"{at}.rows.bitmap")
+            else:
+                self.text(selection.get("list"), f"{at}.rows.list")
+        if doc.get("error") is not None:
+            at = f"{where}.error"
+            error = self.obj(doc["error"], at)
+            self.text(error.get("kind"), f"{at}.kind")
+            self.text(error.get("message"), f"{at}.message")
+            self.path(error.get("path", []), f"{at}.path")
+            self.count(error.get("row"), f"{at}.row", 0, max(rows - 1, 0), optional=True)
+            self.expr(error.get("node"), f"{at}.node")
+        if doc.get("result") is not None:
+            result = self.obj(doc["result"], f"{where}.result")
+            if "scalar" in result:
+                self.obj(result["scalar"], f"{where}.result.scalar")
+            else:
+                self.blob(result.get("array"), f"{where}.result.array", "ipc")
+        if doc.get("data") is not None:
+            self.blob(doc["data"], f"{where}.data", "ipc")
+            self.count(doc["data"].get("rows"), f"{where}.data.rows", rows, rows)
+
+    def plan(self, doc, where: str) -> None:
+        if doc is None:
+            return
+        doc = self.obj(doc, where)
+        if "text" in doc:
+            self.text(doc["text"], f"{where}.text")
+            return
+        for i, row in enumerate(self.items(doc.get("nodes"), f"{where}.nodes")):
+            at = f"{where}.nodes[{i}]"
+            row = self.obj(row, at)
+            self.text(row.get("label"), f"{at}.label")
+            self.text(row.get("schema"), f"{at}.schema")
+            if i == 0 and row.get("parent") is not None:
+                self.fail(f"{at}.parent", "must be null: the first node is the root")
+            if i:
+                self.count(row.get("parent"), f"{at}.parent", 0, i - 1)
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    return {bool: "true/false", int: "a number", float: "a number", str: "text",
+            list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
