@@ -25,6 +25,7 @@ from .expression import from_pyarrow
 from .parse import parse as parse_text
 from .pyarrow_text import parse_pyarrow
 from .scan import explain_scan
+from .visible_text import visible, visible_lines
 
 __all__ = ["main", "build_parser"]
 
@@ -106,7 +107,7 @@ def main(argv=None) -> int:
 
 
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
-    print(f"exprscope: error: {message}", file=sys.stderr)
+    print(f"exprscope: error: {visible_lines(message)}", file=sys.stderr)
     return code
 
 
@@ -151,7 +152,7 @@ def _explain(args) -> int:
             except KernelError as exc:
                 failure = exc
     _print_story(recorded, args)
-    print(f"\noptimized: {optimized.to_string()}")
+    print(f"\noptimized: {visible(optimized.to_string())}")
     _write_outputs(recorded, args, f"exprscope explain: {args.expr}")
     if failure is not None:
         return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)

@@ -6,6 +6,8 @@ and show them as one concise message instead of a traceback.
 
 from __future__ import annotations
 
+from .visible_text import visible, visible_lines
+
 __all__ = [
     "ExprscopeError",
     "FieldRefError",
@@ -159,9 +161,9 @@ class KernelError(ExprscopeError, ArithmeticError):
         self.path = tuple(path)
         self.row = row
         self.cause = cause
-        where = f" in {node}" if node is not None else ""
+        where = f" in {visible(str(node))}" if node is not None else ""
         at_row = f" at row {row}" if row is not None else ""
-        super().__init__(f"{message}{where}{at_row}")
+        super().__init__(f"{visible_lines(message)}{where}{at_row}")
 
 
 class PyarrowConversionError(ExprscopeError, ValueError):

@@ -10,11 +10,10 @@ is driven from Python too (`next()`, `previous()`, `jump_to_next_change()`,
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as w
 
 import toolkit as tk
+from toolkit.render.labels import html_text
 
 from .invariants_panel import InvariantsPanel
 from .rich_display import text_html, tree_html
@@ -124,7 +123,7 @@ class Explorer(w.VBox):
         step = cursor.current
         changed = " <span style='color:#b35c00'>(changed)</span>" if is_change(step) else ""
         self.header.value = (f"<b>Step {cursor.index + 1} of {total}</b>: "
-                             f"{html.escape(step_title(step))}{changed}")
+                             f"{html_text(step_title(step))}{changed}")
         self.tree.value = self._tree(cursor.index)
         kind = step_kind(step)
         self.rules.value = _rules_html(step, kind)
@@ -158,22 +157,22 @@ def _rules_html(step, kind: str) -> str:
                 f"<th style='{_CELL}'>at</th><th style='{_CELL}'>before</th>"
                 f"<th style='{_CELL}'>after</th></tr>")]
         for r in event.rewrites:
-            rows.append(f"<tr><td style='{_CELL}'><code>{html.escape(r.rule)}</code></td>"
-                        f"<td style='{_CELL}'>{html.escape(r.reason)}</td>"
-                        f"<td style='{_CELL}'>{html.escape(_path(r.path))}</td>"
-                        f"<td style='{_CELL}'><code>{html.escape(_expr_text(r.before))}</code></td>"
-                        f"<td style='{_CELL}'><code>{html.escape(_expr_text(r.after))}</code></td>"
+            rows.append(f"<tr><td style='{_CELL}'><code>{html_text(r.rule)}</code></td>"
+                        f"<td style='{_CELL}'>{html_text(r.reason)}</td>"
+                        f"<td style='{_CELL}'>{html_text(_path(r.path))}</td>"
+                        f"<td style='{_CELL}'><code>{html_text(_expr_text(r.before))}</code></td>"
+                        f"<td style='{_CELL}'><code>{html_text(_expr_text(r.after))}</code></td>"
                         "</tr>")
         return ("<div><b>Rules that fired</b></div><table style='border-collapse:collapse'>"
                 + "".join(rows) + "</table>")
     if kind == PLAN_RULE:
-        reason = f": {html.escape(event.reason)}" if event.reason else ""
-        return f"<div><b>Rule</b> <code>{html.escape(event.rule)}</code>{reason}</div>"
+        reason = f": {html_text(event.reason)}" if event.reason else ""
+        return f"<div><b>Rule</b> <code>{html_text(event.rule)}</code>{reason}</div>"
     if kind == INVARIANT:
         verdict = "passed" if event.passed else "FAILED"
-        details = html.escape(str(event.details or ""))
-        return (f"<div><b>{html.escape(event.name)}</b> ({html.escape(event.level)}) on "
-                f"{html.escape(str(event.subject))}: <b>{verdict}</b>. {details}</div>")
+        details = html_text(str(event.details or ""))
+        return (f"<div><b>{html_text(event.name)}</b> ({html_text(event.level)}) on "
+                f"{html_text(str(event.subject))}: <b>{verdict}</b>. {details}</div>")
     return ""
 
 

@@ -7,9 +7,9 @@ failing MUST stands out among the passing ones.
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as w
+
+from toolkit.render.labels import html_text
 
 from .step_kinds import INVARIANT, event_of, step_kind
 
@@ -54,12 +54,12 @@ class InvariantsPanel(w.HTML):
             background = "background:#fff6d5;" if index == self.highlighted else ""
             rows.append(
                 f'<tr style="{background}">'
-                f'<td style="{_CELL}">{html.escape(str(index))}</td>'
-                f'<td style="{_CELL}">{html.escape(str(check.name))}</td>'
-                f'<td style="{_CELL}">{html.escape(str(check.level))}</td>'
-                f'<td style="{_CELL}">{html.escape(str(check.subject))}</td>'
+                f'<td style="{_CELL}">{html_text(str(index))}</td>'
+                f'<td style="{_CELL}">{html_text(str(check.name))}</td>'
+                f'<td style="{_CELL}">{html_text(str(check.level))}</td>'
+                f'<td style="{_CELL}">{html_text(str(check.subject))}</td>'
                 f'<td style="{_CELL}color:{verdict[1]};font-weight:bold">{verdict[0]}</td>'
-                f'<td style="{_CELL}">{html.escape(str(check.details or ""))}</td></tr>')
+                f'<td style="{_CELL}">{html_text(str(check.details or ""))}</td></tr>')
         rows.append("</table></div>")
         return "".join(rows)
 

@@ -15,6 +15,7 @@ import re
 
 import toolkit as tk  # noqa: F401 - importing toolkit registers the renderer
 from toolkit import display_hooks, observe
+from toolkit.visible_text import visible_lines
 
 __all__ = ["mimebundle", "register_formatters", "text_html", "tree_html"]
 
@@ -29,8 +30,8 @@ def mimebundle(obj) -> dict:
 
 
 def text_html(text: str, css_class: str = "exprscope-text") -> str:
-    """Text in a <pre>, escaped: labels can hold `<`, `&` and quotes."""
-    return f'<pre class="{css_class}" style="margin:0">{html.escape(text)}</pre>'
+    """Text in a <pre>, escaped: labels can hold `<`, `&`, quotes and terminal escapes."""
+    return f'<pre class="{css_class}" style="margin:0">{html.escape(visible_lines(text))}</pre>'
 
 
 def tree_html(obj) -> str:

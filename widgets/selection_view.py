@@ -8,9 +8,9 @@ selection vectors of lazy evaluation made visible.
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as w
+
+from toolkit.render.labels import html_text
 
 from .selection_rows import NOT_REACHED, SelectionRows, form_key
 
@@ -81,16 +81,16 @@ class SelectionView(w.VBox):
 
     def _summary_html(self) -> str:
         r = self.rows
-        parts = [(f"<b>{html.escape(r.expr.to_string())}</b> on {_count(r.num_rows)} rows "
-                 f"({html.escape(r.event.mode)} evaluation)")]
+        parts = [(f"<b>{html_text(r.expr.to_string())}</b> on {_count(r.num_rows)} rows "
+                 f"({html_text(r.event.mode)} evaluation)")]
         if r.error is not None:
             parts.append(f'<div class="exprscope-error" style="color:#b00020">'
-                         f"{html.escape(str(r.error))}</div>")
+                         f"{html_text(str(r.error))}</div>")
         for form in r.forms:
-            counts = ", ".join(f"{html.escape(name)}: {_count(n)}"
+            counts = ", ".join(f"{html_text(name)}: {_count(n)}"
                                for name, n in r.branch_counts(form).items())
-            parts.append(f"<div><code>{html.escape(form.text)}</code> "
-                         f"({html.escape(form.name)} at {_path_text(form.path)}): {counts}</div>")
+            parts.append(f"<div><code>{html_text(form.text)}</code> "
+                         f"({html_text(form.name)} at {_path_text(form.path)}): {counts}</div>")
         if not r.has_rows:
             parts.append("<div><i>The batch was too large to keep its rows; "
                          "node counts below are complete.</i></div>")
@@ -101,17 +101,17 @@ class SelectionView(w.VBox):
         inputs = r.input_columns()
         head = ["row", *inputs, *(f"{f.name} {_path_text(f.path)}" for f in r.forms), "value"]
         out = ['<table class="exprscope-row-table" style="border-collapse:collapse">', "<tr>"]
-        out += [f'<th style="{_CELL}">{html.escape(h)}</th>' for h in head]
+        out += [f'<th style="{_CELL}">{html_text(h)}</th>' for h in head]
         out.append("</tr>")
         for record in rows:
             out.append("<tr>")
             cells = [record["row"], *(record[c] for c in inputs)]
-            out += [f'<td style="{_CELL}">{html.escape(_show(v))}</td>' for v in cells]
+            out += [f'<td style="{_CELL}">{html_text(_show(v))}</td>' for v in cells]
             for form in r.forms:
                 branch = record[form_key(form)]
                 style = _CELL + ("color:#999;" if branch == NOT_REACHED else "font-weight:bold;")
-                out.append(f'<td style="{style}">{html.escape(branch)}</td>')
-            out.append(f'<td style="{_CELL}">{html.escape(_show(record["value"]))}</td>')
+                out.append(f'<td style="{style}">{html_text(branch)}</td>')
+            out.append(f'<td style="{_CELL}">{html_text(_show(record["value"]))}</td>')
             out.append("</tr>")
         out.append("</table>")
         return "".join(out)
@@ -127,10 +127,10 @@ class SelectionView(w.VBox):
             else:
                 shown = ", ".join(str(i) for i in node.row_indices[:_ROW_PREVIEW])
                 which = shown + (", …" if len(node.row_indices) > _ROW_PREVIEW else "")
-            out.append(f'<tr><td style="{_CELL}"><code>{html.escape(node.text)}</code></td>'
+            out.append(f'<tr><td style="{_CELL}"><code>{html_text(node.text)}</code></td>'
                        f'<td style="{_CELL}">{_path_text(node.path)}</td>'
                        f'<td style="{_CELL}">{_count(node.rows)} of {_count(node.total)}</td>'
-                       f'<td style="{_CELL}">{html.escape(which)}</td></tr>')
+                       f'<td style="{_CELL}">{html_text(which)}</td></tr>')
         out.append("</table></div>")
         return "".join(out)
 
@@ -144,11 +144,11 @@ def _count(value) -> str:
     (a trace loaded from a file is a stranger's input)."""
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
-    return html.escape(str(value))
+    return html_text(str(value))
 
 
 def _path_text(path: tuple) -> str:
-    return html.escape("root" if not path else "/".join(str(i) for i in path))
+    return html_text("root" if not path else "/".join(str(i) for i in path))
 
 
 def _show(value) -> str:

@@ -11,6 +11,7 @@ on the way (the per-batch checks happen when the plan runs, not here).
 from __future__ import annotations
 
 from .. import observe
+from ..visible_text import visible
 
 __all__ = ["RuleRecorder", "explain", "plan_text"]
 
@@ -21,9 +22,9 @@ def plan_text(plan, show_schema: bool = False, indent: str = "  ") -> str:
     stack = [(plan, 0)]
     while stack:
         node, depth = stack.pop()
-        lines.append(f"{indent * depth}{node.label()}")
+        lines.append(f"{indent * depth}{visible(node.label())}")
         if show_schema:
-            lines.append(f"{indent * depth}{indent}schema: {_schema_text(node.schema)}")
+            lines.append(f"{indent * depth}{indent}schema: {visible(_schema_text(node.schema))}")
         stack.extend((child, depth + 1) for child in reversed(node.children))
     return "\n".join(lines)
 
@@ -68,7 +69,7 @@ def explain(plan, verbose: bool = False, show_schema: bool = False, observer=Non
         if event.changed:
             title = f"logical_plan after {event.rule}"
             if event.reason:
-                title += f" ({event.reason})"
+                title += f" ({visible(event.reason)})"
             sections.append(_section(title, plan_text(event.after, show_schema)))
     unchanged = sorted({e.rule for e in recorder.events} -
                        {e.rule for e in recorder.events if e.changed})

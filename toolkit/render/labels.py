@@ -9,43 +9,15 @@ characters are spelled out (`\\n`), then each medium escapes its own specials.
 from __future__ import annotations
 
 import html
-import unicodedata
 
 from ..expression import Expression
+from ..visible_text import visible
 
 __all__ = ["SPECIAL_FORMS", "node_kind", "node_title", "node_detail", "type_text",
            "visible", "dot_text", "html_text", "shorten"]
 
 SPECIAL_FORMS = frozenset({"if_else", "case_when", "coalesce", "choose", "and_kleene",
                            "or_kleene"})
-
-# bidirectional overrides and isolates reorder text on screen ("Trojan source")
-_BIDI = {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
-         "\u2069", "\u200e", "\u200f", "\u061c"}
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def visible(text: str) -> str:
-    """`text` with every invisible or layout-changing character spelled as an escape.
-
-    Controls, line separators, bidi overrides, surrogates and unassigned code
-    points (U+FFFF is not even allowed in XML, so SVG would break).
-    """
-    if text.isprintable():  # the common case: nothing below would change it
-        return text
-    out = []
-    for ch in text:
-        if ch in _NAMED:
-            out.append(_NAMED[ch])
-            continue
-        cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cs", "Cn", "Zl", "Zp") or ch in _BIDI:
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
 
 def shorten(text: str, limit: int = 60) -> str:
     """At most `limit` characters, an ellipsis marking the cut."""

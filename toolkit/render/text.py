@@ -149,7 +149,7 @@ def _role_lead(path, node, parent) -> str:
     if parent is None:
         return ""
     role = arg_role(*parent)
-    return f"{role}: " if role else ""
+    return f"{visible(role)}: " if role else ""
 
 
 # -- steps ------------------------------------------------------------------------
