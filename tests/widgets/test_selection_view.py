@@ -97,4 +97,4 @@ def test_a_batch_too_large_to_keep_still_shows_node_counts():
     assert view.table not in view.children  # no empty row table
     multiply = next(r for r in view.rows.node_rows() if r.label == "multiply")
     assert multiply.rows == 10 and multiply.row_indices.tolist() == list(range(n - 10, n))
-    assert f"10 of {n}" in view.nodes.value
+    assert f"10 of {n:,}" in view.nodes.value
