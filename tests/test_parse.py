@@ -304,13 +304,54 @@ def test_a_10000_deep_chain_parses_without_recursion_error():
     assert tk.parse(e.to_sql()).equals(e)
 
 
-def test_a_10000_deep_parenthesized_tree_round_trips():
+def _nth(text: str, char: str, n: int) -> int:
+    position = -1
+    for _ in range(n):
+        position = text.index(char, position + 1)
+    return position
+
+
+def test_nesting_up_to_the_documented_depth_round_trips():
+    from toolkit.parse import MAX_NESTING
+
+    e = tk.field("a")
+    for _ in range(MAX_NESTING):
+        e = Call("subtract", [lit(1), e])  # right-nested: one parenthesis per level
+    assert tk.parse(e.to_sql()).equals(e)
+
+
+def test_deeper_text_is_refused_with_a_caret_without_touching_the_interpreter():
+    import sys
+    import threading
+
+    from toolkit.parse import MAX_NESTING
+
     e = tk.field("a")
     for _ in range(10_000):
-        e = Call("subtract", [lit(1), e])  # right-nested: needs 10,000 parentheses
+        e = Call("subtract", [lit(1), e])
     text = e.to_sql()
-    assert text.startswith("1 - (1 - (")
-    assert tk.parse(text).equals(e)
+    limit = sys.getrecursionlimit()
+    outcome = {}
+
+    def in_a_thread():
+        try:
+            tk.parse(text)
+        except tk.ParseError as err:
+            outcome["error"] = err
+        outcome["limit"] = sys.getrecursionlimit()
+
+    worker = threading.Thread(target=in_a_thread)
+    worker.start()
+    worker.join()
+    err = outcome["error"]
+    assert f"nests more than {MAX_NESTING} levels" in str(err)
+    assert err.position == _nth(text, "(", MAX_NESTING + 1)  # the first parenthesis too deep
+    assert outcome["limit"] == limit == sys.getrecursionlimit()
+    for deep in ("NOT " * 40 + "a", "CASE WHEN a THEN " * 40 + "1" + " END" * 40,
+                 "abs(" * 40 + "a" + ")" * 40):
+        with pytest.raises(tk.ParseError, match="nests more than"):
+            tk.parse(deep)
+    assert tk.parse(" AND ".join(["NOT p"] * 500)).is_call  # NOTs side by side do not nest
 
 
 def test_an_error_in_a_long_line_shows_a_window_around_it():

@@ -43,8 +43,6 @@ stack, so 10,000-deep expressions work.
 from __future__ import annotations
 
 import re
-import sys
-import threading
 from decimal import Decimal, InvalidOperation
 from typing import ClassVar
 
@@ -85,61 +83,55 @@ _DIALECT = _ExpressionDialect()
 
 
 # -- running sqlglot -------------------------------------------------------------------
-_DEEP_LOCK = threading.Lock()
-_DEEP_STACK_BYTES = 256 * 1024 * 1024  # reserved address space; 20,000 levels need < 64 MB
-_DEEP_RECURSION_LIMIT = 1_000_000
-_MAX_NESTING = 20_000  # beyond this even the large stack is not safe
+MAX_NESTING = 32  # parentheses, NOT and CASE inside each other; documented in docs/api.md
 
 
 def _sqlglot_parse(text: str) -> list:
+    """sqlglot's statements, refusing text that nests deeper than `MAX_NESTING`.
+
+    sqlglot's parser recurses (about 20 Python frames per level); raising the
+    interpreter's recursion limit for it would change every thread's, so deep
+    text is refused up front with a caret where it gets too deep. Long chains
+    (`a + b + c + ...`) do not nest and parse at any length.
+    """
+    where = _too_deep_at(text)
+    if where is not None:
+        raise ParseError(f"the expression nests more than {MAX_NESTING} levels deep "
+                         "(parentheses, function calls, NOT and CASE inside each other)",
+                         text, where)
     try:
         return _DIALECT.parse(text)
     except RecursionError:
-        pass
-    depth = _nesting_estimate(text)
-    if depth > _MAX_NESTING:
-        raise ParseError(f"the text nests {depth} levels deep; at most {_MAX_NESTING} are supported",
-                         text, 0)
-    return _on_deep_stack(lambda: _DIALECT.parse(text))
+        raise ParseError(f"the expression nests too deeply to read (at most {MAX_NESTING} "
+                         "levels)", text, 0) from None
 
 
-def _nesting_estimate(text: str) -> int:
-    """Open parentheses plus NOT and CASE: what makes sqlglot recurse."""
-    depth = best = 0
-    for ch in text:
-        if ch == "(":
-            depth += 1
-            best = max(best, depth)
-        elif ch == ")":
-            depth -= 1
-    return best + len(re.findall(r"\bNOT\b|\bCASE\b", text, flags=re.IGNORECASE))
-
-
-def _on_deep_stack(fn):
-    """Run `fn` on a thread with a large C stack and a high recursion limit."""
-    outcome: dict = {}
-
-    def run():
-        try:
-            outcome["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
-            outcome["error"] = exc
-
-    with _DEEP_LOCK:
-        old_limit = sys.getrecursionlimit()
-        old_stack = threading.stack_size()
-        try:
-            threading.stack_size(_DEEP_STACK_BYTES)
-            sys.setrecursionlimit(max(old_limit, _DEEP_RECURSION_LIMIT))
-            worker = threading.Thread(target=run, name="exprscope-deep-parse")
-            worker.start()
-            worker.join()
-        finally:
-            threading.stack_size(old_stack)
-            sys.setrecursionlimit(old_limit)
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+def _too_deep_at(text: str) -> int | None:
+    """Where the nesting first exceeds MAX_NESTING, outside quotes: open parentheses, open
+    CASE ... END, and a run of NOTs (each NOT nests the next); None when it never does."""
+    parens = cases = nots = 0
+    quote = None
+    for match in re.finditer(r"""['"`]|[()]|\w+""", text):
+        token = match.group(0)
+        if quote:
+            if token == quote:
+                quote = None
+            continue
+        upper = token.upper()
+        nots = nots + 1 if upper == "NOT" else 0
+        if token in ("'", '"', "`"):
+            quote = token
+        elif token == "(":
+            parens += 1
+        elif token == ")":
+            parens -= 1
+        elif upper == "CASE":
+            cases += 1
+        elif upper == "END":
+            cases -= 1
+        if parens + max(cases, 0) + nots > MAX_NESTING:
+            return match.start()
+    return None
 
 
 # -- positions ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ and renders: the mutation tests hold the renderers to it.
 from __future__ import annotations
 
 from ..errors import TraceFormatError
+from .json_steps import FORMAT, VERSION
 
 __all__ = ["MAX_DEPTH", "MAX_EXPANDED_NODES", "MAX_ROWS", "MAX_TEXT_BYTES",
            "check_trace_doc", "check_trace_text"]
@@ -127,9 +128,13 @@ class _Checker:
     # -- the format -----------------------------------------------------------------
     def trace(self, doc) -> None:
         doc = self.obj(doc, "the trace")
-        if doc.get("format") != "exprscope-trace":
-            self.fail("the trace", 'has no "format": "exprscope-trace" field')
+        if doc.get("format") != FORMAT:
+            raise TraceFormatError(f'not an exprscope trace: the JSON has no "format": '
+                                   f'"{FORMAT}" field')
         self.count(doc.get("version"), "version", 0, 10 ** 6)
+        if doc["version"] > VERSION:
+            raise TraceFormatError(f"this trace was written by a newer exprscope (format version "
+                                   f"{doc['version']}; this one reads up to {VERSION})")
         expressions = self.obj(doc.get("expressions"), "expressions")
         self.node_count = self.expressions(expressions)
         for i, step in enumerate(self.items(doc.get("steps"), "steps")):
