@@ -158,6 +158,6 @@ def test_project_is_make_struct_with_the_names():
 
 
 def test_field_needs_a_part():
-    with pytest.raises(TypeError):
+    with pytest.raises(tk.BuildError):
         tk.field()
     assert tk.field(tk.FieldRef("a", "b")).ref == tk.FieldRef("a", "b")

@@ -65,9 +65,9 @@ def test_equality_is_by_alternative_not_by_target():
 
 
 def test_bad_parts_are_rejected():
-    with pytest.raises(TypeError, match="bool"):
+    with pytest.raises(tk.BuildError, match="bool"):
         FieldRef(True)
-    with pytest.raises(TypeError, match="float"):
+    with pytest.raises(tk.BuildError, match="float"):
         FieldRef(1.5)
 
 

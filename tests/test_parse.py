@@ -163,12 +163,12 @@ def caret_column(err):
 
 @pytest.mark.parametrize("text,position,words", [
     ("SELECT a FROM t", 7, "query"),
-    ("a; b", 3, "2 statements"),
+    ("a; b", 1, "a semicolon ends a statement"),
     ("a AS b", 5, "alias"),
     ("a b", 2, "alias"),
     ("*", 0, "`*`"),
     ("count(*)", 6, "`*`"),
-    ("a +", 2, "Add is missing an operand"),
+    ("a +", 2, "'+' is missing its right operand"),
     ("(a", 1, "Expecting )"),
     ("a + 'abc", 4, "unterminated quote"),
     ('"abc + 1', 0, "unterminated quote"),

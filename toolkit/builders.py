@@ -23,7 +23,7 @@ def field(*parts) -> Parameter:
     if len(parts) == 1 and isinstance(parts[0], FieldRef):
         return Parameter(parts[0])
     if not parts:
-        raise TypeError("field() needs a name, an index, or a path of them")
+        raise BuildError("field() needs a name, an index, or a path of them")
     return Parameter(FieldRef(*parts))
 
 
@@ -31,14 +31,21 @@ def literal(value, type: pa.DataType | str | None = None) -> Literal:
     """A constant. `literal(None, pa.int32())` is a typed null."""
     if isinstance(value, Literal):
         return value
-    if type is not None:
-        if isinstance(type, str):
-            type = pa.type_for_alias(type)
-        if isinstance(value, pa.Scalar):
-            value = value.cast(type)
-        else:
-            value = pa.scalar(value, type=type)
-    return Literal(value)
+    try:
+        if type is not None:
+            if isinstance(type, str):
+                type = pa.type_for_alias(type)
+            if isinstance(value, pa.Scalar):
+                value = value.cast(type)
+            else:
+                value = pa.scalar(value, type=type)
+        return Literal(value)
+    except (OverflowError, ValueError, TypeError, pa.ArrowException) as exc:
+        target = f" of type {type}" if type is not None else ""
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise BuildError(f"cannot make a literal{target} from {shown}: "
+                         f"{str(exc).splitlines()[0][:160]}") from None
 
 
 def call(name: str, args: Sequence = (), options: pc.FunctionOptions | None = None) -> Call:
@@ -116,6 +123,11 @@ def make_struct(values: Sequence, names: Sequence[str]) -> Call:
     names = list(names)
     if len(values) != len(names):
         raise BuildError(f"make_struct got {len(values)} values but {len(names)} names")
+    if not values:  # Arrow's make_struct has no kernel for none (pyarrow crashes on one)
+        raise BuildError("make_struct (project) needs at least one value")
+    if not all(isinstance(n, str) for n in names):
+        raise BuildError("make_struct's names must be strings, got "
+                         + ", ".join(sorted({type(n).__name__ for n in names})))
     return Call("make_struct", values, pc.MakeStructOptions(names))
 
 

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .field_ref import FieldPath, FieldRef
-from .errors import PyarrowConversionError
+from .errors import BuildError, PyarrowConversionError
 from .options import options_equal, options_to_string
 from .pyarrow_serialized import tokens as pyarrow_tokens
 
@@ -307,7 +307,13 @@ class Literal(Expression):
         if isinstance(value, Literal):
             value = value.value
         if not isinstance(value, (pa.Scalar, pa.Array)):
-            value = pa.scalar(value)
+            try:
+                value = pa.scalar(value)
+            except (OverflowError, ValueError, TypeError, pa.ArrowException) as exc:
+                shown = repr(value)
+                shown = shown if len(shown) <= 60 else shown[:57] + "..."
+                raise BuildError(f"cannot make a literal from {shown}: "
+                                 f"{str(exc).splitlines()[0][:160]}") from None
         _set(self, "value", value)
         _set(self, "_text", None)
         if isinstance(value, pa.Array):
@@ -414,6 +420,11 @@ class Call(Expression):
 
     def __init__(self, name: str, args: Sequence[Expression] = (), options=None, *,
                  function=None, kernel=None, call_type: pa.DataType | None = None):
+        if options is not None and not isinstance(options, pc.FunctionOptions):
+            raise BuildError(f"the options of {name!r} must be a pyarrow.compute "
+                             f"FunctionOptions (or None), not {type(options).__name__}")
+        if not isinstance(name, str):
+            raise BuildError(f"a function name must be a string, not {type(name).__name__}")
         _set(self, "name", name)
         _set(self, "_args", tuple(as_expression(a) for a in args))
         _set(self, "options", options)

@@ -14,7 +14,7 @@ from typing import Iterable, Union
 
 import pyarrow as pa
 
-from .errors import FieldRefError
+from .errors import BuildError, FieldRefError
 
 __all__ = ["FieldPath", "FieldRef", "children_of"]
 
@@ -295,14 +295,15 @@ def _single(part: RefPart):
     if isinstance(part, FieldPath):
         return part
     if isinstance(part, bool):
-        raise TypeError("a FieldRef part must be a name (str) or an index (int), not bool")
+        raise BuildError("a FieldRef part must be a name (str) or an index (int), not bool")
     if isinstance(part, int):
         return FieldPath([part])
     if isinstance(part, str):
         return part
     if isinstance(part, (list, tuple)):
         return _flatten([_as_ref(p) for p in part])
-    raise TypeError(f"a FieldRef part must be a str, int, FieldPath or FieldRef, not {type(part).__name__}")
+    raise BuildError(f"a FieldRef part must be a str, int, FieldPath or FieldRef, not "
+                     f"{type(part).__name__}")
 
 
 def _flatten(children: list[FieldRef]):

@@ -42,6 +42,7 @@ stack, so 10,000-deep expressions work.
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal, InvalidOperation
 from typing import ClassVar
@@ -55,7 +56,7 @@ from sqlglot.parser import Parser
 from sqlglot.tokens import TokenType
 
 from .builders import case_when, make_struct
-from .errors import ParseError
+from .errors import BuildError, ParseError
 from .expression import Call, Expression, Literal, Parameter
 from .field_ref import FieldRef
 from .sql_functions import EXTRACT_UNITS, SQL_FUNCTIONS, ArgumentError, options_from_kwargs
@@ -216,6 +217,7 @@ def parse(text: str) -> Expression:
         raise ParseError(f"parse() reads text (a str), not {type(text).__name__}", repr(text), 0)
     if not text.strip():
         raise ParseError("there is no expression: the text is empty", text, 0)
+    _check_text(text)
     try:
         statements = _sqlglot_parse(text)
     except sqlglot.errors.ParseError as exc:
@@ -242,13 +244,73 @@ def parse(text: str) -> Expression:
     return _translate(statements[0], _Context(text))
 
 
+# characters that must not hide in an identifier or a literal: controls (but tab and line
+# breaks), surrogates, unassigned code points, the byte order mark, line/paragraph
+# separators and bidi overrides, which change what a reader sees
+_INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufeff\u2028"
+                        "\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+_TYPOS = [
+    (re.compile(r"[<>]\s+[<>=]"), "two comparison operators in a row (`> >` is not `>>`; "
+                                   "write one operator, or `>>` for a shift without a space)"),
+    (re.compile(r";"), "a semicolon ends a statement; write one expression without `;`"),
+]
+
+
+def _check_text(text: str) -> None:
+    """Refuse what sqlglot would silently read as something else, with a caret under it.
+
+    A string literal ('...') is data and may hold any character but a lone surrogate
+    (which no encoding can carry); names, quoted or not, and the rest of the text may
+    not hold invisible or layout-changing ones.
+    """
+    surrogate = re.search("[\ud800-\udfff]", text)
+    bad = surrogate or _INVISIBLE.search(_outside_quotes(text, "'"))
+    if bad is not None:
+        code = ord(text[bad.start()])
+        raise ParseError(f"the text holds an invisible or control character (U+{code:04X}) "
+                         "outside a string literal; remove it", text, bad.start())
+    outside = _outside_quotes(text)
+    for pattern, reason in _TYPOS:
+        found = pattern.search(outside)
+        if found is not None:
+            raise ParseError(reason, text, found.start(), len(found.group(0)))
+
+
+def _outside_quotes(text: str, quotes: str = "'\"`") -> str:
+    """`text` with what `quotes` enclose blanked (same length, same positions)."""
+    out = list(text)
+    quote = None
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+            else:
+                out[i] = " "
+        elif ch in quotes:
+            quote = ch
+    return "".join(out)
+
+
+_OPERATOR_NAMES = {
+    "Add": "'+'", "Sub": "'-'", "Mul": "'*'", "Div": "'/'", "IntDiv": "'DIV'", "Mod": "'%'",
+    "EQ": "'='", "NEQ": "'!='", "GT": "'>'", "GTE": "'>='", "LT": "'<'", "LTE": "'<='",
+    "And": "AND", "Or": "OR", "Not": "NOT", "Neg": "unary '-'", "Is": "IS", "In": "IN",
+    "Like": "LIKE", "ILike": "ILIKE", "Between": "BETWEEN", "DPipe": "'||'", "BitwiseAnd": "'&'",
+    "BitwiseOr": "'|'", "BitwiseXor": "'^'", "Paren": "'('", "Cast": "CAST", "Case": "CASE",
+    "If": "IF", "Xor": "XOR",
+}
+
+
 def _readable(description: str) -> str:
     """sqlglot's "Required keyword: 'expression' missing for <class '...Add'>" in plain words."""
     m = re.fullmatch(r"Required keyword: '(\w+)' missing for <class '[\w.]*?(\w+)'>", description)
     if m:
-        part = "an operand" if m.group(1) in ("this", "expression") else f"its {m.group(1)} part"
-        return f"{m.group(2)} is missing {part}"
-    return description
+        part = {"this": "its left operand", "expression": "its right operand"}.get(
+            m.group(1), f"its {m.group(1)} part")
+        what = _OPERATOR_NAMES.get(m.group(2), "an expression")
+        return f"{what} is missing {part}"
+    return re.sub(r"<class '[\w.]*?(\w+)'>", lambda c: _OPERATOR_NAMES.get(c.group(1), "it"),
+                  description)
 
 
 def _reject_empty_arguments(text: str) -> None:
@@ -285,7 +347,20 @@ def _translate(root, ctx: _Context) -> Expression:
         except ArgumentError as exc:
             where = kids[exc.index] if exc.index is not None and exc.index < len(kids) else node
             raise ctx.error(exc.reason, where) from None
+        except (ParseError, BuildError):
+            raise
+        except (OverflowError, ValueError, TypeError, UnicodeError, pa.ArrowException) as exc:
+            # a value no Arrow type holds (an index past int64, a set Arrow cannot type)
+            raise ctx.error(f"cannot use this here: {_plain(exc)}", node) from None
     return done[id(root)]
+
+
+def _plain(exc: Exception) -> str:
+    """An internal error's message in a few words, without Python's or Arrow's prefixes."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    text = text.replace("Python int too large to convert to C long",
+                        "the number is too large (at most 2**63 - 1)")
+    return text[:200]
 
 
 def _unsupported(node, ctx: _Context) -> ParseError:
@@ -327,6 +402,9 @@ def _call_of(name):
     return build
 
 
+_MAX_NUMBER_CHARS = 400  # far beyond any Arrow type (decimal256 has 76 digits)
+
+
 def _literal(node, args, ctx) -> Expression:
     if node.is_string:
         return Literal(pa.scalar(node.this, pa.string()))
@@ -334,6 +412,9 @@ def _literal(node, args, ctx) -> Expression:
 
 
 def _number(text: str, node, ctx) -> pa.Scalar:
+    if len(text) > _MAX_NUMBER_CHARS:
+        raise ctx.error(f"a number of {len(text):,} characters; numbers have at most "
+                        f"{_MAX_NUMBER_CHARS}", node)
     if re.fullmatch(r"-?\d+", text):
         value = int(text)
         if -(2**63) <= value < 2**63:
@@ -342,9 +423,12 @@ def _number(text: str, node, ctx) -> pa.Scalar:
             return pa.scalar(value, pa.uint64())
         raise ctx.error(f"integer {text} is outside the 64-bit range", node)
     try:
-        return pa.scalar(float(text), pa.float64())
+        value = float(text)
     except ValueError:
         raise ctx.error(f"cannot read the number {text}", node) from None
+    if math.isinf(value):
+        raise ctx.error(f"the number {text} is beyond the range of a double", node)
+    return pa.scalar(value, pa.float64())
 
 
 def _boolean(node, args, ctx):
@@ -519,7 +603,12 @@ def _sql_type(dt, ctx, where) -> pa.DataType:
         if not (isinstance(inner, exp.Literal) and re.fullmatch(r"\d+", inner.this)):
             raise ctx.error(f"type {name} has a parameter that is not a number; nested "
                             "types are not supported in CAST", where)
+        if len(inner.this) > 6:
+            raise ctx.error(f"type {name}'s parameter {inner.this} is far too large", where)
         params.append(int(inner.this))
+    if name in ("DECIMAL", "NUMERIC", "DEC") and len(params) == 2 and params[1] > params[0]:
+        raise ctx.error(f"{name}({params[0]}, {params[1]}): the scale cannot exceed the "
+                        "precision", where)
     try:
         return arrow_type_for(name, params)
     except SqlTypeError as exc:
@@ -622,9 +711,17 @@ def _anonymous_kids(node, ctx):
     name, quoted = _function_name(node)
     args = node.expressions
     if name.lower() == "struct" and not quoted:
+        if not args:
+            raise ctx.error("struct() needs at least one `value AS name` field (Arrow's "
+                            "make_struct has no kernel for none)", node)
+        seen = set()
         for a in args:
             if not isinstance(a, exp.Alias):
                 raise ctx.error("struct() takes `value AS name` arguments", a)
+            field = a.args["alias"].this
+            if field in seen:
+                raise ctx.error(f"struct() names the field {field!r} twice", a.args["alias"])
+            seen.add(field)
         return [a.this for a in args]
     seen_keyword = False
     for a in args:
