@@ -134,7 +134,7 @@ def _value_sets() -> st.SearchStrategy:
 
 _CAST_TARGETS = [pa.int8(), pa.int32(), pa.uint64(), pa.float32(), pa.float64(), pa.string(),
                  pa.binary(), pa.date32(), pa.timestamp("ns"), pa.decimal128(10, 2), pa.bool_()]
-_NAMES = st.one_of(st.text("xyz =,{}\"'", max_size=4), st.sampled_from(["select", "0", "a b"]))
+_NAMES = st.one_of(st.text("xyz =,{}\"'", min_size=1, max_size=4), st.sampled_from(["select", "0", "a b"]))
 
 
 def calls_with_options(children: st.SearchStrategy) -> st.SearchStrategy:
@@ -155,7 +155,8 @@ def calls_with_options(children: st.SearchStrategy) -> st.SearchStrategy:
             lambda t: Call("utf8_slice_codeunits", [t[0]],
                            pc.SliceOptions(t[1], t[2], t[3]) if t[2] is not None
                            else pc.SliceOptions(t[1], step=t[3]))),
-        st.lists(st.tuples(_NAMES, children), min_size=1, max_size=3).map(
+        st.lists(st.tuples(_NAMES, children), min_size=1, max_size=3,
+                 unique_by=lambda kv: kv[0]).map(
             lambda kv: tk.project([v for _, v in kv], [k for k, _ in kv])),
         st.tuples(st.lists(children, min_size=1, max_size=3), st.text(max_size=2)).map(
             lambda t: Call("binary_join_element_wise", [*t[0], tk.literal(t[1])])),

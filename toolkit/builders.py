@@ -39,13 +39,22 @@ def literal(value, type: pa.DataType | str | None = None) -> Literal:
                 value = value.cast(type)
             else:
                 value = pa.scalar(value, type=type)
+        if isinstance(value, pa.Scalar):
+            value.as_py()  # a date or time Python cannot show would fail in every picture
         return Literal(value)
     except (OverflowError, ValueError, TypeError, pa.ArrowException) as exc:
         target = f" of type {type}" if type is not None else ""
-        shown = repr(value)
+        shown = _safe_repr(value)
         shown = shown if len(shown) <= 60 else shown[:57] + "..."
         raise BuildError(f"cannot make a literal{target} from {shown}: "
                          f"{str(exc).splitlines()[0][:160]}") from None
+
+
+def _safe_repr(value) -> str:
+    try:
+        return repr(value) if not isinstance(value, pa.Scalar) else f"a {value.type} scalar"
+    except (OverflowError, ValueError):
+        return type(value).__name__
 
 
 def call(name: str, args: Sequence = (), options: pc.FunctionOptions | None = None) -> Call:

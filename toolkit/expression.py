@@ -578,7 +578,7 @@ def _scalar_hash(value: pa.Scalar) -> int:
         if isinstance(py, float) and math.isnan(py):
             py = "nan"  # hash(nan) is per-object in Python; NaN literals are equal here
         return hash((str(value.type), py))
-    except (TypeError, ValueError, pa.ArrowException):
+    except (TypeError, ValueError, OverflowError, pa.ArrowException):
         return hash((str(value.type), str(value)))
 
 

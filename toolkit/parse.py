@@ -276,17 +276,18 @@ def _check_text(text: str) -> None:
             raise ParseError(reason, text, found.start(), len(found.group(0)))
 
 
-def _outside_quotes(text: str, quotes: str = "'\"`") -> str:
-    """`text` with what `quotes` enclose blanked (same length, same positions)."""
+def _outside_quotes(text: str, blank: str = "'\"`") -> str:
+    """`text` with the insides of the quotes in `blank` blanked (same length, same
+    positions); every kind of quote is tracked, so a `'` inside `"..."` opens nothing."""
     out = list(text)
     quote = None
     for i, ch in enumerate(text):
         if quote:
             if ch == quote:
                 quote = None
-            else:
+            elif quote in blank:
                 out[i] = " "
-        elif ch in quotes:
+        elif ch in "'\"`":
             quote = ch
     return "".join(out)
 

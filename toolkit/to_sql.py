@@ -157,7 +157,8 @@ def _literal(node: Literal) -> tuple[int, object]:
         return ATOM, _string(value.as_py())
     if pa.types.is_duration(t):
         word = {"s": "SECOND", "ms": "MILLISECOND", "us": "MICROSECOND", "ns": "NANOSECOND"}[t.unit]
-        return ATOM, f"INTERVAL {_string(str(value.value))} {word}"
+        # parenthesized: sqlglot reads a following `+ 0` into a bare INTERVAL's unit
+        return ATOM, f"(INTERVAL {_string(str(value.value))} {word})"
     return ATOM, _cast_constant(value)
 
 
