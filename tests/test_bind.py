@@ -118,7 +118,7 @@ def test_int_field_and_fractional_literal_uses_the_narrowed_float():
 def test_decimal_with_integer_and_decimal_promotion():
     b = (F("dec") + F("i32")).bind(SCHEMA)
     assert b.type == pa.decimal128(13, 2)  # int32 has 10 digits, scale aligned to 2
-    assert _cast_target(b.args[1]) == pa.decimal128(10, 0)
+    assert _cast_target(b.args[1]) == pa.decimal128(12, 2)  # Arrow's kAdd: scaled up to 2 at binding
     assert eager(b, TABLE).to_pylist()[:2] == [Decimal("2.25"), Decimal("-4.50")]
     assert (F("dec") * F("dec")).bind(SCHEMA).type == pa.decimal128(15, 4)
     assert (F("dec") / F("dec")).bind(SCHEMA).type == pa.decimal128(15, 8)
@@ -463,3 +463,16 @@ def test_rebinding_is_stable(expr):
     twice = once.bind(SCHEMA)
     assert twice.equals(once), f"{once}\n{twice}"
     assert twice.type == once.type
+
+
+def test_decimal_comparison_with_an_integer_binds_as_arrows_expression_tests():
+    # Arrow's expression_test.cc: cmp(decimal128(3, 2), int64) is
+    # cmp(d, cast(i64, decimal128(21, 2))): int64's 19 digits, scaled up to 2
+    schema = pa.schema([("d", pa.decimal128(3, 2)), ("i", pa.int64())])
+    for op in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
+        b = tk.call(op, [F("d"), F("i")]).bind(schema)
+        assert b.args[0].type == pa.decimal128(3, 2)
+        assert _cast_target(b.args[1]) == pa.decimal128(21, 2)
+    table = pa.table({"d": pa.array([Decimal("1.50"), Decimal("-2.00")], pa.decimal128(3, 2)),
+                      "i": [1, -2]})
+    assert tk.evaluate(F("d") > F("i"), table).to_pylist() == [True, False]

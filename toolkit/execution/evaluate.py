@@ -20,6 +20,9 @@ import pyarrow.compute as pc
 
 from ..errors import ExprscopeError, KernelError
 from ..expression import Expression, Parameter, as_expression, postorder
+from ..passes.framework import run_as_pass
+from ..passes.canonicalize import canonicalize
+from ..passes.fold_constants import fold_constants
 from ..visit import modify_expression
 from ..observe import BranchSelection, EvalEvent, NodeStats, active_observers, notify
 from .batch_context import BatchContext, Positions, now
@@ -38,11 +41,15 @@ class EvaluationError(ExprscopeError, ValueError):
     """Evaluation asked for something it cannot do: a bad mode, data or binding."""
 
 
-def evaluate(expr, data, mode: str = "lazy", observer=None):
+def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = True):
     """The expression's value: pa.Array for a RecordBatch, pa.ChunkedArray for a Table.
 
     An expression without field references gives a pa.Scalar. Unbound
-    expressions are bound to the data's schema first.
+    expressions are bound to the data's schema first. As Acero's project and
+    filter nodes do, the expression is first simplified (canonicalized, constants
+    folded) before any kernel runs, so `add(divide(a, z), null)` is null without
+    dividing; the trace shows that step as the pass `simplify_before_evaluation`.
+    `simplify=False` runs the bound expression exactly as given.
     """
     if mode not in MODES:
         raise EvaluationError(f"evaluate: mode must be one of {MODES}, got {mode!r}")
@@ -51,6 +58,11 @@ def evaluate(expr, data, mode: str = "lazy", observer=None):
             f"evaluate: data must be a pyarrow RecordBatch or Table, got {type(data).__name__}")
     expr = as_expression(expr)
     expr, has_fields, rows_per_morsel = _bound(expr, data.schema)
+    if simplify and data.num_rows:  # zero rows: nothing runs, nothing is simplified (Acero)
+        simplified = _simplified_as_acero_does(expr, observer)
+        if simplified is not expr:  # a tree that folded to a constant still gives one per row
+            expr = simplified
+            rows_per_morsel = _walk_facts(expr)[2]
     observers = active_observers(observer)
     observing = bool(observers)
     started = now() if observing else 0.0
@@ -133,6 +145,34 @@ def _bound(expr: Expression, schema: pa.Schema):
     if moved:
         expr = _follow_names(expr, moved, schema)
     return expr, bool(params), rows
+
+
+_SIMPLIFIED: dict[int, tuple] = {}
+_SIMPLIFIED_SIZE = 64
+
+
+def _simplified_as_acero_does(expr: Expression, observer) -> Expression:
+    """SimplifyWithGuarantee(expr, true), as Acero runs it on each batch: a recorded pass
+    when someone listens, otherwise remembered for the last few trees evaluated."""
+    if active_observers(observer):
+        return run_as_pass("simplify_before_evaluation", _folded, expr, observer=observer,
+                           report_unchanged=False)
+    hit = _SIMPLIFIED.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    out = _folded(expr)
+    if len(_SIMPLIFIED) >= _SIMPLIFIED_SIZE:
+        _SIMPLIFIED.pop(next(iter(_SIMPLIFIED)), None)
+    _SIMPLIFIED[id(expr)] = (expr, out)  # holding expr keeps its id from being reused
+    return out
+
+
+def _folded(expr: Expression) -> Expression:
+    """Canonicalized and folded (what SimplifyWithGuarantee does under `true`), or `expr`
+    itself when nothing folds: a reordering alone changes no value, only the picture."""
+    canonical = canonicalize(expr)
+    folded = fold_constants(canonical)
+    return expr if folded is canonical else folded
 
 
 def _where_now(param, schema: pa.Schema):

@@ -188,9 +188,10 @@ def best_arithmetic(function: Function, types: list) -> list:
         # (add(decimal, null) -> decimal(5, 0)); here the null takes the decimal's type first
         types = replace_null_with_other(types)
         if any(is_decimal(t) for t in types) and all(_is_number(t) for t in types):
-            if _decimal_promotion(function.name) is None:
+            promotion = _decimal_promotion(function.name)
+            if promotion is None:
                 raise BindError(f"Invalid decimal function: {function.name}")
-            return decimal_operands(types)
+            return decimal_operands(types, align_scales=promotion == "add")
         if exact_kernel(function, types) is not None:
             return types
         unit = common_temporal_resolution(types)
@@ -241,7 +242,7 @@ def best_compare(function: Function, types: list) -> list:
     temporal, else the common binary type."""
     types = replace_null_with_other(decode_dictionaries(types))
     if any(is_decimal(t) for t in types) and all(_is_number(t) for t in types):
-        return decimal_operands(types)
+        return decimal_operands(types, align_scales=True)
     for common in (common_numeric, common_temporal, common_binary):
         t = common(types)
         if t is not None:

@@ -316,23 +316,31 @@ def cast_binary_decimal_args(promotion: str, types: Sequence[pa.DataType]) -> li
             make_decimal(wide, p2 + right_up, s2 + right_up)]
 
 
-def decimal_operands(types: Sequence[pa.DataType]) -> list[pa.DataType]:
+def decimal_operands(types: Sequence[pa.DataType], align_scales: bool = False
+                     ) -> list[pa.DataType]:
     """The operands of a binary decimal operation as decimals of one width (or float64).
 
     A float on either side makes both float64; an integer becomes the decimal of
-    its digits (scale 0); a decimal128 meets a decimal256 as decimal256. The
-    scales are left alone: the kernel aligns them (`cast_binary_decimal_args`)
-    exactly as pyarrow's kernel does when it runs, so the declared output type
-    and the computed one agree.
+    its digits (scale 0); a decimal128 meets a decimal256 as decimal256.
+    `align_scales` (Arrow's DecimalPromotion::kAdd, for add, subtract and the
+    comparisons): each operand is scaled up to the larger scale, its precision
+    growing as much, so `d(3, 2) > i64` binds as `d > cast(i64, decimal128(21, 2))`
+    as Arrow's expression tests say. Otherwise the scales are left alone and the
+    kernel aligns them when it runs, as pyarrow's does.
     """
     if any(pat.is_floating(t) for t in types):
         return [pa.float64()] * len(types)
     wide = any(pat.is_decimal256(t) for t in types)
-    out = []
-    for t in types:
-        p, s = _precision_scale(t)
-        out.append(make_decimal(wide, p, s))
-    return out
+    shapes = [_precision_scale(t) for t in types]
+    if align_scales:
+        top = max(s for _, s in shapes)
+        shapes = [(p + top - s, top) for p, s in shapes]
+    if any(p > 38 for p, _ in shapes):
+        wide = True
+    if any(p > 76 for p, _ in shapes):
+        raise BindError(f"a decimal of precision {max(p for p, _ in shapes)} is needed to "
+                        "compare or add these exactly; Decimal256 holds at most 76 digits")
+    return [make_decimal(wide, p, s) for p, s in shapes]
 
 
 def cast_decimal_args(types: Sequence[pa.DataType]) -> list[pa.DataType]:

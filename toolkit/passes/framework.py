@@ -234,10 +234,11 @@ def current_log() -> PassLog:
 
 
 def run_as_pass(name: str, fn: Callable[..., Expression], expr: Expression, *args,
-                observer=None, **kwargs) -> Expression:
+                observer=None, report_unchanged: bool = True, **kwargs) -> Expression:
     """Run `fn(expr, *args)` as the pass `name`: time it and report it to the observers.
 
     Inside another pass it just runs: its rewrites go to the outer pass's log.
+    `report_unchanged=False`: observers hear of the pass only when it changed something.
     The cyclic garbage collector is paused while `fn` runs (not while observers do).
     A pyarrow expression is read as exprscope's first.
     """
@@ -255,7 +256,7 @@ def run_as_pass(name: str, fn: Callable[..., Expression], expr: Expression, *arg
     finally:
         _CURRENT.reset(token)
     elapsed = time.perf_counter() - start
-    if observers:
+    if observers and (report_unchanged or out is not expr):
         event = observe.PassEvent(name, expr, out, out is not expr, log.resolve(out), elapsed)
         observe.notify("on_pass", event, observer)
     return out
