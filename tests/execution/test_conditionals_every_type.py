@@ -81,7 +81,7 @@ FAMILIES = {
     "dictionary": lambda k: _dictionary(["x", None, "y"] if k else [None, "q", "x"],
                                         [0, 1, None, 2, 0, 1] if k else [1, 0, 2, None, 1, 1]),
     "dictionary_decimal256": lambda k: pa.array(
-        [Decimal("1.5"), None, Decimal(k), Decimal("1.5"), None, Decimal("2")],
+        [Decimal("1.5"), None, Decimal(k), Decimal("1.5"), None, Decimal(2)],
         pa.decimal256(40, 2)).dictionary_encode(),
     "null": lambda k: pa.nulls(N),
 }
