@@ -44,7 +44,11 @@ def schema_of(schema_or_data) -> pa.Schema:
 
 
 def bind(expr: Expression, schema) -> Expression:
-    """A bound copy of `expr`: every field typed, every call with its kernel and type."""
+    """A bound copy of `expr`: every field typed, every call with its kernel and type.
+
+    Subtrees already bound to the same fields come back as they are (the same
+    objects), so binding a bound tree again costs one walk, not a rebuild.
+    """
     if isinstance(expr, pc.Expression):
         expr = from_pyarrow(expr)
     if not isinstance(expr, Expression):
@@ -61,15 +65,29 @@ def bind(expr: Expression, schema) -> Expression:
                 out = resolved[node.ref] = _bind_parameter(node, schema)
             else:  # a node of its own (positions stay distinct), the resolution shared
                 out = Parameter(node.ref, known.field_type, known.path, known.nullable)
+            if (node.field_type is not None and node.path == out.path
+                    and node.field_type == out.field_type and node.nullable == out.nullable):
+                out = node  # already bound to this very field
         else:
             args = [bound[id(a)] for a in node.args]
-            try:
-                out = bind_call(Call(node.name, args, node.options))
-            except BindError as exc:
-                exc.add_note(f"while binding {_short(node)}")
-                raise
+            if (node.is_bound and all(new is old for new, old in zip(args, node.args))
+                    and node.function is _registered(node.name)):
+                out = node  # bound over the same arguments, by the function registered now
+            else:
+                try:
+                    out = bind_call(Call(node.name, args, node.options))
+                except BindError as exc:
+                    exc.add_note(f"while binding {_short(node)}")
+                    raise
         bound[id(node)] = out
     return bound[id(expr)]
+
+
+def _registered(name: str):
+    try:
+        return get_function(name)
+    except BindError:
+        return None
 
 
 def _bind_parameter(node: Parameter, schema: pa.Schema) -> Parameter:

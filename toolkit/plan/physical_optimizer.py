@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .tree import transform_down
 from .invariants import PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA, current_mode, report, runs
 from .physical_plan import (
     LimitExec,
@@ -35,11 +36,7 @@ class PhysicalRule:
 
 def transform_physical(plan: PhysicalPlan, fn: Callable[[PhysicalPlan], PhysicalPlan]) -> PhysicalPlan:
     """Apply `fn` top-down; a node whose children did not change is returned as it is."""
-    node = fn(plan)
-    children = [transform_physical(c, fn) for c in node.children]
-    if any(new is not old for new, old in zip(children, node.children)):
-        node = node.with_new_children(children)
-    return node
+    return transform_down(plan, fn)
 
 
 def _push_limit_below_projection(node: PhysicalPlan) -> PhysicalPlan:

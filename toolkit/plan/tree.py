@@ -34,9 +34,19 @@ def transform_up(plan, fn: Callable):
 
 
 def transform_down(plan, fn: Callable):
-    """Apply `fn` to a node, then to the inputs of what it returned (pre-order)."""
-    node = fn(plan)
-    children = [transform_down(c, fn) for c in node.children]
-    if any(new is not old for new, old in zip(children, node.children)):
-        node = node.with_new_children(children)
-    return node
+    """Apply `fn` to a node, then to the inputs of what it returned (pre-order, iterative)."""
+    root = fn(plan)
+    # frames: [node after fn, its children as rewritten so far]
+    stack: list[list] = [[root, []]]
+    while True:
+        node, done = stack[-1]
+        if len(done) < len(node.children):
+            child = fn(node.children[len(done)])
+            stack.append([child, []])
+            continue
+        stack.pop()
+        if any(new is not old for new, old in zip(done, node.children)):
+            node = node.with_new_children(done)
+        if not stack:
+            return node
+        stack[-1][1].append(node)

@@ -1,15 +1,17 @@
-"""Two filters in a row become one: `Filter(Filter(x, p), q)` -> `Filter(x, p and q)`.
+"""Filters in a row become one: `Filter(Filter(x, p), q)` -> `Filter(x, p and q)`.
 
 With Kleene `and` evaluated lazily, `q` still runs only where `p` is not false.
 Where `p` is null the merged filter would evaluate `q` while the original did
 not, so a `q` that can fail on some row (a division, a cast) is not merged.
+A whole run of filters is merged in one step (innermost predicate first), so a
+chain of a thousand filters costs one conjunction, not a thousand growing ones.
 """
 
 from __future__ import annotations
 
 from ...builders import and_
 from ..logical_plan import Filter
-from ..tree import transform_up
+from ..tree import transform_down
 from .base import Rule, can_fail, is_pure
 
 __all__ = ["MergeFilters"]
@@ -22,11 +24,19 @@ class MergeFilters(Rule):
         def visit(node):
             if not (isinstance(node, Filter) and isinstance(node.input, Filter)):
                 return node
-            inner = node.input
-            if can_fail(node.predicate) or not is_pure(node.predicate) or \
-                    not is_pure(inner.predicate):
+            run = [node]  # outermost first
+            while isinstance(run[-1].input, Filter) and _mergeable(run[-1], run[-1].input):
+                run.append(run[-1].input)
+            if len(run) == 1:
                 return node
-            ctx.note(f"merged {node.predicate} into {inner.predicate}")
-            return Filter(inner.input, and_(inner.predicate, node.predicate))
+            bottom = run[-1]
+            predicate = and_(*[f.predicate for f in reversed(run)])
+            ctx.note(f"merged {len(run)} filters in a row into one")
+            return Filter(bottom.input, predicate)
 
-        return transform_up(plan, visit)
+        return transform_down(plan, visit)
+
+
+def _mergeable(outer: Filter, inner: Filter) -> bool:
+    return (not can_fail(outer.predicate) and is_pure(outer.predicate)
+            and is_pure(inner.predicate))
