@@ -31,7 +31,9 @@ from ..execution.parallel import serial
 from ..observe import observing
 from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
+from ..errors import KernelError
 from .errors import SparkSchemaMismatch, SparkTranslationError
+from .partition_errors import collect_arrow, marked
 from .inputs import scan_dataframe
 from .partial_aggregate import split_aggregate
 from .scan_prefilter import describe as describe_prefilter
@@ -134,7 +136,10 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool):
     def run_partition(batches):
         # a Spark task is already one core's worker: exprscope's own threads would oversubscribe
         with serial():
-            yield from _run_partition(batches)
+            try:
+                yield from _run_partition(batches)
+            except KernelError as exc:  # the driver turns this line back into the KernelError
+                raise RuntimeError(marked(exc, _partition_id())) from None
 
     def _run_partition(batches):
         fragment = shipping.loads(shipped)
@@ -160,6 +165,13 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool):
         accumulator.add(dict(observer.counts))
 
     return run_partition
+
+
+def _partition_id() -> int | None:
+    from pyspark import TaskContext  # pyspark: only here, inside a Spark worker
+
+    context = TaskContext.get()
+    return context.partitionId() if context is not None else None
 
 
 def _checked_batches(fragment, stage: str, observer, out_schema: pa.Schema):
@@ -349,7 +361,7 @@ class _Stages:
         return df.mapInArrow(fn, to_struct_type(_positional(fragment.schema)))
 
     def _collect(self, df, schema: pa.Schema) -> pa.Table:
-        table = df.toArrow()
+        table = collect_arrow(df)
         arrays = [c if c.type == f.type else c.cast(f.type)
                   for c, f in zip(table.columns, schema)]
         return pa.Table.from_arrays(arrays, schema=schema)

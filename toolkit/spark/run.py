@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from ..expression import Expression, as_expression
+from .partition_errors import collect_arrow
 from .session import session
 
 __all__ = ["MODES", "SparkRun", "as_plan", "run"]
@@ -40,7 +41,7 @@ class SparkRun:
     def to_arrow(self) -> pa.Table:
         """The result as a pyarrow Table with the plan's schema (runs the query the first time)."""
         if self._table is None:
-            table = self.df.toArrow()
+            table = collect_arrow(self.df)
             self._table = _with_plan_types(table, self.schema)
         return self._table
 
