@@ -76,8 +76,15 @@ class _Reader:
     def expression(self, root: ast.AST) -> pc.Expression:
         value = self.value(root)
         if not isinstance(value, pc.Expression):
-            return pc.scalar(value)
+            return self.scalar(root, value)
         return value
+
+    def scalar(self, node: ast.AST, value) -> pc.Expression:
+        """pc.scalar(value), or a ParseError when no Arrow type holds the value."""
+        try:
+            return pc.scalar(value)
+        except (OverflowError, ValueError, TypeError, pa.ArrowException) as err:
+            self.fail(node, f"no Arrow value for this: {str(err).splitlines()[0][:120]}")
 
     def value(self, node: ast.AST):
         """An Expression, or a plain Python value for literals and lists."""
@@ -117,16 +124,16 @@ class _Reader:
         value = self.value(node)
         if isinstance(value, list):
             self.fail(node, "a list is not an expression (lists go in isin([...]))")
-        return value if isinstance(value, pc.Expression) else pc.scalar(value)
+        return value if isinstance(value, pc.Expression) else self.scalar(node, value)
 
     def apply(self, node, op, left, right):
         a, b = self.value(left), self.value(right)
         if not isinstance(a, pc.Expression) and not isinstance(b, pc.Expression):
-            a = pc.scalar(a)
+            a = self.scalar(left, a)
         try:
             return op(a if isinstance(a, pc.Expression) else self.operand(left),
                       b if isinstance(b, pc.Expression) else self.operand(right))
-        except (TypeError, pa.ArrowException) as err:
+        except (TypeError, ValueError, OverflowError, pa.ArrowException) as err:
             self.fail(node, f"pyarrow refused this operation: {err}")
 
     def call(self, node: ast.Call) -> pc.Expression:
@@ -143,8 +150,7 @@ class _Reader:
         if isinstance(func, ast.Attribute) and _module(func.value) and func.attr == "scalar":
             if len(node.args) != 1:
                 self.fail(node, "scalar(...) takes one value")
-            value = self.value(node.args[0])
-            return pc.scalar(value)
+            return self.scalar(node, self.value(node.args[0]))
         if isinstance(func, ast.Attribute) and func.attr in _METHODS:
             target = self.operand(func.value)
             low, high = _METHODS[func.attr]
@@ -154,7 +160,7 @@ class _Reader:
                 self.fail(node, f".{func.attr}() takes {low} to {high} arguments")
             try:
                 return getattr(target, func.attr)(*args, **kwargs)
-            except (TypeError, ValueError, pa.ArrowException) as err:
+            except (TypeError, ValueError, OverflowError, pa.ArrowException) as err:
                 self.fail(node, f"pyarrow refused .{func.attr}(): {err}")
         self.fail(node, "only pc.field, pc.scalar (or ds.field) and the methods "
                         + ", ".join(_METHODS) + " can be called")
