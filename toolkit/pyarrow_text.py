@@ -133,6 +133,8 @@ class _Reader:
         try:
             return op(a if isinstance(a, pc.Expression) else self.operand(left),
                       b if isinstance(b, pc.Expression) else self.operand(right))
+        except ParseError:
+            raise
         except (TypeError, ValueError, OverflowError, pa.ArrowException) as err:
             self.fail(node, f"pyarrow refused this operation: {err}")
 
