@@ -13,14 +13,8 @@ import os
 import shutil
 import sys
 import threading
-import warnings
 
 from .errors import SparkUnavailableError
-
-# pyspark warns on every Arrow call that it has not certified pandas 3; exprscope's
-# Spark paths exchange Arrow batches (mapInArrow, toArrow) and are tested on pandas 3.
-warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
-                        category=FutureWarning)
 
 __all__ = ["LOCAL_CONF", "session"]
 
