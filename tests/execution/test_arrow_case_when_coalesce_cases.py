@@ -106,8 +106,7 @@ def test_case_when(type_name, case):
         struct = pa.StructArray.from_arrays(
             [c if isinstance(c, pa.Array) else pa.repeat(c, 4) for c in conds],
             [f"k{i}" for i in range(len(conds))])
-        check_like_arrow("case_when", [struct, *[v if isinstance(v, pa.Array) else v
-                                                  for v in values]])
+        check_like_arrow("case_when", [struct, *values])
 
 
 # TestCoalesceNumeric.FixedSize and friends: (arguments, expected)
