@@ -140,6 +140,32 @@ def main() -> None:
           f"{statistics.median(samples) * 1e3:.3f} ms; already bound: "
           f"{statistics.median(bound_samples) * 1e3:.3f} ms")
 
+    plan_growth(args.repeats)
+
+
+def plan_growth(repeats: int) -> None:
+    """A chain of n filters: optimize, explain (verbose) and collect, 1,000 against 100."""
+    import pyarrow as pa
+
+    from toolkit import plan
+
+    table = pa.table({"a": list(range(1_000)), "b": [i % 7 for i in range(1_000)]})
+
+    def chain(n: int):
+        p = plan.scan("t", table)
+        for i in range(n):
+            p = p.filter(tk.field("a") > i % 50)
+        return p
+
+    steps = {"plan.optimize": plan.optimize, "explain(verbose=True)":
+             lambda p: p.explain(verbose=True),
+             "create_physical_plan + collect": lambda p: plan.create_physical_plan(p).collect()}
+    print(f"\n{'plan of n filters':<32}{'100':>10}{'1,000':>10}   t(1000)/t(100)  (target <= 12)")
+    for name, fn in steps.items():
+        small, large = chain(100), chain(1_000)
+        best = [min(timed(lambda p=p: fn(p)) for _ in range(repeats)) for p in (small, large)]
+        print(f"{name:<32}{best[0]:>9.3f}s{best[1]:>9.3f}s   {best[1] / best[0]:>8.2f}")
+
 
 if __name__ == "__main__":
     main()

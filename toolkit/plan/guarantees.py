@@ -37,21 +37,44 @@ def passthrough_columns(exprs, fields) -> set[str]:
     return kept
 
 
-def guarantees_of(plan) -> list[Expression]:
-    """Predicates true on every row `plan` outputs (column refs by qualified name)."""
+MAX_GUARANTEES = 64  # the nearest conjuncts beneath a node that simplify its expressions
+
+
+def guarantees_of(plan, memo: dict | None = None) -> list[Expression]:
+    """Predicates true on every row `plan` outputs (column refs by qualified name).
+
+    The nearest `MAX_GUARANTEES` of them: a thousand filters stacked on each other
+    would otherwise hand each one a thousand-member guarantee, quadratic in the
+    plan's depth. Iterative; `memo` (id -> (node, list)) shares the answers of a
+    whole rewrite, so each node is looked at once.
+    """
     from .logical_plan import Aggregate, Filter, Join, Limit, Projection, Sort
 
-    if isinstance(plan, Filter):
-        return conjuncts(plan.predicate) + guarantees_of(plan.input)
-    if isinstance(plan, (Sort, Limit)):
-        return guarantees_of(plan.input)
-    if isinstance(plan, Projection):
-        kept = passthrough_columns(plan.exprs, plan.schema)
-        return [g for g in guarantees_of(plan.input) if columns_of(g) <= kept]
-    if isinstance(plan, Aggregate):
-        kept = passthrough_columns(plan.group_exprs, plan.schema)
-        return [g for g in guarantees_of(plan.input) if columns_of(g) <= kept]
-    if isinstance(plan, Join):
-        left = guarantees_of(plan.left)
-        return left + guarantees_of(plan.right) if plan.how == "inner" else left
-    return []
+    memo = {} if memo is None else memo
+    stack = [(plan, False)]
+    while stack:
+        node, expanded = stack.pop()
+        hit = memo.get(id(node))
+        if hit is not None and hit[0] is node:
+            continue
+        inputs = node.children if isinstance(
+            node, (Filter, Sort, Limit, Projection, Aggregate, Join)) else ()
+        if not expanded and any(memo.get(id(c), (None,))[0] is not c for c in inputs):
+            stack.append((node, True))
+            stack.extend((c, False) for c in inputs)
+            continue
+        below = [memo[id(c)][1] for c in inputs]
+        if isinstance(node, Filter):
+            out = conjuncts(node.predicate) + below[0]
+        elif isinstance(node, (Sort, Limit)):
+            out = below[0]
+        elif isinstance(node, (Projection, Aggregate)):
+            exprs = node.exprs if isinstance(node, Projection) else node.group_exprs
+            kept = passthrough_columns(exprs, node.schema)
+            out = [g for g in below[0] if columns_of(g) <= kept]
+        elif isinstance(node, Join):
+            out = below[0] + below[1] if node.how == "inner" else below[0]
+        else:
+            out = []
+        memo[id(node)] = (node, out[:MAX_GUARANTEES])
+    return memo[id(plan)][1]

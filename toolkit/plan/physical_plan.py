@@ -111,9 +111,18 @@ class PhysicalPlan(abc.ABC):
 
     # -- running ---------------------------------------------------------------
     def execute(self, validation: str | None = None, observer=None) -> Iterator[pa.RecordBatch]:
-        """Stream the result, batch by batch."""
+        """Stream the result, batch by batch.
+
+        Operators stream through nested generators, and every level of a plan is a
+        Python frame while a batch passes up; a plan deeper than `STREAM_DEPTH` runs
+        level by level instead, each level's batches handed to the one above, so a
+        plan of thousands of stacked operators runs without RecursionError.
+        """
         mode = current_mode(validation if validation is not None else self.validation)
-        return self._run(ExecutionContext(mode, observer))
+        ctx = ExecutionContext(mode, observer)
+        if _depth(self) > STREAM_DEPTH:
+            return _run_level_by_level(self, ctx)
+        return self._run(ctx)
 
     def collect(self, validation: str | None = None, observer=None) -> pa.Table:
         """The whole result as one Table with the plan's schema."""
@@ -479,6 +488,54 @@ class LimitExec(PhysicalPlan):
                     return
         finally:
             stream.close()
+
+
+STREAM_DEPTH = 200  # levels that stream through nested generators (~2 frames a level)
+
+
+def _depth(plan: PhysicalPlan) -> int:
+    deepest, stack = 0, [(plan, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((c, depth + 1) for c in node.children)
+    return deepest
+
+
+class _Computed(PhysicalPlan):
+    """A level already run: its batches, handed to the operator above it as its input."""
+
+    def __init__(self, like: PhysicalPlan, batches: list[pa.RecordBatch]):
+        self.schema = like.schema
+        self.batches = batches
+        self.validation = like.validation
+
+    def label(self) -> str:
+        return "computed batches"
+
+    def _run(self, ctx):  # checked when they were made; a generator, as consumers close it
+        yield from self.batches
+
+    def _batches(self, ctx):
+        yield from self.batches
+
+
+def _run_level_by_level(plan: PhysicalPlan, ctx: ExecutionContext) -> Iterator[pa.RecordBatch]:
+    """Each node after its inputs, iteratively, over its inputs' finished batches."""
+    done: dict[int, list[pa.RecordBatch]] = {}
+    stack = [(plan, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((c, False) for c in node.children)
+            continue
+        level = node
+        if node.children:
+            level = node.with_new_children(
+                [_Computed(c, done.pop(id(c))) for c in node.children])
+        done[id(node)] = list(level._run(ctx))
+    return iter(done[id(plan)])
 
 
 class EmptyExec(PhysicalPlan):

@@ -11,7 +11,7 @@ vouching for each other (`x > 5 and x > 5` keeps one).
 from __future__ import annotations
 
 from ...builders import and_
-from ..guarantees import conjuncts, guarantees_of
+from ..guarantees import MAX_GUARANTEES, conjuncts, guarantees_of
 from ..logical_plan import Filter
 from ..tree import transform_up
 from .base import Rule
@@ -25,16 +25,20 @@ class SimplifyConjuncts(Rule):
     def rewrite(self, plan, ctx):
         from ...passes import optimize as optimize_expression
 
+        memo: dict = {}
+
         def visit(node):
             if not isinstance(node, Filter):
                 return node
             parts = conjuncts(node.predicate)
             if len(parts) < 2:
                 return node
-            below = guarantees_of(node.input)
+            below = guarantees_of(node.input, memo)
             changed = False
+            half = MAX_GUARANTEES // 2  # the neighbours of each conjunct: linear in their count
             for i, part in enumerate(parts):
-                guarantee = and_(below + parts[:i] + parts[i + 1:])
+                others = parts[max(0, i - half):i] + parts[i + 1:i + 1 + half]
+                guarantee = and_((below + others)[:MAX_GUARANTEES])
                 new = optimize_expression(part, None, guarantee=guarantee, observer=ctx.observer)
                 if new is not part and not new.equals(part):
                     ctx.note(f"{part} -> {new} given the other conjuncts")

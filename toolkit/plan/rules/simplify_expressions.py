@@ -34,11 +34,13 @@ class SimplifyExpressions(Rule):
     def rewrite(self, plan, ctx):
         from ...passes import optimize as optimize_expression
 
+        memo: dict = {}  # guarantees of the nodes already rewritten, each computed once
+
         def visit(node):
             exprs = node.expressions()
             if not exprs:
                 return node
-            known = guarantees_of(node.input)
+            known = guarantees_of(node.input, memo)
             guarantee = and_(known) if known else None
             changed = False
             out = []
