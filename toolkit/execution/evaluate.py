@@ -26,6 +26,7 @@ from ..passes.fold_constants import fold_constants
 from ..visit import modify_expression
 from ..observe import BranchSelection, EvalEvent, NodeStats, active_observers, notify
 from .batch_context import BatchContext, Positions, now
+from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of
 from .morsel_size import morsel_rows
 from .parallel import Morsel, Outcome, run_morsels, split
@@ -90,7 +91,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
         value = None if outcome.error else outcome.value[0]  # an all-literal tree: one value
     else:
         outcomes, chunks = run_morsels(work, split(data, rows_per_morsel), data.num_rows,
-                                       join=pa.concat_arrays)
+                                       join=pa.concat_arrays, buffer=buffer_for(out_type))
         value = None if any(c is None for c in chunks) else _assembled(out_type, data, chunks)
     error = next((o.error for o in outcomes if o is not None and o.error is not None), None)
     if observing:

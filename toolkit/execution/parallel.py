@@ -111,13 +111,17 @@ def split(data, morsel_rows: int | None = None) -> list[Morsel]:
 
 
 def run_morsels(work: Callable[[Morsel], Outcome], morsels: list[Morsel], total_rows: int,
-                join: Callable[[list], object]) -> tuple[list[Outcome | None], list]:
+                join: Callable[[list], object], buffer: Callable[[int], object] | None = None
+                ) -> tuple[list[Outcome | None], list]:
     """(each morsel's Outcome, None where it was not run; each chunk's joined value).
 
     `join(values)` makes one chunk's value from its morsels' values, in order.
+    `buffer(rows)`, when given, may return a `ChunkBuffer` for a chunk of several
+    morsels: each morsel's value is then written into it as soon as the morsel
+    finishes (and dropped), instead of all of them waiting to be joined.
     A chunk with a failed or skipped morsel is not joined (its entry is None).
     """
-    run = _Run(work, morsels, join)
+    run = _Run(work, morsels, join, buffer)
     if len(morsels) > 1 and _to_pool(total_rows):
         list(_pool().map(run.one, range(len(morsels))))
     else:
@@ -129,7 +133,7 @@ def run_morsels(work: Callable[[Morsel], Outcome], morsels: list[Morsel], total_
 class _Run:
     """The shared state of one `run_morsels`: outcomes, chunks left to finish, first failure."""
 
-    def __init__(self, work, morsels: list[Morsel], join):
+    def __init__(self, work, morsels: list[Morsel], join, buffer=None):
         self.work, self.morsels, self.join = work, morsels, join
         self.outcomes: list[Outcome | None] = [None] * len(morsels)
         # morsels come in row order, every chunk has at least one: its morsels are one run
@@ -140,6 +144,13 @@ class _Run:
             else:
                 self.spans[-1] = (self.spans[-1][0], i + 1)
         self.chunks: list = [None] * len(self.spans)
+        self.buffers: list = [None] * len(self.spans)
+        if buffer is not None:
+            for c, (first, stop) in enumerate(self.spans):
+                if stop - first > 1:
+                    last = morsels[stop - 1]
+                    rows = last.offset + last.batch.num_rows - morsels[first].offset
+                    self.buffers[c] = buffer(rows)
         self.left = [stop - first for first, stop in self.spans]  # morsels not finished yet
         self.failed_at = len(morsels)  # the first failed morsel so far
         self.lock = threading.Lock()
@@ -148,6 +159,11 @@ class _Run:
         morsel = self.morsels[i]
         # an earlier failure makes this morsel's result moot
         outcome = self.work(morsel) if i < self.failed_at else None
+        target = self.buffers[morsel.chunk]
+        if target is not None and outcome is not None and outcome.error is None:
+            start = morsel.offset - self.morsels[self.spans[morsel.chunk][0]].offset
+            target.write(start, outcome.value)
+            outcome.value = _WRITTEN  # its rows are in the chunk's buffer: the array can go
         self.outcomes[i] = outcome
         with self.lock:
             if outcome is not None and outcome.error is not None:
@@ -163,9 +179,16 @@ class _Run:
         if any(o is None or o.error is not None for o in mine):
             return
         values = [o.value for o in mine]
-        self.chunks[chunk] = values[0] if len(values) == 1 else self.join(values)
+        if self.buffers[chunk] is not None:
+            self.chunks[chunk] = self.buffers[chunk].finish()
+            self.buffers[chunk] = None
+        else:
+            self.chunks[chunk] = values[0] if len(values) == 1 else self.join(values)
         for o in mine:
             o.value = None  # joined: the morsel's own array can go
+
+
+_WRITTEN = object()  # a morsel value already copied into its chunk's buffer
 
 
 def _pool() -> ThreadPoolExecutor:
