@@ -477,3 +477,18 @@ def test_decimal_comparison_with_an_integer_binds_as_arrows_expression_tests():
     table = pa.table({"d": pa.array([Decimal("1.50"), Decimal("-2.00")], pa.decimal128(3, 2)),
                       "i": [1, -2]})
     assert tk.evaluate(F("d") > F("i"), table).to_pylist() == [True, False]
+
+
+@pytest.mark.parametrize("decimal", [pa.decimal128(10, 2), pa.decimal128(5, 3),
+                                     pa.decimal256(40, 5)], ids=str)
+@pytest.mark.parametrize("name", ["divide", "divide_checked"])
+def test_a_decimal_divided_by_null_has_acero_type(decimal, name):
+    import pyarrow.dataset as ds
+
+    table = pa.table({"d": pa.array([1], decimal)})
+    for args in ([F("d"), tk.literal(None)], [tk.literal(None), F("d")]):
+        expr = tk.call(name, args)
+        acero = ds.dataset(table).to_table(columns={"r": expr.to_pyarrow()}).column("r")
+        assert expr.bind(table.schema).type == acero.type
+        got = tk.evaluate(expr, table)
+        assert got.type == acero.type and got.to_pylist() == [None]

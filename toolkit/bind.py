@@ -127,9 +127,27 @@ def bind_call(call: Call, insert_implicit_casts: bool = True) -> Call:
     options = call.options if call.options is not None else function.default_options
     if function.init is not None:
         function.init(function, kernel, types, options)
-    out_type = kernel.output.resolve(types, options)
+    out_type = _decimal_divided_by_null(call) or kernel.output.resolve(types, options)
     return Call(call.name, args, call.options, function=function, kernel=kernel,
                 call_type=out_type)
+
+
+def _decimal_divided_by_null(call: Call) -> pa.DataType | None:
+    """Acero's type for a decimal divided by (or dividing) a null: decimal(p, 0).
+
+    Arrow gives the null the decimal's type and resolves the division without
+    scaling the dividend up, so `divide(decimal128(10, 2), null)` is typed
+    `decimal128(10, 0)` (the value is null either way); binding says the same.
+    """
+    if call.name not in ("divide", "divide_checked") or len(call.args) != 2:
+        return None
+    kinds = [a.type for a in call.args]
+    nulls = [pa.types.is_null(t) for t in kinds]
+    decimals = [t for t in kinds if pa.types.is_decimal(t)]
+    if sum(nulls) != 1 or len(decimals) != 1:
+        return None
+    d = decimals[0]
+    return (pa.decimal256 if pa.types.is_decimal256(d) else pa.decimal128)(d.precision, 0)
 
 
 def _check_options_class(function, options) -> None:
