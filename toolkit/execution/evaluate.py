@@ -131,6 +131,7 @@ _FACTS_SIZE = 64
 def _bound(expr: Expression, schema: pa.Schema):
     """(bound expression, reads any field?, morsel rows); checks that a pre-bound one fits."""
     params, bound, rows = _walk_facts(expr)
+    _refuse_array_literals(expr)
     if not bound:
         from ..bind import bind
 
@@ -174,6 +175,16 @@ def _folded(expr: Expression) -> Expression:
     canonical = canonicalize(expr)
     folded = fold_constants(canonical)
     return expr if folded is canonical else folded
+
+
+def _refuse_array_literals(expr: Expression) -> None:
+    """An array literal has its own length, not the batch's: evaluating one would pair
+    its values with rows by chance (Arrow's expressions do not run them either)."""
+    for node in postorder(expr):
+        if node.is_literal and isinstance(node.value, pa.Array):
+            raise EvaluationError(
+                f"evaluate: {node} is an array literal ({len(node.value):,} values); an "
+                "expression is evaluated row by row, so put the values in a column")
 
 
 def _where_now(param, schema: pa.Schema):
