@@ -51,7 +51,7 @@ def test_exact_match_inserts_no_cast():
     b = (F("i32") + F("i32")).bind(SCHEMA)
     assert b.type == pa.int32()
     assert all(a.is_field for a in b.args)
-    assert b.kernel is tk.get_function("add").dispatch_exact([pa.int32(), pa.int32()])
+    assert b.kernel is tk.get_function("add_checked").dispatch_exact([pa.int32(), pa.int32()])
 
 
 def test_coalesce_of_timestamp_units_converts_where_acero_copies_raw_values():

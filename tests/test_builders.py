@@ -86,7 +86,7 @@ def test_literal_forms():
 
 
 def test_call_converts_arguments():
-    e = tk.call("add", [a, 1])
+    e = tk.call("add_checked", [a, 1])
     assert e.equals(a + 1)
     with_options = tk.call("round", [a], pc.RoundOptions(2))
     assert with_options.options == pc.RoundOptions(2)
@@ -152,7 +152,7 @@ def test_bad_arguments_raise_a_clear_error(build, words):
 def test_project_is_make_struct_with_the_names():
     e = tk.project([a, tk.field("b") * 2], ["x", "y"])
     assert e.name == "make_struct" and e.options == pc.MakeStructOptions(["x", "y"])
-    assert e.to_string() == "{x=a, y=multiply(b, 2)}"
+    assert e.to_string() == "{x=a, y=multiply_checked(b, 2)}"
     rows = evaluated(e)
     assert rows[0] == {"x": 1, "y": 2.0} and rows[2] == {"x": None, "y": None}
 

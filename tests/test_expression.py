@@ -43,7 +43,7 @@ def test_with_args_returns_a_new_call_and_leaves_the_old_one():
     call = a + 1
     new = call.with_args([b, tk.literal(2)])
     assert new is not call
-    assert call.to_string() == "add(a, 1)" and new.to_string() == "add(b, 2)"
+    assert call.to_string() == "add_checked(a, 1)" and new.to_string() == "add_checked(b, 2)"
     assert isinstance(call.args, tuple)
 
 
@@ -57,11 +57,13 @@ def test_pickling_rebuilds_equal_nodes_with_the_same_hash():
 @pytest.mark.parametrize("op,name", [
     (operator.eq, "equal"), (operator.ne, "not_equal"), (operator.lt, "less"),
     (operator.le, "less_equal"), (operator.gt, "greater"), (operator.ge, "greater_equal"),
-    (operator.add, "add"), (operator.sub, "subtract"), (operator.mul, "multiply"),
-    (operator.truediv, "divide"), (operator.pow, "power"), (operator.and_, "and_kleene"),
+    (operator.add, "add_checked"), (operator.sub, "subtract_checked"),
+    (operator.mul, "multiply_checked"), (operator.truediv, "divide_checked"),
+    (operator.pow, "power_checked"), (operator.and_, "and_kleene"),
     (operator.or_, "or_kleene"), (operator.xor, "xor"),
 ])
 def test_binary_operators_build_the_named_call(op, name):
+    """Arithmetic operators build the checked kernels, as pyarrow's operators do."""
     e = op(a, b)
     assert isinstance(e, Call) and e.name == name
     assert e.args[0].equals(a) and e.args[1].equals(b)
@@ -70,8 +72,9 @@ def test_binary_operators_build_the_named_call(op, name):
 
 
 @pytest.mark.parametrize("op,name", [
-    (operator.add, "add"), (operator.sub, "subtract"), (operator.mul, "multiply"),
-    (operator.truediv, "divide"), (operator.and_, "and_kleene"), (operator.or_, "or_kleene"),
+    (operator.add, "add_checked"), (operator.sub, "subtract_checked"),
+    (operator.mul, "multiply_checked"), (operator.truediv, "divide_checked"),
+    (operator.and_, "and_kleene"), (operator.or_, "or_kleene"),
 ])
 def test_reflected_operators_keep_the_order(op, name):
     e = op(3, a)
@@ -85,9 +88,21 @@ def test_reflected_comparison_flips_as_python_does():
 
 def test_unary_operators():
     assert (~a).equals(Call("invert", [a]))
-    assert (-a).equals(Call("negate", [a]))
-    assert abs(a).equals(Call("abs", [a]))
-    assert (a + 1 > 3).to_string() == "(add(a, 1) > 3)"
+    assert (-a).equals(Call("negate_checked", [a]))
+    assert abs(a).equals(Call("abs_checked", [a]))
+    assert (a + 1 > 3).to_string() == "(add_checked(a, 1) > 3)"
+
+
+def test_operators_build_what_pyarrows_operators_build():
+    import pyarrow.compute as pc
+
+    x, y = pc.field("a"), pc.field("b")
+    for ours, theirs in [(a + b, x + y), (a - b, x - y), (a * b, x * y), (a / b, x / y),
+                         (a + 1 > 3, x + 1 > 3)]:
+        assert ours.to_pyarrow().equals(theirs) and str(ours) == str(theirs)
+    big = pa.table({"a": pa.array([2 ** 62], pa.int64()), "b": pa.array([4], pa.int64())})
+    with pytest.raises(tk.KernelError, match="overflow"):
+        tk.evaluate(a * b, big)  # raises, as pyarrow's `pc.field("a") * pc.field("b")` does
 
 
 def test_bool_refuses_and_points_at_equals():
@@ -105,7 +120,7 @@ def test_equality_is_structural():
     assert (a + 1).equals(tk.field("a") + tk.literal(1))
     assert not (a + 1).equals(a + 2)
     assert not (a + 1).equals(Call("subtract", [a, tk.literal(1)]))
-    assert not (a + 1).equals("add(a, 1)")
+    assert not (a + 1).equals("add_checked(a, 1)")
     assert not tk.literal(1).equals(a)
 
 
@@ -206,7 +221,7 @@ def test_repr_shortens_long_expressions():
     e = a
     for _ in range(100):
         e = e + 1
-    assert repr(e).startswith("<toolkit.Expression add(") and repr(e).endswith("...>")
+    assert repr(e).startswith("<toolkit.Expression add_checked(") and repr(e).endswith("...>")
     assert len(repr(e)) < 230
 
 
@@ -215,5 +230,5 @@ def test_deep_trees_hash_compare_and_print_without_recursion():
     for _ in range(10_000):
         x, y = x + 1, y + 1
     assert x.equals(y) and hash(x) == hash(y)
-    assert x.to_string().startswith("add(add(add(")
+    assert x.to_string().startswith("add_checked(add_checked(add_checked(")
     assert not x.equals(y.with_args([y.args[0], tk.literal(2)]))

@@ -56,14 +56,15 @@ CONSTRUCTS = [
     ("CAST('x' AS INT)", tk.cast(lit("x"), pa.int32())),  # cannot be done now: stays a call
     ("a::DOUBLE", tk.cast(a, pa.float64())),
     # arithmetic and comparisons
-    ("a + 1", a + 1),
-    ("a - b * 2", a - b * 2),
-    ("(a - b) * 2", (a - b) * 2),
-    ("a / b", a / b),
+    # SQL arithmetic is the unchecked kernels (the Python operators build the checked ones)
+    ("a + 1", Call("add", [a, lit(1)])),
+    ("a - b * 2", Call("subtract", [a, Call("multiply", [b, lit(2)])])),
+    ("(a - b) * 2", Call("multiply", [Call("subtract", [a, b]), lit(2)])),
+    ("a / b", Call("divide", [a, b])),
     ("-a", Call("negate", [a])),
     ("a = 1", a == 1), ("a <> 1", a != 1), ("a != 1", a != 1), ("a < 1", a < 1),
     ("a <= 1", a <= 1), ("a > 1", a > 1), ("a >= 1", a >= 1),
-    ("a + 1 > 3", a + 1 > 3),
+    ("a + 1 > 3", Call("add", [a, lit(1)]) > 3),
     ("a & 3", Call("bit_wise_and", [a, lit(3)])),
     ("a << 2", Call("shift_left", [a, lit(2)])),
     ("~a", Call("bit_wise_not", [a])),
@@ -123,7 +124,7 @@ CONSTRUCTS = [
     ('"round"(b)', Call("round", [b])),
     ("is_null(b, nan_is_null => TRUE)", tk.is_null(b, nan_is_null=True)),
     ("round(b, ndigits => 1, round_mode => 'down')", Call("round", [b], pc.RoundOptions(1, "down"))),
-    ("struct(a AS x, b + 1 AS y)", tk.project([a, b + 1], ["x", "y"])),
+    ("struct(a AS x, b + 1 AS y)", tk.project([a, tk.call("add", [b, 1])], ["x", "y"])),
 ]
 
 
@@ -270,9 +271,9 @@ def test_calls_whose_bare_name_means_something_else_are_quoted():
 
 
 def test_operators_print_with_the_fewest_parentheses():
-    assert (a + 1 + 2).to_sql() == "a + 1 + 2"
-    assert (a - (b - 1)).to_sql() == "a - (b - 1)"
-    assert ((a + b) * 2).to_sql() == "(a + b) * 2"
+    for text in ("a + 1 + 2", "a - (b - 1)", "(a + b) * 2"):  # SQL's +, -, * are unchecked
+        assert tk.parse(text).to_sql() == text
+    assert (a + 1).to_sql() == "add_checked(a, 1)"  # the operators' checked kernels
     assert tk.and_(a > 1, tk.or_(b, s)).to_sql() == "a > 1 AND (b OR s)"
     assert tk.not_(tk.is_null(a)).to_sql() == "NOT (a IS NULL)"
 

@@ -76,7 +76,7 @@ def same_as_arrow(expr) -> str:
     (tk.field("a", 0), "FieldRef.Nested(FieldRef.Name(a) FieldRef.FieldPath(0))"),
     (tk.field("a", "b"), "FieldRef.Nested(FieldRef.Name(a) FieldRef.Name(b))"),
     (tk.case_when([(a, 1)], else_=2), "case_when({0=a}, 1, 2)"),
-    (a + 1 > 3, "(add(a, 1) > 3)"),
+    (a + 1 > 3, "(add_checked(a, 1) > 3)"),
 ])
 def test_arrow_examples(expr, text):
     assert same_as_arrow(expr) == text

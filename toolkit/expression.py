@@ -1,9 +1,11 @@
 """The expression model: Literal | Parameter (a field reference) | Call.
 
 Immutable, structurally hashable and comparable with `.equals()`, as Arrow's
-`compute::Expression` (ARROW_SEMANTICS.md §1). Python operators build calls, so
-`field("a") + 1 > 3` is `greater(add(a, 1), 3)`; `==` builds an `equal` call,
-which is why `bool(expr)` refuses and points at `.equals()`.
+`compute::Expression`. Python operators build calls as pyarrow's do, so
+`field("a") + 1 > 3` is `greater(add_checked(a, 1), 3)` (arithmetic operators
+build the checked kernels: an overflow raises instead of wrapping, in both
+libraries); `==` builds an `equal` call, which is why `bool(expr)` refuses and
+points at `.equals()`.
 
 Everything that walks a tree here uses an explicit stack: 10,000-deep chains
 (a long `a + 1 + 1 + ...`) hash, compare and print without RecursionError.
@@ -198,7 +200,7 @@ class Expression:
 
         return display_hooks.mimebundle(self)
 
-    # -- operators build calls -----------------------------------------------------
+    # -- operators build calls (arithmetic: the checked kernels, as pyarrow's do) ------
     def _binary(self, name: str, other: Any, reflected: bool = False) -> Call:
         other = as_expression(other)
         return Call(name, (other, self) if reflected else (self, other))
@@ -222,34 +224,34 @@ class Expression:
         return self._binary("greater_equal", other)
 
     def __add__(self, other):
-        return self._binary("add", other)
+        return self._binary("add_checked", other)
 
     def __radd__(self, other):
-        return self._binary("add", other, reflected=True)
+        return self._binary("add_checked", other, reflected=True)
 
     def __sub__(self, other):
-        return self._binary("subtract", other)
+        return self._binary("subtract_checked", other)
 
     def __rsub__(self, other):
-        return self._binary("subtract", other, reflected=True)
+        return self._binary("subtract_checked", other, reflected=True)
 
     def __mul__(self, other):
-        return self._binary("multiply", other)
+        return self._binary("multiply_checked", other)
 
     def __rmul__(self, other):
-        return self._binary("multiply", other, reflected=True)
+        return self._binary("multiply_checked", other, reflected=True)
 
     def __truediv__(self, other):
-        return self._binary("divide", other)
+        return self._binary("divide_checked", other)
 
     def __rtruediv__(self, other):
-        return self._binary("divide", other, reflected=True)
+        return self._binary("divide_checked", other, reflected=True)
 
     def __pow__(self, other):
-        return self._binary("power", other)
+        return self._binary("power_checked", other)
 
     def __rpow__(self, other):
-        return self._binary("power", other, reflected=True)
+        return self._binary("power_checked", other, reflected=True)
 
     def __and__(self, other):
         return self._binary("and_kleene", other)
@@ -273,10 +275,10 @@ class Expression:
         return Call("invert", (self,))
 
     def __neg__(self):
-        return Call("negate", (self,))
+        return Call("negate_checked", (self,))
 
     def __abs__(self):
-        return Call("abs", (self,))
+        return Call("abs_checked", (self,))
 
     # pyarrow.compute.Expression's convenience methods, for familiarity
     def is_null(self, nan_is_null: bool = False) -> Call:

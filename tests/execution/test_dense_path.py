@@ -41,7 +41,8 @@ def kind_of(expr, schema):
 
 def test_density_kinds():
     schema = pa.schema([("a", pa.int64()), ("b", pa.int64()), ("s", pa.string())])
-    assert kind_of(a * 2 + b, schema) is Density.SAFE
+    assert kind_of(tk.parse("a * 2 + b"), schema) is Density.SAFE  # unchecked: cannot fail
+    assert kind_of(a * 2 + b, schema) is Density.MASKED  # checked (the operators): may fail
     assert kind_of(tk.if_else(a > 0, a, b), schema) is Density.SAFE
     assert kind_of(b / a + 1, schema) is Density.MASKED
     assert kind_of(s.cast(pa.int64()) * 2, schema) is Density.MASKED

@@ -103,7 +103,7 @@ def test_kernel_error_in_a_later_chunk_names_the_row_of_the_whole_table(
     with pytest.raises(KernelError) as info:
         tk.evaluate(tk.literal(10) / a, t)
     assert info.value.row == 777
-    assert "divide(10, a)" in str(info.value)
+    assert "divide_checked(10, a)" in str(info.value)
 
 
 @pytest.mark.parametrize("piece_rows, morsel_rows", [(1000, 333), (700, 64), (333, 1000)])
@@ -137,7 +137,7 @@ def test_morsels_split_the_work_inside_one_piece():
     rec = Recorder()
     out = tk.evaluate(expr, t, observer=rec)
     assert out.num_chunks == 1 and out[-1].as_py() == (3 * rows + 5) * 2
-    add = next(n for n in rec.events[0].nodes if n.label == "add")
+    add = next(n for n in rec.events[0].nodes if n.label == "add_checked")
     assert add.calls == 4 and add.rows == len(t)
 
 
@@ -150,7 +150,7 @@ def test_observer_gets_node_stats_branches_and_small_data():
     assert event.result.equals(out) and event.data is batch
     by_path = {n.path: n for n in event.nodes}
     assert by_path[()].label == "if_else" and by_path[()].rows == 4
-    assert by_path[(1,)].label == "divide" and by_path[(1,)].rows == 2
+    assert by_path[(1,)].label == "divide_checked" and by_path[(1,)].rows == 2
     assert by_path[(1,)].out_type == pa.int64() and by_path[(1,)].calls == 1
     then = next(br for br in event.branches if br.branch == "then")
     assert then.rows.type == pa.int64() and then.rows.to_pylist() == [1, 2]
@@ -172,7 +172,7 @@ def test_observer_stats_add_up_over_chunks(monkeypatch):
     rec = Recorder()
     tk.evaluate(tk.if_else(a != 0, tk.literal(12) / a, 0), t, observer=rec)
     (event,) = rec.events
-    divide = next(n for n in event.nodes if n.label == "divide")
+    divide = next(n for n in event.nodes if n.label == "divide_checked")
     assert divide.rows == 750 and divide.calls == 10
     then = next(br for br in event.branches if br.branch == "then")
     assert then.rows.to_pylist() == [i for i in range(1000) if i % 4]
@@ -219,5 +219,5 @@ def test_traced_deep_chain_reports_every_node_with_its_path():
     tk.evaluate(tk.bind(expr, batch.schema), batch, observer=rec, simplify=False)
     nodes = {n.path: n for n in rec.events[0].nodes}
     assert len(nodes) == 4001
-    assert nodes[()].label == "add" and nodes[(0,) * 2000].label == "a"
+    assert nodes[()].label == "add_checked" and nodes[(0,) * 2000].label == "a"
     assert nodes[(0,) * 1999 + (1,)].label == "1"

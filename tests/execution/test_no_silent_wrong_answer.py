@@ -60,6 +60,7 @@ def test_negative_zero_literals_keep_their_sign_whatever_was_bound_before():
         assert math.copysign(1, a.args[1].value.as_py()) == math.copysign(1, first)
         assert math.copysign(1, b.args[1].value.as_py()) == math.copysign(1, second)
     table = pa.table({"f": pa.array([1.0], pa.float32())})
-    result = tk.evaluate((tk.literal(1.0) / (tk.field("f") * tk.literal(-0.0))), table)
+    product = tk.call("multiply", [tk.field("f"), tk.literal(-0.0)])
+    result = tk.evaluate(tk.call("divide", [tk.literal(1.0), product]), table)
     assert result.to_pylist() == [float("-inf")]
     assert pc.divide(1.0, pc.multiply(table["f"], -0.0)).to_pylist() == [float("-inf")]

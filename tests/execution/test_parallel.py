@@ -32,7 +32,7 @@ def test_one_batch_of_a_cut_tree_is_shared_by_every_worker(monkeypatch):
     out = tk.evaluate(expr, batch, observer=rec)
     assert isinstance(out, pa.Array) and len(out) == 262_144
     assert out[0].as_py() == 2 and out[-1].as_py() == 262_144 * 2
-    assert calls_of(rec.events[0], "add") == 2
+    assert calls_of(rec.events[0], "add_checked") == 2
     assert len(threads) == min(2, parallel._pool()._max_workers)
 
 
@@ -65,7 +65,7 @@ def test_after_a_failure_later_morsels_are_not_started_in_the_callers_thread(mon
         tk.evaluate(tk.literal(10) / a, pa.table({"a": pa.array(values, pa.int64())}),
                     observer=rec)
     assert info.value.row == 15
-    assert calls_of(rec.events[0], "divide") == 1  # the morsel before it (a failed call is not counted)
+    assert calls_of(rec.events[0], "divide_checked") == 1  # the morsel before it (a failed call is not counted)
 
 
 def test_after_a_failure_the_pool_skips_what_is_left(monkeypatch):
@@ -78,7 +78,7 @@ def test_after_a_failure_the_pool_skips_what_is_left(monkeypatch):
         tk.evaluate(tk.literal(10) / a, pa.table({"a": pa.array(values, pa.int64())}),
                     observer=rec)
     assert info.value.row == 3  # the first in row order, never the one at 9,000
-    assert calls_of(rec.events[0], "divide") < 1_000
+    assert calls_of(rec.events[0], "divide_checked") < 1_000
 
 
 def test_joined_morsels_let_go_of_their_arrays():

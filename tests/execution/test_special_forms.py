@@ -42,7 +42,7 @@ def test_if_else_divides_only_where_the_divisor_is_not_zero(zeros_batch):
     out = tk.evaluate(expr, zeros_batch, observer=rec)
     av, bv = zeros_batch.column("a").to_pylist(), zeros_batch.column("b").to_pylist()
     assert out.to_pylist() == [0 if x == 0 else int(y / x) for x, y in zip(av, bv)]
-    assert rec.rows("divide") == [900]
+    assert rec.rows("divide_checked") == [900]
     (then_rows,) = rec.branch("then")
     (else_rows,) = rec.branch("else")
     assert len(then_rows) == 900 and len(else_rows) == 100
@@ -56,7 +56,7 @@ def test_an_error_on_a_selected_row_is_still_raised_with_its_row():
     with pytest.raises(KernelError) as info:
         tk.evaluate(expr, batch)
     assert info.value.row == 1
-    assert "divide(b, a)" in str(info.value) and "at row 1" in str(info.value)
+    assert "divide_checked(b, a)" in str(info.value) and "at row 1" in str(info.value)
     assert info.value.path == (1,)
 
 
@@ -75,7 +75,7 @@ def test_case_when_first_match_wins_and_conditions_see_only_undecided_rows():
     rec = Recorder()
     out = tk.evaluate(expr, batch, observer=rec)
     assert out.to_pylist() == [10, 40, 60, 40, -1, 180]
-    assert rec.rows("divide") == [4]  # rows 1, 2, 4, 5 (row 4 has a null a)
+    assert rec.rows("divide_checked") == [4]  # rows 1, 2, 4, 5 (row 4 has a null a)
     assert rec.branch("when 2") == [[1, 2, 4, 5]]
     assert rec.branch("when 3") == [[4, 5]]
     assert rec.branch("else") == [[4]]
@@ -101,7 +101,7 @@ def test_coalesce_evaluates_later_arguments_only_where_earlier_ones_are_null():
     ok = pa.record_batch({"a": batch.column("a"), "b": pa.array([0, 5, 0, 4], pa.int64())})
     rec = Recorder()
     assert tk.evaluate(expr, ok, observer=rec).to_pylist() == [2, 20, 4, 25]
-    assert rec.rows("divide") == [2]
+    assert rec.rows("divide_checked") == [2]
     assert rec.branch("arg 2") == [[1, 3]]
     assert rec.branch("arg 3") == [[]]
 
@@ -137,7 +137,7 @@ def test_nested_forms_compose_their_selections():
     rec = Recorder()
     out = tk.evaluate(expr, batch, observer=rec)
     assert out.to_pylist() == [-1, 20, 30, 40, -1, 1, 1, -1]
-    assert rec.rows("divide") == [2]
+    assert rec.rows("divide_checked") == [2]
     then_rows = {tuple(br.path): br.rows.to_pylist() for br in rec.events[0].branches
                  if br.branch == "then"}
     assert then_rows == {(): [1, 2, 3, 5, 6], (1,): [5, 6]}

@@ -127,7 +127,7 @@ def test_explain_dispatch_narrates_the_binding_steps():
     from toolkit.functions import explain_dispatch
 
     schema = pa.schema([("a", pa.int32()), ("b", pa.uint8()), ("s", pa.utf8())])
-    text = explain_dispatch(tk.field("a") + 1, schema)
+    text = explain_dispatch(tk.call("add", [tk.field("a"), 1]), schema)
     assert "literals narrowed to their smallest type: (int32, int8)" in text
     assert "arg 1: int64 -> int32 (literal re-typed)" in text
     assert text.endswith("=> kernel add(int32, int32) -> int32, output int32")

@@ -24,7 +24,7 @@ def test_scan_schema_carries_relation_type_and_nullability(t):
 
 def test_projection_keeps_relation_of_plain_columns_and_names_computed_ones(t):
     p = plan.scan("t", t).project(["id", tk.field("x") + 1, tk.field("s")], names=None)
-    assert [(f.relation, f.name) for f in p.schema] == [("t", "id"), (None, "add(x, 1)"), ("t", "s")]
+    assert [(f.relation, f.name) for f in p.schema] == [("t", "id"), (None, "add_checked(x, 1)"), ("t", "s")]
     renamed = plan.scan("t", t).project(["id"], names=["key"])
     assert (renamed.schema[0].relation, renamed.schema[0].name) == (None, "key")
 

@@ -107,4 +107,4 @@ def test_observers_see_each_expression_evaluated_whole(t):
         plan.scan("t", t).filter(tk.field("v") > 2).project([tk.field("v") * 10], names=["v10"]))
     with tk.observing(Evals()):
         physical.collect()
-    assert seen == ["(t.v > 2)", "multiply(t.v, 10)"]  # not their arguments one by one
+    assert seen == ["(t.v > 2)", "multiply_checked(t.v, 10)"]  # not their arguments one by one

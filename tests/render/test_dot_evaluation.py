@@ -52,7 +52,7 @@ def test_the_failing_node_is_red_with_its_row():
     source = tk.to_dot(event).source
     failing = [line for line in source.splitlines() if ERROR_STYLE["fillcolor"] in line]
     assert len(failing) == 1
-    assert ">divide<" in failing[0] and "at row 2" in failing[0]
+    assert ">divide_checked<" in failing[0] and "at row 2" in failing[0]
     assert "failed at row 2" in source  # the caption
     root = next(line for line in source.splitlines() if line.lstrip().startswith("n0 "))
     assert "did not finish" in root  # if_else waited for the divide that failed

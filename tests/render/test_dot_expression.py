@@ -75,7 +75,7 @@ def test_any_field_name_shows_as_itself(name):
 def test_svg_comes_from_dot():
     svg = tk.to_svg(tk.field("a") + 1)
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "</svg>" in svg
-    assert svg_texts(svg)[:1] == ["add"]
+    assert svg_texts(svg)[:1] == ["add_checked"]
 
 
 def test_literal_values_are_labels():

@@ -25,7 +25,7 @@ def test_rows_show_the_branch_taken_and_the_value():
     assert [(r["a"], r["b"]) for r in rows] == [(0, 7), (2, 8), (None, 9), (5, 10)]
     # what the user sees: the branch names in the table and the division ran on 2 of 4 rows
     assert "<td style=" in view.table.value and ">then</td>" in view.table.value
-    assert "divide(b, a)" in view.nodes.value and "2 of 4" in view.nodes.value
+    assert "divide_checked(b, a)" in view.nodes.value and "2 of 4" in view.nodes.value
     assert "1, 3" in view.nodes.value
 
 
@@ -70,7 +70,7 @@ def test_eager_mode_evaluates_every_branch_on_every_row():
     step, _ = _evaluation(tk.if_else(a > 1, a * 10, a), data, mode="eager")
     view = SelectionView(step)
     assert "eager evaluation" in view.summary.value
-    multiply = [n for n in view.rows.node_rows() if n.label == "multiply"]
+    multiply = [n for n in view.rows.node_rows() if n.label == "multiply_checked"]
     assert multiply and multiply[0].rows == 3
 
 
@@ -95,6 +95,6 @@ def test_a_batch_too_large_to_keep_still_shows_node_counts():
     assert not view.rows.has_rows and view.visible_rows() == []
     assert "too large to keep its rows" in view.summary.value
     assert view.table not in view.children  # no empty row table
-    multiply = next(r for r in view.rows.node_rows() if r.label == "multiply")
+    multiply = next(r for r in view.rows.node_rows() if r.label == "multiply_checked")
     assert multiply.rows == 10 and multiply.row_indices.tolist() == list(range(n - 10, n))
     assert f"10 of {n:,}" in view.nodes.value
