@@ -44,13 +44,15 @@ STRUCT = tk.make_struct([a, s], ["a", "s"])
 
 # one or more expressions per catalog function (the test below checks none is missing)
 CASES = [
-    a + b, a - b, a * b, x / y, x + y, x * y,
+    c("add", [a, b]), c("subtract", [a, b]), c("multiply", [a, b]), c("divide", [x, y]),
+    c("add", [x, y]), c("multiply", [x, y]), a + b, x * y,  # the operators: checked kernels
     c("divide", [a, tk.literal(3, "int64")]), c("divide", [a, tk.literal(-2, "int64")]),
     c("add_checked", [a, b]), c("subtract_checked", [a, b]), c("multiply_checked", [a, b]),
     c("divide_checked", [x, tk.literal(2.0)]), c("negate_checked", [a]), c("abs_checked", [a]),
     c("power", [a, tk.literal(2, "int64")]), c("power", [x, tk.literal(2.0)]),
     c("power_checked", [a, tk.literal(3, "int64")]), c("sqrt", [y]), c("sqrt", [x]),
-    c("sqrt_checked", [y]), -a, abs(x), a.cast("float64"), x.cast("float32"),
+    c("sqrt_checked", [y]), c("negate", [a]), c("abs", [x]), -a, abs(x), a.cast("float64"),
+    x.cast("float32"),
     c("round", [x], pc.RoundOptions(0, "half_to_even")),
     c("round", [x], pc.RoundOptions(0, "half_towards_infinity")),
     c("floor", [x]), c("ceil", [x]), c("trunc", [x]),
