@@ -2,7 +2,7 @@
 
     %load_ext widgets          # %expr, %%explain, %%trace, %%explain_scan
     from widgets import Explorer
-    Explorer(trace)            # previous / next / slider / jump to next change
+    Explorer(trace)            # previous / next / slider / previous and next change
 
 Nothing in `toolkit` imports this package: the engine stays usable without Jupyter.
 """

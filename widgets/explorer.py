@@ -41,11 +41,17 @@ class Explorer(w.VBox):
         self.header.add_class("exprscope-step-title")
         self.previous_button = _button("previous", "arrow-left", "exprscope-previous")
         self.next_button = _button("next", "arrow-right", "exprscope-next")
-        self.change_button = _button("jump to next change", "forward", "exprscope-jump")
-        self.slider = w.IntSlider(value=0, min=0, max=max(0, len(self.cursor) - 1),
+        self.previous_change_button = _button("previous change", "backward",
+                                              "exprscope-jump-back")
+        self.change_button = _button("next change", "forward", "exprscope-jump")
+        # The slider counts steps from 1, as the header and the invariants panel do.
+        self.slider = w.IntSlider(value=1, min=1, max=max(1, len(self.cursor)),
                                   description="step", continuous_update=False,
                                   layout=w.Layout(width="360px"))
         self.slider.add_class("exprscope-slider")
+        self.changes_only = w.Checkbox(value=False, description="only steps that changed",
+                                       indent=False, layout=w.Layout(width="auto"))
+        self.changes_only.add_class("exprscope-changes-only")
         self.tree = w.HTML()
         self.tree.add_class("exprscope-tree")
         self.rules = w.HTML()
@@ -57,11 +63,14 @@ class Explorer(w.VBox):
 
         self.previous_button.on_click(lambda _: self.previous())
         self.next_button.on_click(lambda _: self.next())
+        self.previous_change_button.on_click(lambda _: self.jump_to_previous_change())
         self.change_button.on_click(lambda _: self.jump_to_next_change())
         self.slider.observe(self._on_slider, names="value")
+        self.changes_only.observe(lambda _: self._show(), names="value")
 
-        controls = w.HBox([self.previous_button, self.next_button, self.slider,
-                           self.change_button])
+        stepping = w.HBox([self.previous_button, self.next_button, self.slider])
+        changes = w.HBox([self.previous_change_button, self.change_button, self.changes_only])
+        controls = w.VBox([stepping, changes])
         self.children = [self.header, controls, self.tree, self.rules, self.before_after,
                          self.detail, self.invariants]
         self._show()
@@ -82,16 +91,24 @@ class Explorer(w.VBox):
     def go(self, index: int) -> int:
         """Show step `index` (clamped to the steps there are)."""
         target = self.cursor.go(index)
-        if self.slider.value != target:
-            self.slider.value = target  # the slider's observer draws the step
+        if self.slider.value != target + 1:
+            self.slider.value = target + 1  # the slider's observer draws the step
         else:
             self._show()
         return target
 
     def next(self) -> int:
+        """The next step, or the next change while "only steps that changed" is ticked."""
+        if self.changes_only.value:
+            self.jump_to_next_change()
+            return self.cursor.index
         return self.go(self.cursor.index + 1)
 
     def previous(self) -> int:
+        """The previous step, or the previous change while "only steps that changed" is ticked."""
+        if self.changes_only.value:
+            self.jump_to_previous_change()
+            return self.cursor.index
         return self.go(self.cursor.index - 1)
 
     def jump_to_next_change(self) -> bool:
@@ -103,17 +120,40 @@ class Explorer(w.VBox):
         self.go(target)
         return True
 
+    def jump_to_previous_change(self) -> bool:
+        """Go to the last step before this one that changed something; False when none."""
+        target = self.cursor.previous_change()
+        if target is None:
+            self.previous_change_button.disabled = True
+            return False
+        self.go(target)
+        return True
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The live widget, plus the current step as static HTML for a saved notebook."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, tuple):
+            bundle = bundle[0]
+        bundle = dict(bundle or {})
+        bundle["text/html"] = (f"<div>{self.header.value}</div>{self.tree.value}"
+                               f"{self.rules.value}{self.before_after.value}")
+        return bundle
+
     # -- drawing ----------------------------------------------------------------------
     def _on_slider(self, change) -> None:
-        self.cursor.go(change["new"])
+        self.cursor.go(change["new"] - 1)
         self._show()
 
     def _show(self) -> None:
         cursor = self.cursor
         total = len(cursor)
-        self.previous_button.disabled = total == 0 or cursor.at_start
-        self.next_button.disabled = total == 0 or cursor.at_end
+        only_changes = self.changes_only.value
+        self.previous_button.disabled = total == 0 or cursor.at_start or (
+            only_changes and cursor.previous_change() is None)
+        self.next_button.disabled = total == 0 or cursor.at_end or (
+            only_changes and cursor.next_change() is None)
         self.change_button.disabled = cursor.next_change() is None
+        self.previous_change_button.disabled = cursor.previous_change() is None
         self.slider.disabled = total <= 1
         if total == 0:
             self.header.value = "<b>The trace recorded no steps.</b>"

@@ -54,7 +54,7 @@ class InvariantsPanel(w.HTML):
             background = "background:#fff6d5;" if index == self.highlighted else ""
             rows.append(
                 f'<tr style="{background}">'
-                f'<td style="{_CELL}">{html_text(str(index))}</td>'
+                f'<td style="{_CELL}">{index + 1}</td>'
                 f'<td style="{_CELL}">{html_text(str(check.name))}</td>'
                 f'<td style="{_CELL}">{html_text(str(check.level))}</td>'
                 f'<td style="{_CELL}">{html_text(str(check.subject))}</td>'

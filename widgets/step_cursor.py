@@ -52,3 +52,10 @@ class StepCursor:
             if is_change(self.steps[i]):
                 return i
         return None
+
+    def previous_change(self) -> int | None:
+        """The index of the last changing step before the current one, if any."""
+        for i in range(self.index - 1, -1, -1):
+            if is_change(self.steps[i]):
+                return i
+        return None

@@ -3,7 +3,7 @@
 Starts JupyterLab on a free port of 127.0.0.1 with a token, opens the showcase
 notebook in chromium through Playwright (the system's browser: nothing is
 downloaded), runs every cell, clicks "next" in the first explorer and checks
-that the tree it draws changed. A screenshot lands in the test's tmp_path.
+that the tree it draws changed. A screenshot lands in out/browser-explorer.png.
 """
 
 import json
@@ -22,6 +22,7 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "explorer.ipynb"
+OUT = Path(__file__).resolve().parents[2] / "out"  # screenshots kept for a person to look at
 KERNEL = "exprscope-tests"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -137,7 +138,7 @@ def _shut_down(server: subprocess.Popen, base: str, token: str) -> None:
             server.wait(timeout=5)
 
 
-def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab, tmp_path):
+def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
     from playwright.sync_api import expect, sync_playwright
 
     base, token = jupyterlab
@@ -165,9 +166,12 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab, tmp_path):
                 "([el, old]) => el.innerHTML !== old && el.querySelector('svg') !== null",
                 arg=[tree.element_handle(), before])
             assert tree.inner_html() != before
+            # the slider names the same step as the header
+            expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("2")
 
             explorer.scroll_into_view_if_needed()
-            shot = tmp_path / "explorer.png"
+            shot = OUT / "browser-explorer.png"
+            shot.parent.mkdir(exist_ok=True)
             page.screenshot(path=str(shot))
             assert shot.stat().st_size > 10_000
         finally:

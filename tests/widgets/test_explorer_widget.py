@@ -24,8 +24,9 @@ def _changed(trace) -> list[int]:
 def test_opens_on_the_first_step_with_its_tree_and_rules(recorded):
     explorer = Explorer(recorded)
     first = recorded.steps[0]
-    assert explorer.index == 0 and explorer.slider.value == 0
-    assert explorer.slider.max == len(recorded.steps) - 1
+    # one numbering: the slider, the header and the invariants panel count from 1
+    assert explorer.index == 0 and explorer.slider.value == 1
+    assert explorer.slider.min == 1 and explorer.slider.max == len(recorded.steps)
     assert f"Step 1 of {len(recorded.steps)}" in explorer.header.value
     assert first.name in explorer.header.value
     assert "<svg" in explorer.tree.value
@@ -42,7 +43,7 @@ def test_next_and_previous_move_one_step_and_redraw_the_tree(recorded):
     explorer = Explorer(recorded)
     first_tree = explorer.tree.value
     assert explorer.next() == 1
-    assert explorer.slider.value == 1
+    assert explorer.slider.value == 2 and "Step 2 of" in explorer.header.value
     assert recorded.steps[1].name in explorer.header.value
     assert explorer.tree.value != first_tree
     explorer.previous_button.click()  # the button does what .previous() does
@@ -53,8 +54,9 @@ def test_next_and_previous_move_one_step_and_redraw_the_tree(recorded):
 def test_the_slider_moves_the_explorer(recorded):
     explorer = Explorer(recorded)
     last = len(recorded.steps) - 1
-    explorer.slider.value = last
+    explorer.slider.value = last + 1
     assert explorer.index == last
+    assert f"Step {last + 1} of {last + 1}" in explorer.header.value
     assert explorer.next_button.disabled
     assert explorer.next() == last
 
@@ -116,3 +118,37 @@ def test_a_trace_read_back_from_json_explores_the_same(recorded):
         assert again.rules.value == live.rules.value
         live.next()
         again.next()
+
+
+def test_jump_to_previous_change_goes_back_over_unchanged_steps(recorded):
+    changed = _changed(recorded)
+    explorer = Explorer(recorded)
+    explorer.go(len(recorded.steps) - 1)
+    assert explorer.jump_to_previous_change()
+    assert explorer.index == changed[-1]
+    explorer.go(changed[0])
+    assert explorer.previous_change_button.disabled
+    assert not explorer.jump_to_previous_change() and explorer.index == changed[0]
+
+
+def test_only_steps_that_changed_makes_next_and_previous_skip_the_rest(recorded):
+    changed = _changed(recorded)
+    explorer = Explorer(recorded)
+    explorer.go(changed[0])
+    explorer.changes_only.value = True
+    visited = [explorer.next() for _ in changed[1:]]
+    assert visited == changed[1:]
+    assert explorer.next_button.disabled  # no change is left after the last one
+    assert explorer.previous() == changed[-2]
+    explorer.changes_only.value = False
+    assert explorer.next() == changed[-2] + 1
+
+
+def test_a_saved_notebook_keeps_the_current_step_as_a_picture(recorded):
+    explorer = Explorer(recorded)
+    explorer.go(1)
+    bundle = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    static = bundle["text/html"]
+    assert "Step 2 of" in static and "<svg" in static
+    assert "Explorer(children" not in static

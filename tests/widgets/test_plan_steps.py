@@ -34,11 +34,14 @@ def test_the_invariants_panel_lists_every_check_with_its_verdict(plan_trace):
 def test_stepping_onto_a_check_highlights_it(plan_trace):
     explorer = Explorer(plan_trace)
     first_check = next(i for i, s in enumerate(plan_trace.steps) if hasattr(s, "passed"))
-    explorer.slider.value = first_check
+    explorer.slider.value = first_check + 1
     check = plan_trace.steps[first_check]
     assert "invariant" in explorer.header.value and "pass" in explorer.header.value
     assert explorer.invariants.highlighted == first_check
     assert "background:#fff6d5" in explorer.invariants.value
+    # the panel names the step as the header does, counting from 1
+    assert f"<td style=\"border:1px solid #ddd;padding:2px 6px;text-align:left;\">{first_check + 1}</td>" in explorer.invariants.value
+    assert f"Step {first_check + 1} of" in explorer.header.value
     assert "passed" in explorer.rules.value and check.level in explorer.rules.value
 
 
