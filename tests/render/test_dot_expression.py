@@ -41,6 +41,20 @@ def test_cast_shows_its_target_type(schema):
     assert "to float" in source
 
 
+def test_a_value_set_shows_inline_as_literals_print():
+    import pyarrow.compute as pc
+
+    species = tk.field("species").isin(["Gentoo", "Chinstrap"])
+    source = tk.to_dot(species).source
+    assert "{&quot;Gentoo&quot;, &quot;Chinstrap&quot;}" in source or '{"Gentoo", "Chinstrap"}' in source
+    assert "value_set" not in source and "\\n" not in source
+    many = tk.call("is_in", [tk.field("a")],
+                   pc.SetLookupOptions(pa.array(range(1000)), skip_nulls=True))
+    text = tk.to_text(many)
+    assert "{0, 1, 2, 3, 4, 5, … 994 more}, nulls skipped" in text
+    assert len(text.splitlines()[0]) < 80
+
+
 def test_huge_trees_are_summarized_and_say_so():
     expr = tk.field("a")
     for _ in range(10_000):

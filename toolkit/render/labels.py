@@ -76,12 +76,38 @@ def node_detail(node: Expression) -> str | None:
                 return f"to {cast_target(node.options)}"
             except Exception:  # not CastOptions after all: fall through to the generic text
                 pass
+        if node.name in ("is_in", "index_in"):
+            try:
+                return value_set_text(node.options)
+            except Exception:  # not SetLookupOptions after all: fall through
+                pass
 
         try:
             return options_to_string(node.options)
         except Exception:  # an options class Arrow cannot print: its class name still helps
             return type(node.options).__name__
     return None
+
+
+_NULL_MATCHING = {1: "nulls skipped", 2: "nulls give null", 3: "nulls inconclusive"}
+
+
+def value_set_text(options, shown: int = 6) -> str:
+    """An `is_in` value set on one line, as literals print: `{"Gentoo", "Chinstrap"}`.
+
+    At most `shown` values, then how many more; a null matching other than
+    Arrow's default (nulls match nulls) is named after the set.
+    """
+    from ..expression import Literal
+    from ..options import option_values, value_set
+
+    values = value_set(options)
+    texts = [Literal(values[i]).to_string() for i in range(min(shown, len(values)))]
+    if len(values) > shown:
+        texts.append(f"… {len(values) - shown:,} more")
+    text = "{" + ", ".join(texts) + "}"
+    matching = _NULL_MATCHING.get(option_values(options).get("null_matching_behavior"))
+    return f"{text}, {matching}" if matching else text
 
 
 def type_text(node: Expression) -> str | None:
