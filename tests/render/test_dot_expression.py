@@ -1,6 +1,7 @@
 """Expression trees in DOT: one node per expression node, shaped by kind, typed once bound."""
 
 import re
+import xml.etree.ElementTree as ET
 
 import pyarrow as pa
 from hypothesis import given, settings, strategies as st
@@ -45,9 +46,9 @@ def test_a_value_set_shows_inline_as_literals_print():
     import pyarrow.compute as pc
 
     species = tk.field("species").isin(["Gentoo", "Chinstrap"])
-    source = tk.to_dot(species).source
-    assert "{&quot;Gentoo&quot;, &quot;Chinstrap&quot;}" in source or '{"Gentoo", "Chinstrap"}' in source
-    assert "value_set" not in source and "\\n" not in source
+    label = re.search(r"n0 \[label=(<.*?>)\s", tk.to_dot(species).source).group(1)
+    assert "{&quot;Gentoo&quot;, &quot;Chinstrap&quot;}" in label
+    assert "value_set" not in label and "\\n" not in label  # the full options are the tooltip
     many = tk.call("is_in", [tk.field("a")],
                    pc.SetLookupOptions(pa.array(range(1000)), skip_nulls=True))
     text = tk.to_text(many)
@@ -74,6 +75,25 @@ def test_hostile_names_are_text_in_dot_and_svg():
     texts = svg_texts(tk.to_svg(expr))
     for name in HOSTILE:
         assert visible(name) in texts, name
+
+
+@needs_dot
+def test_tooltips_show_each_subtree_in_full_never_internal_ids():
+    expr = tk.call("add", [tk.field(name) for name in HOSTILE])
+    root = ET.fromstring(tk.to_svg(expr))
+    titles = [el.get("{http://www.w3.org/1999/xlink}title") for el in root.iter()
+              if el.get("{http://www.w3.org/1999/xlink}title") is not None]
+    assert len(titles) == 1 + len(HOSTILE)
+    assert not any(re.fullmatch(r"n\d+", t) for t in titles)
+    for name in HOSTILE:
+        one_line = visible(" ".join(name.split()))
+        assert one_line in titles, name  # the field's own tooltip, backslashes and all
+        assert one_line in titles[0]  # and inside its parent's
+    cast = tk.field("i").cast("float64").bind(pa.schema([("i", pa.int32())]))
+    (cast_title, _) = [el.get("{http://www.w3.org/1999/xlink}title")
+                       for el in ET.fromstring(tk.to_svg(cast)).iter()
+                       if el.get("{http://www.w3.org/1999/xlink}title")]
+    assert "allow_int_overflow=false" in cast_title  # the label says "to double"; the rest is here
 
 
 @needs_dot

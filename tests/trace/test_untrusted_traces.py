@@ -179,6 +179,21 @@ def test_every_text_from_the_file_is_escaped_in_every_view(tmp_path):
     _render_everywhere(trace, tmp_path)
 
 
+@pytest.mark.parametrize("missing", ["null", "absent"])
+def test_timings_left_out_or_null_read_as_zero(missing, tmp_path):
+    doc = json.loads(REAL)
+    for container, key in list(_paths(doc)):
+        if key == "elapsed":
+            if missing == "null":
+                container[key] = None
+            else:
+                del container[key]
+    trace = tk.Trace.from_json(json.dumps(doc))
+    assert all(getattr(step, "elapsed", 0.0) == 0.0 for step in trace.steps)
+    _render_everywhere(trace, tmp_path)
+    assert "0.0 ms" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
 def test_a_trace_written_today_still_loads():
     trace = tk.Trace.from_json(REAL)
     assert len(trace.steps) > 5

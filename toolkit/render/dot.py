@@ -22,14 +22,15 @@ from ..trace.tracer import Trace
 from ..visit import node_at
 from .dot_style import (ERROR_STYLE, FONT, KIND_STYLE, SELECTED, SKIPPED_STYLE, STATUS_STYLE,
                         UNSELECTED, density_color)
-from .labels import (arg_role, bounded_text, dot_text, node_detail, node_kind, node_title,
-                     type_text)
+from .labels import (arg_role, bounded_text, dot_text, dot_tooltip, node_detail, node_kind,
+                     node_title, type_text)
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
 
 __all__ = ["to_dot", "MAX_NODES", "step_title"]
 
 MAX_NODES = 300
+TOOLTIP_CHARS = 400  # a node's tooltip: its whole subtree as text, up to this many characters
 MAX_TRACE_STEPS = 24  # a trace's overview draws at most this many steps
 
 
@@ -217,6 +218,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look):
         kind = node_kind(node)
         g.node(nid, label=_table(node_title(node), look.rows(path, node),
                                  look.raw_rows(path, node)),
+               tooltip=graphviz.nohtml(dot_tooltip(bounded_text(node, TOOLTIP_CHARS))),
                **_style(kind, look.status(path, node), look.extra(path, node)))
         if parent is not None:
             label = look.edge_label(parent, path, path[-1])

@@ -44,6 +44,17 @@ def dot_text(text: str, limit: int | None = 60) -> str:
     return html.escape(text.replace("\\", "\\\\"), quote=True)
 
 
+def dot_tooltip(text: str, limit: int = 400) -> str:
+    """Text for a graphviz `tooltip` attribute: one printable line, bounded, backslashes escaped.
+
+    Graphviz reads a tooltip's backslashes twice (`\\\\N` becomes the node's id),
+    so each is written four times; it copies entities into the SVG as they are,
+    so the text is escaped as for HTML (a name `&amp;` stays `&amp;`).
+    """
+    one_line = " ".join(str(text).split())  # Arrow prints value sets over many lines
+    return html.escape(shorten(visible(one_line), limit).replace("\\", "\\" * 4), quote=True)
+
+
 def node_kind(node: Expression) -> str:
     """`literal`, `field`, `special` (a lazily evaluated special form) or `call`."""
     if node.is_literal:

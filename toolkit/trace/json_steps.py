@@ -117,6 +117,11 @@ def _plan_to_json(plan):
 
 
 # -- reading ----------------------------------------------------------------------
+def _elapsed(doc: dict) -> float:
+    """Seconds a step or node took; a trace may leave it out or null (then 0)."""
+    return float(doc.get("elapsed") or 0.0)
+
+
 def _step_from_json(doc: dict, exprs: ExpressionReader):
     kind = doc.get("kind")
     if kind == "pass":
@@ -125,7 +130,7 @@ def _step_from_json(doc: dict, exprs: ExpressionReader):
                          rewrites=[Rewrite(r["rule"], r["reason"], tuple(r["path"]),
                                            exprs.get(r["before"]), exprs.get(r["after"]))
                                    for r in doc["rewrites"]],
-                         elapsed=doc.get("elapsed", 0.0))
+                         elapsed=_elapsed(doc))
     if kind == "eval":
         return _eval_from_json(doc, exprs)
     if kind == "invariant":
@@ -142,7 +147,7 @@ def _step_from_json(doc: dict, exprs: ExpressionReader):
 def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:
     nodes = [NodeStats(path=tuple(n["path"]), label=n["label"], rows=n["rows"],
                        out_type=None if n["type"] is None else type_from_json(n["type"]),
-                       elapsed=n["elapsed"], calls=n["calls"]) for n in doc["nodes"]]
+                       elapsed=_elapsed(n), calls=n["calls"]) for n in doc["nodes"]]
     branches = [BranchSelection(path=tuple(b["path"]), branch=b["branch"],
                                 arg_index=b["arg_index"],
                                 rows=rows_from_json(b["rows"], b["total_rows"]),
@@ -169,7 +174,7 @@ def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:
             pa.RecordBatch.from_pylist([], schema=table.schema))
     return EvalEvent(expr=exprs.get(doc["expr"]), num_rows=doc["num_rows"], mode=doc["mode"],
                      nodes=nodes, branches=branches, error=error, result=result, data=data,
-                     elapsed=doc.get("elapsed", 0.0))
+                     elapsed=_elapsed(doc))
 
 
 def _plan_from_json(doc):
