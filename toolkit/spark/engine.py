@@ -27,15 +27,15 @@ from collections.abc import Iterator
 
 import pyarrow as pa
 
+from ..errors import KernelError
 from ..execution.parallel import serial
 from ..observe import observing
 from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
-from ..errors import KernelError
 from .errors import SparkSchemaMismatch, SparkTranslationError
-from .partition_errors import collect_arrow, marked
 from .inputs import scan_dataframe
 from .partial_aggregate import split_aggregate
+from .partition_errors import PartitionPlace, collect_arrow, marked
 from .scan_prefilter import describe as describe_prefilter
 from .scan_prefilter import prefilter_column, prefilter_conjuncts
 from .types import spark_compatible_schema, to_struct_type
@@ -60,6 +60,7 @@ class PartitionSource(_sources()):
         self._batches: Iterator[pa.RecordBatch] = iter(())
         self.rows_in = 0
         self.batches_in = 0
+        self.rows_before = 0  # rows of the batches handed out before the latest one
 
     def feed(self, batches: Iterator[pa.RecordBatch]) -> None:
         self._batches = batches
@@ -70,6 +71,7 @@ class PartitionSource(_sources()):
             if left is not None and left <= 0:
                 return
             self.batches_in += 1
+            self.rows_before = self.rows_in
             self.rows_in += batch.num_rows
             arrays = [column if column.type == field.type else column.cast(field.type)
                       for column, field in zip(batch.columns, self.schema)]
@@ -132,20 +134,25 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool):
     """The function `mapInArrow` runs on each partition (the fragment travels as bytes)."""
     out_schema = _positional(fragment.schema)
     shipped = shipping.dumps(fragment)
+    aligned = _rows_align(fragment)
 
     def run_partition(batches):
-        # a Spark task is already one core's worker: exprscope's own threads would oversubscribe
-        with serial():
-            try:
-                yield from _run_partition(batches)
-            except KernelError as exc:  # the driver turns this line back into the KernelError
-                raise RuntimeError(marked(exc, _partition_id())) from None
-
-    def _run_partition(batches):
         fragment = shipping.loads(shipped)
         source = next(n.source for n in _walk(fragment)
                       if isinstance(getattr(n, "source", None), PartitionSource))
         source.feed(batches)
+        # a Spark task is already one core's worker: exprscope's own threads would oversubscribe
+        with serial():
+            try:
+                yield from _run_partition(fragment, source)
+            except KernelError as exc:  # the driver turns this line back into the KernelError
+                if aligned:  # the error's row counts over the latest batch the source handed out
+                    where = PartitionPlace(_partition_id(), rows_before=source.rows_before)
+                else:
+                    where = PartitionPlace(_partition_id(), batch=source.batches_in - 1)
+                raise RuntimeError(marked(exc, where)) from None
+
+    def _run_partition(fragment, source):
         if not trace:
             yield from _checked_batches(fragment, stage, None, out_schema)
             return
@@ -165,6 +172,17 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool):
         accumulator.add(dict(observer.counts))
 
     return run_partition
+
+
+def _rows_align(fragment) -> bool:
+    """Whether a kernel error's row in the fragment is a row of the source's latest batch:
+    so when only projections stand above the source (an expression runs as one)."""
+    from ..plan.physical_plan import ProjectionExec
+
+    node = fragment
+    while isinstance(node, ProjectionExec):
+        node = node.children[0]
+    return isinstance(getattr(node, "source", None), PartitionSource)
 
 
 def _partition_id() -> int | None:
