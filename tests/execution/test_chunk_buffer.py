@@ -81,3 +81,46 @@ def test_morsels_written_in_any_order_make_the_concatenation(pieces, order):
         buffer.write(int(starts[i]), arrays[i])
     assert buffer.finish().equals(pa.concat_arrays(arrays))
 
+
+
+def _real_sized_table() -> pa.Table:
+    """A 3.2M-row chunk (its int64 output, 25.6 MB, is written in place) and a 1M-row one
+    (joined), with nulls in both, as pyarrow builds them."""
+    rng = np.random.default_rng(11)
+    chunks = []
+    for rows in (3_200_000, 1_000_000):
+        a = pa.array(rng.integers(-1_000, 1_000, rows), mask=rng.random(rows) < 0.05)
+        b = pa.array(rng.integers(1, 1_000, rows))
+        chunks.append(pa.table({"a": a, "b": b}))
+    return pa.concat_tables(chunks)
+
+
+def test_real_sized_chunks_at_the_default_threshold_match_pyarrow():
+    from toolkit.execution import chunk_buffer
+
+    table = _real_sized_table()
+    assert len(table["a"].chunks[0]) * 8 >= chunk_buffer.MIN_BYTES > len(table["a"].chunks[1]) * 8
+    a, b = tk.field("a"), tk.field("b")
+    cases = {
+        (a + 1) * 2 - b: pc.subtract(pc.multiply(pc.add(table["a"], 1), 2), table["b"]),
+        tk.if_else(a > b, a, b): pc.if_else(pc.greater(table["a"], table["b"]),
+                                             table["a"], table["b"]),
+        a.cast(pa.float64()) / b: pc.divide(table["a"].cast(pa.float64()), table["b"]),
+    }
+    for expr, expected in cases.items():
+        got = tk.evaluate(expr, table)
+        assert [len(c) for c in got.chunks] == [len(c) for c in table["a"].chunks]
+        assert got.type == expected.type and got.equals(expected), str(expr)
+
+
+def test_real_sized_written_chunk_names_the_failing_row():
+    table = _real_sized_table()
+    zero_at = 2_345_678  # inside the chunk written in place, in a late morsel
+    b = table["b"].combine_chunks().to_numpy().copy()
+    b[zero_at] = 0
+    table = table.set_column(1, "b", pa.chunked_array([pa.array(b[:3_200_000]),
+                                                       pa.array(b[3_200_000:])]))
+    with pytest.raises(tk.KernelError) as info:
+        tk.evaluate(tk.call("divide", [tk.field("b") * 3, tk.field("b")]), table)
+    assert info.value.row == zero_at
+    assert "divide by zero" in str(info.value) and f"at row {zero_at}" in str(info.value)

@@ -19,9 +19,11 @@ import pyarrow as pa
 
 __all__ = ["MIN_BYTES", "ChunkBuffer", "buffer_for", "writable"]
 
-# below this a chunk is joined at the end: the copy into a buffer as each morsel
-# finishes costs ~10% of a cheap expression's time, and the memory saved is small
-MIN_BYTES = 256 * 1024 * 1024
+# below this a chunk is joined at the end. Over 20M int64 rows of `(a + 1) * 2 - b`,
+# writing in place took 5% longer than joining for 2M-row chunks, the same for 3M,
+# and 4-20% less from 4M on; joining 50M rows in 5M-row chunks peaked at 1.68x the
+# input, writing them in place at 1.55x
+MIN_BYTES = 24 * 1024 * 1024
 
 _WIDTHS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
