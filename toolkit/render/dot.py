@@ -20,8 +20,8 @@ from ..trace.plan_shape import is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
 from ..trace.tracer import Trace
 from ..visit import node_at
-from .dot_style import (ERROR_STYLE, FONT, KIND_STYLE, SELECTED, SKIPPED_STYLE, STATUS_STYLE,
-                        UNSELECTED, density_color)
+from .dot_style import (ERROR_STYLE, FONT, KIND_STYLE, SELECTED, SKIPPED_STYLE, STATUS_LEGEND,
+                        STATUS_STYLE, UNSELECTED, density_color)
 from .labels import (arg_role, bounded_text, dot_text, dot_tooltip, node_detail, node_kind,
                      node_title, type_text)
 from .selection_strip import strip_of
@@ -248,9 +248,11 @@ class _PassLook(_Look):
 
     def rows(self, path, node):
         rows = super().rows(path, node)
-        was = self.diff.was_of(node)
-        if was is not None:
-            rows.append("was: " + node_title(was))
+        was = self.diff.was_text(node, 60)
+        if self.diff.status_of(node) == "moved":
+            rows.append("moved from another position")
+        elif was is not None:
+            rows.append("was: " + was)
         return rows
 
     def raw_rows(self, path, node):
@@ -263,6 +265,7 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int) -> None:
     root = event.after if isinstance(event.after, Expression) else event.before
     look = _PassLook(diff)
     shown = _draw_tree(g, root, prefix, max_nodes, look)
+    removed_style = STATUS_STYLE["removed"]["color"]
     for i, (key, gone) in enumerate(diff.removed):
         gid = f"{prefix}gone{i}"
         g.node(gid, label=_table(bounded_text(gone, 60) if gone.args else node_title(gone),
@@ -270,21 +273,44 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int) -> None:
                **_style(node_kind(gone), "removed"))
         anchor = look.node_ids.get(key)
         if anchor is not None:
-            g.edge(anchor, gid, style="dashed", color=STATUS_STYLE["removed"]["color"],
-                   arrowhead="none")
+            g.edge(anchor, gid, style="dashed", color=removed_style, arrowhead="none")
+    for i, (key, calls) in enumerate(diff.removed_above.items()):
+        anchor = look.node_ids.get(key)
+        if anchor is None or not calls:
+            continue
+        chain = " ▸ ".join(node_title(c) for c in calls[:6])
+        if len(calls) > 6:
+            chain += f" ▸ … {len(calls) - 6:,} more"
+        gid = f"{prefix}above{i}"
+        g.node(gid, label=_table(chain, ["removed above"]), **_style("call", "removed"))
+        g.edge(gid, anchor, style="dashed", color=removed_style)
     lines = [step_title(event)]
-    for rewrite in diff.unplaced:
-        lines.append(f"also: {rewrite.rule} (its node was changed again later in this pass)")
+    if diff.rule_counts:
+        lines += _wrapped("rules: " + diff.rules_summary(), 100)
     _caption(g, lines, shown)
     if event.changed:
-        _legend(g, prefix)
+        _legend(g, prefix, diff.statuses())
 
 
-def _legend(g, prefix: str) -> None:
+def _wrapped(text: str, width: int, max_lines: int = 4) -> list[str]:
+    """`text` cut at ", " into lines of about `width` characters (a caption stays narrow)."""
+    lines: list[str] = []
+    for part in text.split(", "):
+        if lines and len(lines[-1]) + len(part) + 2 <= width:
+            lines[-1] += ", " + part
+        else:
+            lines.append(part)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [f"… {len(lines) - max_lines + 1:,} more lines"]
+    return lines
+
+
+def _legend(g, prefix: str, statuses: set[str] = frozenset()) -> None:
     sub = graphviz.Digraph(name=f"cluster_{prefix}legend")
     sub.attr(label="<<B>legend</B>>", style="rounded,dashed", color="#9ca3af", fontsize="9")
-    entries = [("unchanged", None), ("changed (⟲ rule)", "changed"), ("added", "added"),
-               ("removed", "removed")]
+    always = ("changed", "added", "removed")
+    entries = [("unchanged", None)] + [(text, status) for status, text in STATUS_LEGEND.items()
+                                       if status in always or status in statuses]
     previous = None
     for i, (text, status) in enumerate(entries):
         nid = f"{prefix}legend{i}"

@@ -6,7 +6,7 @@ tests agree on what "changed" looks like.
 
 from __future__ import annotations
 
-__all__ = ["KIND_STYLE", "STATUS_STYLE", "ERROR_STYLE", "SKIPPED_STYLE", "SELECTED", "UNSELECTED",
+__all__ = ["KIND_STYLE", "STATUS_STYLE", "STATUS_LEGEND", "ERROR_STYLE", "SKIPPED_STYLE", "SELECTED", "UNSELECTED",
            "density_color", "FONT"]
 
 FONT = "Helvetica"
@@ -23,6 +23,16 @@ STATUS_STYLE = {
     "changed": {"fillcolor": "#ffedd5", "color": "#ea580c", "penwidth": "2.5"},
     "added": {"fillcolor": "#dcfce7", "color": "#16a34a", "penwidth": "2.5"},
     "removed": {"fillcolor": "#fee2e2", "color": "#dc2626", "penwidth": "1.5", "dashed": "1"},
+    "moved": {"fillcolor": "#e0f2fe", "color": "#0284c7", "penwidth": "2"},
+    "kept": {"color": "#ea580c", "penwidth": "2.5"},
+}
+# what each status means, in the order a legend lists them
+STATUS_LEGEND = {
+    "changed": "changed (⟲ rule)",
+    "kept": "kept, its parent removed",
+    "moved": "moved to another position",
+    "added": "added",
+    "removed": "removed",
 }
 
 ERROR_STYLE = {"fillcolor": "#fecaca", "color": "#b91c1c", "penwidth": "3"}

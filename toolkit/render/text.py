@@ -33,8 +33,10 @@ from .tree_diff import diff_pass
 __all__ = ["to_text", "strip_text", "INDENT_CAP", "wants_color"]
 
 INDENT_CAP = 24
+MAX_REWRITE_LINES = 40  # a pass with more rewrites lists these, then every rule once
 _DENSITY = "▁▂▃▄▅▆▇█"
-_ANSI = {"changed": "33", "added": "32", "removed": "31", "error": "1;31", "dim": "2",
+_ANSI = {"changed": "33", "added": "32", "removed": "31", "moved": "36", "kept": "33",
+         "error": "1;31", "dim": "2",
          "strip": "34", "rule": "35", "title": "1", "pass": "32", "fail": "1;31"}
 
 
@@ -156,13 +158,17 @@ def _role_lead(path, node, parent) -> str:
 def _pass_lines(event: PassEvent, paint) -> list[str]:
     diff = diff_pass(event)
     lines = [paint(visible(step_title(event)), "title")]
-    for r in event.rewrites:
+    shown = event.rewrites[:MAX_REWRITE_LINES]
+    for r in shown:
         where = "root" if not r.path else "at " + ".".join(str(i) for i in r.path)
         lines.append(f"  {paint('⟲ ' + visible(r.rule), 'rule')} {where}: {visible(r.reason)}")
+    if len(event.rewrites) > len(shown):
+        lines.append(paint(f"  … {len(event.rewrites) - len(shown):,} more rewrites; every rule "
+                           f"that fired: {visible(diff.rules_summary())}", "dim"))
     root = event.after if isinstance(event.after, Expression) else event.before
     if root is None:
         return lines
-    marks = {"changed": "~ ", "added": "+ "}
+    marks = {"changed": "~ ", "added": "+ ", "moved": "↔ ", "kept": "^ "}
 
     def describe(path, node):
         status = diff.status_of(node)
@@ -172,9 +178,16 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
             rules = diff.rules_of(node)
             if rules:
                 text += " " + paint("[" + ", ".join(visible(x) for x in rules) + "]", "rule")
-            was = diff.was_of(node)
-            if was is not None:
-                text += paint(f" (was {visible(shorten(node_title(was), 40))})", "dim")
+            was = diff.was_text(node)
+            if status == "moved":
+                text += paint(" (moved from another position)", "dim")
+            elif was is not None:
+                text += paint(f" (was {visible(was)})", "dim")
+            above = diff.removed_above_of(node)
+            if above:
+                chain = " ▸ ".join(node_title(n) for n in above[:6])
+                more = f" ▸ … {len(above) - 6:,} more" if len(above) > 6 else ""
+                text += paint(f" (removed above it: {visible(chain)}{more})", "removed")
         return text
 
     def extra(path, node):
@@ -185,9 +198,6 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
 
     lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra,
                                                    with_paths=False)]
-    for rewrite in diff.unplaced:
-        lines.append(paint(f"  ({visible(rewrite.rule)}: its node was changed again later in "
-                           "this pass)", "dim"))
     return lines
 
 

@@ -1,24 +1,37 @@
-"""What one pass changed: each node of the tree after it, compared with the tree before.
+"""What one pass changed: each node of the tree after it, paired with the tree before by identity.
 
-Shared by every renderer, so DOT, text and HTML agree on which nodes are
-`same`, `changed` (the root of a rewrite, with the rules that fired there and
-what it was) or `added` (new inside a change), and which subtrees of the tree
-before were `removed`. Passes return the identical object for what they did
-not touch, so identity finds most of it cheaply; structure finds the rest.
+Shared by every renderer, so DOT, text and HTML agree. A pass returns the
+identical object for what it did not touch, and each recorded rewrite says
+which node became which (`before` -> `after`, placed at its path in the result),
+so the diff follows those identities instead of guessing from positions:
 
-Results are keyed by node identity in the tree after the pass, not by path:
-paths of a 10,000-deep tree would cost quadratic time and memory. Only
-changed and added nodes are recorded; everything else is `same`. All walks
+- `same`: the node is the one that was there (or an ancestor rebuilt around a
+  change, with the same function and options);
+- `changed`: the root of a rewrite; `was` is what stood there before the pass's
+  first rewrite at that place, and `rules` the rules that fired there;
+- `kept`: a node of the old tree that a rewrite lifted into its parents' place
+  (`not(not(x))` -> `x`): `removed_above` holds the calls dropped around it;
+- `moved`: a node of the old tree now at another argument position of a
+  rewritten call (a reordered `add`, a flipped comparison);
+- `added`: new inside a change;
+- `removed`: old subtrees that left, each hung on the node whose rewrite dropped it.
+
+A tree without rewrites (an event made by hand, a pass that records none) is
+still diffed: where the shapes part, the node is `changed` and what is below is
+compared by structure. Results are keyed by node identity in the tree after the
+pass, not by path (paths of a 10,000-deep tree cost quadratic time); all walks
 use explicit stacks.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 from ..expression import Expression, postorder
 from ..options import options_equal
 from ..visit import node_at
+from .labels import bounded_text, node_title, shorten
 
 __all__ = ["PassDiff", "diff_pass", "diff_trees"]
 
@@ -26,11 +39,12 @@ __all__ = ["PassDiff", "diff_pass", "diff_trees"]
 @dataclass
 class PassDiff:
     after: Expression | None
-    status: dict[int, str] = field(default_factory=dict)  # id(node) -> "changed" / "added"
+    status: dict[int, str] = field(default_factory=dict)  # id(node) -> status other than same
     rules: dict[int, list[str]] = field(default_factory=dict)  # id(node) -> rules fired there
     was: dict[int, Expression] = field(default_factory=dict)  # id(changed node) -> what it was
-    removed: list[tuple[int, Expression]] = field(default_factory=list)  # (id(changed), subtree)
-    unplaced: list = field(default_factory=list)  # rewrites whose node a later rule replaced
+    removed: list[tuple[int, Expression]] = field(default_factory=list)  # (id(anchor), subtree)
+    removed_above: dict[int, list[Expression]] = field(default_factory=dict)  # outermost first
+    rule_counts: dict[str, int] = field(default_factory=dict)  # each rule once, first fired first
 
     def status_of(self, node: Expression) -> str:
         return self.status.get(id(node), "same")
@@ -41,6 +55,9 @@ class PassDiff:
     def was_of(self, node: Expression) -> Expression | None:
         return self.was.get(id(node))
 
+    def removed_above_of(self, node: Expression) -> list[Expression]:
+        return self.removed_above.get(id(node), [])
+
     def removed_under(self, node: Expression) -> list[Expression]:
         index = self.__dict__.get("_removed_index")
         if index is None or index[0] != len(self.removed):
@@ -50,8 +67,29 @@ class PassDiff:
             index = self.__dict__["_removed_index"] = (len(self.removed), grouped)
         return index[1].get(id(node), [])
 
+    def was_text(self, node: Expression, width: int = 40) -> str | None:
+        """What a changed node was: its function, or its text when the function is the same."""
+        was = self.was.get(id(node))
+        if was is None:
+            return None
+        if node_title(was) != node_title(node):
+            return shorten(node_title(was), width)
+        return bounded_text(was, width)
+
     def count(self, status: str) -> int:
         return sum(1 for s in self.status.values() if s == status)
+
+    def statuses(self) -> set[str]:
+        """Every status the picture uses (for its legend)."""
+        out = set(self.status.values())
+        if self.removed or self.removed_above:
+            out.add("removed")
+        return out
+
+    def rules_summary(self) -> str:
+        """Each rule that fired once, with how often: `fold/x ×3, canonicalize/y`."""
+        return ", ".join(rule if n == 1 else f"{rule} ×{n:,}"
+                         for rule, n in self.rule_counts.items())
 
 
 class _Presence:
@@ -76,20 +114,17 @@ def _same_shell(a: Expression, b: Expression) -> bool:
             and options_equal(a.options, b.options))
 
 
-def _is_permutation(new_args, old_args) -> bool:
-    """The same arguments in another order (and not simply the same order)."""
-    if all(x is y or x.equals(y) for x, y in zip(new_args, old_args)):
-        return False
-    unused = list(old_args)
-    for arg in new_args:
-        match = next((i for i, o in enumerate(unused) if o is arg or o.equals(arg)), None)
-        if match is None:
-            return False
-        unused.pop(match)
-    return True
+def _shell_of(node: Expression) -> Expression:
+    return node.unbound(args=[]) if node.is_call else node
 
 
-def diff_trees(before: Expression | None, after: Expression | None) -> PassDiff:
+def _ids(root: Expression) -> set[int]:
+    return {id(n) for n in postorder(root)}
+
+
+def diff_trees(before: Expression | None, after: Expression | None,
+               origins: dict[int, Expression] | None = None) -> PassDiff:
+    """Pair `after` with `before`; `origins`: id(rewrite result in after) -> what it replaced."""
     diff = PassDiff(after)
     if after is None:
         return diff
@@ -97,84 +132,154 @@ def diff_trees(before: Expression | None, after: Expression | None) -> PassDiff:
         for node in postorder(after):
             diff.status[id(node)] = "added"
         return diff
+    origins = origins or {}
+    old_ids = _ids(before)
     stack: list[tuple[Expression, Expression]] = [(before, after)]
     while stack:
         b, a = stack.pop()
-        if a is b or a.equals(b):
-            continue  # the same subtree
-        if _same_shell(a, b) and _is_permutation(a.args, b.args):
-            diff.status[id(a)] = "changed"  # the same arguments, reordered
-            diff.was[id(a)] = b
-        elif _same_shell(a, b):
-            stack.extend(zip(b.args, a.args))  # a rebuilt ancestor: look below
-        else:
-            _mark_change(diff, b, a)
+        if a is b:
+            continue
+        if id(a) in old_ids:
+            _mark_kept(diff, b, a, origins)
+            continue
+        origin = origins.get(id(a))
+        if origin is not None and id(origin) not in old_ids:
+            origin = b  # the rewrite saw a rebuilt copy of the node that stood here
+        if origin is None:
+            if _same_shell(a, b):
+                stack.extend(zip(b.args, a.args))  # a rebuilt ancestor: look below
+                continue
+            if a.equals(b):
+                continue  # rebuilt with the same content
+            origin = b
+        _mark_change(diff, origin, a, old_ids, origins)
     return diff
 
 
-def _mark_change(diff: PassDiff, b: Expression, a: Expression) -> None:
-    """A rewritten subtree: new nodes are added, or changed when they pair with an old call
-    of the same function (a reordered `add`), and old subtrees that left are removed."""
+def _mark_kept(diff: PassDiff, b: Expression, a: Expression, origins) -> None:
+    """`a`, a node of the old tree, stands where `b` stood: what was around it was removed."""
+    chain = _chain_to(b, a)
+    if chain is None:
+        diff.status[id(a)] = "moved"
+        diff.was[id(a)] = b
+        return
+    if id(a) in origins or chain:
+        diff.status[id(a)] = "kept"
+    keep = _Presence(a)
+    diff.removed_above[id(a)] = [_shell_of(n) for n in chain]
+    for parent in chain:
+        for arg in parent.args:
+            if arg in keep or any(arg is c for c in chain):
+                continue
+            diff.removed.append((id(a), arg))
+
+
+def _chain_to(root: Expression, target: Expression, limit: int = 1_000_000) -> list | None:
+    """The calls from `root` down to `target`'s parent ([] when root is target; None if absent)."""
+    if root is target:
+        return []
+    parent_of: dict[int, Expression] = {}
+    queue = deque([root])
+    seen = 0
+    while queue and seen < limit:
+        node = queue.popleft()
+        seen += 1
+        for arg in node.args:
+            if id(arg) in parent_of:
+                continue
+            parent_of[id(arg)] = node
+            if arg is target:
+                chain = [node]
+                while chain[-1] is not root:
+                    chain.append(parent_of[id(chain[-1])])
+                return chain[::-1]
+            queue.append(arg)
+    return None
+
+
+def _mark_change(diff: PassDiff, b: Expression, a: Expression, old_ids: set[int],
+                 origins) -> None:
+    """`a` replaced `b`: inside it, old nodes are same or moved, nested rewrite results
+    changed, the rest added; old subtrees that left hang under `a` as removed."""
     diff.status[id(a)] = "changed"
     diff.was[id(a)] = b
     old = _Presence(b)
     new = _Presence(a)
-    pool = [n for n in postorder(b) if n is not b and n.is_call and n not in new]
-    paired: set[int] = set()
-    stack = list(a.args)
+    positions = {id(arg): i for i, arg in enumerate(b.args)}
+    stack = [(arg, i, a) for i, arg in enumerate(a.args)]
     while stack:
-        node = stack.pop()
-        if node in old:
+        node, index, parent = stack.pop()
+        if id(node) in old_ids or node in old:
+            if parent is a and positions.get(id(node), index) != index:
+                diff.status[id(node)] = "moved"
             continue
-        partner = next((m for m in pool if id(m) not in paired and _same_shell(node, m)), None)
-        if partner is not None:
-            paired.add(id(partner))
+        origin = origins.get(id(node))
+        if origin is not None:
             diff.status[id(node)] = "changed"
-            diff.was[id(node)] = partner
+            diff.was[id(node)] = origin
         else:
             diff.status[id(node)] = "added"
-        stack.extend(node.args)
+        stack.extend((arg, i, node) for i, arg in enumerate(node.args))
     gone = list(b.args)
     while gone:
         node = gone.pop()
         if node in new:
             continue
-        if id(node) in paired:
-            gone.extend(node.args)
-        elif any(arg in new for arg in node.args):
-            # a node dropped around children that survived: only the node itself went
+        if any(arg in new for arg in node.args):
+            # a call dropped around arguments that stayed: only the call itself went
             diff.removed.append((id(a), _shell_of(node)))
             gone.extend(node.args)
         else:
             diff.removed.append((id(a), node))
 
 
-def _shell_of(node: Expression) -> Expression:
-    return node.unbound(args=[]) if node.is_call else node
+def _origins(event) -> tuple[dict[int, Expression], dict[int, list[str]], dict[str, int]]:
+    """Where each rewrite's result stands in the tree after the pass, and what it replaced.
 
-
-def _placed(found, produced) -> bool:
-    """Is `found` (the node at a rewrite's path in the result) what the rewrite produced?"""
-    if found is None or not isinstance(produced, Expression):
-        return found is not None and produced is None
-    return found is produced or found.equals(produced) or _same_shell(found, produced)
+    Rewrites at one place chain (`x` -> `y` by one rule, `y` -> `z` by the next):
+    the place's origin is the oldest `before`. A rewrite whose result a later one
+    absorbed is placed on the absorbing node (its recorded path points there).
+    """
+    first_before: dict[int, Expression] = {}
+    produced: set[int] = set()
+    placed: list[tuple[Expression, object]] = []
+    counts: dict[str, int] = {}
+    for rewrite in event.rewrites:
+        counts[rewrite.rule] = counts.get(rewrite.rule, 0) + 1
+        if isinstance(rewrite.before, Expression) and isinstance(rewrite.after, Expression):
+            first_before[id(rewrite.after)] = first_before.get(id(rewrite.before), rewrite.before)
+            produced.add(id(rewrite.after))
+        try:
+            found = node_at(event.after, tuple(rewrite.path))
+        except (IndexError, AttributeError, TypeError):
+            continue
+        placed.append((found, rewrite))
+    origins: dict[int, Expression] = {}
+    rules: dict[int, list[str]] = {}
+    for found, rewrite in placed:
+        names = rules.setdefault(id(found), [])
+        if rewrite.rule not in names:
+            names.append(rewrite.rule)
+        if id(found) in produced and id(found) in first_before:
+            origins[id(found)] = first_before[id(found)]
+    return origins, rules, counts
 
 
 def diff_pass(event) -> PassDiff:
-    """The diff of a PassEvent, with its rewrites' rules placed on the nodes they changed."""
-    diff = diff_trees(event.before, event.after)
-    for rewrite in event.rewrites:
-        try:
-            found = node_at(event.after, tuple(rewrite.path))
-        except (IndexError, AttributeError):
-            found = None
-        if not _placed(found, rewrite.after):
-            # a later rule in the same pass moved or replaced what this one produced
-            diff.unplaced.append(rewrite)
-            continue
-        diff.rules.setdefault(id(found), []).append(rewrite.rule)
-        if diff.status_of(found) == "same":
-            diff.status[id(found)] = "changed"
-            if isinstance(rewrite.before, Expression):
-                diff.was.setdefault(id(found), rewrite.before)
+    """The diff of a PassEvent, read from its rewrites (identity), with each rule placed."""
+    if not isinstance(event.after, Expression):
+        return PassDiff(None)
+    origins, rules, counts = _origins(event)
+    diff = diff_trees(event.before, event.after, origins)
+    diff.rules = rules
+    diff.rule_counts = counts
+    unmarked = [key for key in rules if key not in diff.status and key in origins]
+    if unmarked:
+        old = _ids(event.before) if isinstance(event.before, Expression) else set()
+        for key in unmarked:
+            if key in old:
+                diff.status[key] = "kept"  # an old node a rule lifted inside a larger change
+            else:
+                diff.status[key] = "changed"
+                diff.was[key] = origins[key]
     return diff
