@@ -53,9 +53,10 @@ def figures() -> dict[str, object]:
         """A deliberately broken rule: it changes the plan's schema."""
 
         name = "drops_last_column"
+        order = "plan"
 
         def rewrite(self, p, ctx):
-            return p.project(p.schema.qualified_names[:-1])
+            return self.fired(p.project(p.schema.qualified_names[:-1]), "drops the last column")
 
     with tk.trace() as broken:
         try:

@@ -12,6 +12,7 @@ __all__ = [
     "ExprscopeError",
     "FieldRefError",
     "ParseError",
+    "RuleError",
     "BuildError",
     "BindError",
     "UnknownFunctionError",
@@ -98,6 +99,10 @@ def caret_snippet(text: str, position: int, width: int = 1) -> str:
 
 
 _SNIPPET_WIDTH = 100
+
+
+class RuleError(ExprscopeError, ValueError):
+    """A rewrite rule driven the wrong way (an unknown walk order, a rule returning a non-node)."""
 
 
 class ParseError(ExprscopeError, ValueError):

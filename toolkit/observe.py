@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .rewrite import RuleApplied
+
 __all__ = [
     "BranchSelection",
     "EvalEvent",
@@ -23,7 +25,7 @@ __all__ = [
     "Observer",
     "PassEvent",
     "PlanRuleEvent",
-    "Rewrite",
+    "RuleApplied",
     "active_observers",
     "notify",
     "observing",
@@ -34,23 +36,12 @@ Path = tuple[int, ...]
 
 
 @dataclass
-class Rewrite:
-    """One rule firing on one node: which rule, why, and where (path in the result tree)."""
-
-    rule: str
-    reason: str
-    path: Path
-    before: Any  # the node before the rule (an Expression)
-    after: Any  # the node the rule produced
-
-
-@dataclass
 class PassEvent:
     name: str
     before: Any
     after: Any
     changed: bool
-    rewrites: list[Rewrite] = field(default_factory=list)
+    rewrites: list[RuleApplied] = field(default_factory=list)
     elapsed: float = 0.0
 
 
@@ -146,13 +137,18 @@ class InvariantCheck:
 
 @dataclass
 class PlanRuleEvent:
-    """A logical-plan rule applied (DataFusion's EXPLAIN VERBOSE step)."""
+    """A logical-plan rule applied (DataFusion's EXPLAIN VERBOSE step), with what fired where."""
 
     rule: str
     before: Any
     after: Any
     changed: bool
-    reason: str = ""
+    applied: list[RuleApplied] = field(default_factory=list)
+
+    @property
+    def reason(self) -> str:
+        """Every firing's reason, in order (one line of EXPLAIN VERBOSE)."""
+        return "; ".join(a.reason for a in self.applied if a.reason)
 
 
 class Observer:

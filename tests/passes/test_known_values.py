@@ -8,6 +8,7 @@ import toolkit as tk
 from tests.passes.arrow_cases import assert_same_expr, bound, call, null_literal
 from toolkit.errors import UnboundError
 from toolkit.passes import GuaranteeError
+from toolkit.passes.errors import PassError
 
 F = tk.field
 R = tk.FieldRef
@@ -66,7 +67,7 @@ I32_IS_3 = {R("i32"): pa.scalar(3, pa.int32())}
 
 def expect_replaces_to(expr, known, expected):
     before = bound(expr)
-    after = tk.replace_fields_with_known_values(known, before)
+    after = tk.replace_fields_with_known_values(before, known)
     assert_same_expr(after, bound(expected))
     if after.equals(before):
         assert after is before
@@ -104,12 +105,24 @@ def test_arrow_replace_fields_with_known_values(expr, known, expected):
 
 def test_a_value_that_cannot_be_cast_names_the_field_and_the_type():
     with pytest.raises(GuaranteeError, match="i32.*int32"):
-        tk.replace_fields_with_known_values({R("i32"): pa.scalar("abc")}, bound(F("i32")))
+        tk.replace_fields_with_known_values(bound(F("i32")), {R("i32"): pa.scalar("abc")})
 
 
 def test_replace_refuses_unbound_input():
     with pytest.raises(UnboundError, match="ReplaceFieldsWithKnownValues called on an unbound"):
-        tk.replace_fields_with_known_values(I32_IS_3, F("i32"))
+        tk.replace_fields_with_known_values(F("i32"), I32_IS_3)
+
+
+def test_every_pass_takes_the_expression_first_and_says_so():
+    with pytest.raises(PassError, match=r"takes the expression first, not dict: "
+                                        r"replace_fields_with_known_values\(expr, known=\.\.\.\)"):
+        tk.replace_fields_with_known_values(I32_IS_3, bound(F("i32")))
+
+
+def test_known_values_come_from_the_guarantee_when_not_given():
+    after = tk.replace_fields_with_known_values(bound(F("i32")),
+                                                guarantee=tk.field("i32") == 3)
+    assert after.to_string() == "3"
 
 
 NESTED = pa.schema([pa.field("a", pa.struct([pa.field("b", pa.int32())]))])

@@ -121,10 +121,11 @@ class _DropLastColumn(plan.Rule):
     """A broken optimizer rule: it changes the plan's schema."""
 
     name = "drop_last_column"
+    order = "plan"
 
     def rewrite(self, p, ctx):
         names = p.schema.qualified_names[:-1]
-        return p.project(names)
+        return self.fired(p.project(names), "drops the last column")
 
 
 def test_an_optimizer_rule_that_changes_the_schema_is_caught(table, recorder):
@@ -209,3 +210,19 @@ def test_validation_modes_are_checked_and_scoped():
     assert plan.current_mode() == "always"
     assert invariants.runs(invariants.UNIQUE_NAMES, "off")
     assert not invariants.runs(invariants.LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, "off")
+
+
+class _ReturnsAPlan(plan.Rule):
+    """A rule written the old way: it returns the plan instead of a Transformed."""
+
+    name = "returns_a_plan"
+
+    def rewrite(self, node, ctx):
+        return node
+
+
+def test_a_rule_that_returns_a_plan_instead_of_transformed_is_told_how(table):
+    p = plan.scan("t", table).filter(tk.field("a") > 1)
+    with pytest.raises(tk.errors.RuleError, match=r"rule returns_a_plan returned a TableScan.*"
+                                                  r"Transformed.*or None"):
+        plan.optimize(p, rules=[_ReturnsAPlan()])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pyarrow.types as pat
 
 from ..expression import Call, Expression
-from .framework import Fired
+from ..rewrite import Transformed
 
 __all__ = ["NEUTRAL_OPERANDS", "arithmetic_identity"]
 
@@ -28,7 +28,7 @@ def _is_int_literal(expr: Expression, value: int) -> bool:
             and expr.value.is_valid and expr.value.as_py() == value)
 
 
-def arithmetic_identity(call: Call) -> Fired | None:
+def arithmetic_identity(call: Call) -> Transformed | None:
     spec = NEUTRAL_OPERANDS.get(call.name)
     if spec is None or len(call.args) != 2 or call.type is None or not pat.is_integer(call.type):
         return None
@@ -38,6 +38,6 @@ def arithmetic_identity(call: Call) -> Fired | None:
             other = call.args[1 - i]
             if other.type != call.type:
                 return None
-            return Fired(other, f"identities/{call.name.split('_')[0]}-{neutral}",
+            return Transformed.fired(other, f"identities/{call.name.split('_')[0]}-{neutral}",
                          f"{call.name} with {neutral} leaves an integer unchanged")
     return None

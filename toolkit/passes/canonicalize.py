@@ -11,9 +11,10 @@ from __future__ import annotations
 import itertools
 
 from ..expression import Expression
+from ..rewrite import Transformed
 from .chain import ASSOCIATIVE_COMMUTATIVE, flatten_chain
 from .comparison import BITS, NAMES, flipped
-from .framework import Fired, optimization_pass, require_bound, sweep_pre
+from .framework import optimization_pass, require_bound, sweep_pre
 from .rebind import bind_new_call, with_args_rebound
 
 __all__ = ["canonicalize"]
@@ -27,12 +28,12 @@ def _priority(operand: Expression) -> int:
 
 
 @optimization_pass("canonicalize", idempotent=True)
-def canonicalize(expr: Expression) -> Expression:
+def canonicalize(expr: Expression, **ctx) -> Expression:
     """Canonical form of a bound expression; the very same object when it already is."""
     require_bound(expr, "Cannot canonicalize an unbound expression.")
     done: dict[int, Expression] = {}  # chain calls known canonical: skip re-flattening
 
-    def rule(node: Expression) -> Fired | None:
+    def rule(node: Expression) -> Transformed | None:
         if not node.is_call or id(node) in done or not node.function.pure:
             return None
         if node.name in ASSOCIATIVE_COMMUTATIVE:
@@ -44,14 +45,14 @@ def canonicalize(expr: Expression) -> Expression:
                 name = NAMES[flipped(bits)]
                 after = bind_new_call(name, (right, left), node.options)
                 how = "stays" if name == node.name else "became"
-                return Fired(after, "canonicalize/flip-comparison",
+                return Transformed.fired(after, "canonicalize/flip-comparison",
                              f"literal moved to the right, {node.name} {how} {name}")
         return None
 
     return sweep_pre(expr, rule)
 
 
-def _reorder_chain(node, done) -> Fired | None:
+def _reorder_chain(node, done) -> Transformed | None:
     chain = flatten_chain(node)
     priorities = [_priority(f) for f in chain.fringe]
     in_order = all(a <= b for a, b in itertools.pairwise(priorities))
@@ -66,8 +67,8 @@ def _reorder_chain(node, done) -> Fired | None:
         done[id(folded)] = folded
     n = len(fringe)
     if in_order:
-        return Fired(folded, "canonicalize/refold-left",
+        return Transformed.fired(folded, "canonicalize/refold-left",
                      f"chain of {n} {node.name} operands regrouped as a left fold")
-    return Fired(folded, "canonicalize/reorder-commutative",
+    return Transformed.fired(folded, "canonicalize/reorder-commutative",
                  f"literals moved to the front of a chain of {n} {node.name} operands "
                  "(null literals first)")

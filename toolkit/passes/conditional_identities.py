@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from ..expression import Call, Expression, Literal
 from ..options import field_names
-from .framework import Fired
+from ..rewrite import Transformed
 from .rebind import bind_new_call, with_args_rebound
 
 __all__ = ["coalesce_truncation", "constant_case_when", "constant_if_else"]
@@ -35,19 +35,19 @@ def _null_of(call: Call) -> Literal:
     return Literal(pa.scalar(None, call.type))
 
 
-def constant_if_else(call: Call) -> Fired | None:
+def constant_if_else(call: Call) -> Transformed | None:
     if call.name != "if_else" or len(call.args) != 3:
         return None
     cond, then, otherwise = call.args
     if not cond.is_literal or not cond.is_scalar:
         return None
     if not cond.value.is_valid:
-        return Fired(_null_of(call), "identities/if-else-null-condition",
+        return Transformed.fired(_null_of(call), "identities/if-else-null-condition",
                      "if_else with a null condition is null on every row")
     chosen, branch = (then, "then") if cond.value.as_py() else (otherwise, "else")
     if chosen.type != call.type:
         return None
-    return Fired(chosen, "identities/if-else-constant",
+    return Transformed.fired(chosen, "identities/if-else-constant",
                  f"the condition is always {str(cond.value.as_py()).lower()}, "
                  f"so only the {branch} branch is ever taken")
 
@@ -65,7 +65,7 @@ def _conditions(struct: Expression) -> tuple[list[Expression], list[str]] | None
     return None
 
 
-def constant_case_when(call: Call) -> Fired | None:
+def constant_case_when(call: Call) -> Transformed | None:
     if call.name != "case_when" or len(call.args) < 2:
         return None
     found = _conditions(call.args[0])
@@ -93,7 +93,7 @@ def constant_case_when(call: Call) -> Fired | None:
         after = otherwise if otherwise is not None else _null_of(call)
         if after.type != call.type:
             return None
-        return Fired(after, "identities/case-when-constant",
+        return Transformed.fired(after, "identities/case-when-constant",
                      "every condition is a literal: the case taken is known")
     kept_names = [name for _, _, name in kept]
     if names == [str(i) for i in range(n)]:  # the builder's numbering stays a numbering
@@ -104,7 +104,7 @@ def constant_case_when(call: Call) -> Fired | None:
         args.append(otherwise)
     after = bind_new_call("case_when", args)
     dropped = n - len(kept)
-    return Fired(after, "identities/case-when-constant",
+    return Transformed.fired(after, "identities/case-when-constant",
                  f"{dropped} case{'s' if dropped > 1 else ''} with a literal condition "
                  "resolved (false and null are never taken, true ends the search)")
 
@@ -115,7 +115,7 @@ def _never_null(expr: Expression) -> bool:
     return expr.is_field and expr.field_type is not None and not expr.nullable
 
 
-def coalesce_truncation(call: Call) -> Fired | None:
+def coalesce_truncation(call: Call) -> Transformed | None:
     if call.name != "coalesce" or len(call.args) < 2:
         return None
     args = list(call.args)
@@ -133,5 +133,5 @@ def coalesce_truncation(call: Call) -> Fired | None:
     if len(kept) == 1:
         if kept[0].type != call.type:
             return None
-        return Fired(kept[0], rule, reason)
-    return Fired(with_args_rebound(call, kept), rule, reason)
+        return Transformed.fired(kept[0], rule, reason)
+    return Transformed.fired(with_args_rebound(call, kept), rule, reason)

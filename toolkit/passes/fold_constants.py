@@ -21,8 +21,9 @@ import pyarrow as pa
 
 from ..expression import Call, Expression, Literal
 from ..functions import FunctionKind, NullHandling
+from ..rewrite import Transformed
 from .chain import is_pure
-from .framework import Fired, optimization_pass, require_bound, sweep_post
+from .framework import optimization_pass, require_bound, sweep_post
 
 __all__ = ["evaluate_literal_call", "fold_constants", "literal_text"]
 
@@ -31,13 +32,13 @@ _FALSE = pa.scalar(False)
 
 
 @optimization_pass("fold_constants", idempotent=True)
-def fold_constants(expr: Expression) -> Expression:
+def fold_constants(expr: Expression, **ctx) -> Expression:
     """Fold what can be folded; the very same object when nothing could."""
     require_bound(expr, "Cannot fold constants in unbound expression.")
     return sweep_post(expr, fold_rule)
 
 
-def fold_rule(call: Call) -> Fired | None:
+def fold_rule(call: Call) -> Transformed | None:
     function = call.function
     if not function.pure:
         return None
@@ -46,13 +47,13 @@ def fold_rule(call: Call) -> Fired | None:
         value = evaluate_literal_call(call)
         if value is None:
             return None
-        return Fired(Literal(value), "fold_constants/evaluate-literals",
+        return Transformed.fired(Literal(value), "fold_constants/evaluate-literals",
                      f"{call.name} of literals evaluated to {literal_text(value)}")
     if function.kind is FunctionKind.SCALAR and function.null_handling is NullHandling.INTERSECTION:
         for i, arg in enumerate(args):
             if arg.is_literal and arg.is_null_literal:
                 after = arg if arg.type == call.type else Literal(pa.scalar(None, call.type))
-                return Fired(after, "fold_constants/null-intersection",
+                return Transformed.fired(after, "fold_constants/null-intersection",
                              f"argument {i} is a null literal and {call.name} is null "
                              "wherever an input is null")
     if call.name == "and_kleene" and len(args) == 2:
@@ -66,25 +67,25 @@ def _is_bool_literal(expr: Expression, value: pa.Scalar) -> bool:
     return expr.is_literal and expr.is_scalar and expr.value.equals(value)
 
 
-def _fold_and(args) -> Fired | None:
+def _fold_and(args) -> Transformed | None:
     for x, y in (args, args[::-1]):
         if _is_bool_literal(x, _TRUE):
-            return Fired(y, "fold_constants/and-true", "true and x is x")
+            return Transformed.fired(y, "fold_constants/and-true", "true and x is x")
         if _is_bool_literal(x, _FALSE):
-            return Fired(x, "fold_constants/and-false", "false and x is false, even where x is null")
+            return Transformed.fired(x, "fold_constants/and-false", "false and x is false, even where x is null")
         if x.equals(y) and is_pure(x):
-            return Fired(x, "fold_constants/and-same", "x and x is x")
+            return Transformed.fired(x, "fold_constants/and-same", "x and x is x")
     return None
 
 
-def _fold_or(args) -> Fired | None:
+def _fold_or(args) -> Transformed | None:
     for x, y in (args, args[::-1]):
         if _is_bool_literal(x, _FALSE):
-            return Fired(y, "fold_constants/or-false", "false or x is x")
+            return Transformed.fired(y, "fold_constants/or-false", "false or x is x")
         if _is_bool_literal(x, _TRUE):
-            return Fired(x, "fold_constants/or-true", "true or x is true, even where x is null")
+            return Transformed.fired(x, "fold_constants/or-true", "true or x is true, even where x is null")
         if x.equals(y) and is_pure(x):
-            return Fired(x, "fold_constants/or-same", "x or x is x")
+            return Transformed.fired(x, "fold_constants/or-same", "x or x is x")
     return None
 
 

@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 from ..expression import Call, Expression, Literal, Parameter
 from ..field_ref import FieldRef
 from ..options import value_set
+from ..rewrite import Transformed
 from .comparison import (
     BITS,
     EQUAL,
@@ -31,7 +32,6 @@ from .comparison import (
 )
 from .errors import GuaranteeError
 from .fold_constants import literal_text
-from .framework import Fired
 from .rebind import bind_new_call
 from .set_lookup import (
     EMIT_NULL,
@@ -86,7 +86,7 @@ class Inequality:
         return text + " or null" if self.nullable else text
 
     # -- the rule: simplify one call, post-order ---------------------------------------
-    def simplify(self, call: Call) -> Fired | None:
+    def simplify(self, call: Call) -> Transformed | None:
         name = call.name
         if name in ("is_valid", "is_null") and call.args:
             return self._simplify_validity(call)
@@ -115,28 +115,28 @@ class Inequality:
             return None
         return self._decided(lhs, bool(bits & flipped(r)), call)
 
-    def _decided(self, target: Expression, value: bool, call: Call) -> Fired:
+    def _decided(self, target: Expression, value: bool, call: Call) -> Transformed:
         why = f"the guarantee {self.describe()} makes {_short(call)} always {str(value).lower()}"
         if not self.nullable:
-            return Fired(Literal(pa.scalar(value)),
+            return Transformed.fired(Literal(pa.scalar(value)),
                          f"simplify/inequality-{str(value).lower()}", why)
         after = bind_new_call("true_unless_null", (target,))
         if not value:
             after = bind_new_call("invert", (after,))
-        return Fired(after, f"simplify/inequality-{str(value).lower()}-unless-null",
+        return Transformed.fired(after, f"simplify/inequality-{str(value).lower()}-unless-null",
                      why + " where it is not null")
 
-    def _simplify_validity(self, call: Call) -> Fired | None:
+    def _simplify_validity(self, call: Call) -> Transformed | None:
         if self.nullable:
             return None
         lhs = strip_order_preserving_casts(call.args[0])
         if not lhs.is_field or lhs.ref != self.target:
             return None
         value = call.name == "is_valid"
-        return Fired(Literal(pa.scalar(value)), f"simplify/{call.name}-by-inequality",
+        return Transformed.fired(Literal(pa.scalar(value)), f"simplify/{call.name}-by-inequality",
                      f"the guarantee {self.describe()} means {lhs.to_string()} is never null")
 
-    def _simplify_is_in(self, call: Call) -> Fired | None:
+    def _simplify_is_in(self, call: Call) -> Transformed | None:
         if not call.args or not isinstance(call.options, pc.SetLookupOptions):
             return None
         lhs = strip_order_preserving_casts(call.args[0])
@@ -157,12 +157,12 @@ class Inequality:
                 f"{self.describe()}: {exc}") from exc
         kept = pc.filter(values, mask, null_selection_behavior=selection)
         if len(kept) == 0:
-            return Fired(Literal(pa.scalar(False)), "simplify/is-in-empty",
+            return Transformed.fired(Literal(pa.scalar(False)), "simplify/is-in-empty",
                          f"no value of the set can satisfy the guarantee {self.describe()}")
         if len(kept) == len(values):
             return None
         after = bind_new_call("is_in", call.args, set_lookup_options(kept, behavior))
-        return Fired(after, "simplify/is-in-trim",
+        return Transformed.fired(after, "simplify/is-in-trim",
                      f"the guarantee {self.describe()} rules out {len(values) - len(kept)} of "
                      f"the {len(values)} values in the set")
 

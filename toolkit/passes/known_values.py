@@ -3,7 +3,7 @@
 `extract_known_field_values(guarantee)` reads the members of the guarantee's
 `and_kleene` chain and keeps `field == literal` (the value) and `is_null(field)`
 (a null); everything else is left to the inequality rules (Arrow §4). The first
-value for a field wins. `replace_fields_with_known_values(known, expr)` then puts
+value for a field wins. `replace_fields_with_known_values(expr, known)` then puts
 the values where the fields were, cast to the field's type, dictionary-encoded
 when the field is a dictionary; folding is left to fold_constants.
 """
@@ -15,10 +15,11 @@ import pyarrow.types as pat
 
 from ..expression import Expression, Literal, as_expression
 from ..field_ref import FieldRef
+from ..rewrite import Transformed
 from .chain import flatten_chain
 from .errors import GuaranteeError
 from .fold_constants import literal_text
-from .framework import Fired, optimization_pass, require_bound, sweep_pre
+from .framework import optimization_pass, require_bound, sweep_pre
 
 __all__ = [
     "conjunction_members",
@@ -59,19 +60,25 @@ def extract_known_field_values(guarantee) -> dict[FieldRef, pa.Scalar]:
     return known
 
 
-@optimization_pass("replace_fields_with_known_values", expr_arg=1, idempotent=True)
-def replace_fields_with_known_values(known: dict, expr: Expression) -> Expression:
-    """`expr` with every field in `known` replaced by its value as a literal."""
+@optimization_pass("replace_fields_with_known_values", takes=("known",), idempotent=True)
+def replace_fields_with_known_values(expr: Expression, *, known: dict | None = None,
+                                     guarantee=None, **ctx) -> Expression:
+    """`expr` with every field in `known` replaced by its value as a literal.
+
+    Without `known`, the values the guarantee fixes (`extract_known_field_values`).
+    """
     require_bound(expr, "ReplaceFieldsWithKnownValues called on an unbound Expression")
+    if known is None:
+        known = extract_known_field_values(guarantee) if guarantee is not None else {}
     if not known:
         return expr
     known = {(k if isinstance(k, FieldRef) else FieldRef(k)): v for k, v in known.items()}
 
-    def rule(node: Expression) -> Fired | None:
+    def rule(node: Expression) -> Transformed | None:
         if not node.is_field or node.ref not in known:
             return None
         value = _as_field_type(known[node.ref], node)
-        return Fired(Literal(value), "replace_fields/known-value",
+        return Transformed.fired(Literal(value), "replace_fields/known-value",
                      f"the guarantee fixes {node.to_string()} to {_text(value)}")
 
     return sweep_pre(expr, rule)

@@ -9,8 +9,8 @@ made of pure functions are merged: two `random()` calls are not the same value.
 from __future__ import annotations
 
 from ..expression import Call, Expression
+from ..rewrite import Transformed
 from .chain import ExprKey, flatten_chain, is_pure
-from .framework import Fired
 from .rebind import with_args_rebound
 
 __all__ = ["IDEMPOTENT_CHAINS", "double_negation", "duplicate_operands"]
@@ -18,17 +18,17 @@ __all__ = ["IDEMPOTENT_CHAINS", "double_negation", "duplicate_operands"]
 IDEMPOTENT_CHAINS = frozenset({"and", "or", "and_kleene", "or_kleene"})
 
 
-def double_negation(call: Call) -> Fired | None:
+def double_negation(call: Call) -> Transformed | None:
     if call.name != "invert" or len(call.args) != 1:
         return None
     inner = call.args[0]
     if not inner.is_call or inner.name != "invert" or len(inner.args) != 1:
         return None
-    return Fired(inner.args[0], "identities/double-negation",
+    return Transformed.fired(inner.args[0], "identities/double-negation",
                  "invert(invert(x)) is x, nulls included")
 
 
-def duplicate_operands(call: Call, done: dict[int, Expression]) -> Fired | None:
+def duplicate_operands(call: Call, done: dict[int, Expression]) -> Transformed | None:
     """Drop repeated operands of an and/or chain (pre-order; `done` skips inner chain calls)."""
     chain = flatten_chain(call)
     for inner in chain.exprs:
@@ -49,6 +49,6 @@ def duplicate_operands(call: Call, done: dict[int, Expression]) -> Fired | None:
         done[id(folded)] = folded
     dropped = len(chain.fringe) - len(kept)
     word = call.name.replace("_kleene", "")
-    return Fired(folded, "identities/duplicate-operand",
+    return Transformed.fired(folded, "identities/duplicate-operand",
                  f"x {word} x is x: {dropped} repeated operand{'s' if dropped > 1 else ''} "
                  f"of {call.name} dropped")

@@ -15,8 +15,8 @@ import pyarrow.types as pat
 
 from ..expression import Call, Expression, Literal
 from ..options import option_values
+from ..rewrite import Transformed
 from .comparison import BITS, EQUAL
-from .framework import Fired
 
 __all__ = ["non_nullable_validity", "self_comparison"]
 
@@ -27,7 +27,7 @@ def _never_null(expr: Expression) -> bool:
     return expr.is_field and expr.field_type is not None and not expr.nullable
 
 
-def non_nullable_validity(call: Call) -> Fired | None:
+def non_nullable_validity(call: Call) -> Transformed | None:
     value = _VALIDITY.get(call.name)
     if value is None or len(call.args) != 1 or not _never_null(call.args[0]):
         return None
@@ -35,12 +35,12 @@ def non_nullable_validity(call: Call) -> Fired | None:
     if call.name == "is_null" and pat.is_floating(field.type) and call.options is not None \
             and option_values(call.options).get("nan_is_null"):
         return None
-    return Fired(Literal(pa.scalar(value)), "identities/non-nullable-field",
+    return Transformed.fired(Literal(pa.scalar(value)), "identities/non-nullable-field",
                  f"{field.to_string()} is not nullable in the schema, so {call.name} is "
                  f"always {str(value).lower()}")
 
 
-def self_comparison(call: Call) -> Fired | None:
+def self_comparison(call: Call) -> Transformed | None:
     bits = BITS.get(call.name)
     if bits is None or len(call.args) != 2:
         return None
@@ -50,6 +50,6 @@ def self_comparison(call: Call) -> Fired | None:
     if pat.is_floating(left.type) and call.name not in ("less", "greater"):
         return None  # NaN == NaN is false and NaN != NaN is true: not constant
     value = bool(bits & EQUAL)
-    return Fired(Literal(pa.scalar(value)), "identities/self-comparison",
+    return Transformed.fired(Literal(pa.scalar(value)), "identities/self-comparison",
                  f"{left.to_string()} is not nullable, so {call.to_string()} is always "
                  f"{str(value).lower()}")

@@ -22,7 +22,7 @@ from .canonicalize import canonicalize
 from .errors import PassError, UnknownPassError
 from .fold_constants import fold_constants
 from .framework import run_as_pass, trusting_bound
-from .known_values import extract_known_field_values, replace_fields_with_known_values
+from .known_values import replace_fields_with_known_values
 from .remove_named_refs import remove_named_refs
 from .simplify_identities import simplify_identities
 from .simplify_with_guarantee import simplify_with_guarantee
@@ -85,25 +85,23 @@ def _steps(passes, guarantee) -> list[tuple[str, Callable, bool]]:
         chosen = [passes]
     else:
         chosen = list(passes)
-    return [(*_step(p, guarantee), getattr(p if callable(p) else PASSES.get(p), "idempotent",
-                                           False)) for p in chosen]
+    return [_step(p, guarantee) for p in chosen]
 
 
-def _step(spec, guarantee) -> tuple[str, Callable]:
+def _step(spec, guarantee) -> tuple[str, Callable, bool]:
+    """(name, run(expr, observer), idempotent): every pass called the one way, `(expr, **ctx)`."""
     if isinstance(spec, str):
         if spec not in PASSES:
             raise UnknownPassError(spec, PASSES)
         spec = PASSES[spec]
     if not callable(spec):
         raise PassError(f"a pass is a name or a function, not {type(spec).__name__}")
-    name = getattr(spec, "pass_name", None) or getattr(spec, "__name__", "custom pass")
-    if name == "replace_fields_with_known_values":
-        known = extract_known_field_values(guarantee) if guarantee is not None else {}
-        return name, lambda e, obs: spec(known, e, observer=obs)
-    if getattr(spec, "needs_guarantee", False):
-        if guarantee is None:
-            raise PassError(f"the pass {name} needs a guarantee: optimize(..., guarantee=...)")
-        return name, lambda e, obs: spec(e, guarantee, observer=obs)
-    if getattr(spec, "pass_name", None):
-        return name, lambda e, obs: spec(e, observer=obs)
-    return name, lambda e, obs: run_as_pass(name, spec, e, observer=obs)
+    name = getattr(spec, "pass_name", None)
+    if name is None:  # a plain function from expression to expression
+        custom = spec
+        name = getattr(custom, "__name__", "custom pass")
+        return name, lambda e, obs: run_as_pass(name, lambda x, **ctx: custom(x), e,
+                                                observer=obs), False
+    if "guarantee" in spec.needs and guarantee is None:
+        raise PassError(f"the pass {name} needs a guarantee: optimize(..., guarantee=...)")
+    return name, lambda e, obs: spec(e, observer=obs, guarantee=guarantee), spec.idempotent

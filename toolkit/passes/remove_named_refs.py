@@ -8,22 +8,23 @@ from __future__ import annotations
 
 from ..expression import Expression, Parameter
 from ..field_ref import FieldRef
-from .framework import Fired, optimization_pass, require_bound, sweep_pre
+from ..rewrite import Transformed
+from .framework import optimization_pass, require_bound, sweep_pre
 
 __all__ = ["remove_named_refs"]
 
 
 @optimization_pass("remove_named_refs", idempotent=True)
-def remove_named_refs(expr: Expression) -> Expression:
+def remove_named_refs(expr: Expression, **ctx) -> Expression:
     """`expr` with name refs replaced by FieldPath refs; the same object when none were."""
     require_bound(expr, "RemoveNamedRefs called on unbound expression")
 
-    def rule(node: Expression) -> Fired | None:
+    def rule(node: Expression) -> Transformed | None:
         if not node.is_field or node.ref.is_field_path:
             return None
         as_path = FieldRef(node.path)
         after = Parameter(as_path, node.field_type, node.path, node.nullable)
-        return Fired(after, "remove_named_refs/name-to-path",
+        return Transformed.fired(after, "remove_named_refs/name-to-path",
                      f"{node.to_string()} is {after.to_string()} in the bound schema")
 
     return sweep_pre(expr, rule)

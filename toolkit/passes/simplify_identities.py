@@ -9,10 +9,11 @@ rules run post-order, again on a node while one of them fires.
 from __future__ import annotations
 
 from ..expression import Call, Expression
+from ..rewrite import Transformed
 from .arithmetic_identities import NEUTRAL_OPERANDS, arithmetic_identity
 from .comparison import BITS
 from .conditional_identities import coalesce_truncation, constant_case_when, constant_if_else
-from .framework import Fired, optimization_pass, require_bound, sweep_post, sweep_pre
+from .framework import optimization_pass, require_bound, sweep_post, sweep_pre
 from .logic_identities import IDEMPOTENT_CHAINS, double_negation, duplicate_operands
 from .null_identities import non_nullable_validity, self_comparison
 
@@ -33,12 +34,12 @@ _MAX_STEPS_PER_NODE = 8
 
 
 @optimization_pass("simplify_identities")
-def simplify_identities(expr: Expression) -> Expression:
+def simplify_identities(expr: Expression, **ctx) -> Expression:
     """Apply the extra identities; the very same object when none applies."""
     require_bound(expr, "Cannot simplify identities in an unbound expression.")
     done: dict[int, Expression] = {}
 
-    def chain_rule(node: Expression) -> Fired | None:
+    def chain_rule(node: Expression) -> Transformed | None:
         if not node.is_call or node.name not in IDEMPOTENT_CHAINS or id(node) in done:
             return None
         return duplicate_operands(node, done)
@@ -47,7 +48,7 @@ def simplify_identities(expr: Expression) -> Expression:
     return sweep_post(expr, _local_rule)
 
 
-def _local_rule(call: Call) -> Fired | None:
+def _local_rule(call: Call) -> Transformed | None:
     rule = LOCAL_RULES.get(call.name)
     if rule is None:
         return None
@@ -55,12 +56,11 @@ def _local_rule(call: Call) -> Fired | None:
     if fired is None:
         return None
     # one rule's result may enable another at the same place (coalesce -> one argument, ...)
-    steps = [fired]
     for _ in range(_MAX_STEPS_PER_NODE):
-        after = steps[-1].after
+        after = fired.node
         follow = LOCAL_RULES.get(after.name) if after.is_call else None
         more = follow(after) if follow is not None else None
         if more is None:
             break
-        steps.append(more._replace(before=after))
-    return steps[-1]._replace(earlier=tuple(steps[:-1])) if len(steps) > 1 else fired
+        fired = fired.then(more)
+    return fired

@@ -18,17 +18,18 @@ import pyarrow as pa
 
 from ..expression import Call, Expression, Literal, as_expression
 from ..options import option_values
+from ..rewrite import Transformed
 from .canonicalize import canonicalize
 from .fold_constants import fold_constants
-from .framework import Fired, optimization_pass, sweep_post
+from .framework import optimization_pass, sweep_post
 from .inequality import Inequality
 from .known_values import conjunction_members, known_value_of, replace_fields_with_known_values
 
 __all__ = ["simplify_with_guarantee"]
 
 
-@optimization_pass("simplify_with_guarantee", needs_guarantee=True)
-def simplify_with_guarantee(expr: Expression, guarantee) -> Expression:
+@optimization_pass("simplify_with_guarantee", takes=("guarantee",), needs=("guarantee",))
+def simplify_with_guarantee(expr: Expression, *, guarantee, **ctx) -> Expression:
     """`expr` simplified on the rows where `guarantee` holds; the same object if unchanged."""
     guarantee = as_expression(guarantee)
     known = {}
@@ -39,7 +40,7 @@ def simplify_with_guarantee(expr: Expression, guarantee) -> Expression:
             remaining.append(member)
         else:
             known.setdefault(*pair)
-    expr = replace_fields_with_known_values(known, expr)
+    expr = replace_fields_with_known_values(expr, known)
     expr = fold_constants(canonicalize(expr))
     for member in remaining:
         if not member.is_call:
@@ -62,15 +63,15 @@ def _validity_rule(valid: Expression):
     """Arrow's SimplifyIsValidGuarantee for the guarantee `is_valid(valid)`."""
     label = valid.to_string()
 
-    def rule(call: Call) -> Fired | None:
+    def rule(call: Call) -> Transformed | None:
         if not call.args or not call.args[0].equals(valid):
             return None
         name = call.name
         if name in ("is_valid", "true_unless_null"):
-            return Fired(Literal(pa.scalar(True)), f"simplify/{name}-by-is-valid",
+            return Transformed.fired(Literal(pa.scalar(True)), f"simplify/{name}-by-is-valid",
                          f"the guarantee is_valid({label}) makes {name}({label}) true")
         if name == "is_null" and not _nan_counts_as_null(call):
-            return Fired(Literal(pa.scalar(False)), "simplify/is_null-by-is-valid",
+            return Transformed.fired(Literal(pa.scalar(False)), "simplify/is_null-by-is-valid",
                          f"the guarantee is_valid({label}) makes is_null({label}) false")
         return None
 

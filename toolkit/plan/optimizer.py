@@ -1,21 +1,27 @@
-"""The logical optimizer: rules applied in rounds, an observer told after every rule.
+"""The logical optimizer: rules applied in rounds through the one rewrite driver.
 
 `optimize(plan, observer=None)` runs the rules (`rules.default_rules()`) in
 order, round after round until a round changes nothing (at most `max_rounds`).
-After every rule it reports an `observe.PlanRuleEvent` (rule, plan before and
-after, whether it changed, why), as DataFusion's EXPLAIN VERBOSE lists them, and
-checks the seed's SHOULD: the plan's schema is still the input's.
+Each rule runs through `toolkit.rewrite.apply_rule` (or, for a whole-plan rule,
+once on the root); what fired comes back as `RuleApplied` records with their
+paths, and a rule changed the plan exactly when something fired. After every
+rule the observer hears an `observe.PlanRuleEvent` (rule, plan before and after,
+the firings), as DataFusion's EXPLAIN VERBOSE lists them, and the plan's schema
+is checked against the input's (the optimizer must not change it).
 """
 
 from __future__ import annotations
 
 from .. import observe
+from ..errors import RuleError
+from ..rewrite import ROOT, RewriteLog, RuleApplied, Transformed, apply_rule
 from .errors import PlanError
 from .invariants import LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, current_mode, report, runs
 from .logical_plan import LogicalPlan
-from .rules import RuleContext, default_rules
+from .rules import Rule, RuleContext, default_rules
+from .tree import PLAN_SHAPE
 
-__all__ = ["MAX_ROUNDS", "optimize"]
+__all__ = ["MAX_ROUNDS", "optimize", "run_rule"]
 
 MAX_ROUNDS = 3
 
@@ -27,6 +33,27 @@ def _schema_problems(expected, actual) -> list[str]:
             if a != b]
 
 
+def run_rule(rule: Rule, plan: LogicalPlan, observer=None) -> tuple[LogicalPlan,
+                                                                    list[RuleApplied]]:
+    """`plan` after one run of `rule`, and every firing placed in the result."""
+    ctx = RuleContext(observer=observer)
+    log = RewriteLog(PLAN_SHAPE)
+    if rule.order == "plan":
+        out = rule.rewrite(plan, ctx)
+        if out is not None and not isinstance(out, Transformed):
+            raise RuleError(f"rule {rule.name} returned a {type(out).__name__}; a rule returns "
+                            "Transformed(...) (rule.fired(after, reason)) or None")
+        after = plan if out is None or not out.firings else log.record(out, ROOT, plan)
+    else:
+        def visit(node):
+            return rule.rewrite(node, ctx)
+        visit.rule_name = rule.name
+        after = apply_rule(plan, visit, rule.order, log)
+    if not isinstance(after, LogicalPlan):
+        raise PlanError(f"rule {rule.name} returned {type(after).__name__}, not a plan")
+    return after, log.resolve(after)
+
+
 def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX_ROUNDS,
              validation: str | None = None) -> LogicalPlan:
     """An equivalent, cheaper plan with the same schema."""
@@ -36,24 +63,24 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
     rules = default_rules() if rules is None else list(rules)
     original = plan.schema
     for _ in range(max(1, max_rounds)):
-        round_start = plan
+        changed_in_round = False
         for rule in rules:
-            ctx = RuleContext(observer=observer)
-            after = rule.rewrite(plan, ctx)
-            changed = after is not plan and not after.equals(plan)
+            after, applied = run_rule(rule, plan, observer)
             if runs(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, mode):
                 problems = _schema_problems(list(original), list(after.schema))
-                report(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, lambda r=rule, a=after: f"rule {r.name} on {a.label()}",
+                report(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA,
+                       lambda r=rule, a=after: f"rule {r.name} on {a.label()}",
                        not problems,
                        details="; ".join(problems) if problems else "schema unchanged",
                        expected=str(original) if problems else None,
                        actual=str(after.schema) if problems else None, observer=observer)
             if observe.active_observers(observer):
                 observe.notify("on_plan_rule", observe.PlanRuleEvent(
-                    rule=rule.name, before=plan, after=after, changed=changed,
-                    reason="; ".join(ctx.notes)), observer)
-            if changed:
+                    rule=rule.name, before=plan, after=after, changed=bool(applied),
+                    applied=applied), observer)
+            if applied:
                 plan = after
-        if plan is round_start:
+                changed_in_round = True
+        if not changed_in_round:
             break
     return plan

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .tree import transform_down
 from .invariants import PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA, current_mode, report, runs
 from .physical_plan import (
     LimitExec,
@@ -24,6 +23,7 @@ from .physical_plan import (
     _schema_problems,
     _schema_text,
 )
+from .tree import transform_down
 
 __all__ = ["PHYSICAL_RULES", "PhysicalRule", "optimize_physical", "transform_physical"]
 

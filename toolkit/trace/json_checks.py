@@ -215,6 +215,13 @@ class _Checker:
             self.text(doc.get("rule"), f"{where}.rule")
             self.flag(doc.get("changed"), f"{where}.changed")
             self.text(doc.get("reason"), f"{where}.reason", optional=True)
+            if "applied" in doc:
+                for i, a in enumerate(self.items(doc.get("applied"), f"{where}.applied")):
+                    at = f"{where}.applied[{i}]"
+                    a = self.obj(a, at)
+                    self.text(a.get("rule"), f"{at}.rule")
+                    self.text(a.get("reason"), f"{at}.reason")
+                    self.path(a.get("path"), f"{at}.path")
             for key in ("before", "after"):
                 self.plan(doc.get(key), f"{where}.{key}")
         else:

@@ -14,8 +14,16 @@ import pyarrow as pa
 
 from ..expression import Call, Expression, Literal, Parameter
 from ..field_ref import FieldPath, FieldRef
-from .json_values import (array_from_json, array_to_json, options_from_json, options_to_json,
-                          scalar_from_json, scalar_to_json, type_from_json, type_to_json)
+from .json_values import (
+    array_from_json,
+    array_to_json,
+    options_from_json,
+    options_to_json,
+    scalar_from_json,
+    scalar_to_json,
+    type_from_json,
+    type_to_json,
+)
 
 __all__ = ["ExpressionWriter", "ExpressionReader", "expression_to_doc", "expression_from_doc",
            "ref_to_json", "ref_from_json"]

@@ -11,12 +11,29 @@ from __future__ import annotations
 import pyarrow as pa
 
 from ..expression import Expression
-from ..observe import (BranchSelection, EvalEvent, InvariantCheck, NodeStats, PassEvent,
-                       PlanRuleEvent, Rewrite)
+from ..observe import (
+    BranchSelection,
+    EvalEvent,
+    InvariantCheck,
+    NodeStats,
+    PassEvent,
+    PlanRuleEvent,
+    RuleApplied,
+)
 from .json_expressions import ExpressionReader, ExpressionWriter
-from .json_values import (array_from_json, array_to_json, plain_value, rows_from_json,
-                          rows_to_json, scalar_from_json, scalar_to_json, table_from_json,
-                          table_to_json, type_from_json, type_to_json)
+from .json_values import (
+    array_from_json,
+    array_to_json,
+    plain_value,
+    rows_from_json,
+    rows_to_json,
+    scalar_from_json,
+    scalar_to_json,
+    table_from_json,
+    table_to_json,
+    type_from_json,
+    type_to_json,
+)
 from .plan_shape import PlanSnapshot, is_plan, plan_nodes, snapshot
 from .recorded_error import RecordedError
 
@@ -70,8 +87,9 @@ def _step_to_json(step, exprs: ExpressionWriter) -> dict:
                 "expected": plain_value(step.expected), "actual": plain_value(step.actual)}
     if isinstance(step, PlanRuleEvent):
         return {"kind": "plan_rule", "rule": step.rule, "changed": bool(step.changed),
-                "reason": step.reason, "before": _plan_to_json(step.before),
-                "after": _plan_to_json(step.after)}
+                "applied": [{"rule": a.rule, "reason": a.reason, "path": _path(a.path)}
+                            for a in step.applied],
+                "before": _plan_to_json(step.before), "after": _plan_to_json(step.after)}
     raise TypeError(f"a trace step must be an event from toolkit.observe, not "
                     f"{type(step).__name__}")
 
@@ -127,7 +145,7 @@ def _step_from_json(doc: dict, exprs: ExpressionReader):
     if kind == "pass":
         return PassEvent(name=doc["name"], before=exprs.get(doc["before"]),
                          after=exprs.get(doc["after"]), changed=doc["changed"],
-                         rewrites=[Rewrite(r["rule"], r["reason"], tuple(r["path"]),
+                         rewrites=[RuleApplied(r["rule"], r["reason"], tuple(r["path"]),
                                            exprs.get(r["before"]), exprs.get(r["after"]))
                                    for r in doc["rewrites"]],
                          elapsed=_elapsed(doc))
@@ -138,10 +156,37 @@ def _step_from_json(doc: dict, exprs: ExpressionReader):
                               passed=doc["passed"], details=doc.get("details", ""),
                               expected=doc.get("expected"), actual=doc.get("actual"))
     if kind == "plan_rule":
+        after = _plan_from_json(doc["after"])
         return PlanRuleEvent(rule=doc["rule"], before=_plan_from_json(doc["before"]),
-                             after=_plan_from_json(doc["after"]), changed=doc["changed"],
-                             reason=doc.get("reason", ""))
+                             after=after, changed=doc["changed"],
+                             applied=_applied_from_json(doc, after))
     raise ValueError(f"unknown trace step kind {kind!r}")
+
+
+def _applied_from_json(doc: dict, after) -> list[RuleApplied]:
+    """The firings of a plan rule; the node each produced is read back from the plan after.
+
+    A trace from before firings were recorded has one reason: it becomes one
+    firing at the root.
+    """
+    if "applied" not in doc:
+        reason = doc.get("reason") or ""
+        return [RuleApplied(doc["rule"], reason, (), None, after)] if reason else []
+    out = []
+    for a in doc["applied"]:
+        path = tuple(a["path"])
+        out.append(RuleApplied(a["rule"], a["reason"], path, None, _plan_node_at(after, path)))
+    return out
+
+
+def _plan_node_at(plan, path):
+    node = plan
+    for i in path:
+        children = node.children if node is not None else ()
+        if i >= len(children):
+            return None
+        node = children[i]
+    return node
 
 
 def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:

@@ -1,8 +1,13 @@
 """What an optimizer rule is, and the facts about expressions the rules rely on.
 
-A rule rewrites a whole plan and returns the identical plan when it changes
-nothing; it says why it changed something with `ctx.note(...)` (the reason shown
-by EXPLAIN VERBOSE and in the PlanRuleEvent).
+A rule has a `name` and an `order` and answers one plan node at a time with a
+`Transformed` (or None when it does not apply); the optimizer's one driver
+(`toolkit.rewrite.apply_rule`) walks the plan, records a `RuleApplied` (with
+the rule's reason and the node's path) for every firing and knows from them
+whether the rule changed anything. `order` is "pre" (a node before its inputs,
+for rules that move things down), "post" (after its inputs), or "plan": the
+rule needs the whole plan at once (column pruning carries what the parents need
+downwards) and returns a `Transformed` whose firings name each node they changed.
 """
 
 from __future__ import annotations
@@ -12,25 +17,34 @@ from dataclasses import dataclass, field
 
 from ...expression import Expression, postorder
 from ...functions.function import call_can_fail
+from ...rewrite import Firing, Transformed
+from ...visit import modify_expression
 
 __all__ = ["Rule", "RuleContext", "can_fail", "is_pure", "substitute_columns"]
 
 
 @dataclass
 class RuleContext:
-    observer: object = None
-    notes: list[str] = field(default_factory=list)
+    """What a rule may use during one run: the observer, and a memo for that run only."""
 
-    def note(self, text: str) -> None:
-        self.notes.append(text)
+    observer: object = None
+    memo: dict = field(default_factory=dict)
 
 
 class Rule(abc.ABC):
     name: str = "rule"
+    order: str = "post"
 
     @abc.abstractmethod
-    def rewrite(self, plan, ctx: RuleContext):
-        """The rewritten plan, or `plan` itself when the rule does not apply."""
+    def rewrite(self, node, ctx: RuleContext) -> Transformed | None:
+        """The node's replacement and why, or None when the rule does not apply here."""
+
+    def fired(self, after, reason: str) -> Transformed:
+        return Transformed.fired(after, self.name, reason)
+
+    def firing(self, before, after, reason: str) -> Firing:
+        """One change inside a whole-plan rule: `before` became `after`."""
+        return Firing(self.name, reason, after, before)
 
     def __repr__(self) -> str:
         return f"<plan rule {self.name}>"
@@ -48,8 +62,6 @@ def can_fail(expr: Expression) -> bool:
 
 def substitute_columns(expr: Expression, replacements: dict[str, Expression]) -> Expression | None:
     """`expr` with column refs replaced by expressions; None when a ref reaches into a struct."""
-    from ...visit import modify_expression
-
     blocked = []
 
     def pre(node):

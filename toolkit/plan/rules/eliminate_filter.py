@@ -7,7 +7,6 @@ DataFusion's EliminateFilter. The constant usually comes from
 from __future__ import annotations
 
 from ..logical_plan import EmptyRelation, Filter
-from ..tree import transform_up
 from .base import Rule
 
 __all__ = ["EliminateFilter"]
@@ -15,16 +14,13 @@ __all__ = ["EliminateFilter"]
 
 class EliminateFilter(Rule):
     name = "eliminate_filter"
+    order = "post"
 
-    def rewrite(self, plan, ctx):
-        def visit(node):
-            if not isinstance(node, Filter) or not node.predicate.is_literal:
-                return node
-            value = node.predicate.value
-            if value.is_valid and value.as_py() is True:
-                ctx.note("dropped an always-true filter")
-                return node.input
-            ctx.note(f"filter {node.predicate} keeps no row")
-            return EmptyRelation(node.schema, reason=f"filter {node.predicate}")
-
-        return transform_up(plan, visit)
+    def rewrite(self, node, ctx):
+        if not isinstance(node, Filter) or not node.predicate.is_literal:
+            return None
+        value = node.predicate.value
+        if value.is_valid and value.as_py() is True:
+            return self.fired(node.input, "dropped an always-true filter")
+        return self.fired(EmptyRelation(node.schema, reason=f"filter {node.predicate}"),
+                          f"filter {node.predicate} keeps no row")

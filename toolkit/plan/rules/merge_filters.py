@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from ...builders import and_
 from ..logical_plan import Filter
-from ..tree import transform_down
 from .base import Rule, can_fail, is_pure
 
 __all__ = ["MergeFilters"]
@@ -19,22 +18,19 @@ __all__ = ["MergeFilters"]
 
 class MergeFilters(Rule):
     name = "merge_filters"
+    order = "pre"
 
-    def rewrite(self, plan, ctx):
-        def visit(node):
-            if not (isinstance(node, Filter) and isinstance(node.input, Filter)):
-                return node
-            run = [node]  # outermost first
-            while isinstance(run[-1].input, Filter) and _mergeable(run[-1], run[-1].input):
-                run.append(run[-1].input)
-            if len(run) == 1:
-                return node
-            bottom = run[-1]
-            predicate = and_(*[f.predicate for f in reversed(run)])
-            ctx.note(f"merged {len(run)} filters in a row into one")
-            return Filter(bottom.input, predicate)
-
-        return transform_down(plan, visit)
+    def rewrite(self, node, ctx):
+        if not (isinstance(node, Filter) and isinstance(node.input, Filter)):
+            return None
+        run = [node]  # outermost first
+        while isinstance(run[-1].input, Filter) and _mergeable(run[-1], run[-1].input):
+            run.append(run[-1].input)
+        if len(run) == 1:
+            return None
+        predicate = and_(*[f.predicate for f in reversed(run)])
+        return self.fired(Filter(run[-1].input, predicate),
+                          f"merged {len(run)} filters in a row into one")
 
 
 def _mergeable(outer: Filter, inner: Filter) -> bool:

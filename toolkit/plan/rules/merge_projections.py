@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...expression import preorder
 from ..logical_plan import Projection
-from ..tree import transform_up
 from .base import Rule, is_pure, substitute_columns
 
 __all__ = ["MergeProjections"]
@@ -18,30 +18,27 @@ __all__ = ["MergeProjections"]
 
 class MergeProjections(Rule):
     name = "merge_projections"
+    order = "post"
 
-    def rewrite(self, plan, ctx):
-        def visit(node):
-            if not (isinstance(node, Projection) and isinstance(node.input, Projection)):
-                return node
-            inner = node.input
-            if not all(is_pure(e) for e in inner.exprs):
-                return node
-            replacements = {f.qualified_name: e for f, e in zip(inner.schema, inner.exprs)}
-            uses = Counter(ref.leaves()[0].name for e in node.exprs for ref in _all_refs(e))
-            for name, expr in replacements.items():
-                if expr.is_call and uses[name] > 1:
-                    return node
-            merged = [substitute_columns(e, replacements) for e in node.exprs]
-            if any(m is None for m in merged):
-                return node
-            ctx.note(f"merged a projection of {len(inner.exprs)} into one of {len(node.exprs)}")
-            return Projection(inner.input, merged, node.names, node.relations)
-
-        return transform_up(plan, visit)
+    def rewrite(self, node, ctx):
+        if not (isinstance(node, Projection) and isinstance(node.input, Projection)):
+            return None
+        inner = node.input
+        if not all(is_pure(e) for e in inner.exprs):
+            return None
+        replacements = {f.qualified_name: e for f, e in zip(inner.schema, inner.exprs)}
+        uses = Counter(ref.leaves()[0].name for e in node.exprs for ref in _all_refs(e))
+        for name, expr in replacements.items():
+            if expr.is_call and uses[name] > 1:
+                return None
+        merged = [substitute_columns(e, replacements) for e in node.exprs]
+        if any(m is None for m in merged):
+            return None
+        return self.fired(Projection(inner.input, merged, node.names, node.relations),
+                          f"merged a projection of {len(inner.exprs)} into one of "
+                          f"{len(node.exprs)}")
 
 
 def _all_refs(expr):
     """Every field reference, repeats included (field_refs() keeps each once)."""
-    from ...expression import preorder
-
     return [n.ref for n in preorder(expr) if n.is_field]

@@ -9,7 +9,6 @@ group keys over no rows. A global aggregate is not: it still yields one row
 from __future__ import annotations
 
 from ..logical_plan import Aggregate, EmptyRelation, Filter, Join, Limit, Projection, Sort
-from ..tree import transform_up
 from .base import Rule
 
 __all__ = ["PropagateEmptyRelation"]
@@ -21,20 +20,18 @@ def _empty(node) -> bool:
 
 class PropagateEmptyRelation(Rule):
     name = "propagate_empty_relation"
+    order = "post"
 
-    def rewrite(self, plan, ctx):
-        def visit(node):
-            if isinstance(node, (Projection, Filter, Sort, Limit)) and _empty(node.input):
-                empties = True
-            elif isinstance(node, Aggregate):
-                empties = _empty(node.input) and bool(node.group_exprs)
-            elif isinstance(node, Join):
-                empties = _empty(node.left) or (node.how == "inner" and _empty(node.right))
-            else:
-                empties = False
-            if not empties:
-                return node
-            ctx.note(f"{node.label().split(':')[0]} over an empty input is empty")
-            return EmptyRelation(node.schema, reason="empty input")
-
-        return transform_up(plan, visit)
+    def rewrite(self, node, ctx):
+        if isinstance(node, (Projection, Filter, Sort, Limit)) and _empty(node.input):
+            empties = True
+        elif isinstance(node, Aggregate):
+            empties = _empty(node.input) and bool(node.group_exprs)
+        elif isinstance(node, Join):
+            empties = _empty(node.left) or (node.how == "inner" and _empty(node.right))
+        else:
+            empties = False
+        if not empties:
+            return None
+        return self.fired(EmptyRelation(node.schema, reason="empty input"),
+                          f"{node.label().split(':')[0]} over an empty input is empty")

@@ -23,7 +23,6 @@ from ...builders import and_
 from ..columns import columns_of
 from ..guarantees import conjuncts, passthrough_columns
 from ..logical_plan import Aggregate, Filter, Join, Projection, Sort
-from ..tree import transform_down
 from .base import Rule, can_fail, is_pure, substitute_columns
 
 __all__ = ["PushDownFilter"]
@@ -40,48 +39,47 @@ def _split(predicate):
 
 class PushDownFilter(Rule):
     name = "push_down_filter"
+    order = "pre"
 
-    def rewrite(self, plan, ctx):
-        def visit(node):
-            if not isinstance(node, Filter) or not is_pure(node.predicate):
-                return node
-            child = node.input
-            if isinstance(child, Projection):
-                return self._below_projection(node, child, ctx)
-            if isinstance(child, Sort):
-                ctx.note(f"pushed {node.predicate} below a sort")
-                return child.with_new_children([Filter(child.input, node.predicate)])
-            if isinstance(child, Aggregate):
-                return self._below_aggregate(node, child, ctx)
-            if isinstance(child, Join):
-                return self._into_join(node, child, ctx)
-            return node
+    def rewrite(self, node, ctx):
+        if not isinstance(node, Filter) or not is_pure(node.predicate):
+            return None
+        child = node.input
+        if isinstance(child, Projection):
+            return self._below_projection(node, child)
+        if isinstance(child, Sort):
+            return self.fired(child.with_new_children([Filter(child.input, node.predicate)]),
+                              f"pushed {node.predicate} below a sort")
+        if isinstance(child, Aggregate):
+            return self._below_aggregate(node, child)
+        if isinstance(child, Join):
+            return self._into_join(node, child)
+        return None
 
-        return transform_down(plan, visit)
-
-    def _below_projection(self, node, projection, ctx):
+    def _below_projection(self, node, projection):
         if not all(is_pure(e) for e in projection.exprs):
-            return node
+            return None
         replacements = {f.qualified_name: e for f, e in zip(projection.schema, projection.exprs)}
         moved = substitute_columns(node.predicate, replacements)
         if moved is None:
-            return node
-        ctx.note(f"pushed {node.predicate} below a projection as {moved}")
-        return projection.with_new_children([Filter(projection.input, moved)])
+            return None
+        return self.fired(projection.with_new_children([Filter(projection.input, moved)]),
+                          f"pushed {node.predicate} below a projection as {moved}")
 
-    def _below_aggregate(self, node, aggregate, ctx):
+    def _below_aggregate(self, node, aggregate):
         keys = passthrough_columns(aggregate.group_exprs, aggregate.schema)
         parts = _split(node.predicate)
         down = [p for p in parts if columns_of(p) and columns_of(p) <= keys]
         if not down:
-            return node
+            return None
         stay = [p for p in parts if not any(p is d for d in down)]
-        ctx.note(f"pushed {', '.join(str(p) for p in down)} below an aggregate")
-        return _filter(aggregate.with_new_children([_filter(aggregate.input, down)]), stay)
+        return self.fired(
+            _filter(aggregate.with_new_children([_filter(aggregate.input, down)]), stay),
+            f"pushed {', '.join(str(p) for p in down)} below an aggregate")
 
-    def _into_join(self, node, join, ctx):
+    def _into_join(self, node, join):
         if can_fail(node.predicate) and join.how == "inner":
-            return node  # rows without a match would now be evaluated too
+            return None  # rows without a match would now be evaluated too
         left_cols = set(join.left.schema.qualified_names)
         right_cols = set(join.right.schema.qualified_names)
         left, right, stay = [], [], []
@@ -94,9 +92,8 @@ class PushDownFilter(Rule):
             else:
                 stay.append(part)
         if not left and not right:
-            return node
+            return None
         moved = [f"{p} to the left input" for p in left] + [f"{p} to the right input"
                                                              for p in right]
-        ctx.note("pushed " + ", ".join(moved))
         new_join = join.with_new_children([_filter(join.left, left), _filter(join.right, right)])
-        return _filter(new_join, stay)
+        return self.fired(_filter(new_join, stay), "pushed " + ", ".join(moved))

@@ -11,9 +11,9 @@ vouching for each other (`x > 5 and x > 5` keeps one).
 from __future__ import annotations
 
 from ...builders import and_
+from ...passes import optimize as optimize_expression
 from ..guarantees import MAX_GUARANTEES, conjuncts, guarantees_of
 from ..logical_plan import Filter
-from ..tree import transform_up
 from .base import Rule
 
 __all__ = ["SimplifyConjuncts"]
@@ -21,33 +21,27 @@ __all__ = ["SimplifyConjuncts"]
 
 class SimplifyConjuncts(Rule):
     name = "simplify_conjuncts"
+    order = "post"
 
-    def rewrite(self, plan, ctx):
-        from ...passes import optimize as optimize_expression
-
-        memo: dict = {}
-
-        def visit(node):
-            if not isinstance(node, Filter):
-                return node
-            parts = conjuncts(node.predicate)
-            if len(parts) < 2:
-                return node
-            below = guarantees_of(node.input, memo)
-            changed = False
-            half = MAX_GUARANTEES // 2  # the neighbours of each conjunct: linear in their count
-            for i, part in enumerate(parts):
-                others = parts[max(0, i - half):i] + parts[i + 1:i + 1 + half]
-                guarantee = and_((below + others)[:MAX_GUARANTEES])
-                new = optimize_expression(part, None, guarantee=guarantee, observer=ctx.observer)
-                if new is not part and not new.equals(part):
-                    ctx.note(f"{part} -> {new} given the other conjuncts")
-                    parts[i] = new
-                    changed = True
-            if not changed:
-                return node
-            schema = node.input.schema.binding_schema()
-            predicate = optimize_expression(and_(parts), schema, observer=ctx.observer)
-            return Filter(node.input, predicate)
-
-        return transform_up(plan, visit)
+    def rewrite(self, node, ctx):
+        if not isinstance(node, Filter):
+            return None
+        parts = conjuncts(node.predicate)
+        if len(parts) < 2:
+            return None
+        below = guarantees_of(node.input, ctx.memo)
+        reasons = []
+        half = MAX_GUARANTEES // 2  # the neighbours of each conjunct: linear in their count
+        for i, part in enumerate(parts):
+            others = parts[max(0, i - half):i] + parts[i + 1:i + 1 + half]
+            guarantee = and_((below + others)[:MAX_GUARANTEES])
+            new = optimize_expression(part, None, guarantee=guarantee, observer=ctx.observer)
+            if new is not part and not new.equals(part):
+                reasons.append(f"{part} -> {new}")
+                parts[i] = new
+        if not reasons:
+            return None
+        schema = node.input.schema.binding_schema()
+        predicate = optimize_expression(and_(parts), schema, observer=ctx.observer)
+        return self.fired(Filter(node.input, predicate),
+                          "; ".join(reasons) + " given the other conjuncts")

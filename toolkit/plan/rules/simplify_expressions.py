@@ -11,10 +11,10 @@ stay what it was (the optimizer's schema invariant).
 from __future__ import annotations
 
 from ...builders import and_
+from ...passes import optimize as optimize_expression
 from ..guarantees import guarantees_of
 from ..logical_field import nullable
 from ..logical_plan import Aggregate, Filter, Projection
-from ..tree import transform_up
 from .base import Rule
 
 __all__ = ["SimplifyExpressions"]
@@ -30,28 +30,23 @@ def _keeps_field(node, before, after) -> bool:
 
 class SimplifyExpressions(Rule):
     name = "simplify_expressions"
+    order = "post"
 
-    def rewrite(self, plan, ctx):
-        from ...passes import optimize as optimize_expression
-
-        memo: dict = {}  # guarantees of the nodes already rewritten, each computed once
-
-        def visit(node):
-            exprs = node.expressions()
-            if not exprs:
-                return node
-            known = guarantees_of(node.input, memo)
-            guarantee = and_(known) if known else None
-            changed = False
-            out = []
-            for expr in exprs:
-                new = optimize_expression(expr, None, guarantee=guarantee, observer=ctx.observer)
-                if new is not expr and not new.equals(expr) and _keeps_field(node, expr, new):
-                    ctx.note(f"{expr} -> {new}")
-                    out.append(new)
-                    changed = True
-                else:
-                    out.append(expr)
-            return node.with_expressions(out) if changed else node
-
-        return transform_up(plan, visit)
+    def rewrite(self, node, ctx):
+        exprs = node.expressions()
+        if not exprs:
+            return None
+        known = guarantees_of(node.input, ctx.memo)  # each node's guarantees computed once
+        guarantee = and_(known) if known else None
+        reasons = []
+        out = []
+        for expr in exprs:
+            new = optimize_expression(expr, None, guarantee=guarantee, observer=ctx.observer)
+            if new is not expr and not new.equals(expr) and _keeps_field(node, expr, new):
+                reasons.append(f"{expr} -> {new}")
+                out.append(new)
+            else:
+                out.append(expr)
+        if not reasons:
+            return None
+        return self.fired(node.with_expressions(out), "; ".join(reasons))
