@@ -22,7 +22,7 @@ import pyarrow.dataset as ds
 
 import toolkit as tk
 from toolkit import plan
-from toolkit.plan.guarantees import conjuncts
+from toolkit.expression_facts import conjuncts
 
 __all__ = ["EXERCISES", "Verdict", "check", "monthly_flights", "penguins", "self_join_plan"]
 

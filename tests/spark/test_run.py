@@ -156,7 +156,7 @@ def test_every_batch_is_checked_against_the_plan_schema():
         def execute(self):
             yield pa.record_batch({"x": pa.array([1.5])})
 
-    with pytest.raises(SparkSchemaMismatch, match="LyingExec.*x:double, the plan says x:int64"):
+    with pytest.raises(SparkSchemaMismatch, match="LyingExec.*column 0 'x' is double, the plan says int64"):
         list(_checked_batches(LyingFragment(), "stage 0", None, LyingFragment.schema))
 
 

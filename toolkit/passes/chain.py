@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..expression import Call, Expression, preorder
+from ..expression import Call, Expression
 
-__all__ = ["ASSOCIATIVE_COMMUTATIVE", "Chain", "ExprKey", "flatten_chain", "is_pure"]
+__all__ = ["ASSOCIATIVE_COMMUTATIVE", "Chain", "ExprKey", "flatten_chain"]
 
 # Arrow's IsBinaryAssociativeCommutative
 ASSOCIATIVE_COMMUTATIVE = frozenset({
@@ -59,9 +59,3 @@ class ExprKey:
 
     def __eq__(self, other) -> bool:
         return isinstance(other, ExprKey) and self.expr.equals(other.expr)
-
-
-def is_pure(expr: Expression) -> bool:
-    """Whether every call in `expr` is pure (the same inputs always give the same result)."""
-    return all(not node.is_call or node.function is None or node.function.pure
-               for node in preorder(expr))

@@ -20,9 +20,9 @@ from __future__ import annotations
 import pyarrow as pa
 
 from ..expression import Call, Expression, Literal
+from ..expression_facts import is_pure
 from ..functions import FunctionKind, NullHandling
 from ..rewrite import Transformed
-from .chain import is_pure
 from .framework import optimization_pass, require_bound, sweep_post
 
 __all__ = ["evaluate_literal_call", "fold_constants", "literal_text"]

@@ -14,26 +14,18 @@ import pyarrow as pa
 import pyarrow.types as pat
 
 from ..expression import Expression, Literal, as_expression
+from ..expression_facts import conjuncts
 from ..field_ref import FieldRef
 from ..rewrite import Transformed
-from .chain import flatten_chain
 from .errors import GuaranteeError
 from .fold_constants import literal_text
 from .framework import optimization_pass, require_bound, sweep_pre
 
 __all__ = [
-    "conjunction_members",
     "extract_known_field_values",
     "known_value_of",
     "replace_fields_with_known_values",
 ]
-
-
-def conjunction_members(guarantee: Expression) -> list[Expression]:
-    """The members of an `and_kleene` chain; any other guarantee is one member."""
-    if guarantee.is_call and guarantee.name == "and_kleene":
-        return flatten_chain(guarantee).fringe
-    return [guarantee]
 
 
 def known_value_of(member: Expression) -> tuple[FieldRef, pa.Scalar | pa.Array] | None:
@@ -53,7 +45,7 @@ def known_value_of(member: Expression) -> tuple[FieldRef, pa.Scalar | pa.Array] 
 def extract_known_field_values(guarantee) -> dict[FieldRef, pa.Scalar]:
     """{FieldRef: value} for every field the guarantee fixes (unbound input is fine)."""
     known: dict[FieldRef, pa.Scalar] = {}
-    for member in conjunction_members(as_expression(guarantee)):
+    for member in conjuncts(as_expression(guarantee)):
         pair = known_value_of(member)
         if pair is not None:
             known.setdefault(*pair)  # Arrow: on a duplicate the first value wins

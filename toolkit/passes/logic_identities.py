@@ -9,8 +9,9 @@ made of pure functions are merged: two `random()` calls are not the same value.
 from __future__ import annotations
 
 from ..expression import Call, Expression
+from ..expression_facts import is_pure
 from ..rewrite import Transformed
-from .chain import ExprKey, flatten_chain, is_pure
+from .chain import ExprKey, flatten_chain
 from .rebind import with_args_rebound
 
 __all__ = ["IDEMPOTENT_CHAINS", "double_negation", "duplicate_operands"]

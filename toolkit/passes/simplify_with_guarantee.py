@@ -17,13 +17,14 @@ from __future__ import annotations
 import pyarrow as pa
 
 from ..expression import Call, Expression, Literal, as_expression
+from ..expression_facts import conjuncts
 from ..options import option_values
 from ..rewrite import Transformed
 from .canonicalize import canonicalize
 from .fold_constants import fold_constants
 from .framework import optimization_pass, sweep_post
 from .inequality import Inequality
-from .known_values import conjunction_members, known_value_of, replace_fields_with_known_values
+from .known_values import known_value_of, replace_fields_with_known_values
 
 __all__ = ["simplify_with_guarantee"]
 
@@ -34,7 +35,7 @@ def simplify_with_guarantee(expr: Expression, *, guarantee, **ctx) -> Expression
     guarantee = as_expression(guarantee)
     known = {}
     remaining = []
-    for member in conjunction_members(guarantee):
+    for member in conjuncts(guarantee):
         pair = known_value_of(member)
         if pair is None:
             remaining.append(member)

@@ -11,21 +11,10 @@ use these guarantees to simplify (`simplify_with_guarantee`).
 from __future__ import annotations
 
 from ..expression import Expression
+from ..expression_facts import conjuncts
 from .columns import columns_of
 
-__all__ = ["conjuncts", "guarantees_of", "passthrough_columns"]
-
-
-def conjuncts(expr: Expression) -> list[Expression]:
-    """The members of a chain of `and_kleene` (the expression itself otherwise)."""
-    out, stack = [], [expr]
-    while stack:
-        node = stack.pop()
-        if node.is_call and node.name == "and_kleene":
-            stack.extend(reversed(node.args))
-        else:
-            out.append(node)
-    return out
+__all__ = ["guarantees_of", "passthrough_columns"]
 
 
 def passthrough_columns(exprs, fields) -> set[str]:

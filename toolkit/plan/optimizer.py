@@ -19,18 +19,12 @@ from .errors import PlanError
 from .invariants import LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, current_mode, report, runs
 from .logical_plan import LogicalPlan
 from .rules import Rule, RuleContext, default_rules
+from .schema_problems import schema_problems
 from .tree import PLAN_SHAPE
 
 __all__ = ["MAX_ROUNDS", "optimize", "run_rule"]
 
 MAX_ROUNDS = 3
-
-
-def _schema_problems(expected, actual) -> list[str]:
-    if len(expected) != len(actual):
-        return [f"{len(actual)} fields, expected {len(expected)}"]
-    return [f"field {i}: {b} instead of {a}" for i, (a, b) in enumerate(zip(expected, actual))
-            if a != b]
 
 
 def run_rule(rule: Rule, plan: LogicalPlan, observer=None) -> tuple[LogicalPlan,
@@ -67,7 +61,7 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
         for rule in rules:
             after, applied = run_rule(rule, plan, observer)
             if runs(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, mode):
-                problems = _schema_problems(list(original), list(after.schema))
+                problems = schema_problems(original, after.schema, declared_by="expected")
                 report(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA,
                        lambda r=rule, a=after: f"rule {r.name} on {a.label()}",
                        not problems,

@@ -20,9 +20,9 @@ from .physical_plan import (
     PhysicalPlan,
     ProjectionExec,
     ScanExec,
-    _schema_problems,
     _schema_text,
 )
+from .schema_problems import schema_problems
 from .tree import transform_down
 
 __all__ = ["PHYSICAL_RULES", "PhysicalRule", "optimize_physical", "transform_physical"]
@@ -71,7 +71,7 @@ def optimize_physical(plan: PhysicalPlan, rules=None, validation: str | None = N
     for rule in PHYSICAL_RULES if rules is None else rules:
         plan = transform_physical(plan, rule.rewrite)
         if runs(PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA, mode):
-            problems = _schema_problems(original, plan.schema)
+            problems = schema_problems(original, plan.schema)
             report(PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA,
                    lambda r=rule, p=plan: f"physical rule {r.name} on {p.label()}", not problems,
                    details="; ".join(problems) if problems else "schema unchanged",

@@ -34,6 +34,7 @@ from .invariants import (
     runs,
 )
 from .physical_expr import evaluate_expression
+from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
 
 __all__ = [
@@ -72,22 +73,6 @@ def _data_problems(schema: pa.Schema, batch: pa.RecordBatch) -> list[str]:
         elif not field.nullable and column.null_count:
             problems.append(f"column {i} '{field.name}' has {column.null_count} nulls, "
                             "declared NOT NULL")
-    return problems
-
-
-def _schema_problems(schema: pa.Schema, got: pa.Schema) -> list[str]:
-    if len(schema) != len(got):
-        return [f"{len(got)} fields, declared {len(schema)}"]
-    problems = []
-    for i, (want, have) in enumerate(zip(schema, got)):
-        if want.name != have.name:
-            problems.append(f"field {i} is named '{have.name}', declared '{want.name}'")
-        if want.type != have.type:
-            problems.append(f"field {i} '{want.name}' is {have.type}, declared {want.type}")
-        if want.nullable != have.nullable:
-            problems.append(f"field {i} '{want.name}' is "
-                            f"{'nullable' if have.nullable else 'NOT NULL'}, declared "
-                            f"{'nullable' if want.nullable else 'NOT NULL'}")
     return problems
 
 
@@ -143,7 +128,7 @@ class PhysicalPlan(abc.ABC):
                                         zip(batch.schema.names, batch.columns))
                        if problems else None, observer=ctx.observer)
             if runs(BATCH_SCHEMA_IS_PLAN_SCHEMA, ctx.mode, first):
-                problems = _schema_problems(self.schema, batch.schema)
+                problems = schema_problems(self.schema, batch.schema)
                 report(BATCH_SCHEMA_IS_PLAN_SCHEMA, subject, not problems,
                        details="; ".join(problems) if problems else
                        f"batch {i}: schema equals the plan's",

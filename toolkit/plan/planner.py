@@ -40,9 +40,9 @@ from .physical_plan import (
     ProjectionExec,
     ScanExec,
     SortExec,
-    _schema_problems,
     _schema_text,
 )
+from .schema_problems import schema_problems
 
 __all__ = ["create_physical_plan"]
 
@@ -98,7 +98,7 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
 
 def _check(logical: LogicalPlan, physical: PhysicalPlan, observer) -> None:
     expected = logical.schema.to_arrow()
-    problems = _schema_problems(expected, physical.schema)
+    problems = schema_problems(expected, physical.schema)
     report(PLANNING_KEEPS_SCHEMA, lambda: f"{physical.label()} (planned from {logical.label()})",
            not problems,
            details="; ".join(problems) if problems else

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from ..expression import Expression, postorder
+from ..expression_facts import conjuncts
 from ..field_ref import FieldRef
-from ..passes.known_values import conjunction_members
 
 __all__ = ["never_true"]
 
@@ -74,13 +74,13 @@ def _num(x: float) -> str:
 # -- what the guarantee says about each field ----------------------------------------
 def _field_ranges(guarantee: Expression) -> dict[FieldRef, Interval]:
     ranges: dict[FieldRef, Interval] = {}
-    for member in conjunction_members(guarantee):
+    for member in conjuncts(guarantee):
         nullable = False
         if member.is_call and member.name == "or_kleene" and len(member.args) == 2:
             inner, other = member.args
             if other.is_call and other.name == "is_null" and other.args[0].is_field:
                 member, nullable = inner, True
-        for part in conjunction_members(member):
+        for part in conjuncts(member):
             found = _bound_of(part)
             if found is None:
                 continue

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..expression import Expression
+from ..expression_facts import conjuncts
 from ..passes import is_satisfiable, simplify_with_guarantee
-from ..passes.known_values import conjunction_members
 
 __all__ = ["Clash", "skip_reason"]
 
@@ -39,8 +39,8 @@ class Clash:
 
 def skip_reason(filter_expr: Expression, guarantee: Expression) -> Clash:
     """The first clashing (guarantee member, filter member) pair, else the wholes."""
-    guarantee_members = conjunction_members(guarantee)
-    filter_members = conjunction_members(filter_expr)
+    guarantee_members = conjuncts(guarantee)
+    filter_members = conjuncts(filter_expr)
     for member in guarantee_members:
         for part in filter_members:
             if _rules_out(part, member):

@@ -30,6 +30,7 @@ import pyarrow as pa
 from ..errors import KernelError
 from ..execution.parallel import serial
 from ..observe import observing
+from ..plan.schema_problems import schema_problems
 from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
 from .errors import SparkSchemaMismatch, SparkTranslationError
@@ -117,19 +118,6 @@ def _positional(schema: pa.Schema) -> pa.Schema:
     return pa.schema([f.with_name(f"c{i}") for i, f in enumerate(compatible)])
 
 
-def _schema_problems(expected: pa.Schema, got: pa.Schema) -> list[str]:
-    if len(expected) != len(got):
-        return [f"{len(got)} columns, the plan has {len(expected)}"]
-    out = []
-    for i, (want, have) in enumerate(zip(expected, got)):
-        if want.name != have.name or want.type != have.type:
-            out.append(f"column {i}: {have.name}:{have.type}, the plan says "
-                       f"{want.name}:{want.type}")
-        elif not want.nullable and have.nullable:
-            out.append(f"column {i} '{want.name}' is nullable, the plan says NOT NULL")
-    return out
-
-
 def _partition_function(fragment, stage: str, accumulator, trace: bool):
     """The function `mapInArrow` runs on each partition (the fragment travels as bytes)."""
     out_schema = _positional(fragment.schema)
@@ -195,7 +183,8 @@ def _partition_id() -> int | None:
 def _checked_batches(fragment, stage: str, observer, out_schema: pa.Schema):
     """The fragment's batches, each checked against the plan's schema, renamed for Spark."""
     for batch in fragment.execute():
-        problems = _schema_problems(fragment.schema, batch.schema)
+        problems = schema_problems(fragment.schema, batch.schema, noun="column",
+                                   declared_by="the plan says", nullable_may_narrow=True)
         if observer is not None:
             observer.count("check", stage, "output schema equals plan schema",
                            "failed" if problems else "passed")

@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.types as pat
 
 from ..expression import Expression
+from ..expression_facts import conjuncts
 from .to_column import literal_column, quote_name
 
 __all__ = ["describe", "prefilter_column", "prefilter_conjuncts"]
@@ -43,17 +44,6 @@ _FLIPPED = {"less": "greater", "less_equal": "greater_equal", "greater": "less",
 def _pushable_type(t: pa.DataType) -> bool:
     return (pat.is_integer(t) or pat.is_floating(t) or pat.is_decimal(t) or pat.is_date32(t)
             or pat.is_boolean(t) or pat.is_string(t) or pat.is_large_string(t))
-
-
-def _conjuncts(predicate: Expression) -> list[Expression]:
-    out, stack = [], [predicate]
-    while stack:
-        node = stack.pop()
-        if node.is_call and node.name in ("and_kleene", "and") and len(node.args) == 2:
-            stack.extend(reversed(node.args))
-        else:
-            out.append(node)
-    return out
 
 
 def _comparison(node: Expression, schema: pa.Schema) -> tuple[str, str, pa.Scalar] | None:
@@ -83,7 +73,7 @@ def _comparison(node: Expression, schema: pa.Schema) -> tuple[str, str, pa.Scala
 def prefilter_conjuncts(predicate: Expression, schema: pa.Schema) -> list[tuple[str, str, pa.Scalar]]:
     """The (column, comparison, constant) conjuncts of a bound filter over `schema` Spark may apply."""
     found = []
-    for conjunct in _conjuncts(predicate):
+    for conjunct in conjuncts(predicate, plain_and=True):
         hit = _comparison(conjunct, schema)
         if hit is not None:
             found.append(hit)

@@ -15,12 +15,11 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass, field
 
-from ...expression import Expression, postorder
-from ...functions.function import call_can_fail
+from ...expression import Expression
 from ...rewrite import Firing, Transformed
 from ...visit import modify_expression
 
-__all__ = ["Rule", "RuleContext", "can_fail", "is_pure", "substitute_columns"]
+__all__ = ["Rule", "RuleContext", "substitute_columns"]
 
 
 @dataclass
@@ -48,16 +47,6 @@ class Rule(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<plan rule {self.name}>"
-
-
-def is_pure(expr: Expression) -> bool:
-    """No impure function (one that may give another value on another run)."""
-    return all(not n.is_call or n.function is None or n.function.pure for n in postorder(expr))
-
-
-def can_fail(expr: Expression) -> bool:
-    """Some function may raise on some row (divide, checked arithmetic, casts)."""
-    return any(n.is_call and call_can_fail(n) for n in postorder(expr))
 
 
 def substitute_columns(expr: Expression, replacements: dict[str, Expression]) -> Expression | None:

@@ -10,8 +10,9 @@ chain of a thousand filters costs one conjunction, not a thousand growing ones.
 from __future__ import annotations
 
 from ...builders import and_
+from ...expression_facts import can_fail, is_pure
 from ..logical_plan import Filter
-from .base import Rule, can_fail, is_pure
+from .base import Rule
 
 __all__ = ["MergeFilters"]
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import Counter
 
 from ...expression import preorder
+from ...expression_facts import is_pure
 from ..logical_plan import Projection
-from .base import Rule, is_pure, substitute_columns
+from .base import Rule, substitute_columns
 
 __all__ = ["MergeProjections"]
 

@@ -20,10 +20,11 @@ Never below a Limit (that changes which rows are kept).
 from __future__ import annotations
 
 from ...builders import and_
+from ...expression_facts import can_fail, conjuncts, is_pure
 from ..columns import columns_of
-from ..guarantees import conjuncts, passthrough_columns
+from ..guarantees import passthrough_columns
 from ..logical_plan import Aggregate, Filter, Join, Projection, Sort
-from .base import Rule, can_fail, is_pure, substitute_columns
+from .base import Rule, substitute_columns
 
 __all__ = ["PushDownFilter"]
 

@@ -11,8 +11,9 @@ vouching for each other (`x > 5 and x > 5` keeps one).
 from __future__ import annotations
 
 from ...builders import and_
+from ...expression_facts import conjuncts
 from ...passes import optimize as optimize_expression
-from ..guarantees import MAX_GUARANTEES, conjuncts, guarantees_of
+from ..guarantees import MAX_GUARANTEES, guarantees_of
 from ..logical_plan import Filter
 from .base import Rule
 
