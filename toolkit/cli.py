@@ -118,7 +118,6 @@ def _one_line(exc) -> str:
 # -- the two commands -------------------------------------------------------------
 def _inputs(args):
     from .cli_inputs import load_data, parse_schema_spec
-    from .parse import parse
 
     expr = _expression(args.expr, args.pyarrow)
     schema = parse_schema_spec(args.schema) if args.schema else None
@@ -247,7 +246,7 @@ def _write_outputs(recorded, args, title: str) -> None:
         print(f"report: {os.path.abspath(path)}")
     if args.svg_dir:
         from .render import to_svg
-        from .render.dot import step_title
+        from .trace.steps import step_title
 
         os.makedirs(args.svg_dir, exist_ok=True)
         written = 0

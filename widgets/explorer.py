@@ -14,12 +14,12 @@ import ipywidgets as w
 
 import toolkit as tk
 from toolkit.render.labels import html_text
+from toolkit.trace.steps import EVAL, INVARIANT, PASS, PLAN_RULE, is_change, step_kind, step_title
 
 from .invariants_panel import InvariantsPanel
 from .rich_display import text_html, tree_html
 from .selection_view import SelectionView
 from .step_cursor import StepCursor
-from .step_kinds import EVAL, INVARIANT, PASS, PLAN_RULE, event_of, is_change, step_kind, step_title
 
 __all__ = ["Explorer"]
 
@@ -189,7 +189,7 @@ def _button(description: str, icon: str, css_class: str) -> w.Button:
 
 
 def _rules_html(step, kind: str) -> str:
-    event = event_of(step)
+    event = step
     if kind == PASS:
         if not event.rewrites:
             return "<div><i>No rule fired in this pass.</i></div>"
@@ -217,7 +217,7 @@ def _rules_html(step, kind: str) -> str:
 
 
 def _before_after_html(step, kind: str) -> str:
-    event = event_of(step)
+    event = step
     if kind in (PASS, PLAN_RULE):
         before, after = _any_text(event.before), _any_text(event.after)
         same = "" if event.changed else " <i>(unchanged)</i>"

@@ -10,15 +10,14 @@ from __future__ import annotations
 import ipywidgets as w
 
 from toolkit.render.labels import html_text
-
-from .step_kinds import INVARIANT, event_of, step_kind
+from toolkit.trace.steps import INVARIANT, step_kind
 
 __all__ = ["InvariantsPanel", "invariant_checks"]
 
 
 def invariant_checks(steps) -> list:
     """The invariant checks among `steps`, as (step index, check) pairs."""
-    return [(i, event_of(s)) for i, s in enumerate(steps) if step_kind(s) == INVARIANT]
+    return [(i, s) for i, s in enumerate(steps) if step_kind(s) == INVARIANT]
 
 
 class InvariantsPanel(w.HTML):

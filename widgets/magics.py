@@ -26,12 +26,12 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 import toolkit as tk
 from toolkit.errors import ExprscopeError, FieldRefError, ParseError
 from toolkit.pyarrow_text import parse_pyarrow
+from toolkit.trace.steps import EVAL, step_kind
 
 from .data_source import DataSourceError, resolve_data
 from .explorer import Explorer
 from .scan_view import ScanView
 from .selection_view import SelectionView
-from .step_kinds import EVAL, step_kind
 
 __all__ = ["ExprscopeMagics", "MagicInputError", "split_leading_options"]
 

@@ -17,8 +17,6 @@ import pyarrow as pa
 from toolkit.errors import FieldRefError
 from toolkit.visit import node_at
 
-from .step_kinds import event_of
-
 __all__ = ["NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
 
 NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
@@ -47,7 +45,7 @@ class SelectionRows:
     """The rows of one evaluation, with the branch per special form and the result."""
 
     def __init__(self, step):
-        event = event_of(step)
+        event = step
         self.event = event
         self.expr = event.expr
         self.num_rows = event.num_rows

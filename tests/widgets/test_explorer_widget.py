@@ -87,7 +87,7 @@ def test_an_unchanged_pass_says_so(recorded):
 def test_an_evaluation_step_opens_the_selection_view(recorded):
     explorer = Explorer(recorded)
     explorer.go(len(recorded.steps) - 1)
-    assert "evaluation (lazy) on 344 rows" in explorer.header.value
+    assert "evaluate (lazy) on 344 rows" in explorer.header.value
     view = explorer.selection_view
     assert isinstance(view, SelectionView) and view in explorer.detail.children
     rows = view.visible_rows()

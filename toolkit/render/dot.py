@@ -16,18 +16,36 @@ import pyarrow.compute as pc
 
 from ..expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
-from ..trace.plan_shape import is_plan, plan_label, plan_nodes, plan_schema_text
+from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
+from ..trace.steps import step_title
 from ..trace.tracer import Trace
 from ..visit import node_at
-from .dot_style import (ERROR_STYLE, FONT, KIND_STYLE, SELECTED, SKIPPED_STYLE, STATUS_LEGEND,
-                        STATUS_STYLE, UNSELECTED, density_color)
-from .labels import (arg_role, bounded_text, dot_text, dot_tooltip, node_detail, node_kind,
-                     node_title, type_text)
+from .dot_style import (
+    ERROR_STYLE,
+    FONT,
+    KIND_STYLE,
+    SELECTED,
+    SKIPPED_STYLE,
+    STATUS_LEGEND,
+    STATUS_STYLE,
+    UNSELECTED,
+    density_color,
+)
+from .labels import (
+    arg_role,
+    bounded_text,
+    dot_text,
+    dot_tooltip,
+    node_detail,
+    node_kind,
+    node_title,
+    type_text,
+)
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
 
-__all__ = ["to_dot", "MAX_NODES", "step_title"]
+__all__ = ["to_dot", "MAX_NODES"]
 
 MAX_NODES = 300
 TOOLTIP_CHARS = 400  # a node's tooltip: its whole subtree as text, up to this many characters
@@ -39,24 +57,6 @@ def to_dot(obj, *, max_nodes: int = MAX_NODES) -> graphviz.Digraph:
     g = _graph("exprscope")
     _draw(g, obj, "", max_nodes)
     return g
-
-
-def step_title(step) -> str:
-    """A one-line name for a step, used as caption and in the report's stepper."""
-    if isinstance(step, PassEvent):
-        n = len(step.rewrites)
-        what = f"{n} rewrite{'s' if n != 1 else ''}" if step.changed else "no change"
-        return f"pass {step.name}: {what}"
-    if isinstance(step, EvalEvent):
-        facts = error_facts(step.error)
-        outcome = f"failed at row {facts.row}" if facts and facts.row is not None else (
-            "failed" if facts else "ok")
-        return f"evaluate ({step.mode}) on {step.num_rows:,} rows: {outcome}"
-    if isinstance(step, InvariantCheck):
-        return f"invariant {step.name}: {'pass' if step.passed else 'FAIL'}"
-    if isinstance(step, PlanRuleEvent):
-        return f"plan rule {step.rule}: {'changed' if step.changed else 'no change'}"
-    return type(step).__name__
 
 
 # -- dispatch ---------------------------------------------------------------------
@@ -462,19 +462,12 @@ def _draw_plan(g, plan, prefix: str, statuses: dict[int, str]) -> dict[int, str]
 
 
 def _draw_plan_rule(g, event: PlanRuleEvent, prefix: str) -> None:
-    def labels(plan):  # a node counts as changed when its label or its schema changed
-        return [(plan_label(n), plan_schema_text(n)) for _, n, _ in plan_nodes(plan)] \
-            if is_plan(plan) else []
-
-    before_labels = set(labels(event.before))
     for side, plan in (("before", event.before), ("after", event.after)):
         sub = graphviz.Digraph(name=f"cluster_{prefix}{side}")
         sub.attr(label=f"<<B>{side}</B>>", style="rounded", color="#d1d5db")
         if is_plan(plan):
-            statuses = {}
-            if side == "after" and event.changed:
-                statuses = {i: "changed" for i, label in enumerate(labels(plan))
-                            if label not in before_labels}
+            statuses = ({i: "changed" for i in changed_positions(event)}
+                        if side == "after" else {})
             _draw_plan(sub, plan, f"{prefix}{side}_", statuses)
         else:
             sub.node(f"{prefix}{side}_text", label=_table(side, [str(plan)]), shape="note")

@@ -18,8 +18,8 @@ from ..expression import Expression
 from ..observe import EvalEvent, InvariantCheck, PassEvent
 from ..scan import ScanExplanation
 from ..trace.recorded_error import error_facts
+from ..trace.steps import step_title
 from ..trace.tracer import Trace
-from .dot import step_title
 from .dot_style import STATUS_STYLE
 from .labels import bounded_text, html_text
 from .scan_html import scan_report_html

@@ -17,15 +17,14 @@ import sys
 import pyarrow.compute as pc
 
 from ..expression import Expression, from_pyarrow
-from ..scan import ScanExplanation
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
-from ..trace.plan_shape import is_plan, plan_label, plan_nodes, plan_schema_text
+from ..scan import ScanExplanation
+from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
+from ..trace.steps import step_title
 from ..trace.tracer import Trace
 from ..visit import node_at
-from .dot import step_title
-from .labels import (arg_role, bounded_text, node_detail, node_title, shorten, type_text,
-                     visible)
+from .labels import arg_role, bounded_text, node_detail, node_title, shorten, type_text, visible
 from .scan_text import scan_lines
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
@@ -284,21 +283,17 @@ def _plan_lines(plan, paint, changed: set[int] = frozenset()) -> list[str]:
 
 def _plan_rule_lines(event: PlanRuleEvent, paint) -> list[str]:
     lines = [paint(visible(step_title(event)), "title")]
-    if event.reason:
-        lines.append(f"  {visible(event.reason)}")
-
-    def keys(plan):  # a node counts as changed when its label or its schema changed
-        return [(plan_label(n), plan_schema_text(n)) for _, n, _ in plan_nodes(plan)]
-
+    for a in event.applied[:MAX_REWRITE_LINES]:
+        where = "root" if not a.path else "at " + ".".join(str(i) for i in a.path)
+        lines.append(f"  {paint('⟲ ' + visible(a.rule), 'rule')} {where}: {visible(a.reason)}")
+    if len(event.applied) > MAX_REWRITE_LINES:
+        lines.append(paint(f"  … {len(event.applied) - MAX_REWRITE_LINES:,} more", "dim"))
     sides = (("before", event.before), ("after", event.after)) if event.changed \
         else (("plan", event.after),)
-    before = set(keys(event.before)) if is_plan(event.before) else set()
     for side, plan in sides:
         lines.append(f"  {side}:")
         if is_plan(plan):
-            changed = set()
-            if side == "after":
-                changed = {i for i, key in enumerate(keys(plan)) if key not in before}
+            changed = changed_positions(event) if side == "after" else set()
             lines += ["    " + line for line in _plan_lines(plan, paint, changed)]
         else:
             lines.append(f"    {visible(str(plan))}")

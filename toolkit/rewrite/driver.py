@@ -8,9 +8,10 @@ inside another) can share one `RewriteLog`.
 
 Paths: a firing is first known in the coordinates of the sweep it ran in;
 `RewriteLog.resolve` follows each result through later rebuilds (a parent
-rebuilt because a child changed) to the final tree. A result that a later
-firing replaced wholesale (an inner fold absorbed by an outer one) points at
-the node that absorbed it.
+rebuilt because a child changed) to the final tree, and its `after` becomes the
+node that stands there. A result that a later firing replaced wholesale (an
+inner fold absorbed by an outer one) keeps its own `after` and points at the
+node that absorbed it.
 """
 
 from __future__ import annotations
@@ -72,17 +73,19 @@ class RewriteLog:
             return []
         parents = _parent_links(result, self.shape.children)
         resolved: list[Path | None] = [None] * len(self.firings)
+        standing = [f.after for f in self.firings]
         for k in range(len(self.firings) - 1, -1, -1):
             node = self._final_node(self.firings[k].after, parents)
             if node is not None:
                 resolved[k] = _closest(_paths_to(node, parents), self._cells[k])
+                standing[k] = node  # rebuilt since (a child changed later): the node now there
                 continue
             absorber = self._absorber(k, resolved)
             resolved[k] = (absorber if absorber is not None
                            else _deepest_prefix(result, self._cells[k].to_tuple(),
                                                 self.shape.children))
-        return [RuleApplied(f.rule, f.reason, p, f.before, f.after)
-                for f, p in zip(self.firings, resolved)]
+        return [RuleApplied(f.rule, f.reason, p, f.before, after)
+                for f, p, after in zip(self.firings, resolved, standing)]
 
     def _final_node(self, node, parents):
         """`node`, or what later rebuilt or replaced it, as it stands in the result."""

@@ -101,3 +101,25 @@ def snapshot(root) -> PlanSnapshot:
         if parent is not None:
             made[parent].children.append(snap)
     return made[0]
+
+
+def changed_positions(event) -> set[int]:
+    """Pre-order positions (as `plan_nodes` numbers them) of the nodes a plan rule produced.
+
+    Read from the rule's firings by identity (each names the node it produced);
+    a step without them (an older trace) falls back to the nodes whose label or
+    schema is not found in the plan before.
+    """
+    after = event.after
+    if not event.changed or not is_plan(after):
+        return set()
+    nodes = plan_nodes(after)
+    position = {id(node): i for i, (_, node, _) in enumerate(nodes)}
+    fired = {position[id(a.after)] for a in getattr(event, "applied", ())
+             if a.after is not None and id(a.after) in position}
+    if fired:
+        return fired
+    before = ({(plan_label(n), plan_schema_text(n)) for _, n, _ in plan_nodes(event.before)}
+              if is_plan(event.before) else set())
+    return {i for i, (_, n, _) in enumerate(nodes)
+            if (plan_label(n), plan_schema_text(n)) not in before}

@@ -1,0 +1,59 @@
+"""The steps a trace holds: one union, one way to tell them apart, one title each.
+
+Every renderer, widget and the JSON codec dispatch on these classes (steps read
+back from JSON are the same classes), so a step's kind and name are decided
+here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+from .recorded_error import error_facts
+
+__all__ = ["EVAL", "INVARIANT", "KIND_OF", "PASS", "PLAN_RULE", "STEP_TYPES", "Step",
+           "is_change", "step_kind", "step_title"]
+
+Step = Union[PassEvent, EvalEvent, InvariantCheck, PlanRuleEvent]
+STEP_TYPES = (PassEvent, EvalEvent, InvariantCheck, PlanRuleEvent)
+
+PASS = "pass"
+EVAL = "eval"
+INVARIANT = "invariant"
+PLAN_RULE = "plan rule"
+KIND_OF = {PassEvent: PASS, EvalEvent: EVAL, InvariantCheck: INVARIANT, PlanRuleEvent: PLAN_RULE}
+
+_SUBJECT_CHARS = 80
+
+
+def step_kind(step) -> str | None:
+    """"pass", "eval", "invariant" or "plan rule"; None for anything else."""
+    return KIND_OF.get(type(step))
+
+
+def is_change(step) -> bool:
+    """A step that changed a tree or a plan: where "next change" stops."""
+    return isinstance(step, (PassEvent, PlanRuleEvent)) and bool(step.changed)
+
+
+def step_title(step) -> str:
+    """One line naming the step: the explorer's header, captions, the report's stepper."""
+    if isinstance(step, PassEvent):
+        n = len(step.rewrites)
+        what = f"{n:,} rewrite{'s' if n != 1 else ''}" if step.changed else "no change"
+        return f"pass {step.name}: {what}"
+    if isinstance(step, EvalEvent):
+        facts = error_facts(step.error)
+        outcome = (f"failed at row {facts.row:,}" if facts and facts.row is not None
+                   else "failed" if facts else "ok")
+        return f"evaluate ({step.mode}) on {step.num_rows:,} rows: {outcome}"
+    if isinstance(step, InvariantCheck):
+        subject = str(step.subject)
+        if len(subject) > _SUBJECT_CHARS:
+            subject = subject[:_SUBJECT_CHARS - 1] + "…"
+        verdict = "pass" if step.passed else "FAIL"
+        return f"invariant {step.name} [{step.level}] on {subject}: {verdict}"
+    if isinstance(step, PlanRuleEvent):
+        return f"plan rule {step.rule}: {'changed the plan' if step.changed else 'no change'}"
+    return type(step).__name__
