@@ -450,10 +450,6 @@ class Call(Expression):
         return self._args
 
     @property
-    def arguments(self) -> tuple[Expression, ...]:
-        return self._args
-
-    @property
     def is_call(self) -> bool:
         return True
 

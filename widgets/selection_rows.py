@@ -95,10 +95,6 @@ class SelectionRows:
             out.append(record)
         return out
 
-    def branch_of(self, form_path: tuple, row: int) -> str:
-        names, codes = self._taken[tuple(form_path)]
-        return names[codes[row]]
-
     def branch_counts(self, form: SpecialForm) -> dict[str, int]:
         """How many rows took each branch (and how many never reached the form)."""
         names, codes = self._taken[form.path]

@@ -100,10 +100,6 @@ class SelectionVector:
     def is_all(self) -> bool:
         return self.count == self.length
 
-    @property
-    def is_empty(self) -> bool:
-        return self.count == 0
-
     # -- algebra -----------------------------------------------------------------
     def _same_batch(self, other: SelectionVector) -> None:
         if not isinstance(other, SelectionVector):
@@ -112,21 +108,9 @@ class SelectionVector:
             raise SelectionError(
                 f"selections of different batches: {self.length} rows and {other.length} rows")
 
-    def intersect(self, other: SelectionVector) -> SelectionVector:
-        self._same_batch(other)
-        return SelectionVector.from_mask(pc.and_(self.mask, other.mask))
-
     def union(self, other: SelectionVector) -> SelectionVector:
         self._same_batch(other)
         return SelectionVector.from_mask(pc.or_(self.mask, other.mask))
-
-    def difference(self, other: SelectionVector) -> SelectionVector:
-        """The rows of `self` that `other` does not select."""
-        self._same_batch(other)
-        return SelectionVector.from_mask(pc.and_not(self.mask, other.mask))
-
-    def complement(self) -> SelectionVector:
-        return SelectionVector.from_mask(pc.invert(self.mask))
 
     def compose(self, positions: pa.Array) -> SelectionVector:
         """A sub-selection: `positions` index *this selection's* rows (sorted, distinct)."""

@@ -52,9 +52,6 @@ class LogicalField:
         """The physical field: the relation qualifier stripped."""
         return pa.field(self.name, self.type, self.nullable)
 
-    def with_relation(self, relation: str | None) -> LogicalField:
-        return LogicalField(relation, self.name, self.type, self.nullable)
-
     def __str__(self) -> str:
         return f"{self.qualified_name}:{self.type}{'' if self.nullable else ' NOT NULL'}"
 
@@ -95,10 +92,6 @@ class LogicalSchema:
         self._by_name: dict[str, list[int]] = {}
         for i, f in enumerate(self.fields):
             self._by_name.setdefault(f.name, []).append(i)
-
-    @classmethod
-    def from_arrow(cls, schema: pa.Schema, relation: str | None) -> LogicalSchema:
-        return cls(LogicalField(relation, f.name, f.type, f.nullable) for f in schema)
 
     # -- sequence-like ---------------------------------------------------------
     def __len__(self) -> int:

@@ -22,12 +22,6 @@ from .types import to_spark_type
 __all__ = ["to_dataframe"]
 
 
-def _col(name: str):
-    from pyspark.sql import functions as F
-
-    return F.col(quote_name(name))
-
-
 def to_dataframe(plan, spark, inputs: dict | None = None):
     """The DataFrame computing the logical plan, columns named as the plan's output."""
     with no_call_sites():
