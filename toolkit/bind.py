@@ -15,19 +15,12 @@ import struct
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import BindError, NoKernelError
+from .errors import BindError
 from .expression import Call, Expression, Literal, Parameter, from_pyarrow, postorder
 from .field_ref import FieldPath
 from .functions import get_function
 from .functions.cast import safe_cast_options
-from .functions.no_kernel import no_kernel_message
-from .functions.dispatch import (
-    check_arity,
-    dispatch,
-    exact_kernel,
-    no_kernel_error,
-    smallest_type_for,
-)
+from .functions.resolution import output_type, resolve
 
 __all__ = ["bind", "bind_call", "schema_of"]
 
@@ -109,45 +102,18 @@ def bind_call(call: Call, insert_implicit_casts: bool = True) -> Call:
     for i, arg in enumerate(args):
         if arg.type is None:
             raise BindError(f"argument {i} of {call.name} is not bound: {_short(arg)}")
-    types = [a.type for a in args]
-    check_arity(function, len(types))
-    kernel = exact_kernel(function, types)
-    if kernel is None:
-        if not insert_implicit_casts:
-            raise no_kernel_error(function, types)
-        narrowed = [smallest_type_for(a.value) if a.is_literal and a.is_scalar else a.type
-                    for a in args]
-        try:
-            kernel, types = dispatch(function, narrowed)
-        except NoKernelError as err:
-            raise NoKernelError(no_kernel_message(function, args, narrowed), err.function,
-                                err.types, err.signatures, str(err)) from None
-        args = [_cast_to(arg, target, via) for arg, target, via in zip(args, types, narrowed)]
+    resolution = resolve(function, args, insert_implicit_casts)
+    if not resolution.exact:
+        args = [_cast_to(arg, target, via)
+                for arg, target, via in zip(args, resolution.types, resolution.narrowed)]
     _check_options_class(function, call.options)
     options = call.options if call.options is not None else function.default_options
+    types = list(resolution.types)
     if function.init is not None:
-        function.init(function, kernel, types, options)
-    out_type = _decimal_divided_by_null(call) or kernel.output.resolve(types, options)
-    return Call(call.name, args, call.options, function=function, kernel=kernel,
+        function.init(function, resolution.kernel, types, options)
+    out_type = output_type(call.name, resolution.given, resolution, options)
+    return Call(call.name, args, call.options, function=function, kernel=resolution.kernel,
                 call_type=out_type)
-
-
-def _decimal_divided_by_null(call: Call) -> pa.DataType | None:
-    """Acero's type for a decimal divided by (or dividing) a null: decimal(p, 0).
-
-    Arrow gives the null the decimal's type and resolves the division without
-    scaling the dividend up, so `divide(decimal128(10, 2), null)` is typed
-    `decimal128(10, 0)` (the value is null either way); binding says the same.
-    """
-    if call.name not in ("divide", "divide_checked") or len(call.args) != 2:
-        return None
-    kinds = [a.type for a in call.args]
-    nulls = [pa.types.is_null(t) for t in kinds]
-    decimals = [t for t in kinds if pa.types.is_decimal(t)]
-    if sum(nulls) != 1 or len(decimals) != 1:
-        return None
-    d = decimals[0]
-    return (pa.decimal256 if pa.types.is_decimal256(d) else pa.decimal128)(d.precision, 0)
 
 
 def _check_options_class(function, options) -> None:

@@ -134,7 +134,12 @@ def test_explain_dispatch_narrates_the_binding_steps():
     assert "arg 1: uint8 -> int32 (safe cast)" in explain_dispatch(tk.field("a") + tk.field("b"), schema)
     assert "no casts" in explain_dispatch(tk.field("a") + tk.field("a"), schema)
     failing = explain_dispatch(tk.field("s") == 1, schema)
-    assert "fails: Function 'equal' has no kernel matching input types (string, int8)" in failing
+    # the same words binding raises, then Arrow's own
+    assert "fails: equal(s: string, 1) has no kernel" in failing
+    with pytest.raises(tk.errors.NoKernelError) as raised:
+        (tk.field("s") == 1).bind(schema)
+    assert str(raised.value).splitlines()[0] == "equal(s: string, 1) has no kernel"
+    assert "(Arrow: Function 'equal' has no kernel matching input types (string, int8))" in failing
     no_casts = explain_dispatch(tk.call("utf8_upper", [tk.field("b")]), schema)
     assert "best dispatch: none (exact only)" in no_casts
-    assert "fails: Function 'utf8_upper' has no kernel matching input types (uint8)" in no_casts
+    assert "fails: utf8_upper(b: uint8) has no kernel (Arrow: Function 'utf8_upper' has no kernel matching input types (uint8))" in no_casts
