@@ -142,4 +142,5 @@ def test_explain_dispatch_narrates_the_binding_steps():
     assert "(Arrow: Function 'equal' has no kernel matching input types (string, int8))" in failing
     no_casts = explain_dispatch(tk.call("utf8_upper", [tk.field("b")]), schema)
     assert "best dispatch: none (exact only)" in no_casts
-    assert "fails: utf8_upper(b: uint8) has no kernel (Arrow: Function 'utf8_upper' has no kernel matching input types (uint8))" in no_casts
+    assert ("fails: utf8_upper(b: uint8) has no kernel (Arrow: Function 'utf8_upper' has no "
+            "kernel matching input types (uint8))") in no_casts
