@@ -35,13 +35,13 @@ __all__ = [
 Path = tuple[int, ...]
 
 
-@dataclass
+@dataclass(frozen=True)
 class PassEvent:
     name: str
     before: Any
     after: Any
     changed: bool
-    rewrites: list[RuleApplied] = field(default_factory=list)
+    rewrites: tuple[RuleApplied, ...] = ()
     elapsed: float = 0.0
 
 
@@ -124,7 +124,7 @@ class EvalEvent:
     elapsed: float = 0.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class InvariantCheck:
     name: str
     level: str  # "MUST", "SHOULD" or "CAN"
@@ -135,7 +135,7 @@ class InvariantCheck:
     actual: Any = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class PlanRuleEvent:
     """A logical-plan rule applied (DataFusion's EXPLAIN VERBOSE step), with what fired where."""
 
@@ -143,7 +143,7 @@ class PlanRuleEvent:
     before: Any
     after: Any
     changed: bool
-    applied: list[RuleApplied] = field(default_factory=list)
+    applied: tuple[RuleApplied, ...] = ()
 
     @property
     def reason(self) -> str:

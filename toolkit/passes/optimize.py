@@ -74,7 +74,7 @@ def optimize(expr, schema=None, guarantee=None, passes: Sequence | str | Callabl
 
 def _report_skipped(name: str, expr: Expression, observer) -> None:
     if observe.active_observers(observer):
-        observe.notify("on_pass", observe.PassEvent(name, expr, expr, False, []), observer)
+        observe.notify("on_pass", observe.PassEvent(name, expr, expr, False, ()), observer)
 
 
 def _steps(passes, guarantee) -> list[tuple[str, Callable, bool]]:

@@ -71,7 +71,7 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
             if observe.active_observers(observer):
                 observe.notify("on_plan_rule", observe.PlanRuleEvent(
                     rule=rule.name, before=plan, after=after, changed=bool(applied),
-                    applied=applied), observer)
+                    applied=tuple(applied)), observer)
             if applied:
                 plan = after
                 changed_in_round = True

@@ -145,9 +145,9 @@ def _step_from_json(doc: dict, exprs: ExpressionReader):
     if kind == "pass":
         return PassEvent(name=doc["name"], before=exprs.get(doc["before"]),
                          after=exprs.get(doc["after"]), changed=doc["changed"],
-                         rewrites=[RuleApplied(r["rule"], r["reason"], tuple(r["path"]),
-                                           exprs.get(r["before"]), exprs.get(r["after"]))
-                                   for r in doc["rewrites"]],
+                         rewrites=tuple(RuleApplied(r["rule"], r["reason"], tuple(r["path"]),
+                                                    exprs.get(r["before"]), exprs.get(r["after"]))
+                                        for r in doc["rewrites"]),
                          elapsed=_elapsed(doc))
     if kind == "eval":
         return _eval_from_json(doc, exprs)
@@ -159,7 +159,7 @@ def _step_from_json(doc: dict, exprs: ExpressionReader):
         after = _plan_from_json(doc["after"])
         return PlanRuleEvent(rule=doc["rule"], before=_plan_from_json(doc["before"]),
                              after=after, changed=doc["changed"],
-                             applied=_applied_from_json(doc, after))
+                             applied=tuple(_applied_from_json(doc, after)))
     raise ValueError(f"unknown trace step kind {kind!r}")
 
 
