@@ -19,6 +19,7 @@ from .rewrite import RuleApplied
 
 __all__ = [
     "BranchSelection",
+    "ErrorFacts",
     "EvalEvent",
     "InvariantCheck",
     "NodeStats",
@@ -111,6 +112,35 @@ class BranchSelection:
                 f"arg_index={self.arg_index}, count={self.count}, total_rows={self.total_rows})")
 
 
+@dataclass(frozen=True)
+class ErrorFacts:
+    """What an evaluation's error said, as plain values: a trace keeps these, not the exception.
+
+    `kind` is the exception's class name, `path` the failing node's position (None
+    when the error names no node), `row` the first failing row of the input.
+    """
+
+    kind: str
+    message: str
+    path: tuple | None = None
+    row: int | None = None
+    node: Any = field(default=None, compare=False)  # the failing node, when known
+
+    @classmethod
+    def of(cls, error) -> ErrorFacts | None:
+        if error is None or isinstance(error, ErrorFacts):
+            return error
+        path = getattr(error, "path", None)
+        node = getattr(error, "node", None)
+        has_node = node is not None or bool(path)
+        return cls(getattr(error, "kind", None) or type(error).__name__, str(error),
+                   (tuple(path) if path is not None else ()) if has_node else None,
+                   getattr(error, "row", None), node)
+
+    def __str__(self) -> str:
+        return self.message
+
+
 @dataclass
 class EvalEvent:
     expr: Any
@@ -118,7 +148,7 @@ class EvalEvent:
     mode: str
     nodes: list[NodeStats] = field(default_factory=list)
     branches: list[BranchSelection] = field(default_factory=list)
-    error: Any = None  # the KernelError when evaluation failed
+    error: ErrorFacts | None = None  # what the KernelError said, when evaluation failed
     result: Any = None  # small results are kept for the selection view
     data: Any = None  # the evaluated batch when small (for the selection view)
     elapsed: float = 0.0

@@ -24,7 +24,7 @@ from ..passes.framework import run_as_pass
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..visit import modify_expression
-from ..observe import BranchSelection, EvalEvent, NodeStats, active_observers, notify
+from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
 from .batch_context import BatchContext, Positions, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of
@@ -277,5 +277,5 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
     small = data.num_rows <= KEEP_DATA_ROWS
     return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode,
                      nodes=list(nodes.values()),  # evaluation order (sorting deep paths is quadratic)
-                     branches=selections, error=error,
+                     branches=selections, error=ErrorFacts.of(error),
                      result=value if small else None, data=data if small else None)

@@ -1,7 +1,7 @@
 """The tracer: record what the engine does, keep it as data (JSON)."""
 
 from .plan_shape import PlanSnapshot
-from .recorded_error import RecordedError
+from .recorded_error import ErrorFacts
 from .tracer import Trace, trace
 
-__all__ = ["trace", "Trace", "PlanSnapshot", "RecordedError"]
+__all__ = ["trace", "Trace", "PlanSnapshot", "ErrorFacts"]

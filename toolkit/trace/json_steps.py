@@ -13,6 +13,7 @@ import pyarrow as pa
 from ..expression import Expression
 from ..observe import (
     BranchSelection,
+    ErrorFacts,
     EvalEvent,
     InvariantCheck,
     NodeStats,
@@ -35,7 +36,6 @@ from .json_values import (
     type_to_json,
 )
 from .plan_shape import PlanSnapshot, is_plan, plan_nodes, snapshot
-from .recorded_error import RecordedError
 
 __all__ = ["FORMAT", "VERSION", "steps_to_doc", "steps_from_doc"]
 
@@ -106,12 +106,9 @@ def _eval_to_json(step: EvalEvent, exprs: ExpressionWriter) -> dict:
                         for b in step.branches],
            "error": None, "result": None, "data": None}
     if step.error is not None:
-        err = step.error
-        node = getattr(err, "node", None)
-        doc["error"] = {"kind": getattr(err, "kind", None) or type(err).__name__,
-                        "message": str(err), "path": _path(getattr(err, "path", ())),
-                        "row": getattr(err, "row", None),
-                        "node": _expr(node, exprs)}
+        err = ErrorFacts.of(step.error)
+        doc["error"] = {"kind": err.kind, "message": err.message, "path": _path(err.path),
+                        "row": err.row, "node": _expr(err.node, exprs)}
     result = step.result
     if isinstance(result, pa.Scalar):
         doc["result"] = {"scalar": scalar_to_json(result)}
@@ -200,8 +197,10 @@ def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:
     error = None
     if doc.get("error"):
         e = doc["error"]
-        error = RecordedError(e["message"], e["kind"], e["path"], e["row"],
-                              exprs.get(e.get("node")))
+        node = exprs.get(e.get("node"))
+        error = ErrorFacts(e["kind"], e["message"],
+                           tuple(e["path"]) if (e["path"] or node is not None) else None,
+                           e["row"], node)
     result = None
     if doc.get("result"):
         r = doc["result"]
