@@ -20,11 +20,11 @@ import pyarrow.compute as pc
 
 from ..errors import ExprscopeError, KernelError
 from ..expression import Expression, Parameter, as_expression, postorder
-from ..passes.framework import run_as_pass
+from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
+from ..passes.framework import run_as_pass
 from ..visit import modify_expression
-from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
 from .batch_context import BatchContext, Positions, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of
