@@ -48,7 +48,16 @@ class PassEvent:
 
 @dataclass
 class NodeStats:
-    """One node of an evaluation: the rows it ran on, its type, its time."""
+    """One node of an evaluation: the rows it ran on and the rows whose value was used.
+
+    `rows` counts the rows computed; `used_rows` the rows whose value reached the
+    result (a lazy branch's root: exactly its selection; never more than its
+    parent's). They differ when a branch ran over more rows than it was selected
+    for: `how` is "selected" (gathered, computed, scattered back), "dense" (computed
+    on every row of its domain, the unused ones dropped), "masked" (the same, with
+    the unselected rows made null first so no failing kernel sees them) or "all
+    rows" (no special form above it); `why` says what decided it.
+    """
 
     path: Path
     label: str
@@ -56,6 +65,13 @@ class NodeStats:
     out_type: Any = None
     elapsed: float = 0.0
     calls: int = 0  # how many kernel invocations (chunks, branches) it took
+    used_rows: int | None = None  # None: not recorded (a trace from before), read as `rows`
+    how: str = ""
+    why: str = ""
+
+    @property
+    def used(self) -> int:
+        return self.rows if self.used_rows is None else self.used_rows
 
 
 class BranchSelection:

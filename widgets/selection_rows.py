@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from toolkit.errors import FieldRefError
+from toolkit.render.labels import rows_text
 from toolkit.visit import node_at
 
 __all__ = ["NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
@@ -38,6 +39,7 @@ class NodeRows:
     text: str
     rows: int  # rows the node was evaluated on (the engine's count)
     total: int
+    summary: str  # rows computed and used, in the words every picture uses
     row_indices: np.ndarray | None  # which rows (sorted), when selections tell; None: all
 
 
@@ -109,7 +111,8 @@ class SelectionRows:
             path = tuple(stat.path)
             rows = self._rows_reaching(path)
             out.append(NodeRows(path=path, label=stat.label, text=_node_text(self.expr, path),
-                                rows=stat.rows, total=self.num_rows, row_indices=rows))
+                                rows=stat.rows, total=self.num_rows,
+                                summary=rows_text(stat, self.num_rows), row_indices=rows))
         return out
 
     # -- internals ------------------------------------------------------------------

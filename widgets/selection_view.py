@@ -129,7 +129,7 @@ class SelectionView(w.VBox):
                 which = shown + (", …" if len(node.row_indices) > _ROW_PREVIEW else "")
             out.append(f'<tr><td style="{_CELL}"><code>{html_text(node.text)}</code></td>'
                        f'<td style="{_CELL}">{_path_text(node.path)}</td>'
-                       f'<td style="{_CELL}">{_count(node.rows)} of {_count(node.total)}</td>'
+                       f'<td style="{_CELL}">{html_text(node.summary)}</td>'
                        f'<td style="{_CELL}">{html_text(which)}</td></tr>')
         out.append("</table></div>")
         return "".join(out)

@@ -77,6 +77,7 @@ class BatchContext:
         "observing",
         "offset",
         "positions",
+        "run",
         "stats",
     )
 
@@ -90,6 +91,7 @@ class BatchContext:
         self.branches: list[BranchSelection] = []
         self.density_memo = density_memo  # shared by every slice of one evaluate call
         self.positions = positions if positions is not None else Positions()
+        self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)
         self._columns: dict[tuple, pa.Array] = {}
         self._gathered: dict[tuple, pa.Array] = {}
         self._alive: list = []  # keeps selections alive while their id() keys a cache entry
@@ -141,18 +143,19 @@ class BatchContext:
     def position(self, parent: int | None, rel: tuple) -> int:
         return self.positions.id(parent, rel)
 
-    def record(self, pos: int, node, rows: int, out_type, elapsed: float, calls: int) -> None:
+    def record(self, pos: int, node, rows: int, out_type, elapsed: float, calls: int,
+               run: RunAs | None = None) -> None:
         """Statistics for the node at position id `pos` (its path is filled in later)."""
+        used = rows if run is None or run.used is None else run.used.true_count
+        how = "all rows" if run is None else run.how
+        why = "" if run is None else run.why
+        new = NodeStats(path=pos, label=node_label(node), rows=rows, out_type=out_type,
+                        elapsed=elapsed, calls=calls, used_rows=used, how=how, why=why)
         stat = self.stats.get(pos)
         if stat is None:
-            self.stats[pos] = NodeStats(path=pos, label=node_label(node), rows=rows,
-                                         out_type=out_type, elapsed=elapsed, calls=calls)
+            self.stats[pos] = new
         else:
-            stat.rows += rows
-            stat.elapsed += elapsed
-            stat.calls += calls
-            if stat.out_type is None:
-                stat.out_type = out_type
+            accumulate(stat, new)
 
     def record_branch(self, form_pos: int, branch: str, arg_index: int,
                       sel: SelectionVector | None, rows: Rows | None) -> None:
@@ -167,6 +170,44 @@ class BatchContext:
             path=form_pos, branch=branch, arg_index=arg_index,
             rows=functools.partial(row_indices, sel, rows, num_rows),
             total_rows=num_rows, count=count))
+
+
+class RunAs:
+    """How a subtree runs inside a special form, for the tracer: which of its rows are used.
+
+    `used` is a boolean mask over the subtree's domain (the rows it computes), or
+    None when every computed row is used; `how` and `why` are NodeStats' words.
+    """
+
+    __slots__ = ("how", "used", "why")
+
+    def __init__(self, used, how: str, why: str = ""):
+        self.used = used
+        self.how = how
+        self.why = why
+
+
+TOP = RunAs(None, "all rows")
+
+
+def accumulate(stat: NodeStats, more: NodeStats) -> None:
+    """Add another run of the same node (another branch, morsel or chunk) into `stat`."""
+    stat.rows += more.rows
+    stat.used_rows = stat.used + more.used
+    stat.elapsed += more.elapsed
+    stat.calls += more.calls
+    if stat.out_type is None:
+        stat.out_type = more.out_type
+    stat.how = _joined(stat.how, more.how)
+    stat.why = _joined(stat.why, more.why)
+
+
+def _joined(seen: str, new: str) -> str:
+    """Distinct words in the order first seen (morsels of one node may run differently)."""
+    if not new or new == seen:
+        return seen
+    parts = seen.split("; ") if seen else []
+    return seen if new in parts else "; ".join(parts + [new])
 
 
 def row_indices(sel: SelectionVector | None, rows: Rows | None, num_rows: int) -> pa.Array:

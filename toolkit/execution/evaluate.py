@@ -13,6 +13,7 @@ own pyarrow kernels, as Arrow does today.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import pyarrow as pa
@@ -25,7 +26,7 @@ from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
 from ..visit import modify_expression
-from .batch_context import BatchContext, Positions, now
+from .batch_context import BatchContext, Positions, accumulate, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of
 from .morsel_size import morsel_rows
@@ -259,13 +260,9 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
         for pos, stat in ctx.stats.items():
             merged = nodes.get(pos)
             if merged is None:
-                nodes[pos] = NodeStats(path=paths[pos], label=stat.label, rows=stat.rows,
-                                        out_type=stat.out_type, elapsed=stat.elapsed,
-                                        calls=stat.calls)
+                nodes[pos] = dataclasses.replace(stat, path=paths[pos])
             else:
-                merged.rows += stat.rows
-                merged.elapsed += stat.elapsed
-                merged.calls += stat.calls
+                accumulate(merged, stat)
         for b in ctx.branches:
             branches.setdefault((b.path, b.branch, b.arg_index), []).append((b, ctx.offset))
     selections = [

@@ -55,20 +55,49 @@ def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full
     if rows.count == 0:
         return empty_of(child.type), False
     if child.is_literal:
+        if path is not None:  # traced: the literal stands for its value on the branch's rows
+            yield (child, rel, _sub_selection(sel, rows.positions, ctx.num_rows), None,
+                   (rows, "selected", "", True))
         return child.value, False
     domain = rows.domain
     memo = ctx.density_memo
-    if domain >= dense_path.MIN_DENSE_ROWS and is_cheap(child, memo):
+    cheap = domain >= dense_path.MIN_DENSE_ROWS and is_cheap(child, memo)
+    if cheap:
         threshold = 0.0  # cheap fixed-width work: every row costs less than gather + scatter
     kind = density_kinds(child, memo) if could_be_dense(rows.count, domain, threshold) else None
     if kind is not None and use_dense(kind, rows.count, domain, threshold):
         mask = rows.mask if kind is Density.MASKED else None
-        full = yield (child, rel, sel, mask)
+        use = None
+        if path is not None:
+            use = (rows, "masked" if mask is not None else "dense",
+                   _dense_reason(cheap, rows.count, domain, threshold, mask is not None), False)
+        full = yield (child, rel, sel, mask, use)
         if allow_full and not isinstance(full, pa.Scalar):
             return full, True
         return take(full, rows.positions), False
-    value = yield (child, rel, _sub_selection(sel, rows.positions, ctx.num_rows), None)
+    use = (rows, "selected", "", True) if path is not None else None
+    value = yield (child, rel, _sub_selection(sel, rows.positions, ctx.num_rows), None, use)
     return value, False
+
+
+def _dense_reason(cheap: bool, selected: int, domain: int, threshold, masked: bool) -> str:
+    """Why a branch ran on every row of its domain, in NodeStats' words."""
+    if cheap:
+        why = "cheaper than selecting"
+    else:
+        limit = dense_path.DENSE_THRESHOLD if threshold is None else threshold
+        why = f"{selected / domain:.0%} of the rows selected, over the {limit:.0%} threshold"
+    if masked:
+        why += "; the other rows made null so no failing kernel sees them"
+    return why
+
+
+_CHEAP_FORM = "cheap branches: one kernel, all rows"
+
+
+def _dense_use(ctx, path, rows: Rows):
+    """The request tail of a child an all-dense form runs on every row, used on `rows`."""
+    return (rows, "dense", _CHEAP_FORM, False) if path is not None else None
 
 
 def _all_dense(ctx, domain, *children) -> bool:
@@ -86,7 +115,15 @@ def _all_dense(ctx, domain, *children) -> bool:
 
 
 def _record(ctx, sel, path, label, arg_index, rows: Rows) -> None:
-    """Record the rows of the domain a branch got (all of them: recorded as None)."""
+    """Record the rows of the domain a branch got and whose value is used (all: None).
+
+    A form that itself runs densely (inside a dense branch) hands its branches
+    rows whose values are then dropped; the trace keeps the rows that count, so
+    the selections tell the lazy story and match the branches' `used_rows`.
+    """
+    used = ctx.run.used if ctx.run is not None else None
+    if used is not None:
+        rows = rows.and_mask(used)
     ctx.record_branch(path, label, arg_index, sel, None if rows.is_all else rows)
 
 
@@ -123,11 +160,14 @@ def if_else(ctx, node, path, sel):
             value, _ = yield from _branch(ctx, sel, other, (2,), Rows.all(domain), path, "else", 2)
         return value
     if _all_dense(ctx, domain, then, other):  # cheap branches: Arrow's own if_else, no masks
-        tv = yield (then, (1,), sel, None)
-        fv = yield (other, (2,), sel, None)
+        true_rows = false_rows = None
         if path is not None:
-            _record(ctx, sel, path, "then", 1, Rows.from_mask(_no_nulls(c, False)))
-            _record(ctx, sel, path, "else", 2, Rows.from_mask(_no_nulls(pc.invert(c), False)))
+            true_rows = Rows.from_mask(_no_nulls(c, False))
+            false_rows = Rows.from_mask(_no_nulls(pc.invert(c), False))
+            _record(ctx, sel, path, "then", 1, true_rows)
+            _record(ctx, sel, path, "else", 2, false_rows)
+        tv = yield (then, (1,), sel, None, _dense_use(ctx, path, true_rows))
+        fv = yield (other, (2,), sel, None, _dense_use(ctx, path, false_rows))
         return _cast(pc.if_else(c, tv, fv), node.type)
     true_rows = Rows.from_mask(_no_nulls(c, False))
     false_rows = Rows.from_mask(_no_nulls(pc.invert(c), False))
@@ -156,11 +196,14 @@ def case_when(ctx, node, path, sel):
     if conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
         # cheap everywhere: Arrow's own case_when kernel over fully evaluated arguments
         struct = yield (conds_node, (0,), sel, None)
+        used: dict[int, Rows] = {}
+        if path is not None:
+            used = _record_case_when(ctx, sel, path, struct, n_cases, else_node is not None,
+                                     domain)
         values = []
         for i in range(1, len(args)):
-            values.append((yield (args[i], (i,), sel, None)))
-        if path is not None:
-            _record_case_when(ctx, sel, path, struct, n_cases, else_node is not None, domain)
+            rows = used.get(i, Rows.none(domain)) if path is not None else None
+            values.append((yield (args[i], (i,), sel, None, _dense_use(ctx, path, rows))))
         return _cast(_dense_case_when(node, struct, values), node.type)
     remaining = Rows.all(domain)
     parts = []
@@ -201,9 +244,12 @@ def _skip_cases(ctx, sel, path, first: int, n_cases: int) -> None:
         _skipped(ctx, sel, path, f"then {j + 1}", 1 + j)
 
 
-def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool, domain: int):
-    """The branch rows of a case_when that ran densely, recorded as the lazy loop would."""
+def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool,
+                      domain: int) -> dict[int, Rows]:
+    """The branch rows of a case_when that ran densely, recorded as the lazy loop would;
+    returns the rows each value argument (by index) was used for."""
     remaining = Rows.all(domain)
+    used: dict[int, Rows] = {}
     for i in range(n_cases):
         if remaining.count == 0:
             _skip_cases(ctx, sel, path, i, n_cases)
@@ -212,13 +258,16 @@ def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool, doma
         taken = _picked(remaining, _struct_child(struct, i), True)
         if taken.count:
             _record(ctx, sel, path, f"then {i + 1}", 1 + i, taken)
+            used[1 + i] = taken
             remaining = remaining.minus(taken)
         else:
             _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
     if has_else and remaining.count:
         _record(ctx, sel, path, "else", 1 + n_cases, remaining)
+        used[1 + n_cases] = remaining
     elif has_else:
         _skipped(ctx, sel, path, "else", 1 + n_cases)
+    return used
 
 
 def _dense_case_when(node, struct, values):
@@ -235,8 +284,12 @@ def coalesce(ctx, node, path, sel):
     args = node.args
     if _all_dense(ctx, domain, *args):  # cheap everywhere: Arrow's own coalesce
         values = []
+        pending = Rows.all(domain)  # the rows where every argument so far was null
         for i in range(len(args)):
-            values.append((yield (args[i], (i,), sel, None)))
+            use = _dense_use(ctx, path, pending) if i else None
+            values.append((yield (args[i], (i,), sel, None, use)))
+            if path is not None:
+                pending = _still_null(pending, values[-1], domain)
         if path is not None:
             _record_coalesce(ctx, sel, path, values, domain)
         return _cast(node.function(values, node.options, node.kernel), node.type)
@@ -318,10 +371,16 @@ def _record_coalesce(ctx, sel, path, values, domain: int) -> None:
                 _skipped(ctx, sel, path, f"arg {j + 1}", j)
             return
         _record(ctx, sel, path, f"arg {i + 1}", i, remaining)
-        if isinstance(value, pa.Scalar):
-            remaining = remaining if not value.is_valid else Rows.none(domain)
-        elif logical_null_count(value) < len(value):
-            remaining = remaining.and_mask(null_rows(value))
+        remaining = _still_null(remaining, value, domain)
+
+
+def _still_null(rows: Rows, value, domain: int) -> Rows:
+    """The rows of `rows` where `value` (a coalesce argument, whole domain) is null."""
+    if isinstance(value, pa.Scalar):
+        return rows if not value.is_valid else Rows.none(domain)
+    if logical_null_count(value) < len(value):
+        return rows.and_mask(null_rows(value))
+    return rows
 
 
 def _coalesce_all_null(value, domain):
@@ -355,9 +414,11 @@ def _kleene(kleene_kernel, stop_value: bool):
                                           "right", 1)
             return kleene_kernel(left, right)
         if _all_dense(ctx, domain, right_node):  # cheap right side: every row, no masks
-            right = yield (right_node, (1,), sel, None)
+            undecided = None
             if path is not None:
-                _record(ctx, sel, path, "right", 1, Rows.from_mask(_undecided(left, stop_value)))
+                undecided = Rows.from_mask(_undecided(left, stop_value))
+                _record(ctx, sel, path, "right", 1, undecided)
+            right = yield (right_node, (1,), sel, None, _dense_use(ctx, path, undecided))
             return kleene_kernel(left, right)
         rows = Rows.from_mask(_undecided(left, stop_value))
         if rows.count == 0:

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from ..errors import ExprscopeError, KernelError, UnboundError
 from ..functions.function import FunctionKind
-from .batch_context import BatchContext, now
+from .batch_context import TOP, BatchContext, RunAs, now
 from .kernel_errors import ROW_ERRORS, first_failing_position, kernel_error
 from .special_forms import FORMS
 
@@ -25,35 +25,37 @@ __all__ = ["run_tree"]
 
 
 class _CallFrame:
-    __slots__ = ("mask", "node", "path", "rel", "sel", "values")
+    __slots__ = ("mask", "node", "path", "rel", "run", "sel", "values")
     is_form = False
 
-    def __init__(self, node, rel, path, sel, mask):
+    def __init__(self, node, rel, path, sel, mask, run):
         self.node = node
         self.rel = rel
         self.path = path
         self.sel = sel
         self.mask = mask
+        self.run = run
         self.values = []
 
 
 class _FormFrame:
-    __slots__ = ("elapsed", "gen", "node", "path", "rel", "sel")
+    __slots__ = ("elapsed", "gen", "node", "path", "rel", "run", "sel")
     is_form = True
 
-    def __init__(self, node, rel, path, sel, gen):
+    def __init__(self, node, rel, path, sel, gen, run):
         self.node = node
         self.rel = rel
         self.path = path
         self.sel = sel
         self.gen = gen
+        self.run = run
         self.elapsed = 0.0
 
 
 def run_tree(ctx: BatchContext, root, sel=None):
     """The value of `root` over `ctx.batch` under `sel` (an array aligned with it, or a scalar)."""
     stack: list = []
-    value = _start(ctx, stack, root, (), sel, None, None)
+    value = _start(ctx, stack, root, (), sel, None, None, TOP if ctx.observing else None)
     if value is not None:
         return value
     observing = ctx.observing
@@ -68,7 +70,8 @@ def run_tree(ctx: BatchContext, root, sel=None):
             n = len(values)
             pushed = False
             while n < len(args):
-                v = _start(ctx, stack, args[n], (n,), frame.sel, frame.mask, frame.path)
+                v = _start(ctx, stack, args[n], (n,), frame.sel, frame.mask, frame.path,
+                           frame.run)
                 if v is None:
                     pushed = True
                     break
@@ -83,6 +86,8 @@ def run_tree(ctx: BatchContext, root, sel=None):
             continue
         # a special form: hand it the value it asked for, take its next request
         t0 = now() if observing else 0.0
+        if observing:
+            ctx.run = frame.run  # the rows of its domain the form's own value is used for
         try:
             request = frame.gen.send(value)
         except StopIteration as stop:
@@ -91,7 +96,7 @@ def run_tree(ctx: BatchContext, root, sel=None):
             if observing:
                 frame.elapsed += now() - t0
                 ctx.record(frame.path, frame.node, ctx.size(frame.sel), frame.node.type,
-                           frame.elapsed, 1)
+                           frame.elapsed, 1, frame.run)
             if not stack:
                 return value
             continue
@@ -105,11 +110,13 @@ def run_tree(ctx: BatchContext, root, sel=None):
             raise kernel_error(exc, frame.node, _path_of(stack), None) from exc
         if observing:
             frame.elapsed += now() - t0
-        child, rel, child_sel, child_mask = request
-        value = _start(ctx, stack, child, rel, child_sel, child_mask, frame.path)
+        child, rel, child_sel, child_mask = request[:4]
+        run = child_run(frame.run, request[4] if len(request) > 4 else None) \
+            if observing else None
+        value = _start(ctx, stack, child, rel, child_sel, child_mask, frame.path, run)
 
 
-def _start(ctx, stack, node, rel, sel, mask, parent_pos):
+def _start(ctx, stack, node, rel, sel, mask, parent_pos, run):
     """A leaf's value, or None after pushing a frame for a call.
 
     When observing, frames carry position ids (`BatchContext.position`), not paths.
@@ -117,7 +124,7 @@ def _start(ctx, stack, node, rel, sel, mask, parent_pos):
     kind = node.kind
     if kind == "literal":
         if ctx.observing:
-            ctx.record(ctx.position(parent_pos, rel), node, ctx.size(sel), node.type, 0.0, 0)
+            ctx.record(ctx.position(parent_pos, rel), node, ctx.size(sel), node.type, 0.0, 0, run)
         return node.value
     if kind == "field":
         if not ctx.observing:
@@ -125,7 +132,7 @@ def _start(ctx, stack, node, rel, sel, mask, parent_pos):
         t0 = now()
         value = ctx.field(node, sel, mask)
         ctx.record(ctx.position(parent_pos, rel), node, ctx.size(sel), node.type, now() - t0,
-                   0 if sel is None and mask is None else 1)
+                   0 if sel is None and mask is None else 1, run)
         return value
     fn = node.function
     if fn is None:
@@ -134,9 +141,9 @@ def _start(ctx, stack, node, rel, sel, mask, parent_pos):
     if ctx.lazy and mask is None and fn.kind is FunctionKind.SPECIAL_FORM:
         form = FORMS.get(node.name)
         if form is not None:
-            stack.append(_FormFrame(node, rel, path, sel, form(ctx, node, path, sel)))
+            stack.append(_FormFrame(node, rel, path, sel, form(ctx, node, path, sel), run))
             return None
-    stack.append(_CallFrame(node, rel, path, sel, mask))
+    stack.append(_CallFrame(node, rel, path, sel, mask, run))
     return None
 
 
@@ -150,7 +157,7 @@ def _apply(ctx, frame: _CallFrame, stack):
     if ctx.observing:
         t0 = now()
         value = _run_kernel(ctx, frame, stack, fn, args, options, kernel)
-        ctx.record(frame.path, node, ctx.size(frame.sel), node.type, now() - t0, 1)
+        ctx.record(frame.path, node, ctx.size(frame.sel), node.type, now() - t0, 1, frame.run)
         return value
     return _run_kernel(ctx, frame, stack, fn, args, options, kernel)
 
@@ -178,3 +185,18 @@ def _path_of(stack) -> tuple:
     for frame in stack:
         path += frame.rel
     return path
+
+
+def child_run(parent: RunAs, use) -> RunAs:
+    """How a form's child runs: `use` is None (on the form's rows, as the form runs) or
+    (rows of the form's domain the value is used for, how, why, compact)."""
+    if use is None:
+        return parent
+    rows, how, why, compact = use
+    if rows is None or rows.is_all:
+        return RunAs(parent.used, how or parent.how, why if how else parent.why)
+    if compact:  # the child's domain is `rows`: which of them the form's parent uses
+        used = None if parent.used is None else pc.take(parent.used, rows.positions)
+    else:  # the child runs on the whole domain: only `rows` of it are used
+        used = rows.mask if parent.used is None else pc.and_(parent.used, rows.mask)
+    return RunAs(used, how, why)

@@ -40,6 +40,7 @@ from .labels import (
     node_detail,
     node_kind,
     node_title,
+    rows_lines,
     type_text,
 )
 from .selection_strip import strip_of
@@ -355,7 +356,7 @@ class _EvalLook(_Look):
         rows = super().rows(path, node)
         stat = self.stats.get(path)
         if stat is not None:
-            rows.append(f"{stat.rows:,} of {self.event.num_rows:,} rows")
+            rows.extend(rows_lines(stat, self.event.num_rows))
             if stat.elapsed:
                 rows.append(f"{stat.elapsed * 1000:.2f} ms")
         elif self._above_failure(path):

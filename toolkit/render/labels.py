@@ -213,3 +213,24 @@ def _call_pieces(call, symbols) -> list:
         pieces.append((", " if args else "") + options_to_string(call.options))
     pieces.append(")")
     return pieces
+
+
+def rows_lines(stat, total: int) -> list[str]:
+    """A node's rows as short lines (a tree node's label): `3 of 5 rows`, or
+    `computed on 100,000 · used on 51,051` and `dense: why` when it computed more
+    rows than its value was used for."""
+    used = stat.used
+    how = getattr(stat, "how", "") or ""
+    if used == stat.rows and how not in ("dense", "masked"):
+        return [f"{stat.rows:,} of {total:,} rows"]
+    why = getattr(stat, "why", "") or ""
+    return [f"computed on {stat.rows:,} · used on {used:,}", f"{how}: {why}" if why else how]
+
+
+def rows_text(stat, total: int) -> str:
+    """The same as one line: `computed on 100,000 (dense: why) · used on 51,051`."""
+    lines = rows_lines(stat, total)
+    if len(lines) == 1:
+        return lines[0]
+    computed, used = lines[0].split(" · ")
+    return f"{computed} ({lines[1]}) · {used}"

@@ -24,7 +24,16 @@ from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
 from ..trace.tracer import Trace
 from ..visit import node_at
-from .labels import arg_role, bounded_text, node_detail, node_title, shorten, type_text, visible
+from .labels import (
+    arg_role,
+    bounded_text,
+    node_detail,
+    node_title,
+    rows_text,
+    shorten,
+    type_text,
+    visible,
+)
 from .scan_text import scan_lines
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
@@ -227,7 +236,7 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
         text = _describe(node, paint)
         stat = stats.get(path)
         if stat is not None:
-            text += paint(f" · {stat.rows:,}/{event.num_rows:,} rows", "dim")
+            text += paint(f" · {visible(rows_text(stat, event.num_rows))}", "dim")
         elif failed is not None and len(path) < len(failed) and failed[:len(path)] == path:
             text += paint(" · did not finish", "dim")
         elif not node.is_literal and failed != path:

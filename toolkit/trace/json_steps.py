@@ -99,7 +99,9 @@ def _eval_to_json(step: EvalEvent, exprs: ExpressionWriter) -> dict:
            "mode": step.mode, "elapsed": float(step.elapsed),
            "nodes": [{"path": _path(n.path), "label": n.label, "rows": int(n.rows),
                       "type": None if n.out_type is None else type_to_json(n.out_type),
-                      "elapsed": float(n.elapsed), "calls": int(n.calls)} for n in step.nodes],
+                      "elapsed": float(n.elapsed), "calls": int(n.calls),
+                      "used_rows": int(n.used), "how": n.how, "why": n.why}
+                     for n in step.nodes],
            "branches": [{"path": _path(b.path), "branch": b.branch, "arg_index": b.arg_index,
                          "total_rows": int(b.total_rows),
                          "rows": rows_to_json(b.rows, int(b.total_rows))}
@@ -189,7 +191,8 @@ def _plan_node_at(plan, path):
 def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:
     nodes = [NodeStats(path=tuple(n["path"]), label=n["label"], rows=n["rows"],
                        out_type=None if n["type"] is None else type_from_json(n["type"]),
-                       elapsed=_elapsed(n), calls=n["calls"]) for n in doc["nodes"]]
+                       elapsed=_elapsed(n), calls=n["calls"], used_rows=n.get("used_rows"),
+                       how=n.get("how") or "", why=n.get("why") or "") for n in doc["nodes"]]
     branches = [BranchSelection(path=tuple(b["path"]), branch=b["branch"],
                                 arg_index=b["arg_index"],
                                 rows=rows_from_json(b["rows"], b["total_rows"]),
