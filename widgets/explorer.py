@@ -13,7 +13,8 @@ from __future__ import annotations
 import ipywidgets as w
 
 import toolkit as tk
-from toolkit.render.labels import html_text
+from toolkit.expression import Expression
+from toolkit.render.labels import bounded_text, html_text
 from toolkit.trace.steps import EVAL, INVARIANT, PASS, PLAN_RULE, is_change, step_kind, step_title
 
 from .invariants_panel import InvariantsPanel
@@ -34,6 +35,7 @@ class Explorer(w.VBox):
         steps = trace.steps if hasattr(trace, "steps") else list(trace)
         self.cursor = StepCursor(steps)
         self.page_size = page_size
+        self._views: dict[int, SelectionView] = {}  # built once per evaluation step
         self._tree_cache: dict[int, str] = {}
         self.selection_view: SelectionView | None = None
 
@@ -169,8 +171,11 @@ class Explorer(w.VBox):
         self.rules.value = _rules_html(step, kind)
         self.before_after.value = _before_after_html(step, kind)
         if kind == EVAL:
-            self.selection_view = SelectionView(step, page_size=self.page_size)
-            self.detail.children = [self.selection_view]
+            view = self._views.get(cursor.index)
+            if view is None:
+                view = self._views[cursor.index] = SelectionView(step, page_size=self.page_size)
+            self.selection_view = view
+            self.detail.children = [view]
         else:
             self.selection_view = None
             self.detail.children = []
@@ -235,13 +240,16 @@ def _any_text(obj) -> str:
     """An expression as its one-line text; a plan (live or loaded) as its text tree."""
     if obj is None:
         return "(nothing)"
-    if hasattr(obj, "to_string") and hasattr(obj, "args"):
-        return obj.to_string()
+    if isinstance(obj, Expression):
+        return bounded_text(obj, _TEXT_CHARS)
     return tk.to_text(obj, color=False)
 
 
 def _expr_text(obj) -> str:
-    return obj.to_string() if hasattr(obj, "to_string") else str(obj)
+    return bounded_text(obj, _TEXT_CHARS) if isinstance(obj, Expression) else str(obj)
+
+
+_TEXT_CHARS = 2000  # an expression's text in a panel: the beginning of a 10,000-deep one
 
 
 def _path(path) -> str:

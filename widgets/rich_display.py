@@ -15,6 +15,7 @@ import re
 
 import toolkit as tk  # noqa: F401 - importing toolkit registers the renderer
 from toolkit import display_hooks, observe
+from toolkit.render.svg import DotNotFound, dot_available, to_svg
 from toolkit.visible_text import visible_lines
 
 __all__ = ["mimebundle", "register_formatters", "text_html", "tree_html"]
@@ -35,11 +36,18 @@ def text_html(text: str, css_class: str = "exprscope-text") -> str:
 
 
 def tree_html(obj) -> str:
-    """HTML for an ipywidgets.HTML: the inline SVG, or the text drawing when `dot` is missing."""
-    bundle = mimebundle(obj)
-    svg = bundle.get("image/svg+xml")
+    """HTML for an ipywidgets.HTML: the inline SVG, or the text drawing when `dot` is missing.
+
+    The text is drawn only when it is shown: on a deep tree it costs as much as the SVG.
+    """
+    svg = None
+    if dot_available():
+        try:
+            svg = to_svg(obj)
+        except (DotNotFound, OSError, RuntimeError):
+            svg = None
     if not svg:
-        return text_html(bundle.get("text/plain", ""), "exprscope-tree-text")
+        return text_html(mimebundle(obj).get("text/plain", ""), "exprscope-tree-text")
     return f'<div class="exprscope-tree-svg">{_XML_PROLOG.sub("", svg, count=1)}</div>'
 
 

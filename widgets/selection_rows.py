@@ -15,11 +15,12 @@ import numpy as np
 import pyarrow as pa
 
 from toolkit.errors import FieldRefError
-from toolkit.render.labels import rows_text
-from toolkit.visit import node_at
+from toolkit.render.labels import bounded_text, rows_text
+from toolkit.trace.steps import branch_target
 
 __all__ = ["NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
 
+MAX_FORM_COLUMNS = 12  # branch columns in a page; the view says how many more forms
 NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
 _CONDITION_PREFIX = "when "  # case_when's condition branches: they decide, they give no value
 
@@ -55,7 +56,11 @@ class SelectionRows:
         self.result = event.result
         self.error = event.error
         self.forms = self._forms()
+        # a page shows one branch column per form, for the outermost MAX_FORM_COLUMNS forms
+        self.shown_forms = self.forms[:MAX_FORM_COLUMNS]
+        self._form_keys = [form_key(f) for f in self.shown_forms]
         self._scope_rows: dict[tuple, np.ndarray] = {}
+        self._scope_of = self._innermost_scopes()  # node path -> its deepest branch scope
         # per form: the branch names, and per row the index of the name it took
         self._taken = {form.path: self._branch_per_row(form) for form in self.forms}
 
@@ -90,9 +95,9 @@ class SelectionRows:
             record = {"row": row}
             for name, col in columns.items():
                 record[name] = col[offset]
-            for form in self.forms:
+            for form, key in zip(self.shown_forms, self._form_keys):
                 names, codes = self._taken[form.path]
-                record[form_key(form)] = names[codes[row]]
+                record[key] = names[codes[row]]
             record["value"] = values[offset] if values is not None else None
             out.append(record)
         return out
@@ -104,13 +109,15 @@ class SelectionRows:
         return {name: int(n) for name, n in zip(names, counts) if n}
 
     # -- nodes --------------------------------------------------------------------
-    def node_rows(self) -> list[NodeRows]:
-        """Every evaluated node with the rows that reached it (innermost selection)."""
+    def node_rows(self, limit: int | None = None) -> list[NodeRows]:
+        """Evaluated nodes (the first `limit`) with the rows that reached them."""
         out = []
-        for stat in self.event.nodes:
+        for stat in self.event.nodes[:limit]:
             path = tuple(stat.path)
             rows = self._rows_reaching(path)
-            out.append(NodeRows(path=path, label=stat.label, text=_node_text(self.expr, path),
+            node = self._nodes.get(path)
+            text = bounded_text(node, 60) if node is not None else ""
+            out.append(NodeRows(path=path, label=stat.label, text=text,
                                 rows=stat.rows, total=self.num_rows,
                                 summary=rows_text(stat, self.num_rows), row_indices=rows))
         return out
@@ -120,33 +127,49 @@ class SelectionRows:
         by_path: dict[tuple, list] = {}
         for b in self.event.branches:
             by_path.setdefault(tuple(b.path), []).append(b)
+        nodes = _nodes_at(self.expr, set(by_path))
         forms = []
         for path in sorted(by_path):
-            node = node_at(self.expr, path)
+            node = nodes.get(path)
             forms.append(SpecialForm(path=path, name=getattr(node, "name", "?"),
-                                     text=_short(node.to_string()), branches=by_path[path]))
+                                     text=bounded_text(node, 60), branches=by_path[path]))
         return forms
 
     def _branch_scope(self, branch) -> tuple:
         """The subtree a branch selection applies to (case_when's conditions sit under arg 0)."""
-        base = tuple(branch.path)
-        if branch.branch.startswith(_CONDITION_PREFIX):
-            k = int(branch.branch[len(_CONDITION_PREFIX):])
-            return base + (0, k - 1)
-        return base + (branch.arg_index,)
+        return branch_target(self.expr, branch)
+
+    def _innermost_scopes(self) -> dict[tuple, tuple | None]:
+        """Every node's path -> the deepest branch scope it lies in (one walk of the tree).
+
+        Also keeps each node by its path. Linear in the tree (paths grow by one
+        step per level), where asking every branch for every node was quadratic.
+        """
+        self._branches_of: dict[tuple, list] = {}
+        for b in self.event.branches:
+            self._branches_of.setdefault(self._branch_scope(b), []).append(b)
+        scopes = self._branches_of
+        out: dict[tuple, tuple | None] = {}
+        self._nodes: dict[tuple, object] = {}
+        stack = [((), self.expr, None)]
+        while stack:
+            path, node, scope = stack.pop()
+            if path in scopes:
+                scope = path
+            out[path] = scope
+            self._nodes[path] = node
+            for i, arg in enumerate(node.args):
+                stack.append((path + (i,), arg, scope))
+        return out
 
     def _rows_reaching(self, path: tuple) -> np.ndarray | None:
         """The rows of the deepest branch selection above `path`; None means every row."""
-        best, best_len = None, -1
-        for b in self.event.branches:
-            scope = self._branch_scope(b)
-            if path[: len(scope)] == scope and len(scope) > best_len:
-                best, best_len = scope, len(scope)
+        best = self._scope_of.get(path)
         if best is None:
             return None
         if best not in self._scope_rows:
             # a scope is entered once per slice of the data, on disjoint rows: join them
-            parts = [_indices(b.rows) for b in self.event.branches if self._branch_scope(b) == best]
+            parts = [_indices(b.rows) for b in self._branches_of[best]]
             rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
             if len(rows) > 1 and not bool(np.all(rows[1:] >= rows[:-1])):
                 rows = np.sort(rows)
@@ -189,8 +212,34 @@ def _indices(rows) -> np.ndarray:
 
 def form_key(form: SpecialForm) -> str:
     """The column name of a form's branch in a page row: the form's name and path."""
-    where = ".".join(str(i) for i in form.path) or "root"
-    return f"{form.name}@{where}"
+    return f"{form.name}@{path_text(form.path, '.')}"
+
+
+def _nodes_at(root, paths: set) -> dict:
+    """The nodes at `paths`, found in one walk of the tree (not one descent per path)."""
+    out = {}
+    if not paths:
+        return out
+    depth = max(len(p) for p in paths)
+    stack = [((), root)]
+    while stack:
+        path, node = stack.pop()
+        if path in paths:
+            out[path] = node
+        if len(path) < depth:
+            stack.extend((path + (i,), arg) for i, arg in enumerate(node.args))
+    return out
+
+
+def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:
+    """A path for people: `1/0/2`, or `1/1/1/…/0 (depth 999)` past `limit` steps."""
+    if not path:
+        return "root"
+    if len(path) <= limit:
+        return sep.join(str(i) for i in path)
+    head = sep.join(str(i) for i in path[:limit // 2])
+    tail = sep.join(str(i) for i in path[-(limit // 2):])
+    return f"{head}{sep}…{sep}{tail} (depth {len(path):,})"
 
 
 def _top_level_name(ref, schema: pa.Schema) -> str | None:
@@ -200,14 +249,3 @@ def _top_level_name(ref, schema: pa.Schema) -> str | None:
     except FieldRefError:
         return None
     return schema.names[path.indices[0]] if path.indices else None
-
-
-def _node_text(expr, path: tuple) -> str:
-    try:
-        return _short(node_at(expr, path).to_string())
-    except (IndexError, AttributeError):
-        return ""
-
-
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

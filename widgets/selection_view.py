@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ipywidgets as w
 
-from toolkit.render.labels import html_text
+from toolkit.render.labels import bounded_text, html_text
 
-from .selection_rows import NOT_REACHED, SelectionRows, form_key
+from .selection_rows import NOT_REACHED, SelectionRows, form_key, path_text
 
 __all__ = ["SelectionView"]
 
@@ -81,16 +81,19 @@ class SelectionView(w.VBox):
 
     def _summary_html(self) -> str:
         r = self.rows
-        parts = [(f"<b>{html_text(r.expr.to_string())}</b> on {_count(r.num_rows)} rows "
+        parts = [(f"<b>{html_text(bounded_text(r.expr, 300))}</b> on {_count(r.num_rows)} rows "
                  f"({html_text(r.event.mode)} evaluation)")]
         if r.error is not None:
             parts.append(f'<div class="exprscope-error" style="color:#b00020">'
                          f"{html_text(str(r.error))}</div>")
-        for form in r.forms:
+        for form in r.shown_forms:
             counts = ", ".join(f"{html_text(name)}: {_count(n)}"
                                for name, n in r.branch_counts(form).items())
             parts.append(f"<div><code>{html_text(form.text)}</code> "
                          f"({html_text(form.name)} at {_path_text(form.path)}): {counts}</div>")
+        if len(r.forms) > len(r.shown_forms):
+            parts.append(f"<div><i>… and {len(r.forms) - len(r.shown_forms):,} more special "
+                         "forms below these (their nodes are in the table below).</i></div>")
         if not r.has_rows:
             parts.append("<div><i>The batch was too large to keep its rows; "
                          "node counts below are complete.</i></div>")
@@ -99,7 +102,8 @@ class SelectionView(w.VBox):
     def _table_html(self, rows: list[dict]) -> str:
         r = self.rows
         inputs = r.input_columns()
-        head = ["row", *inputs, *(f"{f.name} {_path_text(f.path)}" for f in r.forms), "value"]
+        head = ["row", *inputs, *(f"{f.name} {path_text(f.path)}" for f in r.shown_forms),
+                "value"]
         out = ['<table class="exprscope-row-table" style="border-collapse:collapse">', "<tr>"]
         out += [f'<th style="{_CELL}">{html_text(h)}</th>' for h in head]
         out.append("</tr>")
@@ -107,13 +111,18 @@ class SelectionView(w.VBox):
             out.append("<tr>")
             cells = [record["row"], *(record[c] for c in inputs)]
             out += [f'<td style="{_CELL}">{html_text(_show(v))}</td>' for v in cells]
-            for form in r.forms:
+            for form in r.shown_forms:
                 branch = record[form_key(form)]
                 style = _CELL + ("color:#999;" if branch == NOT_REACHED else "font-weight:bold;")
                 out.append(f'<td style="{style}">{html_text(branch)}</td>')
             out.append(f'<td style="{_CELL}">{html_text(_show(record["value"]))}</td>')
             out.append("</tr>")
         out.append("</table>")
+        hidden = len(r.forms) - len(r.shown_forms)
+        if hidden:
+            out.append(f"<div><i>Branch columns for the outermost {len(r.shown_forms)} special "
+                       f"forms; {hidden:,} more below them are counted in the node table."
+                       "</i></div>")
         return "".join(out)
 
     def _nodes_html(self) -> str:
@@ -121,7 +130,7 @@ class SelectionView(w.VBox):
                '<table class="exprscope-node-table" style="border-collapse:collapse">'),
                (f'<tr><th style="{_CELL}">node</th><th style="{_CELL}">path</th>'
                f'<th style="{_CELL}">evaluated on</th><th style="{_CELL}">rows</th></tr>')]
-        for node in self.rows.node_rows():
+        for node in self.rows.node_rows(MAX_NODE_ROWS):
             if node.row_indices is None or len(node.row_indices) == node.total:
                 which = "all"
             else:
@@ -132,9 +141,14 @@ class SelectionView(w.VBox):
                        f'<td style="{_CELL}">{html_text(node.summary)}</td>'
                        f'<td style="{_CELL}">{html_text(which)}</td></tr>')
         out.append("</table></div>")
+        hidden = len(self.rows.event.nodes) - MAX_NODE_ROWS
+        if hidden > 0:
+            out.append(f"<div><i>The first {MAX_NODE_ROWS} nodes in evaluation order; "
+                       f"{hidden:,} more are not listed.</i></div>")
         return "".join(out)
 
 
+MAX_NODE_ROWS = 500  # nodes listed; a deeper tree's are counted, the tree above shows them
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
 _SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes
 
@@ -148,7 +162,7 @@ def _count(value) -> str:
 
 
 def _path_text(path: tuple) -> str:
-    return html_text("root" if not path else "/".join(str(i) for i in path))
+    return html_text(path_text(path))
 
 
 def _show(value) -> str:

@@ -98,3 +98,29 @@ def test_a_batch_too_large_to_keep_still_shows_node_counts():
     multiply = next(r for r in view.rows.node_rows() if r.label == "multiply_checked")
     assert multiply.rows == 10 and multiply.row_indices.tolist() == list(range(n - 10, n))
     assert f"10 of {n:,}" in view.nodes.value
+
+
+def test_a_two_thousand_deep_evaluation_opens_with_bounded_tables():
+    import pyarrow as pa
+
+    from widgets import Explorer
+    from widgets.selection_rows import MAX_FORM_COLUMNS
+    from widgets.selection_view import MAX_NODE_ROWS
+
+    table = pa.table({"a": list(range(2000))})
+    expr = tk.field("a")
+    for k in range(2000):
+        expr = tk.if_else(tk.field("a") > (k % 1000), expr, tk.literal(k))
+    with tk.trace() as t:
+        tk.evaluate(expr.bind(table.schema), table, simplify=False)
+    explorer = Explorer(t)
+    view = explorer.selection_view
+    assert view is not None
+    assert view.nodes.value.count("<tr>") == MAX_NODE_ROWS + 1  # the header row too
+    n_nodes = len(t.evaluations[-1].nodes)
+    assert n_nodes > 8_000
+    assert f"{n_nodes - MAX_NODE_ROWS:,} more are not listed" in view.nodes.value
+    header = view.table.value.split("</tr>")[0]
+    assert header.count("if_else") == MAX_FORM_COLUMNS
+    assert "1,988 more below them" in view.table.value
+    assert "(depth " in view.nodes.value  # deep paths are cut, with their depth

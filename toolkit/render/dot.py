@@ -18,9 +18,8 @@ from ..expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
-from ..trace.steps import step_title
+from ..trace.steps import branch_target, step_title
 from ..trace.tracer import Trace
-from ..visit import node_at
 from .dot_style import (
     ERROR_STYLE,
     FONT,
@@ -332,16 +331,7 @@ class _EvalLook(_Look):
         self.facts = error_facts(event.error)
         self.strips: dict[tuple, list] = {}  # path of the receiving child -> [(branch, strip)]
         for b in event.branches:
-            form_path = tuple(b.path)
-            target = form_path + (b.arg_index,)
-            try:
-                form = node_at(root, form_path)
-                if (form.is_call and form.name == "case_when" and b.branch.startswith("when ")
-                        and b.arg_index == 0 and form.args[0].is_call
-                        and form.args[0].name == "make_struct"):
-                    target = target + (int(b.branch.split()[1]) - 1,)
-            except (IndexError, ValueError, AttributeError):
-                pass
+            target = branch_target(root, b)
             self.strips.setdefault(target, []).append((b.branch, strip_of(b.rows, b.total_rows)))
 
     def _failed(self, path) -> bool:

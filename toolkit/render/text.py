@@ -21,9 +21,8 @@ from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..scan import ScanExplanation
 from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
-from ..trace.steps import step_title
+from ..trace.steps import branch_target, step_title
 from ..trace.tracer import Trace
-from ..visit import node_at
 from .labels import (
     arg_role,
     bounded_text,
@@ -219,12 +218,7 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
     failed = tuple(facts.path) if facts is not None and facts.path is not None else None
     strips: dict[tuple, list[str]] = {}
     for b in event.branches:
-        target = tuple(b.path) + (b.arg_index,)
-        form = node_at(root, tuple(b.path))
-        if form.is_call and form.name == "case_when" and b.branch.startswith("when ") \
-                and b.arg_index == 0 and form.args[0].is_call \
-                and form.args[0].name == "make_struct":
-            target += (int(b.branch.split()[1]) - 1,)
+        target = branch_target(root, b)
         strips.setdefault(target, []).append(
             f"{visible(b.branch)} {strip_text(b.rows, b.total_rows)}")
     def lead(path, node, parent):

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Union
 
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+from ..visit import node_at
 from .recorded_error import error_facts
 
-__all__ = ["EVAL", "INVARIANT", "KIND_OF", "PASS", "PLAN_RULE", "STEP_TYPES", "Step",
+__all__ = ["EVAL", "INVARIANT", "KIND_OF", "PASS", "PLAN_RULE", "STEP_TYPES", "Step", "branch_target",
            "is_change", "step_kind", "step_title"]
 
 Step = Union[PassEvent, EvalEvent, InvariantCheck, PlanRuleEvent]
@@ -57,3 +58,23 @@ def step_title(step) -> str:
     if isinstance(step, PlanRuleEvent):
         return f"plan rule {step.rule}: {'changed the plan' if step.changed else 'no change'}"
     return type(step).__name__
+
+
+def branch_target(root, branch) -> tuple:
+    """The path of the node whose value a recorded branch selection is.
+
+    The form's argument (`then` is argument 1 of if_else), except a case_when's
+    `when k`, which is condition k inside the make_struct of argument 0.
+    """
+    path = tuple(branch.path)
+    target = path + (branch.arg_index,)
+    if not branch.branch.startswith("when ") or branch.arg_index != 0:
+        return target
+    try:
+        form = node_at(root, path)
+        first = form.args[0]
+        if form.name == "case_when" and first.is_call and first.name == "make_struct":
+            return target + (int(branch.branch.split()[1]) - 1,)
+    except (IndexError, ValueError, AttributeError):
+        pass
+    return target
