@@ -1,4 +1,4 @@
-"""Issue 3 speed: tk.evaluate against pyarrow's Acero on the same expressions.
+"""Speed: tk.evaluate against pyarrow's Acero on the same expressions.
 
     python benchmarks/bench_evaluate.py                 # 10M rows
     python benchmarks/bench_evaluate.py --rows 1000000  # a quick check

@@ -1,4 +1,4 @@
-"""Issue 9 speed: TPC-H on Spark, native mode vs hand-written PySpark, engine mode vs native.
+"""Speed: TPC-H on Spark, native mode vs hand-written PySpark, engine mode vs native.
 
     python benchmarks/bench_spark.py                       # scale 1, as the issue asks
     python benchmarks/bench_spark.py --scale 0.1 --repeat 1

@@ -7,7 +7,7 @@ For a TPC-H query at scale 1, the best of `--repeat` runs of: native mode; a
 `mapInArrow` over the columns the query reads that only counts the rows (every
 scanned row crosses from the JVM to Python, nothing is computed); and engine
 mode. "floor / native" is the least any engine working in Python pays without
-Spark filtering first; docs/benchmarks.md (issue 9) uses it.
+Spark filtering first; docs/benchmarks.md (Spark section) uses it.
 """
 
 from __future__ import annotations

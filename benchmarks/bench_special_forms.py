@@ -1,4 +1,4 @@
-"""Issue 5 speed: lazy special forms against eager evaluation, in one run.
+"""Speed: lazy special forms against eager evaluation, in one run.
 
     python benchmarks/bench_special_forms.py                # 10M rows
     python benchmarks/bench_special_forms.py --rows 1000000 # a quick check

@@ -1,4 +1,4 @@
-"""Issue 6 cost of tracing: off (no trace active) and on (a 1M-row traced evaluation).
+"""Cost of tracing: off (no trace active) and on (a 1M-row traced evaluation).
 
     python benchmarks/bench_trace.py               # 1M rows
     python benchmarks/bench_trace.py --rows 200000 # a quick check

@@ -45,7 +45,7 @@ def same_as_arrow(expr) -> str:
     return ours
 
 
-# -- the examples of ARROW_SEMANTICS.md §1 ------------------------------------------------
+# -- the examples of Arrow's ToString (docs/semantics.md §1) ---------------------------
 @pytest.mark.parametrize("expr,text", [
     (tk.equal(a, 1), "(a == 1)"),
     (tk.not_equal(a, "a"), '(a != "a")'),

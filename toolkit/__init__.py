@@ -21,25 +21,25 @@ from .builders import (  # noqa: F401
 )
 from .visit import modify_expression, node_at, walk  # noqa: F401
 from .observe import Observer, observing  # noqa: F401
-# -- parse (issue 2) --
+# -- parse --
 from .parse import parse  # noqa: F401
 from .errors import BuildError  # noqa: F401
-# -- functions and bind (issue 3) --
+# -- functions and bind --
 from .functions import (  # noqa: F401
     Function, FunctionKind, Kernel, NullHandling, describe, function_names, get_function,
 )
 from .bind import bind  # noqa: F401
-# -- evaluation and special forms (issues 3, 5) --
+# -- evaluation and special forms --
 from .execution import SelectionVector, evaluate  # noqa: F401
-# -- passes (issue 4) --
+# -- passes --
 from .passes import (  # noqa: F401
     DEFAULT_PASSES, canonicalize, extract_known_field_values, fold_constants, is_satisfiable,
     optimize, remove_named_refs, replace_fields_with_known_values, simplify_identities,
     simplify_with_guarantee,
 )
-# -- trace and render (issue 6) --
+# -- trace and render --
 from .trace import Trace, trace  # noqa: F401
 from .scan import explain_scan  # noqa: F401
 from .render import to_dot, to_svg, to_text, write_report  # noqa: F401
-# -- plans (issue 8): `from toolkit import plan` --
+# -- plans: `from toolkit import plan` --
 from . import plan  # noqa: F401,E402

@@ -1,6 +1,6 @@
 """bind(expr, schema): resolve field references, pick kernels, insert implicit casts.
 
-Arrow's Bind (ARROW_SEMANTICS.md §3): literals stay; a field reference finds its
+Arrow's Bind (docs/semantics.md §4): literals stay; a field reference finds its
 field; a call binds its arguments and then runs `bind_call` (Arrow's
 BindNonRecursive): exact dispatch, else narrowed literals and best dispatch with
 implicit casts (a literal is re-typed, anything else is wrapped in a safe

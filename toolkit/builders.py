@@ -1,4 +1,4 @@
-"""The builders users write expressions with, mirroring Arrow's helpers (§1)."""
+"""The builders users write expressions with, mirroring Arrow's helpers (docs/semantics.md §1)."""
 
 from __future__ import annotations
 

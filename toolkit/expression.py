@@ -461,7 +461,7 @@ class Call(Expression):
         return self._subtree_bound
 
     def with_args(self, args: Sequence[Expression]) -> Call:
-        """A copy with new arguments that keeps kernel and type, with no rebind (§5)."""
+        """A copy with new arguments that keeps kernel and type, with no rebind (docs/semantics.md §6)."""
         return Call(self.name, args, self.options, function=self.function,
                     kernel=self.kernel, call_type=self.call_type)
 

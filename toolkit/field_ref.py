@@ -1,6 +1,6 @@
 """FieldRef and FieldPath: how an expression names a (possibly nested) column.
 
-Follows Arrow's C++ `FieldRef` exactly (ARROW_SEMANTICS.md §1): a ref is a name,
+Follows Arrow's C++ `FieldRef` exactly (docs/semantics.md §2): a ref is a name,
 an index path, or a flattened sequence of both; it is hashable so it can key the
 known-values map; `from_dot_path` reads Arrow's dot-path grammar with its escapes;
 resolution against a schema gives Arrow's own error texts.

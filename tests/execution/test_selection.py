@@ -33,7 +33,9 @@ def test_set_algebra_matches_python_sets(case):
     ys = {y for y in ys if y < n}
     a = SelectionVector(sorted(xs), n)
     b = SelectionVector(sorted(ys), n)
+    assert a.intersect(b).to_pylist() == sorted(xs & ys)
     assert a.union(b).to_pylist() == sorted(xs | ys)
+    assert a.complement().to_pylist() == sorted(set(range(n)) - xs)
 
 
 def test_compose_selects_within_a_selection():

@@ -108,9 +108,18 @@ class SelectionVector:
             raise SelectionError(
                 f"selections of different batches: {self.length} rows and {other.length} rows")
 
+    def intersect(self, other: SelectionVector) -> SelectionVector:
+        """The rows both select (the teaching notebook combines selections this way)."""
+        self._same_batch(other)
+        return SelectionVector.from_mask(pc.and_(self.mask, other.mask))
+
     def union(self, other: SelectionVector) -> SelectionVector:
         self._same_batch(other)
         return SelectionVector.from_mask(pc.or_(self.mask, other.mask))
+
+    def complement(self) -> SelectionVector:
+        """The rows this selection leaves out."""
+        return SelectionVector.from_mask(pc.invert(self.mask))
 
     def compose(self, positions: pa.Array) -> SelectionVector:
         """A sub-selection: `positions` index *this selection's* rows (sorted, distinct)."""

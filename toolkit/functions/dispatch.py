@@ -1,6 +1,6 @@
 """Dispatch: which kernel a call runs, and what its arguments are cast to.
 
-Arrow binds a call in three steps (ARROW_SEMANTICS.md §3): DispatchExact on the
+Arrow binds a call in three steps (docs/semantics.md §4): DispatchExact on the
 argument types; failing that, scalar literals are narrowed to the smallest type
 holding their value, and the function's DispatchBest rewrites the types (common
 numeric, decimal promotion, temporal units, dictionary decoding, ...) before a

@@ -1,7 +1,7 @@
 """Kernel init at bind time: options are checked when a call binds, not when it runs.
 
-Arrow runs a kernel's `init` with the options while binding (ARROW_SEMANTICS.md
-§3 step 6), so a bad value set or a missing pattern is reported by `bind`. Here
+Arrow runs a kernel's `init` with the options while binding (docs/semantics.md
+§4 step 6), so a bad value set or a missing pattern is reported by `bind`. Here
 the same check runs the real pyarrow kernel once on empty arrays of the bound
 types: the options are validated by the code that will later use them, and no
 row is computed.

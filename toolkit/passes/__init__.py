@@ -1,4 +1,4 @@
-"""The optimization passes (Arrow's, ARROW_SEMANTICS.md §4, and exprscope's own) and optimize().
+"""The optimization passes (Arrow's, docs/semantics.md §5, and exprscope's own) and optimize().
 
 Each pass returns the very same object when it changes nothing, and reports the
 rules that fired to any observer (`toolkit.observe`) as one PassEvent.

@@ -1,4 +1,6 @@
-"""canonicalize: one spelling for equivalent expressions, so later rules match (Arrow §4).
+"""canonicalize: one spelling for equivalent expressions, so later rules match.
+
+Arrow's Canonicalize (docs/semantics.md §5).
 
 Chains of associative-commutative calls are flattened and refolded left with
 null literals first, then literals, then the rest (`b and (true and c)` becomes

@@ -1,4 +1,4 @@
-"""fold_constants: compute now what does not depend on the data (Arrow §4).
+"""fold_constants: compute now what does not depend on the data (docs/semantics.md §5).
 
 Post-order over calls; the first rule that applies wins:
 1. an impure call is kept (its arguments are still folded);
@@ -27,8 +27,6 @@ from .framework import optimization_pass, require_bound, sweep_post
 
 __all__ = ["evaluate_literal_call", "fold_constants", "literal_text"]
 
-_TRUE = pa.scalar(True)
-_FALSE = pa.scalar(False)
 
 
 @optimization_pass("fold_constants", idempotent=True)
@@ -63,16 +61,22 @@ def fold_rule(call: Call) -> Transformed | None:
     return None
 
 
-def _is_bool_literal(expr: Expression, value: pa.Scalar) -> bool:
-    return expr.is_literal and expr.is_scalar and expr.value.equals(value)
+def _is_bool_literal(expr: Expression, value: bool) -> bool:
+    """A valid boolean literal equal to `value` (compared as a Python bool: building a
+    pyarrow scalar at import time would load pandas)."""
+    if not (expr.is_literal and expr.is_scalar):
+        return False
+    v = expr.value
+    return pa.types.is_boolean(v.type) and v.is_valid and v.as_py() is value
 
 
 def _fold_and(args) -> Transformed | None:
     for x, y in (args, args[::-1]):
-        if _is_bool_literal(x, _TRUE):
+        if _is_bool_literal(x, True):
             return Transformed.fired(y, "fold_constants/and-true", "true and x is x")
-        if _is_bool_literal(x, _FALSE):
-            return Transformed.fired(x, "fold_constants/and-false", "false and x is false, even where x is null")
+        if _is_bool_literal(x, False):
+            return Transformed.fired(x, "fold_constants/and-false",
+                                     "false and x is false, even where x is null")
         if x.equals(y) and is_pure(x):
             return Transformed.fired(x, "fold_constants/and-same", "x and x is x")
     return None
@@ -80,10 +84,11 @@ def _fold_and(args) -> Transformed | None:
 
 def _fold_or(args) -> Transformed | None:
     for x, y in (args, args[::-1]):
-        if _is_bool_literal(x, _FALSE):
+        if _is_bool_literal(x, False):
             return Transformed.fired(y, "fold_constants/or-false", "false or x is x")
-        if _is_bool_literal(x, _TRUE):
-            return Transformed.fired(x, "fold_constants/or-true", "true or x is true, even where x is null")
+        if _is_bool_literal(x, True):
+            return Transformed.fired(x, "fold_constants/or-true",
+                                     "true or x is true, even where x is null")
         if x.equals(y) and is_pure(x):
             return Transformed.fired(x, "fold_constants/or-same", "x or x is x")
     return None

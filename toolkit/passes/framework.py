@@ -100,7 +100,8 @@ def run_as_pass(name: str, fn: Callable[..., Expression], expr: Expression, *,
         _CURRENT.reset(token)
     elapsed = time.perf_counter() - start
     if observers and (report_unchanged or out is not expr):
-        event = observe.PassEvent(name, expr, out, out is not expr, tuple(log.resolve(out)), elapsed)
+        event = observe.PassEvent(name, expr, out, out is not expr, tuple(log.resolve(out)),
+                                  elapsed)
         observe.notify("on_pass", event, observer)
     return out
 

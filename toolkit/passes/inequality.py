@@ -1,4 +1,6 @@
-"""What `field <cmp> literal` as a guarantee says about comparisons in a filter (Arrow §4).
+"""What `field <cmp> literal` as a guarantee says about comparisons in a filter.
+
+Arrow's Inequality (docs/semantics.md §5).
 
 A guarantee `a > 3` is an Inequality (GREATER, a, 3). Against a filter `a <cmp> M`
 the answer is bit arithmetic on the Comparison masks: with r = how M compares

@@ -2,7 +2,7 @@
 
 `extract_known_field_values(guarantee)` reads the members of the guarantee's
 `and_kleene` chain and keeps `field == literal` (the value) and `is_null(field)`
-(a null); everything else is left to the inequality rules (Arrow §4). The first
+(a null); everything else is left to the inequality rules (docs/semantics.md §5). The first
 value for a field wins. `replace_fields_with_known_values(expr, known)` then puts
 the values where the fields were, cast to the field's type, dictionary-encoded
 when the field is a dictionary; folding is left to fold_constants.

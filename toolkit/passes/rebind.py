@@ -3,7 +3,7 @@
 Arrow's HandleInconsistentTypes (ARROW-18334): reordering `ts + duration` into
 `duration + ts` leaves a kernel whose signature no longer matches, so the call is
 bound again without implicit casts. When the kernel still matches, the copy keeps
-kernel and type (§5), which is cheaper and keeps equality with the original.
+kernel and type (docs/semantics.md §6), which is cheaper and keeps equality with the original.
 """
 
 from __future__ import annotations

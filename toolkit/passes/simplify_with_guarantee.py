@@ -1,4 +1,4 @@
-"""simplify_with_guarantee: drop what a guarantee already decides (Arrow §4).
+"""simplify_with_guarantee: drop what a guarantee already decides (docs/semantics.md §5).
 
 A guarantee is a predicate known to hold for every row (a partition's `year ==
 2024`, a row group's `x > 3`). The steps, as in Arrow:

@@ -1,6 +1,6 @@
-"""DataFusion's invariants (seeds/datafusion-invariants.txt), each a named, visible check.
+"""DataFusion's invariants (docs/semantics.md §8), each a named, visible check.
 
-Each invariant carries the validation level the seed gives it: MUST (the
+Each invariant carries the validation level DataFusion gives it: MUST (the
 component has to check and error), SHOULD (users of the component should
 check), CAN (expensive; an execution context may check). Every check that runs
 reports an `observe.InvariantCheck`, passed or failed; a failure raises
@@ -11,7 +11,7 @@ Validation modes decide which checks run:
 - ``"always"`` (the default): every check; CAN checks on every batch.
 - ``"debug"``: MUST and SHOULD checks; CAN checks only on the first batch each
   physical node emits, so their cost does not grow with the data.
-- ``"off"``: only MUST checks. The seed makes those an obligation of the
+- ``"off"``: only MUST checks. DataFusion makes those an obligation of the
   builder, optimizer and planner themselves, so they cannot be switched off.
 
 Set the mode per call (`create_physical_plan(p, validation="debug")`,
@@ -51,11 +51,11 @@ MODES = ("always", "debug", "off")
 
 @dataclass(frozen=True)
 class Invariant:
-    """One invariant of the seed: what it says, who guarantees it, who checks it how hard."""
+    """One invariant: what it says, who guarantees it, who checks it how hard."""
 
     name: str
     statement: str
-    level: str  # "MUST", "SHOULD" or "CAN": how strongly the seed asks for validation
+    level: str  # "MUST", "SHOULD" or "CAN": how strongly DataFusion asks for validation
     responsibility: str
     validated_by: str
 

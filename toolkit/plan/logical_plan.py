@@ -2,8 +2,8 @@
 
 A node knows its inputs (`children`), its expressions (bound to its input's
 binding schema, see `logical_schema`) and derives its `schema`. Every node that
-creates a schema checks that its (relation, name) pairs are unique (a MUST of
-the seed) and reports the check. Nodes are immutable: optimizer rules build new
+creates a schema checks that its (relation, name) pairs are unique (a MUST,
+docs/semantics.md §8) and reports the check. Nodes are immutable: optimizer rules build new
 ones with `with_new_children` / `with_expressions`, which rebind the
 expressions against the (possibly pruned) new inputs.
 """

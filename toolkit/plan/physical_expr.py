@@ -4,8 +4,8 @@
 kernel that lies about its output. So, when the check runs, the expression is
 evaluated as usual (observers see that evaluation), and the root function's
 kernel is run once more on its arguments, unobserved, to compare its raw output
-with the declared type and nullability (the seed's "physical functions return
-what they declare"). For special forms, fields and literals the evaluated value
+with the declared type and nullability (DataFusion's "physical functions return
+what they declare", docs/semantics.md §8). For special forms, fields and literals the evaluated value
 itself is compared. Nested functions feed their parents directly; a lie there
 shows up at the root or in the node's output data check.
 """

@@ -5,7 +5,7 @@
 - `limit_into_scan`: a limit right above a scan tells the scan to stop reading
   after skip + fetch rows (Parquet and CSV then read no further).
 
-After every rule the driver checks the seed's SHOULD: the plan's schema is the
+After every rule the driver checks a SHOULD (docs/semantics.md §8): the plan's schema is the
 one it had before physical optimization; each check is reported.
 """
 

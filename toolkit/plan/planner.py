@@ -4,7 +4,7 @@ Each logical node becomes one physical node. The physical node derives its own
 schema: its expressions are bound afresh against the *physical* input's schema
 (renamed to the logical input's qualified names, see `logical_schema`), so
 types come from the function registry applied to physical types. The planner
-then checks, per node, the seed's MUST: the physical schema equals the logical
+then checks, per node, a MUST (docs/semantics.md §8): the physical schema equals the logical
 schema with relation qualifiers stripped; a mismatch (for example a function
 re-registered with another output type after the logical plan was built) raises
 InvariantViolation. Finally the physical optimizer runs.

@@ -39,7 +39,11 @@ from .statistics_guarantee import row_group_guarantee
 
 __all__ = ["Clash", "FragmentVerdict", "RowGroupVerdict", "ScanExplanation", "explain_scan"]
 
-TRUE = Literal(pa.scalar(True))
+
+
+def _true() -> Expression:
+    """The literal true (made on use: a pyarrow scalar made at import time loads pandas)."""
+    return Literal(pa.scalar(True))
 
 
 @dataclass(frozen=True)
@@ -127,7 +131,7 @@ class FragmentVerdict:
         if metadata is None:
             return ()
         return tuple(
-            RowGroupVerdict(info.id, False, TRUE, self.simplified, *_group_size(metadata, info.id),
+            RowGroupVerdict(info.id, False, _true(), self.simplified, *_group_size(metadata, info.id),
                             self.simplified, file_skipped=True)
             for info in self.fragment.row_groups)
 
@@ -169,7 +173,7 @@ class ScanExplanation:
 
     filter: Expression
     fragments: tuple[FragmentVerdict, ...]
-    dataset_guarantee: Expression = TRUE
+    dataset_guarantee: Expression = field(default_factory=_true)
 
     @property
     def files(self) -> tuple[int, int]:

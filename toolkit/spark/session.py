@@ -27,7 +27,7 @@ LOCAL_CONF = {
     "spark.sql.execution.arrow.pyspark.enabled": "true",
     "spark.sql.execution.arrow.pyspark.fallback.enabled": "false",
     # engine mode hands exprscope Spark's Arrow batches: 262,144 rows beat 65,536 on three
-    # of four TPC-H queries at scale 1 (docs/benchmarks.md, issue 9)
+    # of four TPC-H queries at scale 1 (docs/benchmarks.md, Spark section)
     "spark.sql.execution.arrow.maxRecordsPerBatch": "262144",
     "spark.sql.shuffle.partitions": "4",
     "spark.sql.session.timeZone": "UTC",

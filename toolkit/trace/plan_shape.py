@@ -1,6 +1,6 @@
 """Reading any plan by its shape: children, a one-line label, a schema.
 
-The plan package is built in parallel and may grow new node kinds; the tracer
+The plan package may grow new node kinds (and Spark adds its own); the tracer
 and renderers agree with it only on duck typing (`.children`, `.label()` or
 `str`, `.schema`). `PlanSnapshot` is that shape frozen as plain data, which is
 what a saved trace holds and what renders after loading.
