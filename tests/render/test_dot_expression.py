@@ -134,3 +134,10 @@ def test_a_long_trace_overview_keeps_the_steps_that_matter():
         assert not isinstance(s, InvariantCheck)
         assert s.changed if isinstance(s, (PassEvent, PlanRuleEvent)) else True
     assert f"of {len(t.steps)} steps" in source
+
+
+@pytest.mark.parametrize("name", ["]", "]]", "]<&>", "a\\]"])
+def test_names_graphviz_cannot_parse_raw_still_draw(name):
+    # graphviz's HTML-label parser fails on text starting with "]": written as &#93;
+    svg = tk.to_dot(tk.field(name)).pipe(format="svg").decode()
+    assert "&#93;" in svg or "]" in svg

@@ -36,12 +36,14 @@ def dot_text(text: str, limit: int | None = 60) -> str:
     """Text for a graphviz HTML-like label.
 
     Graphviz substitutes `\\N`, `\\G`, ... even inside HTML labels and after
-    decoding entities; a doubled backslash is its escape for one backslash.
+    decoding entities; a doubled backslash is its escape for one backslash. Its
+    HTML-label parser also fails on text that starts with `]` (a field named
+    `]`), so brackets are written as character references.
     """
     text = visible(str(text))
     if limit is not None:
         text = shorten(text, limit)
-    return html.escape(text.replace("\\", "\\\\"), quote=True)
+    return html.escape(text.replace("\\", "\\\\"), quote=True).replace("]", "&#93;")
 
 
 def dot_tooltip(text: str, limit: int = 400) -> str:
