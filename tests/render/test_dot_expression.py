@@ -4,6 +4,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pyarrow as pa
+import pytest
 from hypothesis import given, settings, strategies as st
 
 import toolkit as tk
