@@ -36,7 +36,7 @@ class Explorer(w.VBox):
         self.cursor = StepCursor(steps)
         self.page_size = page_size
         self._views: dict[int, SelectionView] = {}  # built once per evaluation step
-        self._tree_cache: dict[int, str] = {}
+        self._tree_cache: dict[tuple, str] = {}
         self.selection_view: SelectionView | None = None
 
         self.header = w.HTML()
@@ -54,6 +54,9 @@ class Explorer(w.VBox):
         self.changes_only = w.Checkbox(value=False, description="only steps that changed",
                                        indent=False, layout=w.Layout(width="auto"))
         self.changes_only.add_class("exprscope-changes-only")
+        self.fit = w.Checkbox(value=True, description="fit the picture to the width",
+                              indent=False, layout=w.Layout(width="auto"))
+        self.fit.add_class("exprscope-fit")
         self.tree = w.HTML()
         self.tree.add_class("exprscope-tree")
         self.rules = w.HTML()
@@ -69,9 +72,11 @@ class Explorer(w.VBox):
         self.change_button.on_click(lambda _: self.jump_to_next_change())
         self.slider.observe(self._on_slider, names="value")
         self.changes_only.observe(lambda _: self._show(), names="value")
+        self.fit.observe(lambda _: self._show(), names="value")
 
         stepping = w.HBox([self.previous_button, self.next_button, self.slider])
-        changes = w.HBox([self.previous_change_button, self.change_button, self.changes_only])
+        changes = w.HBox([self.previous_change_button, self.change_button, self.changes_only,
+                          self.fit])
         controls = w.VBox([stepping, changes])
         self.children = [self.header, controls, self.tree, self.rules, self.before_after,
                          self.detail, self.invariants]
@@ -182,9 +187,10 @@ class Explorer(w.VBox):
         self.invariants.highlight(cursor.index if kind == INVARIANT else None)
 
     def _tree(self, index: int) -> str:
-        if index not in self._tree_cache:
-            self._tree_cache[index] = tree_html(self.steps[index])
-        return self._tree_cache[index]
+        key = (index, self.fit.value)
+        if key not in self._tree_cache:
+            self._tree_cache[key] = tree_html(self.steps[index], fit=self.fit.value)
+        return self._tree_cache[key]
 
 
 def _button(description: str, icon: str, css_class: str) -> w.Button:

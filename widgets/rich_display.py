@@ -30,15 +30,30 @@ def mimebundle(obj) -> dict:
     return display_hooks.mimebundle(obj)
 
 
+_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
+
+
+def _fitted(svg: str) -> str:
+    """The SVG at the container's width at most its natural width, height following."""
+    def scale(m):
+        width = float(m.group(1))
+        return (f'<svg style="width:100%;max-width:{width:.0f}pt;height:auto" '
+                f'data-natural-width="{width:.0f}pt"')
+    return _SVG_SIZE.sub(scale, svg, count=1)
+
+
 def text_html(text: str, css_class: str = "exprscope-text") -> str:
     """Text in a <pre>, escaped: labels can hold `<`, `&`, quotes and terminal escapes."""
     return f'<pre class="{css_class}" style="margin:0">{html.escape(visible_lines(text))}</pre>'
 
 
-def tree_html(obj) -> str:
+def tree_html(obj, fit: bool = True) -> str:
     """HTML for an ipywidgets.HTML: the inline SVG, or the text drawing when `dot` is missing.
 
-    The text is drawn only when it is shown: on a deep tree it costs as much as the SVG.
+    `fit`: the picture is scaled to the cell's width (never above its natural
+    size), so a wide tree is seen whole; otherwise it keeps its size in a box that
+    scrolls both ways. The text is drawn only when it is shown: on a deep tree it
+    costs as much as the SVG.
     """
     svg = None
     if dot_available():
@@ -48,7 +63,13 @@ def tree_html(obj) -> str:
             svg = None
     if not svg:
         return text_html(mimebundle(obj).get("text/plain", ""), "exprscope-tree-text")
-    return f'<div class="exprscope-tree-svg">{_XML_PROLOG.sub("", svg, count=1)}</div>'
+    svg = _XML_PROLOG.sub("", svg, count=1)
+    if fit:
+        svg = _fitted(svg)
+        box = "overflow:hidden"
+    else:
+        box = "overflow:auto;max-height:80vh"
+    return f'<div class="exprscope-tree-svg" style="{box}">{svg}</div>'
 
 
 def register_formatters(ip) -> None:

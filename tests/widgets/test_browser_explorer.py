@@ -56,7 +56,7 @@ def _get(url: str, token: str, timeout: float = 2.0) -> int:
         return response.status
 
 
-def _prepare(root: Path) -> dict:
+def _prepare(root: Path, notebook: Path = NOTEBOOK) -> dict:
     """A private Jupyter home: the notebook, a kernelspec of this Python, fresh settings."""
     for name in ("config", "data", "runtime", "work"):
         (root / name).mkdir()
@@ -69,10 +69,10 @@ def _prepare(root: Path) -> dict:
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "exprscope tests", "language": "python"}))
-    nb = json.loads(NOTEBOOK.read_text())
+    nb = json.loads(notebook.read_text())
     nb["metadata"]["kernelspec"] = {"name": KERNEL, "display_name": "exprscope tests",
                                     "language": "python"}
-    (root / "work" / NOTEBOOK.name).write_text(json.dumps(nb))
+    (root / "work" / notebook.name).write_text(json.dumps(nb))
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / "config"),
                JUPYTER_DATA_DIR=str(root / "data"), JUPYTER_RUNTIME_DIR=str(root / "runtime"),
                JUPYTER_PLATFORM_DIRS="1")
@@ -81,9 +81,17 @@ def _prepare(root: Path) -> dict:
 
 
 @pytest.fixture
-def jupyterlab(tmp_path):
+def notebook(request, tmp_path_factory):
+    """The notebook JupyterLab serves: the explorer tour, or one written for a test."""
+    if getattr(request, "param", None) == "at-size":
+        return _at_size_notebook(tmp_path_factory.mktemp("nb") / "at-size.ipynb")
+    return NOTEBOOK
+
+
+@pytest.fixture
+def jupyterlab(tmp_path, notebook):
     """(base URL, token) of a JupyterLab serving a copy of the notebook; shut down after."""
-    env = _prepare(tmp_path)
+    env = _prepare(tmp_path, notebook)
     port, token = _free_port(), secrets.token_hex(16)
     with open(tmp_path / "jupyterlab.log", "w") as log:
         server = subprocess.Popen(
@@ -172,6 +180,67 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
             explorer.scroll_into_view_if_needed()
             shot = OUT / "browser-explorer.png"
             shot.parent.mkdir(exist_ok=True)
+            page.screenshot(path=str(shot))
+            assert shot.stat().st_size > 10_000
+        finally:
+            browser.close()
+
+
+def _at_size_notebook(path: Path) -> Path:
+    """A 12-term `or` through %%explain and a 5,000,000-row if_else through %%trace."""
+    terms = " or ".join(f"species = 'S{i}'" for i in range(12))
+    cells = [
+        "%load_ext widgets\nimport numpy as np\nimport pyarrow as pa\n"
+        "rng = np.random.default_rng(0)\n"
+        "big = pa.table({'a': rng.integers(-2, 3, 5_000_000), 'b': rng.random(5_000_000)})\n"
+        "small = pa.table({'species': ['S1', 'S3', 'x'], 'n': [1, 2, 3]})",
+        f"%%explain --data small\n{terms}",
+        "%%trace --data big\nif(a != 0, b / a, 0)",
+    ]
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {},
+                     "outputs": [], "source": c} for c in cells],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(nb))
+    return path
+
+
+@pytest.mark.parametrize("notebook", ["at-size"], indirect=True)
+def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebook):
+    from playwright.sync_api import expect, sync_playwright
+
+    base, token = jupyterlab
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(90_000)
+            page.goto(f"{base}/lab/tree/at-size.ipynb?token={token}")
+            page.wait_for_selector(".jp-Notebook .jp-Cell")
+            page.wait_for_function(KERNEL_IDLE)
+            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+            explorer = page.locator(".exprscope-explorer").first
+            svg = explorer.locator(".exprscope-tree svg").first
+            svg.wait_for(state="attached")
+            explorer.scroll_into_view_if_needed()
+            expect(explorer.locator(".exprscope-step-title")).to_contain_text("Step 1 of")
+            expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("1")
+            cell = explorer.locator("xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
+            tree_box, cell_box = svg.bounding_box(), cell.bounding_box()
+            # the whole picture lies within the cell: scaled to fit, not cut off
+            assert tree_box["x"] >= cell_box["x"] - 1
+            assert tree_box["x"] + tree_box["width"] <= cell_box["x"] + cell_box["width"] + 1
+            assert tree_box["height"] > 50  # and not scaled to nothing
+            shot = OUT / "browser-at-size-or.png"
+            page.screenshot(path=str(shot))
+            assert shot.stat().st_size > 10_000
+
+            view = page.locator(".exprscope-selection").last
+            nodes = view.locator(".exprscope-node-table")
+            nodes.wait_for(state="attached")
+            view.scroll_into_view_if_needed()
+            expect(nodes).to_contain_text("5,000,000")  # each node's rows, on all 5M rows
+            assert view.locator(".exprscope-node-table tr").count() > 3
+            shot = OUT / "browser-at-size-trace.png"
             page.screenshot(path=str(shot))
             assert shot.stat().st_size > 10_000
         finally:

@@ -206,8 +206,8 @@ def _joined(seen: str, new: str) -> str:
     """Distinct words in the order first seen (morsels of one node may run differently)."""
     if not new or new == seen:
         return seen
-    parts = seen.split("; ") if seen else []
-    return seen if new in parts else "; ".join(parts + [new])
+    parts = seen.split(" / ") if seen else []
+    return seen if new in parts else " / ".join(parts + [new])
 
 
 def row_indices(sel: SelectionVector | None, rows: Rows | None, num_rows: int) -> pa.Array:

@@ -84,11 +84,11 @@ def _dense_reason(cheap: bool, selected: int, domain: int, threshold, masked: bo
     """Why a branch ran on every row of its domain, in NodeStats' words."""
     if cheap:
         why = "cheaper than selecting"
-    else:
+    else:  # the same words for every morsel, so a node's reasons add up to one
         limit = dense_path.DENSE_THRESHOLD if threshold is None else threshold
-        why = f"{selected / domain:.0%} of the rows selected, over the {limit:.0%} threshold"
+        why = f"over {limit:.0%} of the rows selected"
     if masked:
-        why += "; the other rows made null so no failing kernel sees them"
+        why += ", the others made null so no failing kernel sees them"
     return why
 
 
