@@ -16,6 +16,7 @@ import toolkit as tk
 from toolkit.expression import Expression
 from toolkit.render.labels import bounded_text, html_text
 from toolkit.trace.steps import EVAL, INVARIANT, PASS, PLAN_RULE, is_change, step_kind, step_title
+from toolkit.visible_text import visible
 
 from .invariants_panel import InvariantsPanel
 from .rich_display import text_html, tree_html
@@ -65,6 +66,12 @@ class Explorer(w.VBox):
         self.before_after.add_class("exprscope-before-after")
         self.detail = w.VBox()
         self.invariants = InvariantsPanel(steps)
+        # a picker of the invariant checks, failures first: choosing one goes to its step
+        self.check_picker = w.Dropdown(options=_check_options(self.invariants.checks),
+                                       value=None, description="go to check",
+                                       layout=w.Layout(width="auto", max_width="100%"))
+        self.check_picker.add_class("exprscope-check-picker")
+        self.check_picker.observe(self._on_check_picked, names="value")
 
         self.previous_button.on_click(lambda _: self.previous())
         self.next_button.on_click(lambda _: self.next())
@@ -78,8 +85,9 @@ class Explorer(w.VBox):
         changes = w.HBox([self.previous_change_button, self.change_button, self.changes_only,
                           self.fit])
         controls = w.VBox([stepping, changes])
+        checks = [self.check_picker] if self.invariants.checks else []
         self.children = [self.header, controls, self.tree, self.rules, self.before_after,
-                         self.detail, self.invariants]
+                         self.detail, self.invariants, *checks]
         self._show()
 
     # -- driving it from Python ---------------------------------------------------------
@@ -147,6 +155,10 @@ class Explorer(w.VBox):
         return bundle
 
     # -- drawing ----------------------------------------------------------------------
+    def _on_check_picked(self, change) -> None:
+        if change["new"] is not None:
+            self.go(change["new"])
+
     def _on_slider(self, change) -> None:
         self.cursor.go(change["new"] - 1)
         self._show()
@@ -191,6 +203,18 @@ class Explorer(w.VBox):
         if key not in self._tree_cache:
             self._tree_cache[key] = tree_html(self.steps[index], fit=self.fit.value)
         return self._tree_cache[key]
+
+
+def _check_options(checks) -> list:
+    """(label, step index) per invariant check, the failed ones first."""
+    ordered = sorted(checks, key=lambda pair: (pair[1].passed, pair[0]))
+    out = [("", None)]
+    for index, check in ordered:
+        verdict = "✔" if check.passed else "✘ FAIL"
+        subject = str(check.subject)
+        subject = subject if len(subject) <= 60 else subject[:59] + "…"
+        out.append((visible(f"step {index + 1}: {verdict} {check.name} on {subject}"), index))
+    return out
 
 
 def _button(description: str, icon: str, css_class: str) -> w.Button:
