@@ -27,7 +27,9 @@ class SelectionView(w.VBox):
         self.add_class("exprscope-selection")
         self.rows = SelectionRows(step)
         self.page_size = max(1, int(page_size))
-        self.page = 0
+        failed_row = self.rows.error.row if self.rows.error is not None else None
+        # a failed evaluation opens on the page of its failing row
+        self.page = failed_row // self.page_size if failed_row is not None else 0
         self.summary = w.HTML(self._summary_html())
         self.previous_button = w.Button(description="previous rows", icon="chevron-left")
         self.next_button = w.Button(description="next rows", icon="chevron-right")
@@ -73,8 +75,9 @@ class SelectionView(w.VBox):
             return
         start = self.page * self.page_size
         stop = min(self.rows.num_rows, start + self.page_size)
-        self.page_label.value = (f"rows {start}–{max(start, stop - 1)} of {self.rows.num_rows}"
-                                 f" (page {self.page + 1} of {self.page_count})")
+        self.page_label.value = (f"rows {start:,}–{max(start, stop - 1):,} of "
+                                 f"{self.rows.num_rows:,} (page {self.page + 1:,} of "
+                                 f"{self.page_count:,})")
         self.previous_button.disabled = self.page == 0
         self.next_button.disabled = self.page >= self.page_count - 1
         self.table.value = self._table_html(self.visible_rows())
@@ -102,20 +105,31 @@ class SelectionView(w.VBox):
     def _table_html(self, rows: list[dict]) -> str:
         r = self.rows
         inputs = r.input_columns()
+        failed_row = r.error.row if r.error is not None else None
+        no_values = r.error is not None and r.result is None
+        value_head = "value (none: the evaluation failed)" if no_values else "value"
         head = ["row", *inputs, *(f"{f.name} {path_text(f.path)}" for f in r.shown_forms),
-                "value"]
+                value_head]
         out = ['<table class="exprscope-row-table" style="border-collapse:collapse">', "<tr>"]
         out += [f'<th style="{_CELL}">{html_text(h)}</th>' for h in head]
         out.append("</tr>")
         for record in rows:
-            out.append("<tr>")
+            failing = record["row"] == failed_row
+            out.append('<tr class="exprscope-failing-row" style="background:#fee2e2">'
+                       if failing else "<tr>")
             cells = [record["row"], *(record[c] for c in inputs)]
             out += [f'<td style="{_CELL}">{html_text(_show(v))}</td>' for v in cells]
             for form in r.shown_forms:
                 branch = record[form_key(form)]
                 style = _CELL + ("color:#999;" if branch == NOT_REACHED else "font-weight:bold;")
                 out.append(f'<td style="{style}">{html_text(branch)}</td>')
-            out.append(f'<td style="{_CELL}">{html_text(_show(record["value"]))}</td>')
+            if failing:
+                value = f"✘ fails here: {r.error.kind}"
+            elif no_values:
+                value = "—"
+            else:
+                value = _show(record["value"])
+            out.append(f'<td style="{_CELL}">{html_text(value)}</td>')
             out.append("</tr>")
         out.append("</table>")
         hidden = len(r.forms) - len(r.shown_forms)

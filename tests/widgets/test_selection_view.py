@@ -1,6 +1,7 @@
 """The selection view shows, row by row, which branch of a lazy special form each row took."""
 
 import pyarrow as pa
+import pytest
 
 import toolkit as tk
 from widgets import SelectionView
@@ -124,3 +125,24 @@ def test_a_two_thousand_deep_evaluation_opens_with_bounded_tables():
     assert header.count("if_else") == MAX_FORM_COLUMNS
     assert "1,988 more below them" in view.table.value
     assert "(depth " in view.nodes.value  # deep paths are cut, with their depth
+
+
+def test_an_eager_failure_opens_on_its_failing_row_highlighted_without_a_column_of_nulls():
+    import pyarrow as pa
+
+    from widgets.selection_view import SelectionView
+
+    values = list(range(1, 100))
+    values[57] = 0  # row 57 divides by zero
+    table = pa.table({"a": values})
+    with tk.trace() as t:
+        with pytest.raises(tk.KernelError):
+            tk.evaluate(tk.parse("if(a > -1, 100 / a, 0)").bind(table.schema), table,
+                        mode="eager")
+    view = SelectionView(t.evaluations[-1], page_size=20)
+    assert view.page == 2 and "rows 40–59" in view.page_label.value
+    html = view.table.value
+    assert html.count('class="exprscope-failing-row"') == 1
+    failing = html.split('class="exprscope-failing-row"')[1].split("</tr>")[0]
+    assert ">57<" in failing and "✘ fails here: KernelError" in failing
+    assert "value (none: the evaluation failed)" in html and ">null<" not in html
