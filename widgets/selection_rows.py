@@ -54,6 +54,10 @@ class SelectionRows:
         self.num_rows = event.num_rows
         self.data = event.data
         self.result = event.result
+        sample = getattr(event, "sample", None)
+        # a large batch keeps a sample: the original row number of each kept row
+        self.sample = None if sample is None else _indices(sample)
+        self.kept_rows = 0 if self.data is None else self.data.num_rows
         self.error = event.error
         self.forms = self._forms()
         # a page shows one branch column per form, for the outermost MAX_FORM_COLUMNS forms
@@ -82,16 +86,21 @@ class SelectionRows:
         return [n for n in self.data.schema.names if n in names]
 
     def page(self, start: int, size: int) -> list[dict]:
-        """Rows `start` .. `start + size`: row index, inputs, branch per form, value."""
+        """Kept rows `start` .. `start + size`: row number, inputs, branch per form, value.
+
+        Without a sample the kept rows are the batch's; with one, `row` is the
+        original row number of each sampled row.
+        """
         if self.data is None:
             return []
-        stop = min(self.num_rows, max(0, start) + size)
+        stop = min(self.kept_rows, max(0, start) + size)
         start = max(0, min(start, stop))
         columns = {name: self.data.column(name).slice(start, stop - start).to_pylist()
                    for name in self.input_columns()}
         values = self._result_slice(start, stop)
         out = []
-        for offset, row in enumerate(range(start, stop)):
+        for offset, kept in enumerate(range(start, stop)):
+            row = int(self.sample[kept]) if self.sample is not None else kept
             record = {"row": row}
             for name, col in columns.items():
                 record[name] = col[offset]
@@ -101,6 +110,20 @@ class SelectionRows:
             record["value"] = values[offset] if values is not None else None
             out.append(record)
         return out
+
+    @property
+    def failed_row(self) -> int | None:
+        """The batch row where the evaluation failed, when the error names one."""
+        return self.error.row if self.error is not None else None
+
+    def kept_position(self, row: int | None) -> int:
+        """Where batch row `row` is among the kept rows (0 when absent or None)."""
+        if row is None:
+            return 0
+        if self.sample is None:
+            return row if 0 <= row < self.kept_rows else 0
+        at = int(np.searchsorted(self.sample, row))
+        return at if at < len(self.sample) and self.sample[at] == row else 0
 
     def branch_counts(self, form: SpecialForm) -> dict[str, int]:
         """How many rows took each branch (and how many never reached the form)."""

@@ -27,9 +27,8 @@ class SelectionView(w.VBox):
         self.add_class("exprscope-selection")
         self.rows = SelectionRows(step)
         self.page_size = max(1, int(page_size))
-        failed_row = self.rows.error.row if self.rows.error is not None else None
         # a failed evaluation opens on the page of its failing row
-        self.page = failed_row // self.page_size if failed_row is not None else 0
+        self.page = self.rows.kept_position(self.rows.failed_row) // self.page_size
         self.summary = w.HTML(self._summary_html())
         self.previous_button = w.Button(description="previous rows", icon="chevron-left")
         self.next_button = w.Button(description="next rows", icon="chevron-right")
@@ -52,7 +51,7 @@ class SelectionView(w.VBox):
 
     @property
     def page_count(self) -> int:
-        return max(1, -(-self.rows.num_rows // self.page_size))
+        return max(1, -(-self.rows.kept_rows // self.page_size))
 
     def go_to_page(self, page: int) -> int:
         self.page = max(0, min(int(page), self.page_count - 1))
@@ -74,9 +73,10 @@ class SelectionView(w.VBox):
         if not self.rows.has_rows:
             return
         start = self.page * self.page_size
-        stop = min(self.rows.num_rows, start + self.page_size)
-        self.page_label.value = (f"rows {start:,}–{max(start, stop - 1):,} of "
-                                 f"{self.rows.num_rows:,} (page {self.page + 1:,} of "
+        stop = min(self.rows.kept_rows, start + self.page_size)
+        what = "sampled rows" if self.rows.sample is not None else "rows"
+        self.page_label.value = (f"{what} {start:,}–{max(start, stop - 1):,} of "
+                                 f"{self.rows.kept_rows:,} (page {self.page + 1:,} of "
                                  f"{self.page_count:,})")
         self.previous_button.disabled = self.page == 0
         self.next_button.disabled = self.page >= self.page_count - 1
@@ -97,15 +97,22 @@ class SelectionView(w.VBox):
         if len(r.forms) > len(r.shown_forms):
             parts.append(f"<div><i>… and {len(r.forms) - len(r.shown_forms):,} more special "
                          "forms below these (their nodes are in the table below).</i></div>")
-        if not r.has_rows:
-            parts.append("<div><i>The batch was too large to keep its rows; "
+        if r.sample is not None:
+            parts.append(f"<div><i>A sample of {r.kept_rows:,} of the {r.num_rows:,} rows: the "
+                         "first rows, the first rows of every branch"
+                         + (", the rows around the failing one" if r.error is not None
+                            and r.error.row is not None else "")
+                         + ". Row numbers are the batch's; node counts below are complete."
+                         "</i></div>")
+        elif not r.has_rows:
+            parts.append("<div><i>The batch's rows were not kept; "
                          "node counts below are complete.</i></div>")
         return "".join(parts)
 
     def _table_html(self, rows: list[dict]) -> str:
         r = self.rows
         inputs = r.input_columns()
-        failed_row = r.error.row if r.error is not None else None
+        failed_row = r.failed_row
         no_values = r.error is not None and r.result is None
         value_head = "value (none: the evaluation failed)" if no_values else "value"
         head = ["row", *inputs, *(f"{f.name} {path_text(f.path)}" for f in r.shown_forms),

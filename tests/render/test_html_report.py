@@ -130,3 +130,16 @@ def test_without_dot_the_trees_are_text(monkeypatch, story):
     assert "<svg" not in text and "was not installed" in text
     assert text.count('<div class="step"') == len(story.passes)
     assert "├──" in text
+
+
+def test_a_sampled_evaluation_shows_the_batch_row_numbers_in_the_report(tmp_path):
+    import pyarrow as pa
+
+    n = 30_000
+    data = pa.table({"a": pa.array(range(n), pa.int64())})
+    with tk.trace() as t:
+        tk.evaluate(tk.parse(f"if(a > {n - 4}, a * 2, a)").bind(data.schema), data)
+    html = tk.write_report(t, tmp_path / "sampled.html").read_text(encoding="utf-8")
+    assert "rows of a sample of" in html and f"of the {n:,} rows" in html
+    assert "<td>29,999</td>" in html  # the last then-row, under its own number
+    assert "<td>59998</td>" in html or "<td>59,998</td>" in html  # and its value

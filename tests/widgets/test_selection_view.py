@@ -85,20 +85,27 @@ def test_labels_are_escaped_in_html():
     assert "&lt;script&gt;" in view.table.value and "&amp;amp;" in view.table.value
 
 
-def test_a_batch_too_large_to_keep_still_shows_node_counts():
-    from toolkit.execution.evaluate import KEEP_DATA_ROWS
+def test_a_batch_too_large_to_keep_shows_an_honest_sample_and_complete_counts():
+    from toolkit.execution.evaluate import KEEP_DATA_ROWS, SAMPLE_FIRST
 
     n = KEEP_DATA_ROWS + 5
     data = pa.table({"a": pa.array(range(n), pa.int64())})
     a = tk.field("a")
     step, _ = _evaluation(tk.if_else(a > n - 11, a * 2, a), data)
-    view = SelectionView(step)
-    assert not view.rows.has_rows and view.visible_rows() == []
-    assert "too large to keep its rows" in view.summary.value
-    assert view.table not in view.children  # no empty row table
+    view = SelectionView(step, page_size=1000)
+    # the first rows, then the first rows of each branch: the then branch's ten are its last
+    expected = list(range(SAMPLE_FIRST)) + list(range(n - 10, n))
+    assert view.rows.sample.tolist() == expected
+    assert f"A sample of {len(expected):,} of the {n:,} rows" in view.summary.value
+    rows = view.visible_rows()
+    assert [r["row"] for r in rows] == expected  # the batch's own row numbers
+    last = rows[-1]
+    assert last["row"] == n - 1 and last["value"] == 2 * (n - 1)
+    assert last["if_else@root"] == "then" and rows[0]["if_else@root"] == "else"
+    assert "sampled rows 0–209 of 210" in view.page_label.value
     multiply = next(r for r in view.rows.node_rows() if r.label == "multiply_checked")
     assert multiply.rows == 10 and multiply.row_indices.tolist() == list(range(n - 10, n))
-    assert f"10 of {n:,}" in view.nodes.value
+    assert f"10 of {n:,}" in view.nodes.value  # node counts cover every row
 
 
 def test_a_two_thousand_deep_evaluation_opens_with_bounded_tables():
@@ -146,3 +153,23 @@ def test_an_eager_failure_opens_on_its_failing_row_highlighted_without_a_column_
     failing = html.split('class="exprscope-failing-row"')[1].split("</tr>")[0]
     assert ">57<" in failing and "✘ fails here: KernelError" in failing
     assert "value (none: the evaluation failed)" in html and ">null<" not in html
+
+
+def test_a_sample_survives_json_and_a_forged_one_is_refused():
+    import json
+
+    from toolkit.execution.evaluate import KEEP_DATA_ROWS
+
+    n = KEEP_DATA_ROWS * 3
+    data = pa.table({"a": pa.array(range(n), pa.int64())})
+    with tk.trace() as t:
+        tk.evaluate(tk.parse(f"if(a > {n - 20}, a * 2, a)").bind(data.schema), data)
+    back = tk.Trace.from_json(t.to_json()).evaluations[-1]
+    live = t.evaluations[-1]
+    assert back.sample.equals(live.sample) and back.data.equals(live.data)
+    assert SelectionView(back).visible_rows() == SelectionView(live).visible_rows()
+    doc = json.loads(t.to_json())
+    step = next(s for s in doc["steps"] if s["kind"] == "eval")
+    step["sample"] = list(reversed(step["sample"]))
+    with pytest.raises(tk.errors.TraceFormatError, match="increasing order"):
+        tk.Trace.from_json(json.dumps(doc))

@@ -37,6 +37,9 @@ __all__ = ["KEEP_DATA_ROWS", "MODES", "EvaluationError", "evaluate"]
 
 MODES = ("lazy", "eager")
 KEEP_DATA_ROWS = 10_000  # events keep data and result up to this size (for the selection view)
+SAMPLE_FIRST = 200  # above it, a sample: the first rows,
+SAMPLE_PER_BRANCH = 50  # the first rows each branch got,
+SAMPLE_AROUND_ERROR = 5  # and the rows around the failing one
 
 
 class EvaluationError(ExprscopeError, ValueError):
@@ -252,6 +255,23 @@ def _batch_rows(parts: list) -> pa.Array:
     return rows[0] if len(rows) == 1 else pa.concat_arrays(rows)
 
 
+def sample_rows(num_rows: int, branches, failed_row: int | None) -> pa.Array:
+    """The rows a large evaluation keeps (sorted, distinct int64): an honest sample.
+
+    The first rows, the first rows of every branch of every special form (so each
+    branch is seen at work), and the rows around the failing one.
+    """
+    parts = [pa.arange(0, min(num_rows, SAMPLE_FIRST))]
+    for b in branches:
+        if b.count:
+            parts.append(b.rows.slice(0, SAMPLE_PER_BRANCH))
+    if failed_row is not None and 0 <= failed_row < num_rows:
+        low = max(0, failed_row - SAMPLE_AROUND_ERROR)
+        parts.append(pa.arange(low, min(num_rows, failed_row + SAMPLE_AROUND_ERROR + 1)))
+    rows = pa.concat_arrays([p.cast(pa.int64()) for p in parts])
+    return pc.unique(pc.take(rows, pc.sort_indices(rows)))
+
+
 def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
     paths = positions.all_paths()
     nodes: dict[int, NodeStats] = {}
@@ -271,8 +291,13 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
                         total_rows=data.num_rows, count=sum(b.count for b, _ in parts))
         for (path, name, arg), parts in branches.items()
     ]
-    small = data.num_rows <= KEEP_DATA_ROWS
-    return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode,
-                     nodes=list(nodes.values()),  # evaluation order (sorting deep paths is quadratic)
-                     branches=selections, error=ErrorFacts.of(error),
-                     result=value if small else None, data=data if small else None)
+    facts = ErrorFacts.of(error)
+    if data.num_rows <= KEEP_DATA_ROWS:
+        return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode,
+                         nodes=list(nodes.values()),  # evaluation order (sorting deep paths is quadratic)
+                         branches=selections, error=facts, result=value, data=data)
+    rows = sample_rows(data.num_rows, selections, facts.row if facts is not None else None)
+    kept = value.take(rows) if isinstance(value, (pa.Array, pa.ChunkedArray)) else value
+    return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode, nodes=list(nodes.values()),
+                     branches=selections, error=facts, result=kept, data=data.take(rows),
+                     sample=rows)

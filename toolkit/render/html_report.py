@@ -254,15 +254,26 @@ def _selection_table(event: EvalEvent, facts) -> str:
     if not isinstance(data, (pa.Table, pa.RecordBatch)) or data.num_rows == 0:
         return ""
     n = data.num_rows
+    # a large batch keeps a sample: kept row k is batch row sample[k]
+    sample = event.sample.to_pylist() if event.sample is not None else None
+    row_of = (lambda k: sample[k]) if sample is not None else (lambda k: k)
     shown = list(range(min(n, SELECTION_TABLE_ROWS)))
+    if sample is not None:  # the first rows, and a few of each branch's (wherever they are)
+        shown = list(range(min(n, SELECTION_TABLE_ROWS // 2)))
+        where = {row: k for k, row in enumerate(sample)}
+        for b in event.branches:
+            firsts = [where[r] for r in b.rows.slice(0, 3).to_pylist() if r in where]
+            shown += [k for k in firsts if k not in shown]
+        shown.sort()
     failing = facts.row if facts is not None else None
-    if failing is not None and 0 <= failing < n and failing not in shown:
-        shown += [r for r in range(max(0, failing - 2), min(n, failing + 3)) if r not in shown]
+    at = failing if sample is None else (sample.index(failing) if failing in sample else None)
+    if at is not None and 0 <= at < n and at not in shown:
+        shown += [k for k in range(max(0, at - 2), min(n, at + 3)) if k not in shown]
     forms: dict[tuple, dict[int, str]] = {}
     for b in event.branches:
         taken = forms.setdefault(tuple(b.path), {})
         indices = b.rows.to_pylist() if hasattr(b.rows, "to_pylist") else list(b.rows)
-        wanted = set(shown)
+        wanted = {row_of(k) for k in shown}
         for r in indices:
             if r in wanted:
                 taken.setdefault(r, b.branch)
@@ -279,20 +290,25 @@ def _selection_table(event: EvalEvent, facts) -> str:
              '<table class="data"><tr>' + "".join(f"<th>{html_text(h, 40)}</th>" for h in head)
              + "</tr>"]
     previous = None
-    for r in shown:
+    for k in shown:
+        r = row_of(k)
         if previous is not None and r != previous + 1:
             lines.append(f'<tr class="gap"><td colspan="{len(head)}">⋯</td></tr>')
         previous = r
-        cells = [str(r)] + [_cell(data.column(c)[r]) for c in columns]
+        cells = [f"{r:,}"] + [_cell(data.column(c)[k]) for c in columns]
         branch_cells = [forms[p].get(r, "—") for p in forms]
         row_class = ' class="failing"' if r == failing else ""
         html_cells = "".join(f"<td>{html_text(c, 60)}</td>" for c in cells)
         html_cells += "".join(f'<td class="branch">{html_text(c, 60)}</td>' for c in branch_cells)
-        if isinstance(result, (pa.Array, pa.ChunkedArray)) and r < len(result):
-            html_cells += f"<td>{html_text(_cell(result[r]), 60)}</td>"
+        if isinstance(result, (pa.Array, pa.ChunkedArray)) and k < len(result):
+            html_cells += f"<td>{html_text(_cell(result[k]), 60)}</td>"
         lines.append(f"<tr{row_class}>{html_cells}</tr>")
     lines.append("</table>")
-    if n > len(shown):
+    if sample is not None:
+        lines.append(f'<p class="hint">{len(shown)} rows of a sample of {n:,} of the '
+                     f"{event.num_rows:,} rows (the first, the first of every branch, the "
+                     "failing one).</p>")
+    elif n > len(shown):
         lines.append(f'<p class="hint">{len(shown)} of {n:,} rows shown.</p>')
     lines.append("</details>")
     return "\n".join(lines)

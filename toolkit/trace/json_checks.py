@@ -28,6 +28,9 @@ MAX_DECOMPRESSED = MAX_ROWS // 8 * 8  # bytes one compressed row selection may u
 _NUMBER = (int, float)
 
 
+MAX_SAMPLE_ROWS = 100_000  # a sampled evaluation keeps far fewer; more is not a sample
+
+
 def check_trace_text(text) -> None:
     """Size and nesting depth, checked without parsing (json.loads recurses)."""
     if not isinstance(text, (str, bytes, bytearray)):
@@ -276,9 +279,20 @@ class _Checker:
                 self.obj(result["scalar"], f"{where}.result.scalar")
             else:
                 self.blob(result.get("array"), f"{where}.result.array", "ipc")
+        sample = doc.get("sample")
+        if sample is not None:
+            items = self.items(sample, f"{where}.sample")
+            if len(items) > MAX_SAMPLE_ROWS:
+                self.fail(f"{where}.sample", f"has {len(items):,} rows; a sample keeps at most "
+                                             f"{MAX_SAMPLE_ROWS:,}")
+            for i, row in enumerate(items):
+                self.count(row, f"{where}.sample[{i}]", 0, max(rows - 1, 0))
+            if any(a >= b for a, b in zip(items, items[1:])):
+                self.fail(f"{where}.sample", "must list rows in increasing order, each once")
         if doc.get("data") is not None:
             self.blob(doc["data"], f"{where}.data", "ipc")
-            self.count(doc["data"].get("rows"), f"{where}.data.rows", rows, rows)
+            kept = rows if sample is None else len(sample)
+            self.count(doc["data"].get("rows"), f"{where}.data.rows", kept, kept)
 
     def plan(self, doc, where: str) -> None:
         if doc is None:

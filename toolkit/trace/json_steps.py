@@ -117,6 +117,8 @@ def _eval_to_json(step: EvalEvent, exprs: ExpressionWriter) -> dict:
     elif isinstance(result, (pa.Array, pa.ChunkedArray)):
         doc["result"] = {"array": array_to_json(result), "chunked":
                          isinstance(result, pa.ChunkedArray)}
+    if step.sample is not None:
+        doc["sample"] = [int(r) for r in step.sample.to_pylist()]
     if isinstance(step.data, (pa.Table, pa.RecordBatch)):
         doc["data"] = {**table_to_json(step.data), "table": isinstance(step.data, pa.Table)}
     return doc
@@ -219,8 +221,10 @@ def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:
         data = table if doc["data"].get("table") else (
             table.to_batches()[0] if table.num_rows else
             pa.RecordBatch.from_pylist([], schema=table.schema))
+    sample = doc.get("sample")
     return EvalEvent(expr=exprs.get(doc["expr"]), num_rows=doc["num_rows"], mode=doc["mode"],
                      nodes=nodes, branches=branches, error=error, result=result, data=data,
+                     sample=None if sample is None else pa.array(sample, pa.int64()),
                      elapsed=_elapsed(doc))
 
 
