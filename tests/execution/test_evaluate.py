@@ -180,11 +180,16 @@ def test_observer_stats_add_up_over_chunks(monkeypatch):
     assert then.rows.to_pylist() == [i for i in range(1000) if i % 4]
 
 
-def test_large_data_is_not_kept_on_the_event():
+def test_large_data_is_kept_on_the_event_only_as_a_bounded_sample():
+    from toolkit.execution.evaluate import SAMPLE_FIRST
+
     t = pa.table({"a": pa.array(range(20_000), pa.int64())})
     rec = Recorder()
     tk.evaluate(a + 1, t, observer=rec)
-    assert rec.events[0].data is None and rec.events[0].result is None
+    event = rec.events[0]
+    assert event.sample.to_pylist() == list(range(SAMPLE_FIRST))  # no branches: the first rows
+    assert event.data.num_rows == len(event.result) == SAMPLE_FIRST
+    assert event.result.to_pylist() == [r + 1 for r in range(SAMPLE_FIRST)]
 
 
 def test_empty_table():
