@@ -15,6 +15,7 @@ import struct
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .bounded_cache import BoundedCache
 from .errors import BindError
 from .expression import Call, Expression, Literal, Parameter, from_pyarrow, postorder
 from .field_ref import FieldPath
@@ -145,7 +146,7 @@ def _cast_to(arg: Expression, target: pa.DataType, narrowed: pa.DataType) -> Exp
 
 # Re-typed literals by (type, value, target): `x + 1 + 1 + ...` casts the same `1` each time,
 # and a pyarrow scalar cast costs more than the rest of binding a call.
-_LITERAL_CASTS: dict[tuple, Literal] = {}
+_LITERAL_CASTS = BoundedCache(4096)  # (type, value, target, narrowed) -> the cast literal
 
 
 def _value_key(value: pa.Scalar):
@@ -178,9 +179,7 @@ def _cast_literal(arg: Literal, target: pa.DataType, narrowed: pa.DataType) -> L
     except (pa.ArrowException, TypeError, ValueError) as exc:
         raise BindError(f"cannot cast literal {arg} ({arg.type}) to {target}: {exc}") from exc
     if key is not None:
-        if len(_LITERAL_CASTS) > 4096:
-            _LITERAL_CASTS.clear()
-        _LITERAL_CASTS[key] = out
+        _LITERAL_CASTS.put(key, out)
     return out
 
 

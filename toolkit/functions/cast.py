@@ -15,6 +15,7 @@ import functools
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..bounded_cache import ObjectCache
 from ..errors import BindError, NoKernelError
 from ..options import cast_target
 from .cast_range_check import (
@@ -32,28 +33,25 @@ __all__ = ["can_cast", "cast_options_target", "safe_cast_options"]
 # Reading `to_type` out of CastOptions costs a serialization (~0.1 ms); binding a
 # deep tree reads the same options objects again and again, so the target is
 # remembered per options object (kept alive here, so its id cannot be reused).
-_TARGETS: dict[int, tuple[pc.CastOptions, pa.DataType]] = {}
+_TARGETS = ObjectCache(4096)  # options object -> its target type
 
 
 def cast_options_target(options: pc.CastOptions) -> pa.DataType:
-    hit = _TARGETS.get(id(options))
-    if hit is not None and hit[0] is options:
-        return hit[1]
+    hit = _TARGETS.get(options)
+    if hit is not None:
+        return hit
     try:
         target = cast_target(options)
     except pa.ArrowInvalid:  # CastOptions() without a target cannot even be serialized
         raise BindError("Cast requires that options be passed with the to_type populated") from None
-    if len(_TARGETS) > 4096:
-        _TARGETS.clear()
-    _TARGETS[id(options)] = (options, target)
-    return target
+    return _TARGETS.put(options, target)
 
 
 @functools.lru_cache(maxsize=1024)
 def safe_cast_options(target: pa.DataType) -> pc.CastOptions:
     """The (shared, immutable) CastOptions.safe(target) of implicit casts."""
     options = pc.CastOptions.safe(target)
-    _TARGETS[id(options)] = (options, target)
+    _TARGETS.put(options, target)
     return options
 
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..bounded_cache import ObjectCache
+
 __all__ = ["RANGE_CHECK_MIN_ROWS", "checked_range", "unchecked_options", "values_in_range"]
 
 RANGE_CHECK_MIN_ROWS = 4096  # below this the extra kernel call costs what it saves
@@ -69,20 +71,16 @@ _MIN_MAX = pc.get_function("min_max")
 
 def unchecked_options(options: pc.CastOptions, target: pa.DataType, flag: str) -> pc.CastOptions:
     """The same cast options with one check turned off (remembered per options object)."""
-    key = (id(options), flag)
-    hit = _UNCHECKED.get(key)
-    if hit is not None and hit[0] is options:
-        return hit[1]
+    hit = _UNCHECKED.get(options, flag)
+    if hit is not None:
+        return hit
     flags = {name: getattr(options, name) for name in _OPTION_NAMES}
     flags[flag] = True
     unchecked = pc.CastOptions(target, **flags)
-    if len(_UNCHECKED) > 1024:
-        _UNCHECKED.clear()
-    _UNCHECKED[key] = (options, unchecked)  # holding options keeps its id from being reused
-    return unchecked
+    return _UNCHECKED.put(options, unchecked, flag)
 
 
-_UNCHECKED: dict[tuple[int, str], tuple[pc.CastOptions, pc.CastOptions]] = {}
+_UNCHECKED = ObjectCache(1024)  # (options object, flag) -> the options with that check off
 
 
 def _integer_range(type_: pa.DataType) -> tuple[int, int]:

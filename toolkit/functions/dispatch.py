@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import pyarrow as pa
 import pyarrow.types as pat
 
+from ..bounded_cache import BoundedCache
 from ..errors import ArityError, BindError, NoKernelError
 from .function import Function, Kernel
 from .types import (
@@ -117,25 +118,23 @@ def check_arity(function: Function, n: int) -> None:
     raise ArityError(f"Function '{function.name}' accepts {expected} arguments but {n} passed")
 
 
-_EXACT: dict[tuple, Kernel | None] = {}
-_BEST: dict[tuple, tuple[Kernel, list[pa.DataType]]] = {}
 _CACHE_LIMIT = 50_000
+_EXACT = BoundedCache(_CACHE_LIMIT)  # (function, *types) -> kernel or None
+_BEST = BoundedCache(_CACHE_LIMIT)  # (function, *types) -> (kernel, the types it takes)
+_NONE = object()
 
 
 def exact_kernel(function: Function, types: Sequence[pa.DataType]) -> Kernel | None:
     """`function.dispatch_exact(types)`, memoized: binding a deep tree repeats the same
     few signatures thousands of times, and a linear scan over 30+ kernels adds up."""
-    key = (id(function), *types)
+    key = (function, *types)
     try:
-        return _EXACT[key]
-    except KeyError:
-        pass
+        hit = _EXACT.get(key, _NONE)
     except TypeError:  # an unhashable type (never expected from pyarrow)
         return function.dispatch_exact(types)
-    if len(_EXACT) > _CACHE_LIMIT:
-        _EXACT.clear()
-    kernel = _EXACT[key] = function.dispatch_exact(types)
-    return kernel
+    if hit is not _NONE:
+        return hit
+    return _EXACT.put(key, function.dispatch_exact(types))
 
 
 def dispatch_exact(function: Function, types: Sequence[pa.DataType]) -> Kernel | None:
@@ -154,7 +153,7 @@ def no_kernel_error(function: Function, types: Sequence[pa.DataType]) -> NoKerne
 def dispatch(function: Function, types: Sequence[pa.DataType]) -> tuple[Kernel, list[pa.DataType]]:
     """DispatchBest: the kernel and the types the arguments must be cast to."""
     check_arity(function, len(types))
-    key = (id(function), *types)
+    key = (function, *types)
     hit = _BEST.get(key)
     if hit is not None:
         return hit[0], list(hit[1])
@@ -164,9 +163,7 @@ def dispatch(function: Function, types: Sequence[pa.DataType]) -> tuple[Kernel, 
     kernel = exact_kernel(function, types)
     if kernel is None:
         raise no_kernel_error(function, types)
-    if len(_BEST) > _CACHE_LIMIT:
-        _BEST.clear()
-    _BEST[key] = (kernel, list(types))
+    _BEST.put(key, (kernel, list(types)))
     return kernel, types
 
 

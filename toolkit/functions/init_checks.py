@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..bounded_cache import ObjectCache
 from ..errors import BindError
 
 __all__ = ["probe_empty", "requires_options"]
@@ -23,14 +24,14 @@ def requires_options(function, kernel, types, options) -> None:
 
 
 # (options object, function name, input types) that passed, kept with the options alive
-_ACCEPTED: dict[tuple, object] = {}
+_ACCEPTED = ObjectCache(4096)
 
 
 def probe_empty(function, kernel, types, options) -> None:
     """Options present, and pyarrow's kernel accepts them for these input types."""
     requires_options(function, kernel, types, options)
-    key = (id(options), function.name, *types)
-    if _ACCEPTED.get(key) is options:
+    tag = (function.name, *types)
+    if _ACCEPTED.get(options, tag):
         return
     try:
         args = [pa.nulls(0, t) for t in types]
@@ -38,6 +39,4 @@ def probe_empty(function, kernel, types, options) -> None:
     except (pa.ArrowException, TypeError, ValueError) as exc:
         raise BindError(f"Function '{function.name}' rejects its options for input types "
                         f"({', '.join(map(str, types))}): {exc}") from exc
-    if len(_ACCEPTED) > 4096:
-        _ACCEPTED.clear()
-    _ACCEPTED[key] = options
+    _ACCEPTED.put(options, True, tag)

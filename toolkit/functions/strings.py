@@ -12,8 +12,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .ascii_fast_path import ascii_when_possible
-from .dispatch import best_join
 from .conditional import all_same
+from .dispatch import best_join
 from .function import Arity, Kernel, NullHandling
 from .init_checks import probe_empty
 from .registry import define
