@@ -25,9 +25,7 @@ class BoundedCache:
     __slots__ = ("_data", "max_size")
 
     def __init__(self, max_size: int):
-        if max_size < 1:
-            raise ValueError("a cache holds at least one entry")
-        self.max_size = max_size
+        self.max_size = max(1, int(max_size))  # a cache holds at least one entry
         self._data: dict = {}
 
     def get(self, key: Hashable, default: Any = None) -> Any:
