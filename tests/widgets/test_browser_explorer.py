@@ -6,6 +6,7 @@ downloaded), runs every cell, clicks "next" in the first explorer and checks
 that the tree it draws changed. A screenshot lands in out/browser-explorer.png.
 """
 
+import contextlib
 import json
 import os
 import secrets
@@ -146,44 +147,52 @@ def _shut_down(server: subprocess.Popen, base: str, token: str) -> None:
             server.wait(timeout=5)
 
 
-def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
-    from playwright.sync_api import expect, sync_playwright
+@contextlib.contextmanager
+def _notebook_running(jupyterlab, name: str, timeout_ms: int):
+    """A chromium page on the notebook, every cell started once the kernel is up."""
+    from playwright.sync_api import sync_playwright
 
     base, token = jupyterlab
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(45_000)
-            page.goto(f"{base}/lab/tree/{NOTEBOOK.name}?token={token}")
+            page.set_default_timeout(timeout_ms)
+            page.goto(f"{base}/lab/tree/{name}?token={token}")
             page.wait_for_selector(".jp-Notebook .jp-Cell")
             page.wait_for_function(KERNEL_IDLE)  # run only once the kernel is up
             page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-
-            explorer = page.locator(".exprscope-explorer").first
-            tree = explorer.locator(".exprscope-tree")
-            header = explorer.locator(".exprscope-step-title")
-            tree.locator("svg").first.wait_for(state="attached")
-            explorer.scroll_into_view_if_needed()  # JupyterLab may not lay out offscreen cells
-            expect(header).to_contain_text("Step 1 of", timeout=45_000)
-            before = tree.inner_html()
-
-            explorer.locator("button.exprscope-next").click()
-            expect(header).to_contain_text("Step 2 of", timeout=45_000)
-            page.wait_for_function(
-                "([el, old]) => el.innerHTML !== old && el.querySelector('svg') !== null",
-                arg=[tree.element_handle(), before])
-            assert tree.inner_html() != before
-            # the slider names the same step as the header
-            expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("2")
-
-            explorer.scroll_into_view_if_needed()
-            shot = OUT / "browser-explorer.png"
-            shot.parent.mkdir(exist_ok=True)
-            page.screenshot(path=str(shot))
-            assert shot.stat().st_size > 10_000
+            yield page
         finally:
             browser.close()
+
+
+def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
+    from playwright.sync_api import expect
+
+    with _notebook_running(jupyterlab, NOTEBOOK.name, 45_000) as page:
+        explorer = page.locator(".exprscope-explorer").first
+        tree = explorer.locator(".exprscope-tree")
+        header = explorer.locator(".exprscope-step-title")
+        tree.locator("svg").first.wait_for(state="attached")
+        explorer.scroll_into_view_if_needed()  # JupyterLab may not lay out offscreen cells
+        expect(header).to_contain_text("Step 1 of", timeout=45_000)
+        before = tree.inner_html()
+
+        explorer.locator("button.exprscope-next").click()
+        expect(header).to_contain_text("Step 2 of", timeout=45_000)
+        page.wait_for_function(
+            "([el, old]) => el.innerHTML !== old && el.querySelector('svg') !== null",
+            arg=[tree.element_handle(), before])
+        assert tree.inner_html() != before
+        # the slider names the same step as the header
+        expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("2")
+
+        explorer.scroll_into_view_if_needed()
+        shot = OUT / "browser-explorer.png"
+        shot.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
 
 
 def _at_size_notebook(path: Path) -> Path:
@@ -206,42 +215,31 @@ def _at_size_notebook(path: Path) -> Path:
 
 @pytest.mark.parametrize("notebook", ["at-size"], indirect=True)
 def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebook):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    base, token = jupyterlab
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(90_000)
-            page.goto(f"{base}/lab/tree/at-size.ipynb?token={token}")
-            page.wait_for_selector(".jp-Notebook .jp-Cell")
-            page.wait_for_function(KERNEL_IDLE)
-            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-            explorer = page.locator(".exprscope-explorer").first
-            svg = explorer.locator(".exprscope-tree svg").first
-            svg.wait_for(state="attached")
-            explorer.scroll_into_view_if_needed()
-            expect(explorer.locator(".exprscope-step-title")).to_contain_text("Step 1 of")
-            expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("1")
-            cell = explorer.locator("xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
-            tree_box, cell_box = svg.bounding_box(), cell.bounding_box()
-            # the whole picture lies within the cell: scaled to fit, not cut off
-            assert tree_box["x"] >= cell_box["x"] - 1
-            assert tree_box["x"] + tree_box["width"] <= cell_box["x"] + cell_box["width"] + 1
-            assert tree_box["height"] > 50  # and not scaled to nothing
-            shot = OUT / "browser-at-size-or.png"
-            page.screenshot(path=str(shot))
-            assert shot.stat().st_size > 10_000
+    with _notebook_running(jupyterlab, "at-size.ipynb", 90_000) as page:
+        explorer = page.locator(".exprscope-explorer").first
+        svg = explorer.locator(".exprscope-tree svg").first
+        svg.wait_for(state="attached")
+        explorer.scroll_into_view_if_needed()
+        expect(explorer.locator(".exprscope-step-title")).to_contain_text("Step 1 of")
+        expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("1")
+        cell = explorer.locator("xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
+        tree_box, cell_box = svg.bounding_box(), cell.bounding_box()
+        # the whole picture lies within the cell: scaled to fit, not cut off
+        assert tree_box["x"] >= cell_box["x"] - 1
+        assert tree_box["x"] + tree_box["width"] <= cell_box["x"] + cell_box["width"] + 1
+        assert tree_box["height"] > 50  # and not scaled to nothing
+        shot = OUT / "browser-at-size-or.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
 
-            view = page.locator(".exprscope-selection").last
-            nodes = view.locator(".exprscope-node-table")
-            nodes.wait_for(state="attached")
-            view.scroll_into_view_if_needed()
-            expect(nodes).to_contain_text("5,000,000")  # each node's rows, on all 5M rows
-            assert view.locator(".exprscope-node-table tr").count() > 3
-            shot = OUT / "browser-at-size-trace.png"
-            page.screenshot(path=str(shot))
-            assert shot.stat().st_size > 10_000
-        finally:
-            browser.close()
+        view = page.locator(".exprscope-selection").last
+        nodes = view.locator(".exprscope-node-table")
+        nodes.wait_for(state="attached")
+        view.scroll_into_view_if_needed()
+        expect(nodes).to_contain_text("5,000,000")  # each node's rows, on all 5M rows
+        assert view.locator(".exprscope-node-table tr").count() > 3
+        shot = OUT / "browser-at-size-trace.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000

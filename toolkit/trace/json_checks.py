@@ -103,6 +103,16 @@ class _Checker:
         if not low <= value <= high:
             self.fail(where, f"is {value:,}; it must lie in [{low:,}, {high:,}]")
 
+    def firings(self, value, where: str):
+        """Each RuleApplied record (rule, reason, path checked) with its JSON path."""
+        for i, item in enumerate(self.items(value, where)):
+            at = f"{where}[{i}]"
+            item = self.obj(item, at)
+            self.text(item.get("rule"), f"{at}.rule")
+            self.text(item.get("reason"), f"{at}.reason")
+            self.path(item.get("path"), f"{at}.path")
+            yield item, at
+
     def path(self, value, where: str) -> None:
         for i, step in enumerate(self.items(value, where)):
             self.count(step, f"{where}[{i}]", 0, 10 ** 6)
@@ -199,12 +209,7 @@ class _Checker:
             self.expr(doc.get("after"), f"{where}.after")
             self.flag(doc.get("changed"), f"{where}.changed")
             self.number(doc.get("elapsed"), f"{where}.elapsed")
-            for i, r in enumerate(self.items(doc.get("rewrites"), f"{where}.rewrites")):
-                at = f"{where}.rewrites[{i}]"
-                r = self.obj(r, at)
-                self.text(r.get("rule"), f"{at}.rule")
-                self.text(r.get("reason"), f"{at}.reason")
-                self.path(r.get("path"), f"{at}.path")
+            for r, at in self.firings(doc.get("rewrites"), f"{where}.rewrites"):
                 self.expr(r.get("before"), f"{at}.before")
                 self.expr(r.get("after"), f"{at}.after")
         elif kind == "eval":
@@ -219,12 +224,8 @@ class _Checker:
             self.flag(doc.get("changed"), f"{where}.changed")
             self.text(doc.get("reason"), f"{where}.reason", optional=True)
             if "applied" in doc:
-                for i, a in enumerate(self.items(doc.get("applied"), f"{where}.applied")):
-                    at = f"{where}.applied[{i}]"
-                    a = self.obj(a, at)
-                    self.text(a.get("rule"), f"{at}.rule")
-                    self.text(a.get("reason"), f"{at}.reason")
-                    self.path(a.get("path"), f"{at}.path")
+                for _ in self.firings(doc.get("applied"), f"{where}.applied"):
+                    pass
             for key in ("before", "after"):
                 self.plan(doc.get(key), f"{where}.{key}")
         else:
