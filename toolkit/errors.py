@@ -12,6 +12,8 @@ __all__ = [
     "ExprscopeError",
     "FieldRefError",
     "ParseError",
+    "RegistryError",
+    "UsageError",
     "RuleError",
     "BuildError",
     "BindError",
@@ -103,6 +105,14 @@ _SNIPPET_WIDTH = 100
 
 class RuleError(ExprscopeError, ValueError):
     """A rewrite rule driven the wrong way (an unknown walk order, a rule returning a non-node)."""
+
+
+class UsageError(ExprscopeError, TypeError):
+    """An exprscope function given an argument of the wrong kind (a table for an expression)."""
+
+
+class RegistryError(ExprscopeError, ValueError):
+    """A function registered twice, or with kernels that disagree."""
 
 
 class ParseError(ExprscopeError, ValueError):

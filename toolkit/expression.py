@@ -20,8 +20,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .errors import BuildError, PyarrowConversionError, UsageError
 from .field_ref import FieldPath, FieldRef
-from .errors import BuildError, PyarrowConversionError
 from .options import options_equal, options_to_string
 from .pyarrow_serialized import tokens as pyarrow_tokens
 
@@ -122,7 +122,7 @@ class Expression:
         return True
 
     def _shallow_equals(self, other: Expression) -> bool:
-        raise TypeError(f"{type(self).__name__} is not one of Literal, Parameter, Call")
+        raise UsageError(f"{type(self).__name__} is not one of Literal, Parameter, Call")
 
     def __hash__(self) -> int:
         return self._hash
@@ -136,7 +136,7 @@ class Expression:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __bool__(self):
-        raise TypeError(
+        raise UsageError(
             "an Expression has no truth value: `==` builds an `equal` call. "
             "Use `a.equals(b)` to compare expressions."
         )
@@ -164,7 +164,7 @@ class Expression:
 
     def _template(self) -> list:
         """Text pieces (str) and argument slots (int index) that print this node."""
-        raise TypeError(f"{type(self).__name__} is not one of Literal, Parameter, Call")
+        raise UsageError(f"{type(self).__name__} is not one of Literal, Parameter, Call")
 
     def __str__(self) -> str:
         return self.to_string()

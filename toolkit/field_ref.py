@@ -9,7 +9,6 @@ resolution against a schema gives Arrow's own error texts.
 from __future__ import annotations
 
 import difflib
-
 from typing import Iterable, Union
 
 import pyarrow as pa

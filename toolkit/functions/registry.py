@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 
-from ..errors import UnknownFunctionError
+from ..errors import RegistryError, UnknownFunctionError
 from .function import Arity, Function, FunctionKind, Kernel, NullHandling
 
 __all__ = ["define", "function_names", "get_function", "has_function", "register"]
@@ -21,7 +21,7 @@ _ALIASES: dict[str, str] = {}
 
 def register(function: Function) -> Function:
     if function.name in _FUNCTIONS:
-        raise ValueError(f"function {function.name!r} is already registered")
+        raise RegistryError(f"function {function.name!r} is already registered")
     _FUNCTIONS[function.name] = function
     for alias in function.aliases:
         _ALIASES[alias] = function.name
@@ -35,7 +35,7 @@ def define(name: str, kernels: list[Kernel], doc: str, *, arity: Arity | None = 
     if arity is None:
         counts = {len(k.inputs) for k in kernels}
         if len(counts) != 1:
-            raise ValueError(f"{name}: kernels disagree on arity; pass arity=")
+            raise RegistryError(f"{name}: kernels disagree on arity; pass arity=")
         n = counts.pop()
         arity = Arity(n, n)
     return register(Function(name=name, kind=kind, arity=arity, kernels=kernels,

@@ -311,7 +311,7 @@ def cast_binary_decimal_args(promotion: str, types: Sequence[pa.DataType]) -> li
     elif promotion == "divide":
         left_up, right_up = max(4, s1 + p2 - s2 + 1) + s2 - s1, 0
     else:
-        raise ValueError(promotion)
+        raise BindError(f"unknown decimal promotion {promotion!r}")
     return [make_decimal(wide, p1 + left_up, s1 + left_up),
             make_decimal(wide, p2 + right_up, s2 + right_up)]
 

@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from ..bind import bind
 from .aggregates import aggregate_nullable, aggregate_type
+from .errors import PlanError
 from .invariants import PLANNING_KEEPS_SCHEMA, current_mode, report
 from .logical_field import nullable
 from .logical_plan import (
@@ -93,7 +94,7 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
                                    aggregate_nullable(a.func, arg_nullable, grouped)))
         return HashAggregateExec(child, groups, [nullable(e) for e in groups], aggs,
                                  pa.schema(fields), names)
-    raise TypeError(f"the planner knows no physical node for {type(node).__name__}")
+    raise PlanError(f"the planner knows no physical node for {type(node).__name__}")
 
 
 def _check(logical: LogicalPlan, physical: PhysicalPlan, observer) -> None:
@@ -111,7 +112,7 @@ def create_physical_plan(logical: LogicalPlan, validation: str | None = None, ob
                          optimize: bool = True) -> PhysicalPlan:
     """The physical plan of `logical` (run the logical optimizer first if you want it)."""
     if not isinstance(logical, LogicalPlan):
-        raise TypeError(f"create_physical_plan needs a LogicalPlan, not {type(logical).__name__}")
+        raise PlanError(f"create_physical_plan needs a LogicalPlan, not {type(logical).__name__}")
     mode = current_mode(validation)
     done: dict[int, PhysicalPlan] = {}
     stack = [(logical, False)]

@@ -14,6 +14,7 @@ from collections import deque
 import graphviz
 import pyarrow.compute as pc
 
+from ..errors import UsageError
 from ..expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
@@ -88,7 +89,7 @@ def _draw(g, obj, prefix: str, max_nodes: int) -> None:
     elif is_plan(obj):
         _draw_plan(g, obj, prefix, {})
     else:
-        raise TypeError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
+        raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
                         "Trace, one of its steps, or a plan")
 
 

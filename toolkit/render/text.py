@@ -16,6 +16,7 @@ import sys
 
 import pyarrow.compute as pc
 
+from ..errors import UsageError
 from ..expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..scan import ScanExplanation
@@ -108,7 +109,7 @@ def _lines(obj, paint) -> list[str]:
                            with_paths=False)
     if is_plan(obj):
         return _plan_lines(obj, paint)
-    raise TypeError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
+    raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
                     "Trace, one of its steps, or a plan")
 
 

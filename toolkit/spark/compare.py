@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.types as pat
 
+from .errors import SparkArgumentError
 from .run import run
 
 __all__ = ["Comparison", "Difference", "compare", "tables_differences"]
@@ -116,7 +117,7 @@ def tables_differences(native: pa.Table, engine: pa.Table, rel_tol: float = 1e-9
                        abs_tol: float = 1e-12) -> Comparison:
     """The comparison of two result tables with the same columns."""
     if native.schema.names != engine.schema.names:
-        raise ValueError(f"the results have different columns: {native.schema.names} vs "
+        raise SparkArgumentError(f"the results have different columns: {native.schema.names} vs "
                          f"{engine.schema.names}")
     a, b = _canonical(native), _canonical(engine)
     n = min(a.num_rows, b.num_rows)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..errors import UsageError
 from .session import session
 from .types import to_struct_type
 
@@ -23,6 +24,6 @@ def dataframe(data, spark=None):
     if isinstance(data, pa.RecordBatch):
         data = pa.Table.from_batches([data])
     if not isinstance(data, pa.Table):
-        raise TypeError(f"dataframe() takes a pyarrow Table, RecordBatch or a path, "
+        raise UsageError(f"dataframe() takes a pyarrow Table, RecordBatch or a path, "
                         f"not {type(data).__name__}")
     return spark.createDataFrame(data, schema=to_struct_type(data.schema))

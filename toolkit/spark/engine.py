@@ -33,7 +33,7 @@ from ..observe import observing
 from ..plan.schema_problems import schema_problems
 from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
-from .errors import SparkSchemaMismatch, SparkTranslationError
+from .errors import SparkPartitionError, SparkSchemaMismatch, SparkTranslationError
 from .inputs import scan_dataframe
 from .partial_aggregate import split_aggregate
 from .partition_errors import PartitionPlace, collect_arrow, marked
@@ -138,7 +138,7 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool):
                     where = PartitionPlace(_partition_id(), rows_before=source.rows_before)
                 else:
                     where = PartitionPlace(_partition_id(), batch=source.batches_in - 1)
-                raise RuntimeError(marked(exc, where)) from None
+                raise SparkPartitionError(marked(exc, where)) from None
 
     def _run_partition(fragment, source):
         if not trace:

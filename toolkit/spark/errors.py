@@ -6,7 +6,9 @@ from ..errors import ExprscopeError
 
 __all__ = [
     "SparkError",
+    "SparkArgumentError",
     "SparkImportError",
+    "SparkPartitionError",
     "SparkSchemaMismatch",
     "SparkTranslationError",
     "SparkUnavailableError",
@@ -35,6 +37,14 @@ class SparkImportError(SparkError, ValueError):
     def __init__(self, message: str, spark_class: str | None = None):
         self.spark_class = spark_class
         super().__init__(message)
+
+
+class SparkArgumentError(SparkError, ValueError):
+    """A Spark entry point given an argument it cannot use (a mode, a query, a column name)."""
+
+
+class SparkPartitionError(SparkError, RuntimeError):
+    """Raised inside a Spark worker: carries a failing row's marked message to the driver."""
 
 
 class SparkSchemaMismatch(SparkError, AssertionError):

@@ -27,6 +27,7 @@ import pyarrow as pa
 
 import toolkit as tk
 
+from ..errors import UsageError
 from .errors import SparkImportError
 from .from_catalyst import unresolved_call
 from .relation_names import unique_name
@@ -57,7 +58,7 @@ def from_connect(df_or_column, df=None):
         return expr
     if hasattr(df_or_column, "_plan") and hasattr(df_or_column, "sparkSession"):
         return _RelationReader(df_or_column).read()
-    raise TypeError(f"from_spark takes a pyspark DataFrame or Column, not "
+    raise UsageError(f"from_spark takes a pyspark DataFrame or Column, not "
                     f"{type(df_or_column).__name__}")
 
 

@@ -18,6 +18,7 @@ from pathlib import PurePath
 
 import toolkit as tk
 
+from ..errors import UsageError
 from .errors import SparkImportError
 from .from_catalyst import children, class_name, expression_from_catalyst
 from .from_connect import from_connect, is_connect
@@ -46,7 +47,7 @@ def from_spark(df_or_column, df=None):
     if hasattr(df_or_column, "_jdf"):
         analyzed = df_or_column._jdf.queryExecution().analyzed()
         return _PlanReader(df_or_column.sparkSession).read(analyzed)
-    raise TypeError(f"from_spark takes a pyspark DataFrame or Column, not "
+    raise UsageError(f"from_spark takes a pyspark DataFrame or Column, not "
                     f"{type(df_or_column).__name__}")
 
 

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+from ..errors import UsageError
 from ..expression import Expression, as_expression
+from .errors import SparkArgumentError
 from .partition_errors import collect_arrow
 from .session import session
 
@@ -55,7 +57,7 @@ class SparkRun:
         from .engine_trace import EngineTrace
 
         if self.mode != "engine":
-            raise ValueError("only engine mode runs exprscope inside Spark and has a trace")
+            raise SparkArgumentError("only engine mode runs exprscope inside Spark and has a trace")
         self.to_arrow()
         return EngineTrace.from_counts(self._accumulator.value)
 
@@ -81,14 +83,14 @@ def as_plan(p_or_expr, df=None, name: str = "result"):
         return p_or_expr
     if isinstance(p_or_expr, (Expression, str)) or not hasattr(p_or_expr, "schema"):
         if df is None:
-            raise TypeError("running an expression needs the DataFrame to run it on")
+            raise UsageError("running an expression needs the DataFrame to run it on")
         expr = as_expression(p_or_expr) if not isinstance(p_or_expr, str) else _parse(p_or_expr)
         scan = plans.scan("input", df)
         columns = list(scan.schema.names)
         if name in columns:
-            raise ValueError(f"the input already has a column {name!r}; pass name=...")
+            raise SparkArgumentError(f"the input already has a column {name!r}; pass name=...")
         return scan.project([*columns, expr], names=[*columns, name])
-    raise TypeError(f"run takes an exprscope LogicalPlan or Expression, not "
+    raise UsageError(f"run takes an exprscope LogicalPlan or Expression, not "
                     f"{type(p_or_expr).__name__}")
 
 
@@ -108,7 +110,7 @@ def _inputs(p, df) -> dict | None:
 
     relations = sorted({n.relation for n in p.walk() if isinstance(n, TableScan)})
     if len(relations) != 1:
-        raise ValueError(f"the plan scans {relations}; pass a dict {{relation: DataFrame}}")
+        raise SparkArgumentError(f"the plan scans {relations}; pass a dict {{relation: DataFrame}}")
     return {relations[0]: df}
 
 
@@ -127,7 +129,7 @@ def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize
     from .. import plan as plans
 
     if mode not in MODES:
-        raise ValueError(f"run: mode must be one of {MODES}, got {mode!r}")
+        raise SparkArgumentError(f"run: mode must be one of {MODES}, got {mode!r}")
     spark = spark or session()
     is_expr = not isinstance(p_or_expr, plans.LogicalPlan)
     logical = as_plan(p_or_expr, df, name)

@@ -28,6 +28,8 @@ import pyarrow.types as pat
 
 import toolkit as tk
 
+from .errors import SparkArgumentError
+
 __all__ = ["QUERIES", "QUERY_TABLES", "cache_dir", "query", "spark_query", "tables"]
 
 QUERIES = (1, 6, 12, 14)
@@ -105,7 +107,7 @@ def query(n: int, sources: dict):
     from .. import plan
 
     if n not in QUERIES:
-        raise ValueError(f"TPC-H query {n} is not among {QUERIES}")
+        raise SparkArgumentError(f"TPC-H query {n} is not among {QUERIES}")
     lineitem = plan.scan("lineitem", sources["lineitem"])
     if n == 1:
         charge = _disc_price() * (tk.literal(1.0) + _f("l_tax"))
@@ -218,4 +220,4 @@ def spark_query(n: int, dfs: dict):
         return joined.agg(
             (100.0 * F.sum(F.when(F.col("p_type").like("PROMO%"), disc_price).otherwise(0.0))
              / F.sum(disc_price)).alias("promo_revenue"))
-    raise ValueError(f"TPC-H query {n} is not among {QUERIES}")
+    raise SparkArgumentError(f"TPC-H query {n} is not among {QUERIES}")

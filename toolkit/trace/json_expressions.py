@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..errors import TraceFormatError
 from ..expression import Call, Expression, Literal, Parameter
 from ..field_ref import FieldPath, FieldRef
 from .json_values import (
@@ -154,7 +155,7 @@ class ExpressionReader:
                 t = None if n.get("type") is None else types[n["type"]]
                 self.nodes.append(_call(n["name"], args, options, t, n.get("bound", False)))
             else:
-                raise ValueError(f"unknown expression node kind {kind!r} in the trace")
+                raise TraceFormatError(f"unknown expression node kind {kind!r} in the trace")
 
     def get(self, index: int | None) -> Expression | None:
         return None if index is None else self.nodes[index]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..errors import TraceFormatError, UsageError
 from ..expression import Expression
 from ..observe import (
     BranchSelection,
@@ -51,10 +52,10 @@ def steps_to_doc(steps: list) -> dict:
 
 def steps_from_doc(doc: dict) -> list:
     if doc.get("format") != FORMAT:
-        raise ValueError("not an exprscope trace (the JSON has no \"format\": "
+        raise TraceFormatError("not an exprscope trace (the JSON has no \"format\": "
                          f"\"{FORMAT}\" field)")
     if doc.get("version", 0) > VERSION:
-        raise ValueError(f"this trace was written by a newer exprscope (format version "
+        raise TraceFormatError(f"this trace was written by a newer exprscope (format version "
                          f"{doc['version']}, this one reads up to {VERSION})")
     exprs = ExpressionReader(doc["expressions"])
     return [_step_from_json(d, exprs) for d in doc["steps"]]
@@ -90,7 +91,7 @@ def _step_to_json(step, exprs: ExpressionWriter) -> dict:
                 "applied": [{"rule": a.rule, "reason": a.reason, "path": _path(a.path)}
                             for a in step.applied],
                 "before": _plan_to_json(step.before), "after": _plan_to_json(step.after)}
-    raise TypeError(f"a trace step must be an event from toolkit.observe, not "
+    raise UsageError(f"a trace step must be an event from toolkit.observe, not "
                     f"{type(step).__name__}")
 
 
@@ -161,7 +162,7 @@ def _step_from_json(doc: dict, exprs: ExpressionReader):
         return PlanRuleEvent(rule=doc["rule"], before=_plan_from_json(doc["before"]),
                              after=after, changed=doc["changed"],
                              applied=tuple(_applied_from_json(doc, after)))
-    raise ValueError(f"unknown trace step kind {kind!r}")
+    raise TraceFormatError(f"unknown trace step kind {kind!r}")
 
 
 def _applied_from_json(doc: dict, after) -> list[RuleApplied]:

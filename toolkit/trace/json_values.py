@@ -15,6 +15,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..errors import TraceFormatError
+
 __all__ = ["type_to_json", "type_from_json", "scalar_to_json", "scalar_from_json",
            "array_to_json", "array_from_json", "table_to_json", "table_from_json",
            "options_to_json", "options_from_json", "rows_to_json", "rows_from_json",
@@ -94,7 +96,7 @@ def options_to_json(options: pc.FunctionOptions) -> dict:
 def options_from_json(doc: dict) -> pc.FunctionOptions:
     cls = getattr(pc, doc["class"], None)
     if not (isinstance(cls, type) and issubclass(cls, pc.FunctionOptions)):
-        raise ValueError(f"unknown pyarrow.compute options class {doc['class']!r}")
+        raise TraceFormatError(f"unknown pyarrow.compute options class {doc['class']!r}")
     return cls.deserialize(pa.py_buffer(_unb64(doc["ipc"])))
 
 
@@ -121,13 +123,13 @@ def rows_from_json(doc: dict, total: int) -> pa.Array:
         need = (total + 7) // 8
         packed = np.frombuffer(_inflate(doc["bitmap"], need), dtype=np.uint8)
         if len(packed) != need:
-            raise ValueError(f"a row bitmap of {len(packed):,} bytes for {total:,} rows")
+            raise TraceFormatError(f"a row bitmap of {len(packed):,} bytes for {total:,} rows")
         bits = np.unpackbits(packed, count=total).astype(bool) if total else np.zeros(0, bool)
         return pa.array(np.flatnonzero(bits).astype(np.int64))
     count = int(doc.get("count", 0))
     indices = np.frombuffer(_inflate(doc["list"], 8 * count), dtype="<i8").astype(np.int64)
     if len(indices) != count or (count and (indices.min() < 0 or indices.max() >= total)):
-        raise ValueError(f"a row list that is not {count:,} rows below {total:,}")
+        raise TraceFormatError(f"a row list that is not {count:,} rows below {total:,}")
     return pa.array(indices)
 
 
@@ -136,7 +138,7 @@ def _inflate(text: str, limit: int) -> bytes:
     inflater = zlib.decompressobj()
     data = inflater.decompress(_unb64(text), limit + 1)
     if len(data) > limit:
-        raise ValueError(f"a compressed selection that unpacks beyond {limit:,} bytes")
+        raise TraceFormatError(f"a compressed selection that unpacks beyond {limit:,} bytes")
     return data
 
 
