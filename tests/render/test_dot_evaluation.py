@@ -50,7 +50,9 @@ def test_the_failing_node_is_red_with_its_row():
     table = pa.table({"a": [3, 1, 0, 2], "b": [1, 2, 3, 4]})
     event = evaluation(table, HEADLINE, mode="eager")
     source = tk.to_dot(event).source
-    failing = [line for line in source.splitlines() if ERROR_STYLE["fillcolor"] in line]
+    failing = [line for line in source.splitlines()
+               if ERROR_STYLE["fillcolor"] in line and "class=legend" not in line]
+    assert "failed here, at the row it names" in source  # and the legend says what red is
     assert len(failing) == 1
     assert ">divide_checked<" in failing[0] and "at row 2" in failing[0]
     assert "failed at row 2" in source  # the caption
@@ -73,3 +75,19 @@ def test_strip_cells_match_the_selection():
     dense = strip_of(pa.array(np.arange(0, 1000, 2)), 1000)
     assert not dense.per_row and all(0.4 < c < 0.6 for c in dense.cells)
     assert dense.caption == "500 of 1,000 rows (50.0%)"
+
+
+def test_the_legend_explains_every_symbol_the_picture_uses_and_no_other():
+    import pyarrow as pa
+
+    small = pa.table({"a": pa.array([1, 0, 2, 0, 3], pa.int64())})
+    with tk.trace() as t:
+        tk.evaluate(tk.parse("if(a != 0, 10 / a, 0)").bind(small.schema), small)
+    source = tk.to_dot(t.evaluations[-1]).source
+    assert "a cell per row, blue where the branch took the row" in source
+    assert "density strip" not in source and "not evaluated: no row reached it" not in source
+    with tk.trace() as t:
+        tk.evaluate(tk.parse("if(a > 100, 10 / a, 0)").bind(small.schema), small)
+    assert "not evaluated: no row reached it" in tk.to_dot(t.evaluations[-1]).source
+    plain = tk.to_dot(tk.parse("a + 1")).source
+    assert "legend" not in plain

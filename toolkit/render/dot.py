@@ -331,6 +331,7 @@ class _EvalLook(_Look):
         self.stats = {tuple(s.path): s for s in event.nodes}
         self.facts = error_facts(event.error)
         self.strips: dict[tuple, list] = {}  # path of the receiving child -> [(branch, strip)]
+        self.used: set[str] = set()  # the symbols this picture drew, for its legend
         for b in event.branches:
             target = branch_target(root, b)
             self.strips.setdefault(target, []).append((b.branch, strip_of(b.rows, b.total_rows)))
@@ -347,7 +348,10 @@ class _EvalLook(_Look):
         rows = super().rows(path, node)
         stat = self.stats.get(path)
         if stat is not None:
-            rows.extend(rows_lines(stat, self.event.num_rows))
+            lines = rows_lines(stat, self.event.num_rows)
+            if len(lines) > 1:
+                self.used.add("dense")
+            rows.extend(lines)
             if stat.elapsed:
                 rows.append(f"{stat.elapsed * 1000:.2f} ms")
         elif self._above_failure(path):
@@ -366,8 +370,10 @@ class _EvalLook(_Look):
 
     def extra(self, path, node):
         if self._failed(path):
+            self.used.add("failed")
             return ERROR_STYLE
         if path not in self.stats and not node.is_literal:
+            self.used.add("skipped")
             return SKIPPED_STYLE
         return None
 
@@ -375,6 +381,7 @@ class _EvalLook(_Look):
         strips = self.strips.get(path)
         if not strips:
             return super().edge_label(parent, path, index)
+        self.used.update("strip" if strip.per_row else "density" for _, strip in strips)
         rows = "".join(f"<TR><TD>{_strip_html(name, strip)}</TD></TR>" for name, strip in strips)
         return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
                 + rows + "</TABLE>>")
@@ -413,6 +420,40 @@ def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int) -> None:
     if facts is not None and (facts.path is None or tuple(facts.path) not in look.ids):
         lines.append(facts.message)
     _caption(g, lines, shown)
+    _eval_legend(g, prefix, look.used)
+
+
+# what each symbol of an evaluation picture means, in the order a legend lists them
+_EVAL_LEGEND = (
+    ("strip", "branch strip: a cell per row, blue where the branch took the row"),
+    ("density", "density strip: each cell a stretch of rows, darker where more took it"),
+    ("dense", "computed on … · used on …: ran on more rows than its value was used for"),
+    ("skipped", "not evaluated: no row reached it"),
+    ("failed", "failed here, at the row it names"),
+)
+
+
+def _eval_legend(g, prefix: str, used: set[str]) -> None:
+    """A legend of the symbols this evaluation picture uses (none: no legend)."""
+    entries = [(key, text) for key, text in _EVAL_LEGEND if key in used]
+    if not entries:
+        return
+    sub = graphviz.Digraph(name=f"cluster_{prefix}legend")
+    sub.attr(label="<<B>legend</B>>", style="rounded,dashed", color="#9ca3af", fontsize="9")
+    previous = None
+    for i, (key, text) in enumerate(entries):
+        nid = f"{prefix}legend{i}"
+        extra = {"failed": ERROR_STYLE, "skipped": SKIPPED_STYLE}.get(key)
+        attrs = _style("call", None, extra)
+        attrs["class"] = "legend"
+        if key in ("strip", "density"):
+            attrs.update(fillcolor=SELECTED if key == "strip" else density_color(0.5),
+                         fontcolor="#ffffff")
+        sub.node(nid, label=f"<{dot_text(text, limit=None)}>", fontsize="9", **attrs)
+        if previous is not None:
+            sub.edge(previous, nid, style="invis")
+        previous = nid
+    g.subgraph(sub)
 
 
 # -- invariant checks and plans ---------------------------------------------------
