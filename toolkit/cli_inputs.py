@@ -11,15 +11,14 @@ import re
 
 import pyarrow as pa
 
-from .errors import ExprscopeError, caret_snippet
+from .errors import (
+    InputError,  # defined with every other exprscope error
+    caret_snippet,
+)
 
 __all__ = ["InputError", "parse_schema_spec", "load_data", "DATA_SUFFIXES"]
 
 DATA_SUFFIXES = (".parquet", ".pq", ".csv", ".tsv", ".arrow", ".feather", ".ipc")
-
-
-class InputError(ExprscopeError, ValueError):
-    """A command-line input (a data file, a schema spec) that cannot be used."""
 
 
 _ALIASES = {"int": "int64", "integer": "int64", "long": "int64", "str": "string",

@@ -9,6 +9,29 @@ from __future__ import annotations
 from .visible_text import visible, visible_lines
 
 __all__ = [
+    "DataSourceError",
+    "MagicInputError",
+    "EvaluationError",
+    "SelectionError",
+    "InputError",
+    "SqlTypeError",
+    "DotNotFound",
+    "ArgumentError",
+    "SparkSchemaMismatch",
+    "SparkPartitionError",
+    "SparkArgumentError",
+    "SparkImportError",
+    "SparkTranslationError",
+    "SparkUnavailableError",
+    "SparkError",
+    "DuplicateFieldError",
+    "InvariantViolation",
+    "AmbiguousColumnError",
+    "ColumnNotFoundError",
+    "PlanError",
+    "GuaranteeError",
+    "UnknownPassError",
+    "PassError",
     "ExprscopeError",
     "FieldRefError",
     "ParseError",
@@ -187,3 +210,138 @@ class PyarrowConversionError(ExprscopeError, ValueError):
 
 class TraceFormatError(ExprscopeError, ValueError):
     """A saved trace that is not one exprscope wrote: what is wrong, and where in the JSON."""
+
+
+class PassError(ExprscopeError, ValueError):
+    """A pass that cannot run on what it was given."""
+
+
+class UnknownPassError(PassError, KeyError):
+    """A pass name `optimize(passes=...)` does not know; the message lists the known ones."""
+
+    def __init__(self, name, known):
+        self.name = name
+        self.known = tuple(known)
+        self.message = (f"unknown pass {name!r}; known passes: " + ", ".join(self.known))
+        super().__init__(self.message)
+
+    def __str__(self):  # KeyError would quote the message
+        return self.message
+
+
+class GuaranteeError(PassError):
+    """A guarantee that does not fit the expression (a value of the wrong type, say)."""
+
+
+class PlanError(ExprscopeError, ValueError):
+    """A plan that cannot be built as asked (wrong argument, unsupported shape)."""
+
+
+class ColumnNotFoundError(FieldRefError):
+    """A column reference that matches no field of the input schema."""
+
+    def __init__(self, message: str, ref=None, candidates=()):
+        super().__init__(message, ref=ref)
+        self.candidates = tuple(candidates)
+
+
+class AmbiguousColumnError(FieldRefError):
+    """A bare column name that more than one relation provides."""
+
+    def __init__(self, message: str, ref=None, candidates=()):
+        super().__init__(message, ref=ref)
+        self.candidates = tuple(candidates)
+
+
+class InvariantViolation(ExprscopeError, AssertionError):
+    """A DataFusion invariant did not hold: which one, where, expected against actual."""
+
+    def __init__(self, invariant: str, level: str, subject: str, details: str,
+                 expected=None, actual=None):
+        self.invariant = invariant
+        self.level = level
+        self.subject = subject
+        self.details = details
+        self.expected = expected
+        self.actual = actual
+        text = f"invariant '{invariant}' ({level}) violated at {subject}: {details}"
+        if expected is not None or actual is not None:
+            text += f"\n  expected: {expected}\n  actual:   {actual}"
+        super().__init__(text)
+
+
+class DuplicateFieldError(InvariantViolation):
+    """Two fields of one logical schema share (relation, name)."""
+
+
+class SparkError(ExprscopeError):
+    """Base of the errors of `toolkit.spark`."""
+
+
+class SparkUnavailableError(SparkError, RuntimeError):
+    """No Spark could be started (no pyspark, no Java)."""
+
+
+class SparkTranslationError(SparkError, ValueError):
+    """An exprscope expression or plan that has no Spark equivalent: names the function."""
+
+    def __init__(self, message: str, function: str | None = None):
+        self.function = function
+        super().__init__(message)
+
+
+class SparkImportError(SparkError, ValueError):
+    """A Spark query node that exprscope cannot read: names the Spark class."""
+
+    def __init__(self, message: str, spark_class: str | None = None):
+        self.spark_class = spark_class
+        super().__init__(message)
+
+
+class SparkArgumentError(SparkError, ValueError):
+    """A Spark entry point given an argument it cannot use (a mode, a query, a column name)."""
+
+
+class SparkPartitionError(SparkError, RuntimeError):
+    """Raised inside a Spark worker: carries a failing row's marked message to the driver."""
+
+
+class SparkSchemaMismatch(SparkError, AssertionError):
+    """Engine mode produced a batch whose schema is not the plan's (checked on every batch)."""
+
+
+class ArgumentError(ExprscopeError, ValueError):
+    """A SQL call whose argument `index` (None: the call itself) does not fit the function."""
+
+    def __init__(self, reason: str, index: int | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.index = index
+
+
+class DotNotFound(ExprscopeError, RuntimeError):
+    """graphviz's `dot` program is not installed, so nothing can be laid out."""
+
+
+class SqlTypeError(ExprscopeError, ValueError):
+    """A type name (or an Arrow type) with no counterpart on the other side."""
+
+
+class InputError(ExprscopeError, ValueError):
+    """A command-line input (a data file, a schema spec) that cannot be used."""
+
+
+class SelectionError(ExprscopeError, ValueError):
+    """Indices or a mask that do not describe a selection of a batch."""
+
+
+class EvaluationError(ExprscopeError, ValueError):
+    """Evaluation asked for something it cannot do: a bad mode, data or binding."""
+
+
+class MagicInputError(ExprscopeError, ValueError):
+    """Something missing from what the user typed into a magic (an empty cell)."""
+
+
+class DataSourceError(ExprscopeError, ValueError):
+    """The name does not lead to data exprscope can read; says what it found instead."""

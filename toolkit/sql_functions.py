@@ -20,7 +20,10 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import ExprscopeError
+from .errors import (
+    ArgumentError,  # defined with every other exprscope error
+    ExprscopeError,
+)
 from .expression import Call, Expression, Literal
 from .options import option_values, options_to_string
 
@@ -38,15 +41,6 @@ __all__ = [
 INT64_MAX = 2**63 - 1
 ROUND_MODES = ("half_to_even", "down", "up", "towards_zero", "towards_infinity", "half_down",
                "half_up", "half_towards_zero", "half_towards_infinity", "half_to_odd")
-
-
-class ArgumentError(ValueError):
-    """A SQL call whose argument `index` (None: the call itself) does not fit the function."""
-
-    def __init__(self, reason: str, index: int | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.index = index
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from .errors import SqlTypeError  # defined with every other exprscope error
+
 __all__ = ["SqlTypeError", "arrow_type_for", "sql_type_name"]
-
-
-class SqlTypeError(ValueError):
-    """A type name (or an Arrow type) with no counterpart on the other side."""
 
 
 # the name a type prints as comes first; the others are accepted spellings

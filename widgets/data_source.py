@@ -11,11 +11,9 @@ import keyword
 
 import pyarrow as pa
 
+from toolkit.errors import DataSourceError  # defined with every other exprscope error
+
 __all__ = ["DataSourceError", "resolve_data", "to_arrow"]
-
-
-class DataSourceError(ValueError):
-    """The name does not lead to data exprscope can read; says what it found instead."""
 
 
 def resolve_data(name: str, namespace: dict):

@@ -24,7 +24,12 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 import toolkit as tk
-from toolkit.errors import ExprscopeError, FieldRefError, ParseError
+from toolkit.errors import (
+    ExprscopeError,
+    FieldRefError,
+    MagicInputError,  # defined with every other exprscope error
+    ParseError,
+)
 from toolkit.pyarrow_text import parse_pyarrow
 from toolkit.trace.steps import EVAL, step_kind
 
@@ -34,10 +39,6 @@ from .scan_view import ScanView
 from .selection_view import SelectionView
 
 __all__ = ["ExprscopeMagics", "MagicInputError", "split_leading_options"]
-
-
-class MagicInputError(ValueError):
-    """Something missing from what the user typed into a magic (an empty cell)."""
 
 
 _USER_ERRORS = (ExprscopeError, DataSourceError, MagicInputError, pa.ArrowException)

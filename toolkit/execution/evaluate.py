@@ -19,7 +19,10 @@ import functools
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import ExprscopeError, KernelError
+from ..errors import (
+    EvaluationError,  # defined with every other exprscope error
+    KernelError,
+)
 from ..expression import Expression, Parameter, as_expression, postorder
 from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
 from ..passes.canonicalize import canonicalize
@@ -40,10 +43,6 @@ KEEP_DATA_ROWS = 10_000  # events keep data and result up to this size (for the 
 SAMPLE_FIRST = 200  # above it, a sample: the first rows,
 SAMPLE_PER_BRANCH = 50  # the first rows each branch got,
 SAMPLE_AROUND_ERROR = 5  # and the rows around the failing one
-
-
-class EvaluationError(ExprscopeError, ValueError):
-    """Evaluation asked for something it cannot do: a bad mode, data or binding."""
 
 
 def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = True):

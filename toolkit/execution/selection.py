@@ -11,13 +11,11 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import ExprscopeError
+from ..errors import (
+    SelectionError,  # defined with every other exprscope error
+)
 
 __all__ = ["SelectionError", "SelectionVector"]
-
-
-class SelectionError(ExprscopeError, ValueError):
-    """Indices or a mask that do not describe a selection of a batch."""
 
 
 class SelectionVector:

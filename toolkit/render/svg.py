@@ -11,14 +11,12 @@ import shutil
 
 import graphviz
 
-from ..errors import ExprscopeError
+from ..errors import (
+    DotNotFound,  # defined with every other exprscope error
+    )
 from .dot import to_dot
 
 __all__ = ["to_svg", "dot_available", "inline_svg", "DotNotFound"]
-
-
-class DotNotFound(ExprscopeError, RuntimeError):
-    """graphviz's `dot` program is not installed, so nothing can be laid out."""
 
 
 def dot_available() -> bool:
