@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .rewrite import RuleApplied
+from .tree_positions import TreePath, TreePositions
 
 __all__ = [
     "BranchSelection",
@@ -169,6 +170,26 @@ class EvalEvent:
     data: Any = None  # the evaluated batch when small, else a sample of its rows
     sample: Any = None  # the batch rows `data` and `result` hold (int64), when a sample
     elapsed: float = 0.0
+
+    def root_path(self) -> TreePath:
+        """The root's path in the table its nodes' and branches' paths live in.
+
+        A renderer walks the tree from here with `child(i)`, so its paths are the
+        recorded ones (constant-time lookups at any depth). Paths given as tuples
+        get a table of their own; they still find their statistics, by value.
+        """
+        for item in (*self.nodes[:1], *self.branches[:1]):
+            if isinstance(item.path, TreePath):
+                return item.path.table.root
+        return TreePositions().root
+
+    def failed_path(self) -> TreePath | None:
+        """The failing node's path in the table of `root_path`, when the error names a node."""
+        facts = ErrorFacts.of(self.error)
+        path = facts.path if facts is not None else None
+        if path is None:
+            return None
+        return self.root_path().table.of(path)
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,11 @@ import numpy as np
 import pyarrow as pa
 
 from toolkit.errors import FieldRefError
-from toolkit.render.labels import bounded_text, rows_text
+from toolkit.render.labels import MAX_FORM_COLUMNS, bounded_text, rows_text
 from toolkit.trace.steps import branch_target
 
 __all__ = ["NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
 
-MAX_FORM_COLUMNS = 12  # branch columns in a page; the view says how many more forms
 NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
 _CONDITION_PREFIX = "when "  # case_when's condition branches: they decide, they give no value
 
@@ -59,14 +58,13 @@ class SelectionRows:
         self.sample = None if sample is None else _indices(sample)
         self.kept_rows = 0 if self.data is None else self.data.num_rows
         self.error = event.error
+        self._scope_rows: dict[tuple, np.ndarray] = {}
+        self._scope_of = self._innermost_scopes()  # node path -> its deepest branch scope
         self.forms = self._forms()
         # a page shows one branch column per form, for the outermost MAX_FORM_COLUMNS forms
         self.shown_forms = self.forms[:MAX_FORM_COLUMNS]
         self._form_keys = [form_key(f) for f in self.shown_forms]
-        self._scope_rows: dict[tuple, np.ndarray] = {}
-        self._scope_of = self._innermost_scopes()  # node path -> its deepest branch scope
-        # per form: the branch names, and per row the index of the name it took
-        self._taken = {form.path: self._branch_per_row(form) for form in self.forms}
+        self._taken_by_form: dict[tuple, tuple] = {}
 
     # -- the columns a row shows ---------------------------------------------------
     @property
@@ -105,7 +103,7 @@ class SelectionRows:
             for name, col in columns.items():
                 record[name] = col[offset]
             for form, key in zip(self.shown_forms, self._form_keys):
-                names, codes = self._taken[form.path]
+                names, codes = self._taken(form)
                 record[key] = names[codes[row]]
             record["value"] = values[offset] if values is not None else None
             out.append(record)
@@ -127,7 +125,7 @@ class SelectionRows:
 
     def branch_counts(self, form: SpecialForm) -> dict[str, int]:
         """How many rows took each branch (and how many never reached the form)."""
-        names, codes = self._taken[form.path]
+        names, codes = self._taken(form)
         counts = np.bincount(codes, minlength=len(names))
         return {name: int(n) for name, n in zip(names, counts) if n}
 
@@ -136,7 +134,7 @@ class SelectionRows:
         """Evaluated nodes (the first `limit`) with the rows that reached them."""
         out = []
         for stat in self.event.nodes[:limit]:
-            path = tuple(stat.path)
+            path = stat.path
             rows = self._rows_reaching(path)
             node = self._nodes.get(path)
             text = bounded_text(node, 60) if node is not None else ""
@@ -147,16 +145,25 @@ class SelectionRows:
 
     # -- internals ------------------------------------------------------------------
     def _forms(self) -> list[SpecialForm]:
+        """The special forms that recorded branches, outermost and leftmost first (pre-order)."""
         by_path: dict[tuple, list] = {}
         for b in self.event.branches:
-            by_path.setdefault(tuple(b.path), []).append(b)
-        nodes = _nodes_at(self.expr, set(by_path))
+            by_path.setdefault(b.path, []).append(b)
+        order = [p for p in self._preorder if p in by_path]
+        order += [p for p in by_path if p not in self._nodes]  # not in the tree: kept, last
         forms = []
-        for path in sorted(by_path):
-            node = nodes.get(path)
+        for path in order:
+            node = self._nodes.get(path)
             forms.append(SpecialForm(path=path, name=getattr(node, "name", "?"),
                                      text=bounded_text(node, 60), branches=by_path[path]))
         return forms
+
+    def _taken(self, form: SpecialForm) -> tuple:
+        """The branch names of `form`, and per row the index of the name it took (built once)."""
+        found = self._taken_by_form.get(form.path)
+        if found is None:
+            found = self._taken_by_form[form.path] = self._branch_per_row(form)
+        return found
 
     def _branch_scope(self, branch) -> tuple:
         """The subtree a branch selection applies to (case_when's conditions sit under arg 0)."""
@@ -165,8 +172,8 @@ class SelectionRows:
     def _innermost_scopes(self) -> dict[tuple, tuple | None]:
         """Every node's path -> the deepest branch scope it lies in (one walk of the tree).
 
-        Also keeps each node by its path. Linear in the tree (paths grow by one
-        step per level), where asking every branch for every node was quadratic.
+        Also keeps each node by its path, and the paths in pre-order. Linear in
+        the tree: paths are the trace's `TreePath`s, grown one step per level.
         """
         self._branches_of: dict[tuple, list] = {}
         for b in self.event.branches:
@@ -174,15 +181,19 @@ class SelectionRows:
         scopes = self._branches_of
         out: dict[tuple, tuple | None] = {}
         self._nodes: dict[tuple, object] = {}
-        stack = [((), self.expr, None)]
+        self._preorder: list = []
+        if self.expr is None:
+            return out
+        stack = [(self.event.root_path(), self.expr, None)]
         while stack:
             path, node, scope = stack.pop()
             if path in scopes:
                 scope = path
             out[path] = scope
             self._nodes[path] = node
-            for i, arg in enumerate(node.args):
-                stack.append((path + (i,), arg, scope))
+            self._preorder.append(path)
+            for i in range(len(node.args) - 1, -1, -1):
+                stack.append((path.child(i), node.args[i], scope))
         return out
 
     def _rows_reaching(self, path: tuple) -> np.ndarray | None:
@@ -236,22 +247,6 @@ def _indices(rows) -> np.ndarray:
 def form_key(form: SpecialForm) -> str:
     """The column name of a form's branch in a page row: the form's name and path."""
     return f"{form.name}@{path_text(form.path, '.')}"
-
-
-def _nodes_at(root, paths: set) -> dict:
-    """The nodes at `paths`, found in one walk of the tree (not one descent per path)."""
-    out = {}
-    if not paths:
-        return out
-    depth = max(len(p) for p in paths)
-    stack = [((), root)]
-    while stack:
-        path, node = stack.pop()
-        if path in paths:
-            out[path] = node
-        if len(path) < depth:
-            stack.extend((path + (i,), arg) for i, arg in enumerate(node.args))
-    return out
 
 
 def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:

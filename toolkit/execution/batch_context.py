@@ -9,60 +9,18 @@ evaluation does no bookkeeping.
 from __future__ import annotations
 
 import functools
-import threading
 import time
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..observe import BranchSelection, NodeStats
+from ..tree_positions import TreePositions
 from .gather_scatter import null_out_unselected
 from .rows import Rows
 from .selection import SelectionVector
 
-__all__ = ["BatchContext", "Positions", "row_indices"]
-
-
-class Positions:
-    """Small integer ids for tree positions, shared by the slices of one evaluation.
-
-    Statistics are keyed by these ids while evaluating; the tuple paths the
-    observer protocol wants are built once, at the end. Building a tuple per
-    node on the way down (and hashing it) would cost O(depth) per node: a traced
-    10,000-deep chain would spend seconds there.
-    """
-
-    def __init__(self):
-        self._ids: dict[tuple, int] = {}
-        self._keys: list[tuple] = []  # id -> (parent id or None, relative path)
-        self._lock = threading.Lock()
-
-    def id(self, parent: int | None, rel: tuple) -> int:
-        key = (parent, rel)
-        found = self._ids.get(key)
-        if found is None:
-            with self._lock:
-                found = self._ids.get(key)
-                if found is None:
-                    found = len(self._keys)
-                    self._keys.append(key)
-                    self._ids[key] = found
-        return found
-
-    def path(self, pos: int) -> tuple:
-        parts = []
-        while pos is not None:
-            parent, rel = self._keys[pos]
-            parts.append(rel)
-            pos = parent
-        return tuple(i for rel in reversed(parts) for i in rel)
-
-    def all_paths(self) -> list[tuple]:
-        """The path of every id (a parent always has a smaller id than its children)."""
-        paths: list[tuple] = []
-        for parent, rel in self._keys:
-            paths.append(rel if parent is None else paths[parent] + rel)
-        return paths
+__all__ = ["BatchContext", "row_indices"]
 
 
 class BatchContext:
@@ -82,7 +40,7 @@ class BatchContext:
     )
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
-                 density_memo: dict, positions: Positions | None = None):
+                 density_memo: dict, positions: TreePositions | None = None):
         self.batch = batch
         self.offset = offset  # row of the original data where this slice starts
         self.lazy = lazy
@@ -90,7 +48,7 @@ class BatchContext:
         self.stats: dict[tuple, NodeStats] = {}
         self.branches: list[BranchSelection] = []
         self.density_memo = density_memo  # shared by every slice of one evaluate call
-        self.positions = positions if positions is not None else Positions()
+        self.positions = positions if positions is not None else TreePositions()
         self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)
         self._columns: dict[tuple, pa.Array] = {}
         self._gathered: dict[tuple, pa.Array] = {}

@@ -28,8 +28,9 @@ from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
+from ..tree_positions import TreePositions
 from ..visit import modify_expression
-from .batch_context import BatchContext, Positions, accumulate, now
+from .batch_context import BatchContext, accumulate, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of
 from .morsel_size import morsel_rows
@@ -71,7 +72,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     observing = bool(observers)
     started = now() if observing else 0.0
     memo: dict = {}
-    positions = Positions()
+    positions = TreePositions()
     lazy = mode == "lazy"
     out_type = expr.type
 
@@ -272,20 +273,19 @@ def sample_rows(num_rows: int, branches, failed_row: int | None) -> pa.Array:
 
 
 def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
-    paths = positions.all_paths()
     nodes: dict[int, NodeStats] = {}
     branches: dict[tuple, list] = {}
     for ctx in contexts:
         for pos, stat in ctx.stats.items():
             merged = nodes.get(pos)
             if merged is None:
-                nodes[pos] = dataclasses.replace(stat, path=paths[pos])
+                nodes[pos] = dataclasses.replace(stat, path=positions.at(pos))
             else:
                 accumulate(merged, stat)
         for b in ctx.branches:
             branches.setdefault((b.path, b.branch, b.arg_index), []).append((b, ctx.offset))
     selections = [
-        BranchSelection(path=paths[path], branch=name, arg_index=arg,
+        BranchSelection(path=positions.at(path), branch=name, arg_index=arg,
                         rows=functools.partial(_batch_rows, parts),
                         total_rows=data.num_rows, count=sum(b.count for b, _ in parts))
         for (path, name, arg), parts in branches.items()

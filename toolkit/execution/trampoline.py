@@ -6,8 +6,8 @@ values left to right and then runs its kernel on them (compact in, compact
 out: no scatter); a lazy special form is a generator (`special_forms.py`) that
 asks for children under selections of its choosing. Leaves never get a frame.
 
-Positions are only tracked when observing (as small ids; paths are built once
-at the end); an error rebuilds its path from the frames on the stack.
+Positions are only tracked when observing (as rows of a parent table, see
+`tree_positions.py`); an error rebuilds its path from the frames on the stack.
 """
 
 from __future__ import annotations

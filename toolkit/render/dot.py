@@ -328,7 +328,7 @@ def _legend(g, prefix: str, statuses: set[str] = frozenset()) -> None:
 class _EvalLook(_Look):
     def __init__(self, event: EvalEvent, root: Expression):
         self.event = event
-        self.stats = {tuple(s.path): s for s in event.nodes}
+        self.stats = {s.path: s for s in event.nodes}  # TreePaths: found by tuple, by value
         self.facts = error_facts(event.error)
         self.strips: dict[tuple, list] = {}  # path of the receiving child -> [(branch, strip)]
         self.used: set[str] = set()  # the symbols this picture drew, for its legend

@@ -21,7 +21,7 @@ from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
 from ..trace.tracer import Trace
 from .dot_style import STATUS_STYLE
-from .labels import bounded_text, html_text
+from .labels import MAX_FORM_COLUMNS, bounded_text, html_text
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, inline_svg, to_svg
 from .text import to_text
@@ -269,9 +269,13 @@ def _selection_table(event: EvalEvent, facts) -> str:
     at = failing if sample is None else (sample.index(failing) if failing in sample else None)
     if at is not None and 0 <= at < n and at not in shown:
         shown += [k for k in range(max(0, at - 2), min(n, at + 3)) if k not in shown]
-    forms: dict[tuple, dict[int, str]] = {}
+    form_paths = list(dict.fromkeys(b.path for b in event.branches))
+    kept = set(sorted(form_paths, key=len)[:MAX_FORM_COLUMNS])  # the outermost forms
+    forms: dict[tuple, dict[int, str]] = {p: {} for p in form_paths if p in kept}
     for b in event.branches:
-        taken = forms.setdefault(tuple(b.path), {})
+        taken = forms.get(b.path)
+        if taken is None:
+            continue
         indices = b.rows.to_pylist() if hasattr(b.rows, "to_pylist") else list(b.rows)
         wanted = {row_of(k) for k in shown}
         for r in indices:
@@ -304,6 +308,9 @@ def _selection_table(event: EvalEvent, facts) -> str:
             html_cells += f"<td>{html_text(_cell(result[k]), 60)}</td>"
         lines.append(f"<tr{row_class}>{html_cells}</tr>")
     lines.append("</table>")
+    if len(form_paths) > len(forms):
+        lines.append(f'<p class="hint">Branch columns for the {len(forms)} outermost special '
+                     f"forms; {len(form_paths) - len(forms):,} more forms lie deeper.</p>")
     if sample is not None:
         lines.append(f'<p class="hint">{len(shown)} rows of a sample of {n:,} of the '
                      f"{event.num_rows:,} rows (the first, the first of every branch, the "

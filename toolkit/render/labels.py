@@ -16,6 +16,7 @@ from ..visible_text import visible
 __all__ = ["SPECIAL_FORMS", "node_kind", "node_title", "node_detail", "type_text",
            "visible", "dot_text", "html_text", "shorten"]
 
+MAX_FORM_COLUMNS = 12  # branch columns in a table of rows (the outermost forms; the rest counted)
 SPECIAL_FORMS = frozenset({"if_else", "case_when", "coalesce", "choose", "and_kleene",
                            "or_kleene"})
 

@@ -105,8 +105,7 @@ def _lines(obj, paint) -> list[str]:
     if isinstance(obj, PlanRuleEvent):
         return _plan_rule_lines(obj, paint)
     if isinstance(obj, Expression):
-        return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead,
-                           with_paths=False)
+        return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead)
     if is_plan(obj):
         return _plan_lines(obj, paint)
     raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
@@ -125,15 +124,16 @@ def _describe(node: Expression, paint) -> str:
     return text
 
 
-def _tree_lines(root: Expression, describe, lead, extra=None, with_paths=True) -> list[str]:
+def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None) -> list[str]:
     """Box-drawing lines, pre-order, with an explicit stack.
 
     `describe(path, node)` is a node's text, `lead(path, node, parent)` what goes
     before it (a role, a strip), `extra(path, node)` lines printed under it.
-    Without `with_paths` the path is None: a deep chain then costs linear time.
+    Paths are `TreePath`s grown from `root_path` (constant cost per node at any
+    depth); without one the path is None.
     """
     lines: list[str] = []
-    stack = [((), 0, root, None, "", True)]
+    stack = [(root_path, 0, root, None, "", True)]
     while stack:
         path, depth, node, parent, prefix, last = stack.pop()
         if depth == 0:
@@ -149,7 +149,7 @@ def _tree_lines(root: Expression, describe, lead, extra=None, with_paths=True) -
             lines.append(f"{child_prefix}{line}")
         args = node.args
         for i in range(len(args) - 1, -1, -1):
-            child_path = path + (i,) if with_paths else None
+            child_path = path.child(i) if path is not None else None
             stack.append((child_path, depth + 1, args[i], (node, i), child_prefix,
                           i == len(args) - 1))
     return lines
@@ -204,8 +204,7 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
         return [paint("- removed: " + visible(bounded_text(g, 80)), "removed")
                 for g in diff.removed_under(node)]
 
-    lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra,
-                                                   with_paths=False)]
+    lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra)]
     return lines
 
 
@@ -215,8 +214,9 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
     root = event.expr
     if root is None:
         return lines
-    stats = {tuple(s.path): s for s in event.nodes}
-    failed = tuple(facts.path) if facts is not None and facts.path is not None else None
+    stats = {s.path: s for s in event.nodes}
+    failed = event.failed_path()
+    unfinished = set(failed.ancestors()) - {failed} if failed is not None else set()
     strips: dict[tuple, list[str]] = {}
     for b in event.branches:
         target = branch_target(root, b)
@@ -232,17 +232,18 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
         stat = stats.get(path)
         if stat is not None:
             text += paint(f" · {visible(rows_text(stat, event.num_rows))}", "dim")
-        elif failed is not None and len(path) < len(failed) and failed[:len(path)] == path:
+        elif path in unfinished:
             text += paint(" · did not finish", "dim")
         elif not node.is_literal and failed != path:
             text += paint(" · not evaluated", "dim")
-        if facts is not None and facts.path is not None and tuple(facts.path) == path:
+        if failed is not None and failed == path:
             at = f" at row {facts.row}" if facts.row is not None else ""
             text += " " + paint(f"✖ {visible(facts.message)}{'' if at in facts.message else at}",
                                 "error")
         return text
 
-    lines += ["  " + line for line in _tree_lines(root, describe, lead)]
+    tree = _tree_lines(root, describe, lead, root_path=event.root_path())
+    lines += ["  " + line for line in tree]
     if facts is not None and facts.path is None:
         lines.append("  " + paint(f"✖ {visible(facts.message)}", "error"))
     return lines

@@ -22,6 +22,7 @@ from ..observe import (
     PlanRuleEvent,
     RuleApplied,
 )
+from ..tree_positions import TreePositions
 from .json_expressions import ExpressionReader, ExpressionWriter
 from .json_values import (
     array_from_json,
@@ -192,11 +193,12 @@ def _plan_node_at(plan, path):
 
 
 def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:
-    nodes = [NodeStats(path=tuple(n["path"]), label=n["label"], rows=n["rows"],
+    positions = TreePositions()  # the paths share one table, as the engine's do
+    nodes = [NodeStats(path=positions.of(n["path"]), label=n["label"], rows=n["rows"],
                        out_type=None if n["type"] is None else type_from_json(n["type"]),
                        elapsed=_elapsed(n), calls=n["calls"], used_rows=n.get("used_rows"),
                        how=n.get("how") or "", why=n.get("why") or "") for n in doc["nodes"]]
-    branches = [BranchSelection(path=tuple(b["path"]), branch=b["branch"],
+    branches = [BranchSelection(path=positions.of(b["path"]), branch=b["branch"],
                                 arg_index=b["arg_index"],
                                 rows=rows_from_json(b["rows"], b["total_rows"]),
                                 total_rows=b["total_rows"]) for b in doc["branches"]]

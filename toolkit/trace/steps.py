@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Union
 
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+from ..tree_positions import TreePath, TreePositions
 from ..visit import node_at
 from .recorded_error import error_facts
 
@@ -60,21 +61,21 @@ def step_title(step) -> str:
     return type(step).__name__
 
 
-def branch_target(root, branch) -> tuple:
+def branch_target(root, branch) -> TreePath:
     """The path of the node whose value a recorded branch selection is.
 
     The form's argument (`then` is argument 1 of if_else), except a case_when's
     `when k`, which is condition k inside the make_struct of argument 0.
     """
-    path = tuple(branch.path)
-    target = path + (branch.arg_index,)
+    path = branch.path if isinstance(branch.path, TreePath) else TreePositions().of(branch.path)
+    target = path.child(branch.arg_index)
     if not branch.branch.startswith("when ") or branch.arg_index != 0:
         return target
     try:
         form = node_at(root, path)
         first = form.args[0]
         if form.name == "case_when" and first.is_call and first.name == "make_struct":
-            return target + (int(branch.branch.split()[1]) - 1,)
+            return target.child(int(branch.branch.split()[1]) - 1)
     except (IndexError, ValueError, AttributeError):
         pass
     return target
