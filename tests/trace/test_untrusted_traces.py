@@ -197,3 +197,52 @@ def test_timings_left_out_or_null_read_as_zero(missing, tmp_path):
 def test_a_trace_written_today_still_loads():
     trace = tk.Trace.from_json(REAL)
     assert len(trace.steps) > 5
+
+
+def _as_version_1(doc: dict) -> dict:
+    """The same trace as version 1 wrote it: every node and branch path in full."""
+    old = json.loads(json.dumps(doc))
+    old["version"] = 1
+    for step in old["steps"]:
+        if step.get("kind") != "eval":
+            continue
+        paths = [[]]
+        for parent, index in step.pop("positions"):
+            paths.append(paths[parent] + [index])
+        for item in step["nodes"] + step["branches"]:
+            item["path"] = paths[item.pop("at")]
+    return old
+
+
+def test_a_version_1_trace_with_full_paths_reads_as_today():
+    doc = json.loads(REAL)
+    assert doc["version"] == 2 and any("positions" in s for s in doc["steps"])
+    old = tk.Trace.from_json(json.dumps(_as_version_1(doc)))
+    assert tk.to_text(old) == tk.to_text(tk.Trace.from_json(REAL))
+
+
+def test_a_positions_row_whose_parent_comes_later_is_refused():
+    doc = json.loads(REAL)
+    k, step = next((k, s) for k, s in enumerate(doc["steps"]) if s.get("positions"))
+    step["positions"][0][0] = 5
+    with pytest.raises(TraceFormatError, match=rf"steps\[{k}\]\.positions\[0\]\[0\] is 5"):
+        tk.Trace.from_json(json.dumps(doc))
+    step["positions"][0][0] = 0
+    step["nodes"][0]["at"] = len(step["positions"]) + 1
+    with pytest.raises(TraceFormatError, match=rf"steps\[{k}\]\.nodes\[0\]\.at is"):
+        tk.Trace.from_json(json.dumps(doc))
+
+
+def test_a_deep_trace_is_saved_in_space_linear_in_its_size():
+    depth = 3_000
+    a = tk.field("a")
+    expr = tk.literal(-1)
+    for k in range(depth):
+        expr = tk.if_else(a != k, expr, k)
+    table = pa.table({"a": pa.array(range(0, 4_000, 2))})
+    with tk.trace() as t:
+        tk.evaluate(expr.bind(table.schema), table)
+    text = t.to_json()
+    # each path written in full: tens of millions of numbers, about 100 MB
+    assert len(text) < 12_000_000
+    assert tk.to_text(tk.Trace.from_json(text)) == tk.to_text(t)

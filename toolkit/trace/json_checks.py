@@ -117,6 +117,13 @@ class _Checker:
         for i, step in enumerate(self.items(value, where)):
             self.count(step, f"{where}[{i}]", 0, 10 ** 6)
 
+    def position(self, item: dict, positions: list | None, where: str) -> None:
+        """A node's or branch's place: "at", a row of the positions table, or a full "path"."""
+        if positions is None:
+            self.path(item.get("path"), f"{where}.path")
+        else:
+            self.count(item.get("at"), f"{where}.at", 0, len(positions))
+
     def ref(self, value, where: str) -> None:
         value = self.obj(value, where)
         if "name" in value:
@@ -239,10 +246,20 @@ class _Checker:
         if doc.get("mode") not in ("lazy", "eager"):
             self.fail(f"{where}.mode", "must be lazy or eager")
         self.number(doc.get("elapsed"), f"{where}.elapsed")
+        positions = None
+        if "positions" in doc:
+            positions = self.items(doc["positions"], f"{where}.positions")
+            for k, row in enumerate(positions):
+                at = f"{where}.positions[{k}]"
+                row = self.items(row, at)
+                if len(row) != 2:
+                    self.fail(at, "must be [parent, index]")
+                self.count(row[0], f"{at}[0]", 0, k)  # a parent is written before its children
+                self.count(row[1], f"{at}[1]", 0, 10 ** 6)
         for i, node in enumerate(self.items(doc.get("nodes"), f"{where}.nodes")):
             at = f"{where}.nodes[{i}]"
             node = self.obj(node, at)
-            self.path(node.get("path"), f"{at}.path")
+            self.position(node, positions, at)
             self.text(node.get("label"), f"{at}.label")
             self.count(node.get("rows"), f"{at}.rows", 0, rows)
             if node.get("used_rows") is not None:
@@ -256,7 +273,7 @@ class _Checker:
         for i, branch in enumerate(self.items(doc.get("branches"), f"{where}.branches")):
             at = f"{where}.branches[{i}]"
             branch = self.obj(branch, at)
-            self.path(branch.get("path"), f"{at}.path")
+            self.position(branch, positions, at)
             self.text(branch.get("branch"), f"{at}.branch")
             self.count(branch.get("arg_index"), f"{at}.arg_index", 0, 10 ** 6, optional=True)
             self.count(branch.get("total_rows"), f"{at}.total_rows", 0, rows)

@@ -22,7 +22,7 @@ from ..observe import (
     PlanRuleEvent,
     RuleApplied,
 )
-from ..tree_positions import TreePositions
+from ..tree_positions import TreePath, TreePositions
 from .json_expressions import ExpressionReader, ExpressionWriter
 from .json_values import (
     array_from_json,
@@ -42,7 +42,10 @@ from .plan_shape import PlanSnapshot, is_plan, plan_nodes, snapshot
 __all__ = ["FORMAT", "VERSION", "steps_to_doc", "steps_from_doc"]
 
 FORMAT = "exprscope-trace"
-VERSION = 1
+# 2: an evaluation's node and branch positions are rows of a "positions" table
+# ([parent, index]; row k is position k + 1, position 0 the root), so a deep tree's
+# paths take space linear in its size; version 1 wrote each path in full
+VERSION = 2
 
 
 def steps_to_doc(steps: list) -> dict:
@@ -68,6 +71,35 @@ def _expr(value, exprs: ExpressionWriter):
 
 def _path(path) -> list[int]:
     return [int(i) for i in (path or ())]
+
+
+def _position_table(paths) -> tuple[list[list[int]], list[int]]:
+    """The [parent, index] rows `paths` need (ancestors first) and the position of each path."""
+    rows: list[list[int]] = []
+    written: dict[tuple[int, int], int] = {}  # (table, position there) -> position written
+    loose = TreePositions()  # tuple paths (events built by hand) share this table
+    out = []
+    for path in paths:
+        at = path if isinstance(path, TreePath) else loose.of(path)
+        chain = []
+        while at and (id(at.table), at.pos) not in written:
+            chain.append(at)
+            at = at.parent
+        pos = written[(id(at.table), at.pos)] if at else 0
+        for step in reversed(chain):
+            rows.append([pos, int(step.last)])
+            pos = len(rows)
+            written[(id(step.table), step.pos)] = pos
+        out.append(pos)
+    return rows, out
+
+
+def _paths_from_table(rows: list, positions: TreePositions) -> list[TreePath]:
+    """Every written position as a path of `positions` (parents come before children)."""
+    paths = [positions.root]
+    for parent, index in rows:
+        paths.append(paths[parent].child(index))
+    return paths
 
 
 # -- writing ----------------------------------------------------------------------
@@ -97,17 +129,20 @@ def _step_to_json(step, exprs: ExpressionWriter) -> dict:
 
 
 def _eval_to_json(step: EvalEvent, exprs: ExpressionWriter) -> dict:
+    table, at = _position_table([n.path for n in step.nodes] + [b.path for b in step.branches])
+    node_at, branch_at = at[:len(step.nodes)], at[len(step.nodes):]
     doc = {"kind": "eval", "expr": _expr(step.expr, exprs), "num_rows": int(step.num_rows),
            "mode": step.mode, "elapsed": float(step.elapsed),
-           "nodes": [{"path": _path(n.path), "label": n.label, "rows": int(n.rows),
+           "positions": table,
+           "nodes": [{"at": at, "label": n.label, "rows": int(n.rows),
                       "type": None if n.out_type is None else type_to_json(n.out_type),
                       "elapsed": float(n.elapsed), "calls": int(n.calls),
                       "used_rows": int(n.used), "how": n.how, "why": n.why}
-                     for n in step.nodes],
-           "branches": [{"path": _path(b.path), "branch": b.branch, "arg_index": b.arg_index,
+                     for n, at in zip(step.nodes, node_at)],
+           "branches": [{"at": at, "branch": b.branch, "arg_index": b.arg_index,
                          "total_rows": int(b.total_rows),
                          "rows": rows_to_json(b.rows, int(b.total_rows))}
-                        for b in step.branches],
+                        for b, at in zip(step.branches, branch_at)],
            "error": None, "result": None, "data": None}
     if step.error is not None:
         err = ErrorFacts.of(step.error)
@@ -194,11 +229,16 @@ def _plan_node_at(plan, path):
 
 def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:
     positions = TreePositions()  # the paths share one table, as the engine's do
-    nodes = [NodeStats(path=positions.of(n["path"]), label=n["label"], rows=n["rows"],
+    if "positions" in doc:
+        written = _paths_from_table(doc["positions"], positions)
+        path_of = lambda item: written[item["at"]]  # noqa: E731
+    else:  # version 1: every path in full
+        path_of = lambda item: positions.of(item["path"])  # noqa: E731
+    nodes = [NodeStats(path=path_of(n), label=n["label"], rows=n["rows"],
                        out_type=None if n["type"] is None else type_from_json(n["type"]),
                        elapsed=_elapsed(n), calls=n["calls"], used_rows=n.get("used_rows"),
                        how=n.get("how") or "", why=n.get("why") or "") for n in doc["nodes"]]
-    branches = [BranchSelection(path=positions.of(b["path"]), branch=b["branch"],
+    branches = [BranchSelection(path=path_of(b), branch=b["branch"],
                                 arg_index=b["arg_index"],
                                 rows=rows_from_json(b["rows"], b["total_rows"]),
                                 total_rows=b["total_rows"]) for b in doc["branches"]]
