@@ -170,6 +170,10 @@ class EvalEvent:
     data: Any = None  # the evaluated batch when small, else a sample of its rows
     sample: Any = None  # the batch rows `data` and `result` hold (int64), when a sample
     elapsed: float = 0.0
+    # with a sample: weak references to the whole batch and result, so a view can look
+    # any row up while the caller still holds them (never saved, never kept alive)
+    live_data: Any = field(default=None, repr=False, compare=False)
+    live_result: Any = field(default=None, repr=False, compare=False)
 
     def root_path(self) -> TreePath:
         """The root's path in the table its nodes' and branches' paths live in.

@@ -15,12 +15,15 @@ import numpy as np
 import pyarrow as pa
 
 from toolkit.errors import FieldRefError
+from toolkit.execution.evaluate import evaluate
+from toolkit.observe import silenced
 from toolkit.render.labels import MAX_FORM_COLUMNS, bounded_text, rows_text
 from toolkit.trace.steps import branch_target
 
-__all__ = ["NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
+__all__ = ["NOT_KEPT", "NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
 
 NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
+NOT_KEPT = "(not kept)"  # a sampled-out row's input or value once the batch is gone
 _CONDITION_PREFIX = "when "  # case_when's condition branches: they decide, they give no value
 
 
@@ -93,21 +96,118 @@ class SelectionRows:
             return []
         stop = min(self.kept_rows, max(0, start) + size)
         start = max(0, min(start, stop))
-        columns = {name: self.data.column(name).slice(start, stop - start).to_pylist()
-                   for name in self.input_columns()}
-        values = self._result_slice(start, stop)
+        kept = np.arange(start, stop, dtype=np.int64)
+        return self._records(kept if self.sample is None else self.sample[start:stop], kept)
+
+    # -- rows on demand ---------------------------------------------------------------
+    def live_data(self):
+        """The whole evaluated batch while its owner still holds it (a sampled event), else None."""
+        ref = getattr(self.event, "live_data", None)
+        return ref() if ref is not None else None
+
+    def row_list(self) -> np.ndarray:
+        """Every batch row a view can show: all of them when kept or alive, else the sample."""
+        if self.sample is None or self.live_data() is not None:
+            return np.arange(self.num_rows if self.data is not None else 0, dtype=np.int64)
+        return self.sample
+
+    def can_show(self, row: int) -> bool:
+        """Whether batch row `row` can be shown: kept, or looked up in the live batch."""
+        if not 0 <= row < self.num_rows or self.data is None:
+            return False
+        return self.sample is None or self.live_data() is not None or \
+            self._kept_positions(np.array([row]))[0] >= 0
+
+    def branch_rows(self, form: SpecialForm, branch: str) -> np.ndarray:
+        """The batch rows whose value came from `branch` of `form` (`NOT_REACHED`: none)."""
+        names, codes = self._taken(form)
+        if branch not in names:
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero(codes == names.index(branch)).astype(np.int64)
+
+    def look_up(self, rows) -> list[dict]:
+        """Records (as `page` gives) for batch row numbers: from the kept rows, else the live batch.
+
+        A row neither kept nor in a live batch shows `NOT_KEPT` for its inputs and value;
+        its branches are always known (the trace keeps every branch's rows).
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        rows = rows[(rows >= 0) & (rows < self.num_rows)]
+        return self._records(rows, self._kept_positions(rows))
+
+    def _kept_positions(self, rows: np.ndarray) -> np.ndarray:
+        """Where each batch row is among the kept rows; -1 where it is not kept."""
+        if self.data is None:
+            return np.full(len(rows), -1, dtype=np.int64)
+        if self.sample is None:
+            return np.where(rows < self.kept_rows, rows, -1)
+        at = np.searchsorted(self.sample, rows)
+        last = len(self.sample) - 1
+        found = (at <= last) & (self.sample[np.minimum(at, last)] == rows)
+        return np.where(found, at, -1)
+
+    def _records(self, rows: np.ndarray, kept: np.ndarray) -> list[dict]:
+        inputs, values = self._inputs_and_values(rows, kept)
         out = []
-        for offset, kept in enumerate(range(start, stop)):
-            row = int(self.sample[kept]) if self.sample is not None else kept
+        for k, row in enumerate(rows.tolist()):
             record = {"row": row}
-            for name, col in columns.items():
-                record[name] = col[offset]
+            for name, column in inputs.items():
+                record[name] = column[k]
             for form, key in zip(self.shown_forms, self._form_keys):
                 names, codes = self._taken(form)
                 record[key] = names[codes[row]]
-            record["value"] = values[offset] if values is not None else None
+            record["value"] = values[k]
             out.append(record)
         return out
+
+    def _inputs_and_values(self, rows: np.ndarray, kept: np.ndarray) -> tuple[dict, list]:
+        """The inputs and values of `rows`: kept ones by position, the rest from live data."""
+        names = self.input_columns()
+        if len(rows) == 0 or bool(np.all(kept >= 0)):
+            taken = pa.array(kept, pa.int64())
+            inputs = {n: self.data.column(n).take(taken).to_pylist() for n in names}
+            return inputs, self._kept_values(taken)
+        live = self.live_data()
+        if live is None:  # some rows are neither kept nor in memory any more
+            inputs = {n: [NOT_KEPT] * len(rows) for n in names}
+            values = [NOT_KEPT] * len(rows)
+            for k in np.flatnonzero(kept >= 0).tolist():
+                one = self._records_of_kept(int(kept[k]), names)
+                for n in names:
+                    inputs[n][k] = one[n]
+                values[k] = one["value"]
+            return inputs, values
+        taken = pa.array(rows, pa.int64())
+        inputs = {n: live.column(n).take(taken).to_pylist() for n in names}
+        return inputs, self._live_values(live, taken)
+
+    def _records_of_kept(self, position: int, names: list[str]) -> dict:
+        taken = pa.array([position], pa.int64())
+        one = {n: self.data.column(n).take(taken)[0].as_py() for n in names}
+        one["value"] = self._kept_values(taken)[0]
+        return one
+
+    def _kept_values(self, positions: pa.Array) -> list:
+        result = self.result
+        if result is None:
+            return [None] * len(positions)
+        if isinstance(result, pa.Scalar):
+            return [result.as_py()] * len(positions)
+        return result.take(positions).to_pylist()
+
+    def _live_values(self, live, rows: pa.Array) -> list:
+        """The value of batch rows from the live result, or computed again on just those rows."""
+        if self.error is not None:
+            return [None] * len(rows)  # a failed evaluation has no values to show
+        ref = getattr(self.event, "live_result", None)
+        result = ref() if ref is not None else None
+        if result is not None:
+            return result.take(rows).to_pylist()
+        with silenced():  # looking a row up is not part of the trace
+            value = evaluate(self.expr, live.take(rows), simplify=False)
+        if isinstance(value, pa.Scalar):
+            return [value.as_py()] * len(rows)
+        return value.to_pylist()
 
     @property
     def failed_row(self) -> int | None:
@@ -227,14 +327,6 @@ class SelectionRows:
                 names.append(b.branch)
             codes[_indices(b.rows)] = names.index(b.branch)
         return names, codes
-
-    def _result_slice(self, start: int, stop: int):
-        result = self.result
-        if result is None:
-            return None
-        if isinstance(result, pa.Scalar):
-            return [result.as_py()] * (stop - start)
-        return result.slice(start, stop - start).to_pylist()
 
 
 def _indices(rows) -> np.ndarray:

@@ -9,6 +9,7 @@ selection vectors of lazy evaluation made visible.
 from __future__ import annotations
 
 import ipywidgets as w
+import numpy as np
 
 from toolkit.render.labels import bounded_text, html_text
 
@@ -20,13 +21,22 @@ _ROW_PREVIEW = 12  # row indices listed per node before "…"
 
 
 class SelectionView(w.VBox):
-    """`SelectionView(eval_step, page_size=20)`; drive it with `.next_page()`, `.previous_page()`."""
+    """`SelectionView(eval_step, page_size=20)`.
+
+    Drive it with `.next_page()`, `.previous_page()`, `.go_to_row(n)` and
+    `.show_branch(form_index, branch)`; rows outside a sample are looked up in the
+    batch while its owner still holds it.
+    """
 
     def __init__(self, step, page_size: int = 20, **kwargs):
         super().__init__(**kwargs)
         self.add_class("exprscope-selection")
         self.rows = SelectionRows(step)
         self.page_size = max(1, int(page_size))
+        # the batch rows paged through: None for the kept rows (the batch, or its sample)
+        self.listed: np.ndarray | range | None = None
+        self.listing = ""  # what `listed` holds, for the page label
+        self.target_row: int | None = None  # the row looked up, highlighted
         # a failed evaluation opens on the page of its failing row
         self.page = self.rows.kept_position(self.rows.failed_row) // self.page_size
         self.summary = w.HTML(self._summary_html())
@@ -35,6 +45,7 @@ class SelectionView(w.VBox):
         self.previous_button.add_class("exprscope-previous-rows")
         self.next_button.add_class("exprscope-next-rows")
         self.page_label = w.Label()
+        self.page_label.add_class("exprscope-page-label")
         self.table = w.HTML()
         self.table.add_class("exprscope-rows")
         self.nodes = w.HTML(self._nodes_html())
@@ -44,14 +55,110 @@ class SelectionView(w.VBox):
         pager = w.HBox([self.previous_button, self.page_label, self.next_button])
         children = [self.summary]
         if self.rows.has_rows:
-            children += [pager, self.table]
+            children += [pager, self._lookup_controls(), self.lookup_note, self.table]
+        else:
+            self.lookup_note = w.HTML()
         children.append(self.nodes)
         self.children = children
         self._show_page()
 
+    def _lookup_controls(self) -> w.HBox:
+        r = self.rows
+        self.row_number = w.BoundedIntText(value=r.failed_row or 0, min=0,
+                                           max=max(0, r.num_rows - 1), description="row",
+                                           layout=w.Layout(width="190px"))
+        self.go_button = w.Button(description="go to row", icon="search")
+        self.go_button.add_class("exprscope-go-to-row")
+        self.go_button.on_click(lambda _: self.go_to_row(self.row_number.value))
+        self.branch_filter = w.Dropdown(options=self._filter_options(), value=EVERY_ROW,
+                                        description="rows that took", style={
+                                            "description_width": "initial"},
+                                        layout=w.Layout(width="auto"))
+        self.branch_filter.add_class("exprscope-branch-filter")
+        self.branch_filter.observe(lambda c: self.show_branch(*c["new"]), names="value")
+        self.lookup_note = w.HTML()
+        controls = [self.row_number, self.go_button, self.branch_filter]
+        if r.failed_row is not None:
+            self.failing_button = w.Button(description="failing row", icon="crosshairs")
+            self.failing_button.add_class("exprscope-failing-row-button")
+            self.failing_button.on_click(lambda _: self.go_to_row(r.failed_row))
+            controls.append(self.failing_button)
+        return w.HBox(controls)
+
+    def _filter_options(self) -> list:
+        options = [("every row", EVERY_ROW)]
+        for k, form in enumerate(self.rows.shown_forms):
+            for name, count in self.rows.branch_counts(form).items():
+                label = f"{form.name} {path_text(form.path)}: {name} ({count:,} rows)"
+                options.append((label, (k, name)))
+        return options
+
+    # -- looking rows up ----------------------------------------------------------------
+    def go_to_row(self, row: int) -> bool:
+        """Show the page holding batch row `row`, highlighted; False (and why) when it cannot."""
+        r, row = self.rows, int(row)
+        self.target_row = row
+        if not 0 <= row < r.num_rows:
+            return self._note(f"There is no row {row:,}: the batch has {r.num_rows:,} rows.")
+        for listed in (self.listed, None, r.row_list()):
+            at = self._position_in(listed, row)
+            if at is not None:
+                if listed is not self.listed:
+                    self._list(listed, "" if listed is None else f"all {r.num_rows:,} rows")
+                self._note("")
+                self.go_to_page(at // self.page_size)
+                return True
+        return self._note(f"Row {row:,} is not in the kept sample and the batch is no longer "
+                          "in memory: evaluate again inside tk.trace() while you hold the "
+                          "data to look any row up.")
+
+    def show_branch(self, form_index: int | None, branch: str | None) -> int:
+        """Page through the rows that took `branch` of shown form `form_index` (None: all rows)."""
+        r = self.rows
+        if form_index is None:
+            self._list(None, "")
+        else:
+            form = r.shown_forms[form_index]
+            rows = r.branch_rows(form, branch)
+            whole = r.sample is None or r.live_data() is not None
+            if not whole:
+                rows = np.intersect1d(rows, r.sample, assume_unique=True)
+            where = f"{form.name} {path_text(form.path)}"
+            self._list(rows, f"rows that took {branch} of {where}"
+                       + ("" if whole else " (in the sample)"))
+        self._note("")
+        self.page = 0
+        self._show_page()
+        return self.row_count
+
+    @property
+    def row_count(self) -> int:
+        """How many rows the pages go through now."""
+        return self.rows.kept_rows if self.listed is None else len(self.listed)
+
+    def _list(self, listed, listing: str) -> None:
+        self.listed, self.listing = listed, listing
+
+    def _position_in(self, listed, row: int) -> int | None:
+        if listed is None:
+            if not self.rows.has_rows:
+                return None
+            at = self.rows.kept_position(row)
+            kept = self.rows.sample[at] if self.rows.sample is not None else at
+            return at if kept == row and at < self.rows.kept_rows else None
+        if isinstance(listed, range):
+            return row if row in listed else None
+        at = int(np.searchsorted(listed, row))
+        return at if at < len(listed) and listed[at] == row else None
+
+    def _note(self, text: str) -> bool:
+        self.lookup_note.value = (f'<div class="exprscope-lookup-note" style="color:#92400e">'
+                                  f"{html_text(text)}</div>") if text else ""
+        return not text
+
     @property
     def page_count(self) -> int:
-        return max(1, -(-self.rows.kept_rows // self.page_size))
+        return max(1, -(-self.row_count // self.page_size))
 
     def go_to_page(self, page: int) -> int:
         self.page = max(0, min(int(page), self.page_count - 1))
@@ -66,17 +173,23 @@ class SelectionView(w.VBox):
 
     def visible_rows(self) -> list[dict]:
         """The rows on the current page, as the table shows them."""
-        return self.rows.page(self.page * self.page_size, self.page_size)
+        start = self.page * self.page_size
+        if self.listed is None:
+            return self.rows.page(start, self.page_size)
+        return self.rows.look_up(np.asarray(self.listed[start:start + self.page_size]))
 
     # -- drawing --------------------------------------------------------------------
     def _show_page(self) -> None:
         if not self.rows.has_rows:
             return
         start = self.page * self.page_size
-        stop = min(self.rows.kept_rows, start + self.page_size)
+        total = self.row_count
+        stop = min(total, start + self.page_size)
         what = "sampled rows" if self.rows.sample is not None else "rows"
+        if self.listed is not None:
+            what = self.listing + ":"
         self.page_label.value = (f"{what} {start:,}–{max(start, stop - 1):,} of "
-                                 f"{self.rows.kept_rows:,} (page {self.page + 1:,} of "
+                                 f"{total:,} (page {self.page + 1:,} of "
                                  f"{self.page_count:,})")
         self.previous_button.disabled = self.page == 0
         self.next_button.disabled = self.page >= self.page_count - 1
@@ -122,9 +235,13 @@ class SelectionView(w.VBox):
         out.append("</tr>")
         for record in rows:
             failing = record["row"] == failed_row
-            out.append('<tr class="exprscope-failing-row" style="background:#fee2e2">'
-                       if failing else "<tr>")
-            cells = [record["row"], *(record[c] for c in inputs)]
+            if failing:
+                out.append('<tr class="exprscope-failing-row" style="background:#fee2e2">')
+            elif record["row"] == self.target_row:
+                out.append('<tr class="exprscope-target-row" style="background:#fef3c7">')
+            else:
+                out.append("<tr>")
+            cells = [f'{record["row"]:,}', *(record[c] for c in inputs)]
             out += [f'<td style="{_CELL}">{html_text(_show(v))}</td>' for v in cells]
             for form in r.shown_forms:
                 branch = record[form_key(form)]
@@ -169,6 +286,7 @@ class SelectionView(w.VBox):
         return "".join(out)
 
 
+EVERY_ROW = (None, None)  # the branch filter's "no filter" (ipywidgets shows None as blank)
 MAX_NODE_ROWS = 500  # nodes listed; a deeper tree's are counted, the tree above shows them
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
 _SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes

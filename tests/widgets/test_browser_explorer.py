@@ -243,3 +243,16 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         shot = OUT / "browser-at-size-trace.png"
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 10_000
+
+        # a row outside the sample, looked up in the batch the notebook still holds
+        number = view.locator(".widget-inline-hbox input").first
+        number.fill("3000000")
+        number.press("Enter")
+        view.locator(".exprscope-go-to-row").click()
+        target = view.locator(".exprscope-target-row")
+        expect(target).to_contain_text("3,000,000")
+        expect(view.locator(".exprscope-page-label")).to_contain_text("all 5,000,000 rows")
+        target.scroll_into_view_if_needed()
+        shot = OUT / "browser-at-size-row-lookup.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000

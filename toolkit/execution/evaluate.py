@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import weakref
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -255,6 +256,9 @@ def _batch_rows(parts: list) -> pa.Array:
     return rows[0] if len(rows) == 1 else pa.concat_arrays(rows)
 
 
+_ARRAYS = (pa.Array, pa.ChunkedArray)
+
+
 def sample_rows(num_rows: int, branches, failed_row: int | None) -> pa.Array:
     """The rows a large evaluation keeps (sorted, distinct int64): an honest sample.
 
@@ -296,7 +300,8 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
                          nodes=list(nodes.values()),  # evaluation order (sorting deep paths is quadratic)
                          branches=selections, error=facts, result=value, data=data)
     rows = sample_rows(data.num_rows, selections, facts.row if facts is not None else None)
-    kept = value.take(rows) if isinstance(value, (pa.Array, pa.ChunkedArray)) else value
+    kept = value.take(rows) if isinstance(value, _ARRAYS) else value
     return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode, nodes=list(nodes.values()),
                      branches=selections, error=facts, result=kept, data=data.take(rows),
-                     sample=rows)
+                     sample=rows, live_data=weakref.ref(data),
+                     live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)
