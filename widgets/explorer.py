@@ -13,9 +13,20 @@ from __future__ import annotations
 import ipywidgets as w
 
 import toolkit as tk
+from toolkit.errors import UsageError
 from toolkit.expression import Expression
 from toolkit.render.labels import bounded_text, html_text
-from toolkit.trace.steps import EVAL, INVARIANT, PASS, PLAN_RULE, is_change, step_kind, step_title
+from toolkit.trace.steps import (
+    EVAL,
+    INVARIANT,
+    PASS,
+    PLAN_RULE,
+    depth_of,
+    is_change,
+    step_kind,
+    step_title,
+    tree_of,
+)
 from toolkit.visible_text import visible
 
 from .invariants_panel import InvariantsPanel
@@ -23,7 +34,12 @@ from .rich_display import text_html, tree_html
 from .selection_view import SelectionView
 from .step_cursor import StepCursor
 
-__all__ = ["Explorer"]
+__all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "Explorer"]
+
+FOLD_DEPTH = 16  # trees deeper than this open folded past it (a 12-term `or` stays open)
+AUTO_DEPTH = "auto"
+_DEPTH_OPTIONS = [(f"auto (fold past {FOLD_DEPTH} levels when deeper)", AUTO_DEPTH),
+                  ("every level", None), *((f"{n} levels", n) for n in (2, 4, 8, 16, 32, 64))]
 
 
 class Explorer(w.VBox):
@@ -58,6 +74,17 @@ class Explorer(w.VBox):
         self.fit = w.Checkbox(value=True, description="fit the picture to the width",
                               indent=False, layout=w.Layout(width="auto"))
         self.fit.add_class("exprscope-fit")
+        # folding: deep trees open folded past FOLD_DEPTH levels; any subtree can be opened
+        self.depth_picker = w.Dropdown(options=_DEPTH_OPTIONS, value=AUTO_DEPTH,
+                                       description="open", layout=w.Layout(width="auto"))
+        self.depth_picker.add_class("exprscope-depth")
+        self.subtree = w.Text(value="", placeholder="root, or a path such as 1/0",
+                              description="subtree at", continuous_update=False,
+                              layout=w.Layout(width="280px"))
+        self.subtree.add_class("exprscope-subtree")
+        self.window_note = w.HTML()
+        self.window_note.add_class("exprscope-window-note")
+        self._depths: dict[int, int] = {}  # step index -> depth of its tree
         self.tree = w.HTML()
         self.tree.add_class("exprscope-tree")
         self.rules = w.HTML()
@@ -80,11 +107,14 @@ class Explorer(w.VBox):
         self.slider.observe(self._on_slider, names="value")
         self.changes_only.observe(lambda _: self._show(), names="value")
         self.fit.observe(lambda _: self._show(), names="value")
+        self.depth_picker.observe(lambda _: self._show(), names="value")
+        self.subtree.observe(lambda _: self._show(), names="value")
 
         stepping = w.HBox([self.previous_button, self.next_button, self.slider])
         changes = w.HBox([self.previous_change_button, self.change_button, self.changes_only,
                           self.fit])
-        controls = w.VBox([stepping, changes])
+        window = w.HBox([self.depth_picker, self.subtree, self.window_note])
+        controls = w.VBox([stepping, changes, window])
         checks = [self.check_picker] if self.invariants.checks else []
         self.children = [self.header, controls, self.tree, self.rules, self.before_after,
                          self.detail, self.invariants, *checks]
@@ -198,11 +228,42 @@ class Explorer(w.VBox):
             self.detail.children = []
         self.invariants.highlight(cursor.index if kind == INVARIANT else None)
 
+    def open_subtree(self, path: str = "", depth=AUTO_DEPTH) -> str:
+        """Draw only the subtree at `path` ("1/0"; "" for the root), `depth` levels open."""
+        self.depth_picker.value = depth
+        self.subtree.value = path
+        return self.window_note.value
+
+    def tree_depth(self, index: int) -> int:
+        """How many levels the tree of step `index` has (0 for steps without one)."""
+        if index not in self._depths:
+            root = tree_of(self.steps[index])
+            self._depths[index] = 0 if root is None else depth_of(root)
+        return self._depths[index]
+
     def _tree(self, index: int) -> str:
-        key = (index, self.fit.value)
+        depth = self.depth_picker.value
+        if depth == AUTO_DEPTH:
+            depth = FOLD_DEPTH if self.tree_depth(index) > FOLD_DEPTH else None
+        focus, note = self.subtree.value.strip(), ""
+        if focus and tree_of(self.steps[index]) is None:
+            focus, note = "", "This step has no expression tree; the subtree is not used here."
+        key = (index, self.fit.value, focus, depth)
         if key not in self._tree_cache:
-            self._tree_cache[key] = tree_html(self.steps[index], fit=self.fit.value)
-        return self._tree_cache[key]
+            try:
+                picture = tree_html(self.steps[index], fit=self.fit.value, focus=focus,
+                                    depth=depth)
+            except UsageError as exc:  # a path that is not in this step's tree
+                note = f"{str(exc).rstrip('.')}. Showing the whole tree."
+                picture = tree_html(self.steps[index], fit=self.fit.value, depth=depth)
+            self._tree_cache[key] = (picture, note)
+        picture, note = self._tree_cache[key][0], note or self._tree_cache[key][1]
+        if depth is not None and not note and self.depth_picker.value == AUTO_DEPTH:
+            note = (f"{self.tree_depth(index):,} levels deep: folded past {depth} (▸); "
+                    "type a folded box's path under \"subtree at\" to open it.")
+        self.window_note.value = (f'<span style="color:#92400e">{html_text(note)}</span>'
+                                  if note else "")
+        return picture
 
 
 def _check_options(checks) -> list:

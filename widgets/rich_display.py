@@ -47,18 +47,19 @@ def text_html(text: str, css_class: str = "exprscope-text") -> str:
     return f'<pre class="{css_class}" style="margin:0">{html.escape(visible_lines(text))}</pre>'
 
 
-def tree_html(obj, fit: bool = True) -> str:
+def tree_html(obj, fit: bool = True, focus="", depth: int | None = None) -> str:
     """HTML for an ipywidgets.HTML: the inline SVG, or the text drawing when `dot` is missing.
 
     `fit`: the picture is scaled to the cell's width (never above its natural
     size), so a wide tree is seen whole; otherwise it keeps its size in a box that
-    scrolls both ways. The text is drawn only when it is shown: on a deep tree it
-    costs as much as the SVG.
+    scrolls both ways. `focus` and `depth` choose the part of a tree drawn (see
+    `to_dot`; a bad path raises UsageError). The text is drawn only when it is
+    shown: on a deep tree it costs as much as the SVG.
     """
     svg = None
     if dot_available():
         try:
-            svg = to_svg(obj)
+            svg = to_svg(obj, focus=focus, depth=depth)
         except (DotNotFound, OSError, RuntimeError):
             svg = None
     if not svg:

@@ -17,7 +17,7 @@ import pyarrow as pa
 from toolkit.errors import FieldRefError
 from toolkit.execution.evaluate import evaluate
 from toolkit.observe import silenced
-from toolkit.render.labels import MAX_FORM_COLUMNS, bounded_text, rows_text
+from toolkit.render.labels import MAX_FORM_COLUMNS, bounded_text, path_text, rows_text
 from toolkit.trace.steps import branch_target
 
 __all__ = ["NOT_KEPT", "NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
@@ -339,17 +339,6 @@ def _indices(rows) -> np.ndarray:
 def form_key(form: SpecialForm) -> str:
     """The column name of a form's branch in a page row: the form's name and path."""
     return f"{form.name}@{path_text(form.path, '.')}"
-
-
-def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:
-    """A path for people: `1/0/2`, or `1/1/1/…/0 (depth 999)` past `limit` steps."""
-    if not path:
-        return "root"
-    if len(path) <= limit:
-        return sep.join(str(i) for i in path)
-    head = sep.join(str(i) for i in path[:limit // 2])
-    tail = sep.join(str(i) for i in path[-(limit // 2):])
-    return f"{head}{sep}…{sep}{tail} (depth {len(path):,})"
 
 
 def _top_level_name(ref, schema: pa.Schema) -> str | None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import ipywidgets as w
 import numpy as np
 
-from toolkit.render.labels import bounded_text, html_text
+from toolkit.render.labels import bounded_text, html_text, path_text
 
-from .selection_rows import NOT_REACHED, SelectionRows, form_key, path_text
+from .selection_rows import NOT_REACHED, SelectionRows, form_key
 
 __all__ = ["SelectionView"]
 

@@ -205,6 +205,10 @@ def _at_size_notebook(path: Path) -> Path:
         "small = pa.table({'species': ['S1', 'S3', 'x'], 'n': [1, 2, 3]})",
         f"%%explain --data small\n{terms}",
         "%%trace --data big\nif(a != 0, b / a, 0)",
+        "import toolkit as tk\nfrom widgets import Explorer\nexpr = tk.literal(-1)\n"
+        "for k in range(300):\n    expr = tk.if_else(tk.field('a') != k % 3, expr, k)\n"
+        "with tk.trace() as deep:\n    tk.evaluate(expr, small.append_column('a', "
+        "pa.array([0, 1, 2])))\nExplorer(deep)",
     ]
     nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {},
                      "outputs": [], "source": c} for c in cells],
@@ -234,7 +238,7 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 10_000
 
-        view = page.locator(".exprscope-selection").last
+        view = page.locator(".exprscope-selection").filter(has_text="on 5,000,000 rows").first
         nodes = view.locator(".exprscope-node-table")
         nodes.wait_for(state="attached")
         view.scroll_into_view_if_needed()
@@ -243,6 +247,20 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         shot = OUT / "browser-at-size-trace.png"
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 10_000
+
+        # a 300-deep evaluation opens folded, says so, and opens a folded box by its path
+        deep = page.locator(".exprscope-explorer").last
+        deep.locator(".exprscope-tree svg").wait_for(state="attached")
+        expect(deep.locator(".exprscope-window-note")).to_contain_text("folded past 16")
+        folded = deep.locator("g.folded")
+        assert folded.count() >= 1
+        deep.scroll_into_view_if_needed()
+        shot = OUT / "browser-at-size-folded.png"
+        page.screenshot(path=str(shot))
+        subtree = deep.locator(".exprscope-subtree input")
+        subtree.fill("1*16")
+        subtree.press("Enter")
+        expect(deep.locator(".exprscope-tree")).to_contain_text("the subtree at 1*16")
 
         # a row outside the sample, looked up in the batch the notebook still holds
         number = view.locator(".widget-inline-hbox input").first

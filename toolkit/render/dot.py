@@ -10,6 +10,7 @@ and said in the graph's caption: `dot` would take minutes on 10,000 nodes.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 
 import graphviz
 import pyarrow.compute as pc
@@ -40,6 +41,8 @@ from .labels import (
     node_detail,
     node_kind,
     node_title,
+    parse_path_text,
+    path_text,
     rows_lines,
     type_text,
 )
@@ -53,11 +56,51 @@ TOOLTIP_CHARS = 400  # a node's tooltip: its whole subtree as text, up to this m
 MAX_TRACE_STEPS = 24  # a trace's overview draws at most this many steps
 
 
-def to_dot(obj, *, max_nodes: int = MAX_NODES) -> graphviz.Digraph:
-    """The picture of an Expression, a Trace, one step of a trace, or a plan."""
+def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | None = None
+           ) -> graphviz.Digraph:
+    """The picture of an Expression, a Trace, one step of a trace, or a plan.
+
+    For a tree (an expression, a pass, an evaluation): `focus` draws only the
+    subtree at that path (a tuple, or text such as "1/0"), and `depth` folds
+    everything more than `depth` levels below it into one box per folded child
+    that says how many nodes it holds and the path that opens it.
+    """
     g = _graph("exprscope")
-    _draw(g, obj, "", max_nodes)
+    _draw(g, obj, "", max_nodes, TreeWindow.of(focus, depth))
     return g
+
+
+@dataclass(frozen=True)
+class TreeWindow:
+    """The part of a tree a picture draws: the subtree at `focus`, `depth` levels deep."""
+
+    focus: tuple = ()
+    depth: int | None = None  # None: every level
+
+    @classmethod
+    def of(cls, focus=(), depth: int | None = None) -> TreeWindow:
+        if isinstance(focus, str):
+            focus = parse_path_text(focus)
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                                  or depth < 1):
+            raise UsageError(f"depth must be a whole number of levels, 1 or more; got {depth!r}")
+        return cls(tuple(int(i) for i in focus), depth)
+
+    def start(self, root: Expression) -> Expression:
+        """The node at `focus`, or an error naming the first step that does not exist."""
+        node = root
+        for k, i in enumerate(self.focus):
+            if not 0 <= i < len(node.args):
+                where = path_text(self.focus[:k])
+                raise UsageError(
+                    f"no subtree at {path_text(self.focus)}: the node at {where} "
+                    f"({node_title(node)}) has {len(node.args)} argument"
+                    f"{'' if len(node.args) == 1 else 's'}, numbered from 0")
+            node = node.args[i]
+        return node
+
+    def folds(self, path: tuple) -> bool:
+        return self.depth is not None and len(path) - len(self.focus) > self.depth
 
 
 # -- dispatch ---------------------------------------------------------------------
@@ -70,22 +113,22 @@ def _graph(name: str) -> graphviz.Digraph:
     return g
 
 
-def _draw(g, obj, prefix: str, max_nodes: int) -> None:
+def _draw(g, obj, prefix: str, max_nodes: int, window: TreeWindow = TreeWindow()) -> None:
     if isinstance(obj, pc.Expression):  # the user's own pyarrow expression
         obj = from_pyarrow(obj)
     if isinstance(obj, Trace):
         _draw_trace(g, obj, prefix, max_nodes)
     elif isinstance(obj, PassEvent):
-        _draw_pass(g, obj, prefix, max_nodes)
+        _draw_pass(g, obj, prefix, max_nodes, window)
     elif isinstance(obj, EvalEvent):
-        _draw_eval(g, obj, prefix, max_nodes)
+        _draw_eval(g, obj, prefix, max_nodes, window)
     elif isinstance(obj, InvariantCheck):
         _draw_invariant(g, obj, prefix)
     elif isinstance(obj, PlanRuleEvent):
         _draw_plan_rule(g, obj, prefix)
     elif isinstance(obj, Expression):
-        shown = _draw_tree(g, obj, prefix, max_nodes, _Look())
-        _caption(g, [], shown)
+        shown = _draw_tree(g, obj, prefix, max_nodes, _Look(), window)
+        _caption(g, _window_lines(window), shown)
     elif is_plan(obj):
         _draw_plan(g, obj, prefix, {})
     else:
@@ -199,17 +242,28 @@ def _sizes(root: Expression) -> dict[int, int]:
     return sizes
 
 
-def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look):
-    """Draw breadth-first up to `max_nodes`; returns (drawn, total) and fills `look.ids`."""
-    sizes = _sizes(root)
-    total = sizes[id(root)]
+def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
+               window: TreeWindow = TreeWindow()):
+    """Draw breadth-first up to `max_nodes`; returns (drawn, total) and fills `look.ids`.
+
+    Only the window's subtree is drawn; what lies below its depth is folded.
+    """
+    start = window.start(root)
+    sizes = _sizes(start)
+    total = sizes[id(start)]
     ids: dict[tuple, str] = {}
     look.ids = ids
     look.node_ids = {}  # id(expression node) -> its first drawing
-    queue = deque([((), root, None)])
+    queue = deque([(window.focus, start, None)])
     cut: dict[tuple, list] = {}
+    folded: list[tuple] = []
     while queue:
         path, node, parent = queue.popleft()
+        if parent is not None and node.args and window.folds(path):  # a leaf is drawn
+            _draw_folded(g, f"{prefix}fold{len(folded)}", ids[path[:-1]], parent, path, node,
+                         sizes[id(node)], look)
+            folded.append(path)
+            continue
         if len(ids) >= max_nodes:
             cut.setdefault(path[:-1], []).append(node)
             continue
@@ -238,6 +292,31 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look):
     return len(ids), total
 
 
+def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: int,
+                 look: _Look) -> None:
+    """One box for a folded subtree, in its place under its parent, with the path that opens it."""
+    g.node(fid, label=_table(f"▸ {node_title(node)}: {size:,} nodes folded",
+                             [f"open: subtree {path_text(path)}"]),
+           shape="note", style="dashed", color="#9ca3af", fontcolor="#4b5563",
+           tooltip=graphviz.nohtml(dot_tooltip(bounded_text(node, TOOLTIP_CHARS))),
+           **{"class": "folded"})
+    attrs = {"style": "dashed", "color": "#9ca3af"}
+    label = look.edge_label(parent, path, path[-1])
+    if label:
+        attrs["label"] = label
+    g.edge(parent_id, fid, **attrs)
+
+
+def _window_lines(window: TreeWindow) -> list[str]:
+    """Caption lines saying which part of the tree a picture shows."""
+    lines = []
+    if window.focus:
+        lines.append(f"the subtree at {path_text(window.focus)}")
+    if window.depth is not None:
+        lines.append(f"open to depth {window.depth}; deeper subtrees folded (▸)")
+    return lines
+
+
 # -- one pass ---------------------------------------------------------------------
 class _PassLook(_Look):
     def __init__(self, diff):
@@ -261,11 +340,12 @@ class _PassLook(_Look):
                 for rule in self.diff.rules_of(node)]
 
 
-def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int) -> None:
+def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
+               window: TreeWindow = TreeWindow()) -> None:
     diff = diff_pass(event)
     root = event.after if isinstance(event.after, Expression) else event.before
     look = _PassLook(diff)
-    shown = _draw_tree(g, root, prefix, max_nodes, look)
+    shown = _draw_tree(g, root, prefix, max_nodes, look, window)
     removed_style = STATUS_STYLE["removed"]["color"]
     for i, (key, gone) in enumerate(diff.removed):
         gid = f"{prefix}gone{i}"
@@ -285,7 +365,7 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int) -> None:
         gid = f"{prefix}above{i}"
         g.node(gid, label=_table(chain, ["removed above"]), **_style("call", "removed"))
         g.edge(gid, anchor, style="dashed", color=removed_style)
-    lines = [step_title(event)]
+    lines = [step_title(event), *_window_lines(window)]
     if diff.rule_counts:
         lines += _wrapped("rules: " + diff.rules_summary(), 100)
     _caption(g, lines, shown)
@@ -408,15 +488,16 @@ def _strip_html(name: str, strip) -> str:
             f'<TR>{cells}</TR></TABLE>')
 
 
-def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int) -> None:
+def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int,
+               window: TreeWindow = TreeWindow()) -> None:
     root = event.expr
-    lines = [step_title(event)]
+    lines = [step_title(event), *_window_lines(window)]
     facts = error_facts(event.error)
     if root is None:
         g.node(f"{prefix}n0", label=_table("evaluation", [lines[0]]), shape="note")
         return
     look = _EvalLook(event, root)
-    shown = _draw_tree(g, root, prefix, max_nodes, look)
+    shown = _draw_tree(g, root, prefix, max_nodes, look, window)
     if facts is not None and (facts.path is None or tuple(facts.path) not in look.ids):
         lines.append(facts.message)
     _caption(g, lines, shown)

@@ -9,11 +9,14 @@ characters are spelled out (`\\n`), then each medium escapes its own specials.
 from __future__ import annotations
 
 import html
+import re
 
+from ..errors import UsageError
 from ..expression import Expression
 from ..visible_text import visible
 
-__all__ = ["SPECIAL_FORMS", "node_kind", "node_title", "node_detail", "type_text",
+__all__ = ["MAX_FORM_COLUMNS", "SPECIAL_FORMS", "parse_path_text", "path_text", "node_kind",
+           "node_title", "node_detail", "type_text",
            "visible", "dot_text", "html_text", "shorten"]
 
 MAX_FORM_COLUMNS = 12  # branch columns in a table of rows (the outermost forms; the rest counted)
@@ -237,3 +240,53 @@ def rows_text(stat, total: int) -> str:
         return lines[0]
     computed, used = lines[0].split(" · ")
     return f"{computed} ({lines[1]}) · {used}"
+
+
+def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:
+    """A path for people: `1/0/2`; past `limit` steps, runs written `1*400` (depth given).
+
+    Chains (the usual deep tree) stay short and can be typed back (see
+    `parse_path_text`); a long path without runs keeps its ends around `…`.
+    """
+    if not path:
+        return "root"
+    steps = tuple(path)
+    if len(steps) <= limit:
+        return sep.join(str(i) for i in steps)
+    runs: list[list[int]] = []
+    for i in steps:
+        if runs and runs[-1][0] == i:
+            runs[-1][1] += 1
+        else:
+            runs.append([i, 1])
+    parts = [f"{i}*{n}" if n >= 3 else sep.join([str(i)] * n) for i, n in runs]
+    if len(runs) <= limit:
+        return f"{sep.join(parts)} (depth {len(steps):,})"
+    head = sep.join(str(i) for i in steps[:limit // 2])
+    tail = sep.join(str(i) for i in steps[-(limit // 2):])
+    return f"{head}{sep}…{sep}{tail} (depth {len(steps):,})"
+
+
+_MAX_TYPED_DEPTH = 10_000_000
+
+
+def parse_path_text(text: str) -> tuple[int, ...]:
+    """A path a person typed ("1/0/2", "1.0.2", "1*400/0", "root" or nothing) as indices.
+
+    Reads what `path_text` writes, a trailing "(depth N)" included.
+    """
+    cleaned = re.sub(r"\s*\(depth [\d,]+\)\s*$", "", text.strip())
+    if cleaned in ("", "root", "()"):
+        return ()
+    out: list[int] = []
+    for part in cleaned.replace(".", "/").strip("/").split("/"):
+        index, star, times = part.strip().partition("*")
+        if not index.isdigit() or (star and not times.strip().isdigit()) or "…" in part:
+            raise UsageError(f"{cleaned!r} is not a path: write argument numbers from the "
+                             "root, such as 1/0/2, 1*400/0 for 400 steps into argument 1, "
+                             "or root")
+        count = int(times) if star else 1
+        if len(out) + count > _MAX_TYPED_DEPTH:
+            raise UsageError(f"{cleaned!r} goes deeper than any tree exprscope draws")
+        out.extend([int(index)] * count)
+    return tuple(out)

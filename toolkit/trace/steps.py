@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Union
 
+from ..expression import Expression
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..tree_positions import TreePath, TreePositions
 from ..visit import node_at
 from .recorded_error import error_facts
 
-__all__ = ["EVAL", "INVARIANT", "KIND_OF", "PASS", "PLAN_RULE", "STEP_TYPES", "Step", "branch_target",
-           "is_change", "step_kind", "step_title"]
+__all__ = ["EVAL", "INVARIANT", "KIND_OF", "PASS", "PLAN_RULE", "STEP_TYPES", "Step",
+           "branch_target",
+           "depth_of", "is_change", "step_kind", "step_title", "tree_of"]
 
 Step = Union[PassEvent, EvalEvent, InvariantCheck, PlanRuleEvent]
 STEP_TYPES = (PassEvent, EvalEvent, InvariantCheck, PlanRuleEvent)
@@ -79,3 +81,25 @@ def branch_target(root, branch) -> TreePath:
     except (IndexError, ValueError, AttributeError):
         pass
     return target
+
+
+def tree_of(step):
+    """The expression tree a step draws (a pass's result, an evaluation's expression), or None."""
+    if isinstance(step, PassEvent):
+        for root in (step.after, step.before):
+            if isinstance(root, Expression):
+                return root
+        return None
+    if isinstance(step, EvalEvent):
+        return step.expr if isinstance(step.expr, Expression) else None
+    return step if isinstance(step, Expression) else None
+
+
+def depth_of(root) -> int:
+    """The number of levels below `root` (0 for a leaf), without recursion."""
+    deepest, stack = 0, [(root, 0)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((arg, level + 1) for arg in node.args)
+    return deepest
