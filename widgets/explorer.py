@@ -11,6 +11,7 @@ is driven from Python too (`next()`, `previous()`, `jump_to_next_change()`,
 from __future__ import annotations
 
 import ipywidgets as w
+from ipyevents import Event
 
 import toolkit as tk
 from toolkit.errors import UsageError
@@ -38,6 +39,8 @@ __all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "Explorer"]
 
 FOLD_DEPTH = 16  # trees deeper than this open folded past it (a 12-term `or` stays open)
 AUTO_DEPTH = "auto"
+KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous change "
+             "· Home / End first / last step")
 _DEPTH_OPTIONS = [(f"auto (fold past {FOLD_DEPTH} levels when deeper)", AUTO_DEPTH),
                   ("every level", None), *((f"{n} levels", n) for n in (2, 4, 8, 16, 32, 64))]
 
@@ -116,7 +119,17 @@ class Explorer(w.VBox):
         window = w.HBox([self.depth_picker, self.subtree, self.window_note])
         controls = w.VBox([stepping, changes, window])
         checks = [self.check_picker] if self.invariants.checks else []
-        self.children = [self.header, controls, self.tree, self.rules, self.before_after,
+        # keys, while the pointer is over the picture or the stepping row: not over the
+        # text boxes, whose typing the key listener would swallow
+        self.keys_hint = w.HTML(f'<span style="color:#6b7280;font-size:90%">{KEYS_HINT}</span>')
+        self.keys_hint.add_class("exprscope-keys-hint")
+        self._key_listeners = [Event(source=source, watched_events=["keydown"],
+                                     ignore_modifier_key_events=True)
+                               for source in (self.tree, stepping, self.header)]
+        for listener in self._key_listeners:
+            listener.on_dom_event(lambda event: self.press(event.get("key", "")))
+        self.children = [self.header, controls, self.keys_hint, self.tree, self.rules,
+                         self.before_after,
                          self.detail, self.invariants, *checks]
         self._show()
 
@@ -227,6 +240,17 @@ class Explorer(w.VBox):
             self.selection_view = None
             self.detail.children = []
         self.invariants.highlight(cursor.index if kind == INVARIANT else None)
+
+    def press(self, key: str) -> bool:
+        """Do what `key` does when pressed over the explorer; False if it is not one of its keys."""
+        action = {"ArrowRight": self.next, "ArrowLeft": self.previous,
+                  "n": self.jump_to_next_change, "p": self.jump_to_previous_change,
+                  "Home": lambda: self.go(0), "End": lambda: self.go(len(self.steps) - 1),
+                  }.get(key)
+        if action is None:
+            return False
+        action()
+        return True
 
     def open_subtree(self, path: str = "", depth=AUTO_DEPTH) -> str:
         """Draw only the subtree at `path` ("1/0"; "" for the root), `depth` levels open."""

@@ -188,6 +188,21 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
         # the slider names the same step as the header
         expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("2")
 
+        # keys with the pointer over the picture: right and left step, End goes to the last
+        tree.hover()
+        page.keyboard.press("ArrowRight")
+        expect(header).to_contain_text("Step 3 of", timeout=45_000)
+        page.keyboard.press("ArrowLeft")
+        expect(header).to_contain_text("Step 2 of", timeout=45_000)
+        total = header.inner_text().split(" of ")[1].split(":")[0]
+        page.keyboard.press("End")
+        expect(header).to_contain_text(f"Step {total} of {total}", timeout=45_000)
+        page.keyboard.press("Home")
+        expect(header).to_contain_text("Step 1 of", timeout=45_000)
+        expect(explorer.locator(".exprscope-keys-hint")).to_contain_text("← → step")
+        explorer.locator("button.exprscope-next").click()
+        expect(header).to_contain_text("Step 2 of", timeout=45_000)
+
         explorer.scroll_into_view_if_needed()
         shot = OUT / "browser-explorer.png"
         shot.parent.mkdir(exist_ok=True)

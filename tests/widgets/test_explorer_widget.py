@@ -152,3 +152,17 @@ def test_a_saved_notebook_keeps_the_current_step_as_a_picture(recorded):
     static = bundle["text/html"]
     assert "Step 2 of" in static and "<svg" in static
     assert "Explorer(children" not in static
+
+
+def test_keys_step_and_jump_as_the_buttons_do(recorded):
+    changed = _changed(recorded)
+    explorer = Explorer(recorded)
+    assert explorer.press("ArrowRight") and explorer.index == 1
+    assert explorer.press("ArrowLeft") and explorer.index == 0
+    assert explorer.press("n") and explorer.index == next(i for i in changed if i > 0)
+    assert explorer.press("End") and explorer.index == len(recorded.steps) - 1
+    assert explorer.press("p") and explorer.index == max(
+        i for i in changed if i < len(recorded.steps) - 1)
+    assert explorer.press("Home") and explorer.index == 0
+    assert not explorer.press("x") and explorer.index == 0
+    assert explorer.slider.value == 1  # the slider follows, counted from 1
