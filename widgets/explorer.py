@@ -77,6 +77,11 @@ class Explorer(w.VBox):
         self.fit = w.Checkbox(value=True, description="fit the picture to the width",
                               indent=False, layout=w.Layout(width="auto"))
         self.fit.add_class("exprscope-fit")
+        # with the picture not fitted: its size, in a box that scrolls both ways (pan)
+        self.zoom = w.Dropdown(options=[("50%", 0.5), ("100%", 1.0), ("150%", 1.5),
+                                        ("200%", 2.0)], value=1.0, description="zoom",
+                               disabled=True, layout=w.Layout(width="150px"))
+        self.zoom.add_class("exprscope-zoom")
         # folding: deep trees open folded past FOLD_DEPTH levels; any subtree can be opened
         self.depth_picker = w.Dropdown(options=_DEPTH_OPTIONS, value=AUTO_DEPTH,
                                        description="open", layout=w.Layout(width="auto"))
@@ -109,13 +114,14 @@ class Explorer(w.VBox):
         self.change_button.on_click(lambda _: self.jump_to_next_change())
         self.slider.observe(self._on_slider, names="value")
         self.changes_only.observe(lambda _: self._show(), names="value")
-        self.fit.observe(lambda _: self._show(), names="value")
+        self.fit.observe(self._on_fit, names="value")
+        self.zoom.observe(lambda _: self._show(), names="value")
         self.depth_picker.observe(lambda _: self._show(), names="value")
         self.subtree.observe(lambda _: self._show(), names="value")
 
         stepping = w.HBox([self.previous_button, self.next_button, self.slider])
         changes = w.HBox([self.previous_change_button, self.change_button, self.changes_only,
-                          self.fit])
+                          self.fit, self.zoom])
         window = w.HBox([self.depth_picker, self.subtree, self.window_note])
         controls = w.VBox([stepping, changes, window])
         checks = [self.check_picker] if self.invariants.checks else []
@@ -202,6 +208,10 @@ class Explorer(w.VBox):
         if change["new"] is not None:
             self.go(change["new"])
 
+    def _on_fit(self, change) -> None:
+        self.zoom.disabled = bool(change["new"])
+        self._show()
+
     def _on_slider(self, change) -> None:
         self.cursor.go(change["new"] - 1)
         self._show()
@@ -272,14 +282,16 @@ class Explorer(w.VBox):
         focus, note = self.subtree.value.strip(), ""
         if focus and tree_of(self.steps[index]) is None:
             focus, note = "", "This step has no expression tree; the subtree is not used here."
-        key = (index, self.fit.value, focus, depth)
+        zoom = None if self.fit.value else self.zoom.value
+        key = (index, zoom, focus, depth)
         if key not in self._tree_cache:
             try:
-                picture = tree_html(self.steps[index], fit=self.fit.value, focus=focus,
-                                    depth=depth)
+                picture = tree_html(self.steps[index], fit=zoom is None, focus=focus,
+                                    depth=depth, zoom=zoom or 1.0)
             except UsageError as exc:  # a path that is not in this step's tree
                 note = f"{str(exc).rstrip('.')}. Showing the whole tree."
-                picture = tree_html(self.steps[index], fit=self.fit.value, depth=depth)
+                picture = tree_html(self.steps[index], fit=zoom is None, depth=depth,
+                                    zoom=zoom or 1.0)
             self._tree_cache[key] = (picture, note)
         picture, note = self._tree_cache[key][0], note or self._tree_cache[key][1]
         if depth is not None and not note and self.depth_picker.value == AUTO_DEPTH:

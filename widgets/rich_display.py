@@ -42,17 +42,28 @@ def _fitted(svg: str) -> str:
     return _SVG_SIZE.sub(scale, svg, count=1)
 
 
+def _zoomed(svg: str, zoom: float) -> str:
+    """The SVG at `zoom` times its natural size (its viewBox keeps the drawing whole)."""
+    if zoom == 1.0:
+        return svg
+    def scale(m):
+        return (f'<svg width="{float(m.group(1)) * zoom:.0f}pt" '
+                f'height="{float(m.group(2)) * zoom:.0f}pt"')
+    return _SVG_SIZE.sub(scale, svg, count=1)
+
+
 def text_html(text: str, css_class: str = "exprscope-text") -> str:
     """Text in a <pre>, escaped: labels can hold `<`, `&`, quotes and terminal escapes."""
     return f'<pre class="{css_class}" style="margin:0">{html.escape(visible_lines(text))}</pre>'
 
 
-def tree_html(obj, fit: bool = True, focus="", depth: int | None = None) -> str:
+def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,
+              zoom: float = 1.0) -> str:
     """HTML for an ipywidgets.HTML: the inline SVG, or the text drawing when `dot` is missing.
 
     `fit`: the picture is scaled to the cell's width (never above its natural
     size), so a wide tree is seen whole; otherwise it keeps its size in a box that
-    scrolls both ways. `focus` and `depth` choose the part of a tree drawn (see
+    scrolls both ways, scaled by `zoom`. `focus` and `depth` choose the part of a tree drawn (see
     `to_dot`; a bad path raises UsageError). The text is drawn only when it is
     shown: on a deep tree it costs as much as the SVG.
     """
@@ -69,6 +80,7 @@ def tree_html(obj, fit: bool = True, focus="", depth: int | None = None) -> str:
         svg = _fitted(svg)
         box = "overflow:hidden"
     else:
+        svg = _zoomed(svg, zoom)
         box = "overflow:auto;max-height:80vh"
     return f'<div class="exprscope-tree-svg" style="{box}">{svg}</div>'
 

@@ -166,3 +166,16 @@ def test_keys_step_and_jump_as_the_buttons_do(recorded):
     assert explorer.press("Home") and explorer.index == 0
     assert not explorer.press("x") and explorer.index == 0
     assert explorer.slider.value == 1  # the slider follows, counted from 1
+
+
+def test_unfitted_pictures_zoom_and_scroll(recorded):
+    import re
+
+    explorer = Explorer(recorded)
+    assert explorer.zoom.disabled  # fitted to the width: nothing to zoom
+    explorer.fit.value = False
+    assert not explorer.zoom.disabled
+    natural = float(re.search(r'<svg width="([\d.]+)pt"', explorer.tree.value).group(1))
+    explorer.zoom.value = 2.0
+    doubled = float(re.search(r'<svg width="([\d.]+)pt"', explorer.tree.value).group(1))
+    assert abs(doubled - 2 * natural) <= 1 and "overflow:auto" in explorer.tree.value
