@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from .rewrite import RuleApplied
 from .tree_positions import TreePath, TreePositions
 
@@ -75,17 +78,44 @@ class NodeStats:
         return self.rows if self.used_rows is None else self.used_rows
 
 
+@dataclass(frozen=True)
+class RowPiece:
+    """The rows one slice of the batch gave a branch, as the form had them: plain arrays.
+
+    `offset` is the slice's first batch row and `length` its rows; `domain` the
+    slice rows the form ran on (int64; None: all of them); `picked` which of those
+    the branch got: a boolean mask or int64 positions over the domain (None: all).
+    Turning a mask into indices costs more than the form's own work on a million
+    rows, so it happens when someone reads the rows, with no engine code.
+    """
+
+    offset: int
+    length: int
+    domain: Any = None
+    picked: Any = None
+
+    def indices(self) -> pa.Array:
+        """The batch row indices (int64, sorted) of this piece."""
+        base = self.domain if self.domain is not None else pa.arange(0, self.length)
+        picked = self.picked
+        if picked is not None:
+            if pa.types.is_boolean(picked.type):
+                base = pc.filter(base, picked)
+            else:
+                base = pc.take(base, picked) if self.domain is not None else picked
+        base = base if base.type == pa.int64() else base.cast(pa.int64())
+        return pc.add(base, self.offset) if self.offset else base
+
+
 class BranchSelection:
     """The rows a special form handed to one of its branches (indices of the batch).
 
     `rows` is a pyarrow int64 array of row indices into the evaluated batch. The
-    engine may hand over a function that computes it instead: while tracing, a
-    form knows its branches' rows as bitmaps, and turning a bitmap into indices
-    costs more than the form's own work on a million rows, so it happens on the
-    first read of `rows`, by whoever looks. `count` is known without it.
+    engine hands over `RowPiece`s instead (plain arrays, one per slice of the batch);
+    they become indices on the first read of `rows`. `count` is known without it.
     """
 
-    __slots__ = ("_count", "_make_rows", "_rows", "arg_index", "branch", "path", "total_rows")
+    __slots__ = ("_count", "_pieces", "_rows", "arg_index", "branch", "path", "total_rows")
 
     def __init__(self, path: Path, branch: str, arg_index: int, rows: Any, total_rows: int,
                  count: int | None = None):
@@ -93,18 +123,32 @@ class BranchSelection:
         self.branch = branch  # e.g. "then", "else", "when 1", "arg 2", "right"
         self.arg_index = arg_index
         self.total_rows = total_rows
-        self._rows, self._make_rows = (None, rows) if callable(rows) else (rows, None)
+        pieces = isinstance(rows, tuple) and all(isinstance(p, RowPiece) for p in rows)
+        self._rows, self._pieces = (None, rows) if pieces and rows else (rows, None)
         self._count = count
 
     @property
+    def pieces(self) -> tuple[RowPiece, ...] | None:
+        """The rows as the engine recorded them, until they are first read as indices."""
+        return self._pieces
+
+    def as_pieces(self) -> tuple[RowPiece, ...]:
+        """The rows as pieces: the recorded ones, or one piece of the indices once read."""
+        if self._pieces is not None:
+            return self._pieces
+        return (RowPiece(0, self.total_rows, None, self.rows),)
+
+    @property
     def rows(self):
-        if self._make_rows is not None:
-            self._rows, self._make_rows = self._make_rows(), None
+        if self._pieces is not None:
+            parts = [p.indices() for p in self._pieces]
+            self._rows = parts[0] if len(parts) == 1 else pa.concat_arrays(parts)
+            self._pieces = None
         return self._rows
 
     @rows.setter
     def rows(self, value) -> None:
-        self._rows, self._make_rows, self._count = value, None, None
+        self._rows, self._pieces, self._count = value, None, None
 
     @property
     def count(self) -> int:

@@ -135,6 +135,15 @@ def test_huge_indices_are_refused_with_their_json_path():
         tk.Trace.from_json(json.dumps(doc))
 
 
+@pytest.mark.parametrize("kind, key", [("eval", "expr"), ("pass", "before"), ("pass", "after")])
+def test_a_step_without_its_expression_is_refused_by_name(kind, key):
+    doc = json.loads(REAL)
+    index = next(i for i, s in enumerate(doc["steps"]) if s["kind"] == kind)
+    doc["steps"][index][key] = None
+    with pytest.raises(TraceFormatError, match=rf"steps\[{index}\]\.{key}"):
+        tk.Trace.from_json(json.dumps(doc))
+
+
 def test_shared_nodes_that_would_unfold_into_billions_are_refused():
     nodes = [{"k": "literal", "value": 0}]
     for i in range(60):  # each level uses the one below twice: 2^60 nodes unfolded

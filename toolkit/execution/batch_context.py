@@ -8,19 +8,18 @@ evaluation does no bookkeeping.
 
 from __future__ import annotations
 
-import functools
 import time
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..observe import BranchSelection, NodeStats
+from ..observe import BranchSelection, NodeStats, RowPiece
 from ..tree_positions import TreePositions
 from .gather_scatter import null_out_unselected
 from .rows import Rows
 from .selection import SelectionVector
 
-__all__ = ["BatchContext", "row_indices"]
+__all__ = ["BatchContext"]
 
 
 class BatchContext:
@@ -124,9 +123,10 @@ class BatchContext:
         """
         num_rows = self.batch.num_rows
         count = (num_rows if sel is None else sel.count) if rows is None else rows.count
+        picked = None if rows is None or rows.is_all else rows.as_recorded()
+        piece = RowPiece(0, num_rows, sel.indices if sel is not None else None, picked)
         self.branches.append(BranchSelection(
-            path=form_pos, branch=branch, arg_index=arg_index,
-            rows=functools.partial(row_indices, sel, rows, num_rows),
+            path=form_pos, branch=branch, arg_index=arg_index, rows=(piece,),
             total_rows=num_rows, count=count))
 
 
@@ -166,16 +166,6 @@ def _joined(seen: str, new: str) -> str:
         return seen
     parts = seen.split(" / ") if seen else []
     return seen if new in parts else " / ".join(parts + [new])
-
-
-def row_indices(sel: SelectionVector | None, rows: Rows | None, num_rows: int) -> pa.Array:
-    """Row indices (int64) of a slice of `num_rows` rows behind `rows` of the domain `sel`."""
-    if rows is None or rows.is_all:
-        out = sel.indices if sel is not None else pa.arange(0, num_rows)
-    else:
-        positions = rows.positions
-        out = positions if sel is None else pc.take(sel.indices, positions)
-    return out if out.type == pa.int64() else out.cast(pa.int64())
 
 
 def node_label(node) -> str:

@@ -14,7 +14,6 @@ own pyarrow kernels, as Arrow does today.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import weakref
 
 import pyarrow as pa
@@ -250,12 +249,6 @@ def _assembled(out_type, data, chunks: list[pa.Array]):
     return pa.chunked_array(chunks, type=out_type)
 
 
-def _batch_rows(parts: list) -> pa.Array:
-    """The row indices of one branch over the whole input: each slice's, shifted, joined."""
-    rows = [b.rows if offset == 0 else pc.add(b.rows, offset) for b, offset in parts]
-    return rows[0] if len(rows) == 1 else pa.concat_arrays(rows)
-
-
 _ARRAYS = (pa.Array, pa.ChunkedArray)
 
 
@@ -290,7 +283,8 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
             branches.setdefault((b.path, b.branch, b.arg_index), []).append((b, ctx.offset))
     selections = [
         BranchSelection(path=positions.at(path), branch=name, arg_index=arg,
-                        rows=functools.partial(_batch_rows, parts),
+                        rows=tuple(dataclasses.replace(piece, offset=offset)
+                                   for b, offset in parts for piece in b.as_pieces()),
                         total_rows=data.num_rows, count=sum(b.count for b, _ in parts))
         for (path, name, arg), parts in branches.items()
     ]

@@ -67,6 +67,10 @@ class Rows:
             self._positions = everything if self.is_all else pc.filter(everything, self._mask)
         return self._positions
 
+    def as_recorded(self) -> pa.Array:
+        """The rows as they are held now: the boolean mask if there is one, else positions."""
+        return self._mask if self._mask is not None else self.positions
+
     def and_mask(self, mask: pa.Array) -> Rows:
         """The rows of self where `mask` (over the domain, no nulls) is true."""
         return Rows.from_mask(mask if self.is_all else pc.and_(self.mask, mask))

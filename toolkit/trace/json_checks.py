@@ -204,8 +204,9 @@ class _Checker:
             expanded.append(size)
         return len(nodes)
 
-    def expr(self, value, where: str) -> None:
-        self.count(value, where, 0, self.node_count - 1, optional=True)
+    def expr(self, value, where: str, optional: bool = False) -> None:
+        """An index into the expression table; `optional`: null stands for no expression."""
+        self.count(value, where, 0, self.node_count - 1, optional=optional)
 
     def step(self, doc, where: str) -> None:
         doc = self.obj(doc, where)
@@ -217,8 +218,8 @@ class _Checker:
             self.flag(doc.get("changed"), f"{where}.changed")
             self.number(doc.get("elapsed"), f"{where}.elapsed")
             for r, at in self.firings(doc.get("rewrites"), f"{where}.rewrites"):
-                self.expr(r.get("before"), f"{at}.before")
-                self.expr(r.get("after"), f"{at}.after")
+                self.expr(r.get("before"), f"{at}.before", optional=True)
+                self.expr(r.get("after"), f"{at}.after", optional=True)
         elif kind == "eval":
             self.evaluation(doc, where)
         elif kind == "invariant":
@@ -290,7 +291,7 @@ class _Checker:
             self.text(error.get("message"), f"{at}.message")
             self.path(error.get("path", []), f"{at}.path")
             self.count(error.get("row"), f"{at}.row", 0, max(rows - 1, 0), optional=True)
-            self.expr(error.get("node"), f"{at}.node")
+            self.expr(error.get("node"), f"{at}.node", optional=True)
         if doc.get("result") is not None:
             result = self.obj(doc["result"], f"{where}.result")
             if "scalar" in result:
