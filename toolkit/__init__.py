@@ -11,6 +11,7 @@ The public names are re-exported here; see docs/ for the guide.
 
 # -- plans: `from toolkit import plan` --
 from . import plan  # noqa: F401,E402
+from . import to_sql as _to_sql  # noqa: F401  (provides Expression.to_sql)
 from .bind import bind  # noqa: F401
 from .builders import (  # noqa: F401
     and_,

@@ -15,6 +15,7 @@ import struct
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import late_bound
 from .bounded_cache import BoundedCache
 from .errors import BindError
 from .expression import Call, Expression, Literal, Parameter, from_pyarrow, postorder
@@ -186,3 +187,6 @@ def _cast_literal(arg: Literal, target: pa.DataType, narrowed: pa.DataType) -> L
 def _short(node: Expression) -> str:
     text = node.to_string()
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+late_bound.provide("bind", bind)

@@ -20,11 +20,17 @@ import sys
 import pyarrow as pa
 import pyarrow.dataset as ds
 
+import toolkit as tk
+
+from .cli_inputs import load_data, parse_schema_spec
 from .errors import BindError, ExprscopeError, FieldRefError, KernelError, ParseError
 from .expression import from_pyarrow
-from .parse import parse as parse_text
+from .parse import parse
+from .passes import optimize
 from .pyarrow_text import parse_pyarrow
+from .render import to_svg, to_text, write_report
 from .scan import explain_scan
+from .trace.steps import step_title
 from .visible_text import visible, visible_lines
 
 __all__ = ["main", "build_parser"]
@@ -117,8 +123,6 @@ def _one_line(exc) -> str:
 
 # -- the two commands -------------------------------------------------------------
 def _inputs(args):
-    from .cli_inputs import load_data, parse_schema_spec
-
     expr = _expression(args.expr, args.pyarrow)
     schema = parse_schema_spec(args.schema) if args.schema else None
     table = load_data(args.data, schema) if args.data else None
@@ -129,15 +133,10 @@ def _inputs(args):
 
 def _expression(text: str, pyarrow_text: bool):
     """SQL-like text, or pyarrow Python text read without running it (`--pyarrow`)."""
-    return from_pyarrow(parse_pyarrow(text)) if pyarrow_text else parse_text(text)
+    return from_pyarrow(parse_pyarrow(text)) if pyarrow_text else parse(text)
 
 
 def _explain(args) -> int:
-    import toolkit as tk
-
-    from .parse import parse
-    from .passes import optimize
-
     expr, schema, table = _inputs(args)
     if schema is None:
         return _fail("explain needs the field types: give --schema \"a:int64,...\" or --data FILE")
@@ -159,8 +158,6 @@ def _explain(args) -> int:
 
 
 def _trace(args) -> int:
-    import toolkit as tk
-
     expr, schema, table = _inputs(args)
     failure = None
     result = None
@@ -184,8 +181,6 @@ def _trace(args) -> int:
 
 
 def _scan(args) -> int:
-    from .render import to_text, write_report
-
     if not os.path.exists(args.path):
         return _fail(f"no such file or folder: {args.path}")
     partitioning = args.partitioning
@@ -205,8 +200,6 @@ def _scan(args) -> int:
 
 # -- output -----------------------------------------------------------------------
 def _print_story(recorded, args) -> None:
-    from .render import to_text
-
     print(to_text(recorded, color=args.color, stream=sys.stdout))
 
 
@@ -215,8 +208,6 @@ def _length(result) -> int:
 
 
 def _preview(result) -> str:
-    from .render.labels import visible
-
     if isinstance(result, pa.Scalar):
         return "  " + visible(str(result))
     values = result.slice(0, _PREVIEW_ROWS).to_pylist()
@@ -228,8 +219,6 @@ def _preview(result) -> str:
 
 
 def _print_failing_row(failure, table) -> None:
-    from .render.labels import visible
-
     row = getattr(failure, "row", None)
     if row is None or table is None or not 0 <= row < table.num_rows:
         return
@@ -240,14 +229,9 @@ def _print_failing_row(failure, table) -> None:
 
 def _write_outputs(recorded, args, title: str) -> None:
     if args.html:
-        from .render import write_report
-
         path = write_report(recorded, args.html, title=title)
         print(f"report: {os.path.abspath(path)}")
     if args.svg_dir:
-        from .render import to_svg
-        from .trace.steps import step_title
-
         os.makedirs(args.svg_dir, exist_ok=True)
         written = 0
         for i, step in enumerate(recorded.steps):

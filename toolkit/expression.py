@@ -20,9 +20,10 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import late_bound
 from .errors import BuildError, PyarrowConversionError, UsageError
 from .field_ref import FieldPath, FieldRef
-from .options import options_equal, options_to_string
+from .options import field_names, options_equal, options_to_string
 from .pyarrow_serialized import tokens as pyarrow_tokens
 
 __all__ = [
@@ -177,15 +178,11 @@ class Expression:
 
     def to_sql(self) -> str:
         """SQL-like text that `toolkit.parse` reads back to an equal expression."""
-        from .to_sql import to_sql
+        return late_bound.operation("to_sql")(self)
 
-        return to_sql(self)
-
-    # -- binding and friends (thin delegations keep this module dependency-free) ---
     def bind(self, schema) -> Expression:
-        from .bind import bind
-
-        return bind(self, schema)
+        """This expression bound against `schema` (`toolkit.bind`, which imports this module)."""
+        return late_bound.operation("bind")(self, schema)
 
     def field_refs(self) -> list[FieldRef]:
         """The field references in the tree, in pre-order, duplicates kept once."""
@@ -196,9 +193,7 @@ class Expression:
         return list(seen)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        from . import display_hooks
-
-        return display_hooks.mimebundle(self)
+        return late_bound.mimebundle(self)
 
     # -- operators build calls (arithmetic: the checked kernels, as pyarrow's do) ------
     def _binary(self, name: str, other: Any, reflected: bool = False) -> Call:
@@ -483,8 +478,6 @@ class Call(Expression):
         if name.endswith("_kleene") and n == 2:
             return ["(", 0, f" {name[: -len('_kleene')]} ", 1, ")"]
         if name == "make_struct" and isinstance(self.options, pc.MakeStructOptions):
-            from .options import field_names
-
             pieces: list = ["{"]
             for i, field_name in enumerate(field_names(self.options)[:n]):
                 pieces += [", " if i else "", f"{field_name}=", i]

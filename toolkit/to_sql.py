@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from sqlglot.tokens import Tokenizer
 
+from . import late_bound
 from .errors import ExprscopeError
 from .expression import Call, Expression, Literal, Parameter, postorder
 from .field_ref import FieldPath
@@ -325,3 +326,6 @@ def _option_value(value) -> str:
             raise _fail(f"the option value {value}")
         return text
     return _string(value)
+
+
+late_bound.provide("to_sql", to_sql)

@@ -9,7 +9,8 @@ Nothing in `toolkit` imports this package: the engine stays usable without Jupyt
 
 from .explorer import Explorer
 from .invariants_panel import InvariantsPanel
-from .rich_display import mimebundle
+from .magics import ExprscopeMagics
+from .rich_display import mimebundle, register_formatters
 from .scan_view import ScanView
 from .selection_view import SelectionView
 
@@ -25,8 +26,5 @@ __all__ = [
 
 def load_ipython_extension(ip) -> None:
     """`%load_ext widgets`: register the magics and the display of single steps."""
-    from .magics import ExprscopeMagics
-    from .rich_display import register_formatters
-
     ip.register_magics(ExprscopeMagics)
     register_formatters(ip)

@@ -1,6 +1,6 @@
 """Pictures of expressions, traces and single steps in Jupyter, text when `dot` is missing.
 
-`toolkit.render` draws and registers itself with `toolkit.display_hooks`: its
+`toolkit.render` draws and provides itself to `toolkit.late_bound`: its
 bundle holds `image/svg+xml` when graphviz's `dot` runs and only `text/plain`
 when it does not. This module puts those bundles where a notebook needs them:
 in IPython's display of the engine's bare event records (a single step of a
@@ -14,7 +14,7 @@ import html
 import re
 
 import toolkit as tk  # noqa: F401 - importing toolkit registers the renderer
-from toolkit import display_hooks, observe
+from toolkit import late_bound, observe
 from toolkit.render.svg import DotNotFound, dot_available, to_svg
 from toolkit.visible_text import visible_lines
 
@@ -27,7 +27,7 @@ _EVENT_TYPES = (observe.PassEvent, observe.EvalEvent, observe.InvariantCheck,
 
 def mimebundle(obj) -> dict:
     """The renderer's bundle: SVG plus text, or text alone when `dot` is missing."""
-    return display_hooks.mimebundle(obj)
+    return late_bound.mimebundle(obj)
 
 
 _SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')

@@ -1,12 +1,11 @@
 """Jupyter display: importing toolkit registers the renderer; SVG plus text, text without dot."""
 
 import pyarrow as pa
+from render_helpers import needs_dot, svg_texts
 
 import toolkit as tk
-from toolkit import display_hooks
+from toolkit import late_bound
 from toolkit.render import display
-
-from render_helpers import needs_dot, svg_texts
 
 
 @needs_dot
@@ -17,13 +16,13 @@ def test_expressions_and_traces_display_as_svg_and_text(changed_pass):
     t = tk.Trace([changed_pass])
     bundle = t._repr_mimebundle_()
     assert "<svg" in bundle["image/svg+xml"] and "canonicalize" in bundle["text/plain"]
-    step = display_hooks.mimebundle(changed_pass)  # one step of a trace
+    step = late_bound.mimebundle(changed_pass)  # one step of a trace
     assert "⟲ canonicalize/flip-comparison" in svg_texts(step["image/svg+xml"])
 
 
 def test_without_dot_the_text_tree_shows(monkeypatch):
     monkeypatch.setattr(display, "dot_available", lambda: False)
-    bundle = display_hooks.mimebundle(tk.field("a") > 1)
+    bundle = late_bound.mimebundle(tk.field("a") > 1)
     assert bundle == {"text/plain": "greater\n├── a\n└── 1: int64"}
 
 
@@ -32,7 +31,7 @@ def test_plans_display(monkeypatch):
 
     monkeypatch.setattr(display, "dot_available", lambda: False)
     p = plan.scan("t", pa.table({"a": [1]})).filter(tk.field("a") > 0)
-    assert display_hooks.mimebundle(p)["text/plain"].startswith("Filter: ")
+    assert late_bound.mimebundle(p)["text/plain"].startswith("Filter: ")
 
 
 def test_unknown_objects_fall_back_to_repr():

@@ -19,6 +19,7 @@ import weakref
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..bind import bind
 from ..errors import (
     EvaluationError,  # defined with every other exprscope error
     KernelError,
@@ -137,8 +138,6 @@ def _bound(expr: Expression, schema: pa.Schema):
     params, bound, rows = _walk_facts(expr)
     _refuse_array_literals(expr)
     if not bound:
-        from ..bind import bind
-
         expr = bind(expr, schema)
         return expr, bool(params), morsel_rows(expr)
     moved = {}

@@ -19,11 +19,10 @@ from . import (  # noqa: F401  (each registers its functions)
     temporal,
 )
 from .describe import describe
-from .explain import explain_dispatch
 from .function import Arity, Function, FunctionKind, InputType, Kernel, NullHandling, OutputType
 from .registry import function_names, get_function, has_function, register
 
 __all__ = [
     "Arity", "Function", "FunctionKind", "InputType", "Kernel", "NullHandling", "OutputType",
-    "describe", "explain_dispatch", "function_names", "get_function", "has_function", "register",
+    "describe", "function_names", "get_function", "has_function", "register",
 ]

@@ -6,7 +6,7 @@ holding their value, and the function's DispatchBest rewrites the types (common
 numeric, decimal promotion, temporal units, dictionary decoding, ...) before a
 second exact match. The DispatchBest families here mirror Arrow's function
 classes (ArithmeticFunction, CompareFunction, IfElseFunction, ...); each one is
-a pure function `(function, types) -> types` so `explain.explain_dispatch` can show it.
+a pure function `(function, types) -> types` so `toolkit.explain_dispatch` can show it.
 """
 
 from __future__ import annotations

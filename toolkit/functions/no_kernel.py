@@ -11,11 +11,14 @@ Arrow's own text stays on the error as `arrow_message`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from ..expression import Expression
 from .function import Function
+
+if TYPE_CHECKING:  # the expression model imports this package
+    from ..expression import Expression
 
 __all__ = ["families_taken", "no_kernel_message"]
 

@@ -7,8 +7,8 @@
     plan.create_physical_plan(plan.optimize(p)).collect()
 """
 
+from . import explain as _explain  # noqa: F401  (provides LogicalPlan.explain(verbose=True))
 from .aggregates import AGGREGATE_FUNCTIONS, AggregateExpr
-from .builder import scan
 from .errors import (
                      AmbiguousColumnError,
                      ColumnNotFoundError,
@@ -29,6 +29,7 @@ from .logical_plan import (
                      Sort,
                      SortKey,
                      TableScan,
+                     scan,
 )
 from .logical_schema import LogicalField, LogicalSchema
 from .optimizer import optimize
@@ -46,7 +47,7 @@ from .physical_plan import (
 )
 from .planner import create_physical_plan
 from .rules import Rule, RuleContext, default_rules
-from .sources import CsvSource, ParquetSource, Source, SparkSource, TableSource, as_source
+from .sources import CsvSource, ParquetSource, Source, TableSource, add_reader, as_source
 
 __all__ = [
                      "AGGREGATE_FUNCTIONS",
@@ -85,9 +86,9 @@ __all__ = [
                      "SortExec",
                      "SortKey",
                      "Source",
-                     "SparkSource",
                      "TableScan",
                      "TableSource",
+                     "add_reader",
                      "as_source",
                      "create_physical_plan",
                      "current_mode",

@@ -10,30 +10,13 @@ on the way (the per-batch checks happen when the plan runs, not here).
 
 from __future__ import annotations
 
-from .. import observe
+from .. import late_bound, observe
 from ..visible_text import visible
+from .optimizer import optimize
+from .plan_text import plan_text
+from .planner import create_physical_plan
 
-__all__ = ["RuleRecorder", "explain", "plan_text"]
-
-
-def plan_text(plan, show_schema: bool = False, indent: str = "  ") -> str:
-    """One line per node (`label()`), each input indented below its consumer."""
-    lines = []
-    stack = [(plan, 0)]
-    while stack:
-        node, depth = stack.pop()
-        lines.append(f"{indent * depth}{visible(node.label())}")
-        if show_schema:
-            lines.append(f"{indent * depth}{indent}schema: {visible(_schema_text(node.schema))}")
-        stack.extend((child, depth + 1) for child in reversed(node.children))
-    return "\n".join(lines)
-
-
-def _schema_text(schema) -> str:
-    if hasattr(schema, "fields") and not hasattr(schema, "metadata"):  # LogicalSchema
-        return str(schema)
-    return "[" + ", ".join(f"{f.name}:{f.type}{'' if f.nullable else ' NOT NULL'}"
-                           for f in schema) + "]"
+__all__ = ["RuleRecorder", "explain"]
 
 
 class RuleRecorder(observe.Observer):
@@ -57,9 +40,6 @@ def _section(title: str, body: str) -> str:
 def explain(plan, verbose: bool = False, show_schema: bool = False, observer=None) -> str:
     if not verbose:
         return plan_text(plan, show_schema)
-    from .optimizer import optimize
-    from .planner import create_physical_plan
-
     recorder = RuleRecorder()
     with observe.observing(recorder):
         optimized = optimize(plan, observer=observer)
@@ -87,3 +67,6 @@ def _checks_text(checks) -> str:
     for check in checks:
         counts[(check.name, check.level)] = counts.get((check.name, check.level), 0) + 1
     return "\n".join(f"{name} ({level}): {n} passed" for (name, level), n in counts.items())
+
+
+late_bound.provide("explain_plan", explain)

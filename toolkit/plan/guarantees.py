@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..expression import Expression
 from ..expression_facts import conjuncts
 from .columns import columns_of
+from .logical_plan import Aggregate, Filter, Join, Limit, Projection, Sort
 
 __all__ = ["guarantees_of", "passthrough_columns"]
 
@@ -37,8 +38,6 @@ def guarantees_of(plan, memo: dict | None = None) -> list[Expression]:
     plan's depth. Iterative; `memo` (id -> (node, list)) shares the answers of a
     whole rewrite, so each node is looked at once.
     """
-    from .logical_plan import Aggregate, Filter, Join, Limit, Projection, Sort
-
     memo = {} if memo is None else memo
     stack = [(plan, False)]
     while stack:

@@ -15,15 +15,17 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+from .. import late_bound
 from ..bind import bind
 from ..expression import Expression
+from . import builder
 from .aggregates import AggregateExpr, aggregate_nullable, aggregate_type
-from .builder import PlanBuilder
 from .errors import PlanError
 from .invariants import UNIQUE_NAMES, report
 from .logical_field import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
-from .sources import Source
+from .plan_text import plan_text
+from .sources import Source, as_source
 
 __all__ = [
     "JOIN_TYPES",
@@ -71,8 +73,8 @@ def _aliased(expr: Expression, name: str) -> str:
     return f"{text} AS {name}"
 
 
-class LogicalPlan(PlanBuilder):
-    """Base of the logical nodes; the fluent builder methods come from PlanBuilder."""
+class LogicalPlan:
+    """Base of the logical nodes, with the fluent methods that grow a bigger plan on top."""
 
     children: tuple[LogicalPlan, ...] = ()
     schema: LogicalSchema
@@ -94,6 +96,35 @@ class LogicalPlan(PlanBuilder):
     @property
     def input(self) -> LogicalPlan:
         return self.children[0]
+
+    # -- growing a plan: each method resolves its arguments with plan/builder.py --
+    def filter(self, predicate) -> LogicalPlan:
+        """Keep the rows where `predicate` is true."""
+        return Filter(self, builder.filter_predicate(self, predicate))
+
+    def project(self, exprs: Sequence, names: Sequence[str] | None = None) -> LogicalPlan:
+        """One output column per expression (or column name), named by `names` or the text."""
+        return Projection(self, *builder.projection(self, exprs, names))
+
+    def aggregate(self, group_by: Sequence, aggregates: Sequence[tuple]) -> LogicalPlan:
+        """Group by `group_by` (expressions or column names) and compute the aggregates.
+
+        Each aggregate is ``(func, expr, name)`` or ``(func, expr)`` with func one of sum,
+        count, min, max, mean; ``("count", None, "n")`` counts rows.
+        """
+        return Aggregate(self, *builder.aggregation(self, group_by, aggregates))
+
+    def join(self, other, on, how: str = "inner") -> LogicalPlan:
+        """Equi-join with `other`: `on` is [(left column, right column), ...] or shared names."""
+        return Join(self, other, builder.join_pairs(on), how)
+
+    def sort(self, keys: Sequence) -> LogicalPlan:
+        """Order by keys: a column/expression, or (key, "ascending"|"descending"[, nulls])."""
+        return Sort(self, [SortKey(*key) for key in builder.sort_keys(self, keys)])
+
+    def limit(self, n: int, offset: int = 0) -> LogicalPlan:
+        """At most `n` rows, after skipping `offset`."""
+        return Limit(self, n, offset)
 
     # -- structure -------------------------------------------------------------
     def equals(self, other: object) -> bool:
@@ -126,22 +157,24 @@ class LogicalPlan(PlanBuilder):
     # -- display ---------------------------------------------------------------
     def explain(self, verbose: bool = False, schema: bool = False, observer=None) -> str:
         """The plan as indented text; verbose: the plan after every optimizer rule that changed it."""
-        from .explain import explain
-
-        return explain(self, verbose=verbose, show_schema=schema, observer=observer)
+        if not verbose:
+            return plan_text(self, show_schema=schema)
+        return late_bound.operation("explain_plan")(self, verbose=True, show_schema=schema,
+                                                   observer=observer)
 
     def __str__(self) -> str:
-        from .explain import plan_text
-
         return plan_text(self)
 
     def __repr__(self) -> str:
         return f"<LogicalPlan {self.label()}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        from .. import display_hooks
+        return late_bound.mimebundle(self)
 
-        return display_hooks.mimebundle(self)
+
+def scan(relation: str, source) -> TableScan:
+    """A TableScan of a pyarrow Table, pandas DataFrame, .parquet/.csv path or Spark DataFrame."""
+    return TableScan(relation, as_source(source))
 
 
 class TableScan(LogicalPlan):

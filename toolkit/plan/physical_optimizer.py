@@ -20,8 +20,8 @@ from .physical_plan import (
     PhysicalPlan,
     ProjectionExec,
     ScanExec,
-    _schema_text,
 )
+from .plan_text import fields_text
 from .schema_problems import schema_problems
 from .tree import transform_down
 
@@ -75,6 +75,6 @@ def optimize_physical(plan: PhysicalPlan, rules=None, validation: str | None = N
             report(PHYSICAL_OPTIMIZATION_KEEPS_SCHEMA,
                    lambda r=rule, p=plan: f"physical rule {r.name} on {p.label()}", not problems,
                    details="; ".join(problems) if problems else "schema unchanged",
-                   expected=_schema_text(original) if problems else None,
-                   actual=_schema_text(plan.schema) if problems else None, observer=observer)
+                   expected=fields_text(original) if problems else None,
+                   actual=fields_text(plan.schema) if problems else None, observer=observer)
     return plan

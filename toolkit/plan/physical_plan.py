@@ -23,6 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .. import late_bound
 from ..execution import evaluate
 from ..expression import Expression
 from .invariants import (
@@ -34,6 +35,7 @@ from .invariants import (
     runs,
 )
 from .physical_expr import evaluate_expression
+from .plan_text import fields_text, plan_text
 from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
 
@@ -57,10 +59,6 @@ class ExecutionContext:
 
     mode: str
     observer: object = None
-
-
-def _schema_text(schema: pa.Schema) -> str:
-    return ", ".join(f"{f.name}:{f.type}{'' if f.nullable else ' NOT NULL'}" for f in schema)
 
 
 def _data_problems(schema: pa.Schema, batch: pa.RecordBatch) -> list[str]:
@@ -123,7 +121,7 @@ class PhysicalPlan(abc.ABC):
                 report(DATA_MATCHES_SCHEMA, subject, not problems,
                        details="; ".join(problems) if problems else
                        f"batch {i}: {batch.num_rows} rows match the declared types",
-                       expected=_schema_text(self.schema) if problems else None,
+                       expected=fields_text(self.schema) if problems else None,
                        actual=", ".join(f"{n}:{c.type} ({c.null_count} nulls)" for n, c in
                                         zip(batch.schema.names, batch.columns))
                        if problems else None, observer=ctx.observer)
@@ -132,8 +130,8 @@ class PhysicalPlan(abc.ABC):
                 report(BATCH_SCHEMA_IS_PLAN_SCHEMA, subject, not problems,
                        details="; ".join(problems) if problems else
                        f"batch {i}: schema equals the plan's",
-                       expected=_schema_text(self.schema) if problems else None,
-                       actual=_schema_text(batch.schema) if problems else None,
+                       expected=fields_text(self.schema) if problems else None,
+                       actual=fields_text(batch.schema) if problems else None,
                        observer=ctx.observer)
             yield batch
 
@@ -164,8 +162,6 @@ class PhysicalPlan(abc.ABC):
 
     # -- display ---------------------------------------------------------------
     def explain(self, schema: bool = False) -> str:
-        from .explain import plan_text
-
         return plan_text(self, show_schema=schema)
 
     def __str__(self) -> str:
@@ -175,13 +171,9 @@ class PhysicalPlan(abc.ABC):
         return f"<PhysicalPlan {self.label()}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        from .. import display_hooks
-
-        return display_hooks.mimebundle(self)
+        return late_bound.mimebundle(self)
 
 
-_SCAN_NAMES = {"memory": "MemoryExec", "parquet": "ParquetExec", "csv": "CsvExec",
-               "spark": "SparkScanExec"}
 
 
 class ScanExec(PhysicalPlan):
@@ -198,8 +190,7 @@ class ScanExec(PhysicalPlan):
                        else pa.schema([by_name[c] for c in self.columns]))
 
     def label(self) -> str:
-        kind = _SCAN_NAMES.get(self.source.kind, f"{self.source.kind}Exec")
-        text = f"{kind}: {self.relation} {self.source.describe()}"
+        text = f"{self.source.exec_name}: {self.relation} {self.source.describe()}"
         if self.columns is not None:
             text += f" projection=[{', '.join(self.columns)}]"
         if self.fetch is not None:

@@ -30,6 +30,7 @@ from .logical_plan import (
     Sort,
     TableScan,
 )
+from .physical_optimizer import optimize_physical
 from .physical_plan import (
     EmptyExec,
     FilterExec,
@@ -41,8 +42,8 @@ from .physical_plan import (
     ProjectionExec,
     ScanExec,
     SortExec,
-    _schema_text,
 )
+from .plan_text import fields_text
 from .schema_problems import schema_problems
 
 __all__ = ["create_physical_plan"]
@@ -104,8 +105,8 @@ def _check(logical: LogicalPlan, physical: PhysicalPlan, observer) -> None:
            not problems,
            details="; ".join(problems) if problems else
            f"{len(expected)} fields equal the logical schema without qualifiers",
-           expected=_schema_text(expected) if problems else None,
-           actual=_schema_text(physical.schema) if problems else None, observer=observer)
+           expected=fields_text(expected) if problems else None,
+           actual=fields_text(physical.schema) if problems else None, observer=observer)
 
 
 def create_physical_plan(logical: LogicalPlan, validation: str | None = None, observer=None,
@@ -130,7 +131,5 @@ def create_physical_plan(logical: LogicalPlan, validation: str | None = None, ob
         done[id(node)] = physical
     plan = done[id(logical)]
     if optimize:
-        from .physical_optimizer import optimize_physical
-
         plan = optimize_physical(plan, validation=mode, observer=observer)
     return plan

@@ -1,18 +1,18 @@
-"""What a TableScan reads: a pyarrow Table (or pandas DataFrame), Parquet, CSV, or Spark.
+"""What a TableScan reads: a pyarrow Table (or pandas DataFrame), Parquet, CSV, or more.
 
 A source knows its schema when the plan is built (DataFusion's data source
 registry: name -> schema + how to read) and streams record batches of the
 columns asked for when the plan runs. The schema is fixed at planning; if the
 data changed in between (a file rewritten), the invariant checks at execution
-say so. Spark is duck-typed (an object with a Spark `.schema` and `.toArrow()`)
-and pyspark is imported only when such a source is used.
+say so. Packages above the engine teach `scan` other objects with `add_reader`
+(`toolkit.spark` reads Spark DataFrames); the engine itself knows none of them.
 """
 
 from __future__ import annotations
 
 import abc
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
@@ -23,8 +23,8 @@ __all__ = [
     "CsvSource",
     "ParquetSource",
     "Source",
-    "SparkSource",
     "TableSource",
+    "add_reader",
     "as_source",
 ]
 
@@ -36,6 +36,11 @@ class Source(abc.ABC):
 
     kind = "source"
     schema: pa.Schema
+
+    @property
+    def exec_name(self) -> str:
+        """The physical scan's name in EXPLAIN, as DataFusion names it (`ParquetExec`)."""
+        return f"{self.kind}Exec"
 
     @abc.abstractmethod
     def batches(self, columns: Sequence[str] | None = None,
@@ -66,6 +71,7 @@ def _limited(batches: Iterator[pa.RecordBatch], limit: int | None) -> Iterator[p
 
 class TableSource(Source):
     kind = "memory"
+    exec_name = "MemoryExec"
 
     def __init__(self, table: pa.Table):
         self.table = table
@@ -83,6 +89,7 @@ class TableSource(Source):
 
 class ParquetSource(Source):
     kind = "parquet"
+    exec_name = "ParquetExec"
 
     def __init__(self, path: str):
         import pyarrow.parquet as pq
@@ -105,6 +112,7 @@ class CsvSource(Source):
     """A CSV file; the types are inferred once, when the plan is built, and then held fixed."""
 
     kind = "csv"
+    exec_name = "CsvExec"
 
     def __init__(self, path: str):
         from pyarrow import csv
@@ -128,31 +136,15 @@ class CsvSource(Source):
         return f"csv path={self.path}"
 
 
-class SparkSource(Source):
-    """A Spark DataFrame, read through Arrow (`toArrow()`)."""
-
-    kind = "spark"
-
-    def __init__(self, df):
-        from pyspark.sql.pandas.types import to_arrow_schema
-
-        self.df = df
-        self.schema = to_arrow_schema(df.schema)
-
-    def batches(self, columns=None, limit=None):
-        df = self.df.select(*_select(self.schema, columns)) if columns is not None else self.df
-        if limit is not None:
-            df = df.limit(limit)
-        return iter(df.toArrow().to_batches(max_chunksize=BATCH_ROWS))
-
-    def describe(self) -> str:
-        return "spark"
+# Readers of other objects (a Spark DataFrame, ...) that packages above the engine add:
+# each takes any object and returns its Source, or None when it does not read that kind.
+_READERS: list[Callable[[object], Source | None]] = []
 
 
-def _is_spark_dataframe(obj) -> bool:
-    schema = getattr(obj, "schema", None)
-    return (hasattr(obj, "toArrow") and type(schema).__name__ == "StructType"
-            and type(schema).__module__.startswith("pyspark"))
+def add_reader(reader: Callable[[object], Source | None]) -> None:
+    """Let `scan` read one more kind of object (`toolkit.spark` adds Spark DataFrames)."""
+    if reader not in _READERS:
+        _READERS.append(reader)
 
 
 def as_source(obj) -> Source:
@@ -173,9 +165,12 @@ def as_source(obj) -> Source:
         if lower.endswith((".csv", ".csv.gz")):
             return CsvSource(path)
         raise PlanError(f"scan: cannot tell the format of {path!r}; name it .parquet or .csv")
-    if _is_spark_dataframe(obj):
-        return SparkSource(obj)
     if type(obj).__module__.startswith("pandas") and type(obj).__name__ == "DataFrame":
         return TableSource(pa.Table.from_pandas(obj, preserve_index=False))
+    for reader in _READERS:
+        source = reader(obj)
+        if source is not None:
+            return source
     raise PlanError(f"scan: cannot read a {type(obj).__name__}; give a pyarrow Table, a pandas "
-                    "DataFrame, a .parquet or .csv path, or a Spark DataFrame")
+                    "DataFrame, a .parquet or .csv path, or a Spark DataFrame (once "
+                    "`toolkit.spark` is imported)")

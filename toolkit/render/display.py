@@ -1,7 +1,7 @@
 """Rich display for Jupyter: SVG with a text fallback, registered with the engine's hook.
 
-The engine's objects ask `toolkit.display_hooks` for a mimebundle; importing
-`toolkit.render` registers `mimebundle` here. No `dot` (or a graph it cannot
+The engine's objects ask `toolkit.late_bound` for a mimebundle; importing
+`toolkit.render` provides `mimebundle` there. No `dot` (or a graph it cannot
 lay out) still shows the text tree rather than an error.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import graphviz
 
-from ..display_hooks import register_renderer
+from .. import late_bound
 from ..scan import ScanExplanation
 from .scan_html import scan_html
 from .svg import DotNotFound, dot_available, to_svg
@@ -35,4 +35,4 @@ def mimebundle(obj) -> dict:
 
 
 def install() -> None:
-    register_renderer(mimebundle)
+    late_bound.provide("render", mimebundle)

@@ -12,7 +12,8 @@ import html
 import re
 
 from ..errors import UsageError
-from ..expression import Expression
+from ..expression import COMPARISON_SYMBOLS, Expression, Literal
+from ..options import cast_target, field_names, option_values, options_to_string, value_set
 from ..visible_text import visible
 
 __all__ = ["MAX_FORM_COLUMNS", "SPECIAL_FORMS", "parse_path_text", "path_text", "node_kind",
@@ -86,8 +87,6 @@ def node_title(node: Expression) -> str:
 def node_detail(node: Expression) -> str | None:
     """A second line for calls with options, e.g. `{to_type=int64, ...}`."""
     if node.is_call and node.options is not None:
-        from ..options import cast_target, options_to_string
-
         if node.name == "cast":
             try:
                 return f"to {cast_target(node.options)}"
@@ -115,8 +114,6 @@ def value_set_text(options, shown: int = 6) -> str:
     At most `shown` values, then how many more; a null matching other than
     Arrow's default (nulls match nulls) is named after the set.
     """
-    from ..expression import Literal
-    from ..options import option_values, value_set
 
     values = value_set(options)
     texts = [Literal(values[i]).to_string() for i in range(min(shown, len(values)))]
@@ -151,8 +148,6 @@ def arg_role(node: Expression, index: int) -> str | None:
     if name == "choose":
         return "index" if index == 0 else f"value {index - 1}"
     if name == "make_struct" and node.options is not None:
-        from ..options import field_names
-
         try:
             names = field_names(node.options)
         except Exception:  # options that are not MakeStructOptions: no role
@@ -169,8 +164,6 @@ def bounded_text(expr: Expression, limit: int = 4000) -> str:
     Same format as Arrow's ToString (infix comparisons and Kleene logic,
     `{name=value}` structs, options last).
     """
-    from ..expression import COMPARISON_SYMBOLS
-
     out: list[str] = []
     size = 0
     # items: an Expression to print, or a literal piece of text
@@ -202,8 +195,6 @@ def _call_pieces(call, symbols) -> list:
     if name == "make_struct" and call.options is not None:
         import pyarrow.compute as pc
 
-        from ..options import field_names
-
         if isinstance(call.options, pc.MakeStructOptions):
             pieces.append("{")
             for i, (field_name, arg) in enumerate(zip(field_names(call.options), args)):
@@ -214,8 +205,6 @@ def _call_pieces(call, symbols) -> list:
     for i, arg in enumerate(args):
         pieces += [", " if i else "", arg]
     if call.options is not None:
-        from ..options import options_to_string
-
         pieces.append((", " if args else "") + options_to_string(call.options))
     pieces.append(")")
     return pieces

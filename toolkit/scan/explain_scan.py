@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from .. import display_hooks
+from .. import late_bound
 from ..errors import ExprscopeError
 from ..expression import Expression, Literal, as_expression, preorder
 from ..parse import parse
@@ -214,7 +214,7 @@ class ScanExplanation:
         return f"<ScanExplanation {self.filter}: {kept:,} of {total:,} files kept>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return display_hooks.mimebundle(self)
+        return late_bound.mimebundle(self)
 
 
 def explain_scan(dataset: ds.Dataset, filter) -> ScanExplanation:

@@ -23,5 +23,6 @@ from .errors import (  # noqa: F401
 from .from_spark import from_spark  # noqa: F401
 from .run import SparkRun, run  # noqa: F401
 from .session import session  # noqa: F401
+from .source import SparkSource  # noqa: F401  (importing it lets plan.scan read DataFrames)
 from .to_column import to_column, translatable_names  # noqa: F401
 from .types import from_spark_type, to_spark_type, to_struct_type  # noqa: F401

@@ -34,13 +34,19 @@ import math
 import pyarrow as pa
 import pyarrow.types as pat
 
-from ..options import cast_target, option_values, value_set
+from ..field_ref import FieldRef
+from ..options import cast_target, field_names, option_values, value_set
 from .errors import SparkTranslationError
+from .literal_column import literal_column
 from .types import to_spark_type
 
-__all__ = ["TRANSLATORS", "untranslatable"]
+__all__ = ["STRUCTURAL_TRANSLATORS", "TRANSLATORS", "untranslatable"]
 
+# name -> translate(call, columns of its arguments, their Arrow types)
 TRANSLATORS: dict = {}
+# name -> translate(call, column_of): for calls that need the columns of deeper nodes
+# (case_when reads the conditions inside its make_struct)
+STRUCTURAL_TRANSLATORS: dict = {}
 
 
 def untranslatable(name: str, why: str = "") -> SparkTranslationError:
@@ -49,6 +55,7 @@ def untranslatable(name: str, why: str = "") -> SparkTranslationError:
 
 
 def _F():
+    # pyspark takes seconds to import; it loads on the first translation, not on import
     from pyspark.sql import functions as F
 
     return F
@@ -405,8 +412,6 @@ _NULL_MATCHING = ["match", "skip", "emit_null", "inconclusive"]
 
 def _set_values(call):
     """The set's distinct non-null values as literals, their first positions, and how nulls match."""
-    from .to_column import literal_column
-
     values = value_set(call.options)
     behavior = _opts(call).get("null_matching_behavior", 0)
     behavior = behavior if isinstance(behavior, str) else _NULL_MATCHING[int(behavior)]
@@ -661,17 +666,14 @@ def _choose(call, a, t):
     return column.otherwise(_fail("choose: index out of range"))  # Arrow's error
 
 
-@register("case_when")
-def _case_when(call, a, t):
+def _case_when(call, column_of):
     F = _F()
     conditions = call.args[0]
     if not (conditions.is_call and conditions.name == "make_struct"):
         raise untranslatable("case_when", "its first argument must be make_struct(conditions) "
                              "for Spark")
-    from .to_column import to_column
-
-    conds = [to_column(c) for c in conditions.args]
-    values = a[1:]
+    conds = [column_of(c) for c in conditions.args]
+    values = [column_of(v) for v in call.args[1:]]
     out = None
     for cond, value in zip(conds, values):
         out = F.when(cond, value) if out is None else out.when(cond, value)
@@ -680,10 +682,11 @@ def _case_when(call, a, t):
     return out
 
 
+STRUCTURAL_TRANSLATORS["case_when"] = _case_when
+
+
 @register("make_struct")
 def _make_struct(call, a, t):
-    from ..options import field_names
-
     F = _F()
     names = field_names(call.options) if call.options is not None else \
         [str(i) for i in range(len(a))]
@@ -692,8 +695,6 @@ def _make_struct(call, a, t):
 
 @register("struct_field")
 def _struct_field(call, a, t):
-    from ..field_ref import FieldRef
-
     ref = FieldRef.from_dot_path(_opts(call)["field_ref"])
     column, struct_type = a[0], t[0]
     for leaf in ref.leaves():

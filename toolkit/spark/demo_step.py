@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import time
 
+import toolkit as tk
+from toolkit import plan
+from toolkit import spark as tks
+
 DEMO_ROWS = 50_000
 
 
@@ -22,9 +26,6 @@ def _flights():
 
 
 def _plan(df):
-    import toolkit as tk
-    from toolkit import plan
-
     delay = tk.field("dep_delay")
     status = tk.case_when([(delay > 60, tk.literal("late")), (delay > 0, tk.literal("delayed"))],
                           else_=tk.literal("on time"))
@@ -40,8 +41,6 @@ def _plan(df):
 def run_demo_step(print_fn=print) -> None:
     """Print the Spark part of the showcase through `print_fn`."""
     from pyspark.sql import functions as F
-
-    from toolkit import spark as tks
 
     print_fn("== Spark: a flights pipeline, natively and with exprscope inside Spark ==")
     started = time.perf_counter()

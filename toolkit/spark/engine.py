@@ -30,7 +30,18 @@ import pyarrow as pa
 from ..errors import KernelError
 from ..execution.parallel import serial
 from ..observe import observing
+from ..plan.physical_plan import (
+    EmptyExec,
+    FilterExec,
+    HashAggregateExec,
+    HashJoinExec,
+    LimitExec,
+    ProjectionExec,
+    ScanExec,
+    SortExec,
+)
 from ..plan.schema_problems import schema_problems
+from ..plan.sources import Source
 from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
 from .errors import SparkPartitionError, SparkSchemaMismatch, SparkTranslationError
@@ -44,13 +55,7 @@ from .types import spark_compatible_schema, to_struct_type
 __all__ = ["BroadcastSource", "PartitionSource", "engine_dataframe"]
 
 
-def _sources():
-    from ..plan.sources import Source
-
-    return Source
-
-
-class PartitionSource(_sources()):
+class PartitionSource(Source):
     """The batches Spark hands one partition, cast to the types the plan declared."""
 
     kind = "SparkPartition"
@@ -88,7 +93,7 @@ class PartitionSource(_sources()):
         return f"stage={self.stage}"
 
 
-class BroadcastSource(_sources()):
+class BroadcastSource(Source):
     """A table every partition reads whole: the build side of a broadcast hash join."""
 
     kind = "SparkBroadcast"
@@ -165,8 +170,6 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool):
 def _rows_align(fragment) -> bool:
     """Whether a kernel error's row in the fragment is a row of the source's latest batch:
     so when only projections stand above the source (an expression runs as one)."""
-    from ..plan.physical_plan import ProjectionExec
-
     node = fragment
     while isinstance(node, ProjectionExec):
         node = node.children[0]
@@ -212,17 +215,6 @@ class _Stages:
         self.descriptions: list[str] = []
 
     def dataframe(self, node):
-        from ..plan.physical_plan import (
-            EmptyExec,
-            FilterExec,
-            HashAggregateExec,
-            HashJoinExec,
-            LimitExec,
-            ProjectionExec,
-            ScanExec,
-            SortExec,
-        )
-
         chain = []
         base = node
         while isinstance(base, (ProjectionExec, FilterExec)):
@@ -284,9 +276,8 @@ class _Stages:
             with pa.ipc.new_stream(sink, right_table.schema) as writer:
                 writer.write_table(right_table)
             broadcast = self.spark.sparkContext.broadcast(sink.getvalue())
-            from ..plan.physical_plan import ScanExec as _Scan
 
-            build = _Scan("broadcast", BroadcastSource(broadcast, right.schema), None)
+            build = ScanExec("broadcast", BroadcastSource(broadcast, right.schema), None)
             build.validation = base.validation
             source = PartitionSource(left.schema, stage)
             fragment = base.with_new_children([self._scan(source, base), build])
@@ -324,8 +315,6 @@ class _Stages:
         A chain of filters/projections over a scan reads the scan's DataFrame
         directly; anything else is its own stage, read as it comes.
         """
-        from ..plan.physical_plan import FilterExec, ProjectionExec, ScanExec
-
         chain, base = [], node
         while isinstance(base, (ProjectionExec, FilterExec)):
             chain.append(base)
@@ -345,8 +334,6 @@ class _Stages:
     def _prefilter(self, df, chain, scan):
         """Spark's scan pre-filtered by the filter right above it, where that is exact
         (see scan_prefilter.py); exprscope's filter still runs on every row that arrives."""
-        from ..plan.physical_plan import FilterExec
-
         if not (self.prefilter and chain and isinstance(chain[-1], FilterExec)
                 and scan.fetch is None):
             return df, ""
@@ -357,8 +344,6 @@ class _Stages:
                 f" (Spark pre-filters the scan: {describe_prefilter(conjuncts)})")
 
     def _scan(self, source: PartitionSource, like):
-        from ..plan.physical_plan import ScanExec
-
         scan = ScanExec("partition", source, None)
         scan.validation = like.validation
         return scan

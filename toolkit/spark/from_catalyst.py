@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 import toolkit as tk
 
 from .errors import SparkImportError
+from .types import from_spark_type
 
 __all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
 
@@ -50,8 +51,6 @@ def spark_type_of(node):
 
 
 def _arrow_type(node) -> pa.DataType:
-    from .types import from_spark_type
-
     return from_spark_type(spark_type_of(node))
 
 

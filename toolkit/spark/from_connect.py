@@ -27,10 +27,12 @@ import pyarrow as pa
 
 import toolkit as tk
 
+from .. import plan
 from ..errors import UsageError
 from .errors import SparkImportError
 from .from_catalyst import unresolved_call
 from .relation_names import unique_name
+from .types import from_spark_type
 
 __all__ = ["expression_from_connect", "from_connect", "is_connect"]
 
@@ -149,8 +151,6 @@ def _name_parts(identifier: str) -> list[str]:
 
 def _arrow_type(data_type) -> pa.DataType:
     from pyspark.sql.connect.types import proto_schema_to_pyspark_data_type
-
-    from .types import from_spark_type
 
     return from_spark_type(proto_schema_to_pyspark_data_type(data_type))
 
@@ -294,16 +294,12 @@ class _RelationReader:
         return list(self._frame(relation).columns)
 
     def _local(self, relation, body):
-        from .. import plan
-
         if body.HasField("data"):
             table = pa.ipc.open_stream(body.data).read_all()
             return plan.scan(self._name("local"), table)
         return self._remote_scan(relation, "local_relation", body)
 
     def _remote_scan(self, relation, kind, body):
-        from .. import plan
-
         base = kind
         if kind == "read" and body.HasField("named_table"):
             base = body.named_table.unparsed_identifier.split(".")[-1].strip("`")

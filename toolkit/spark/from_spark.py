@@ -18,11 +18,14 @@ from pathlib import PurePath
 
 import toolkit as tk
 
+from .. import plan
+from .. import plan as plans  # noqa: F401  (plans exist: checked on use)
 from ..errors import UsageError
 from .errors import SparkImportError
 from .from_catalyst import children, class_name, expression_from_catalyst
 from .from_connect import from_connect, is_connect
 from .relation_names import unique_name
+from .session import session
 
 __all__ = ["from_spark"]
 
@@ -56,8 +59,6 @@ def _is_column(obj) -> bool:
 
 
 def _session_of(column):
-    from .session import session
-
     return session()._jsparkSession
 
 
@@ -73,8 +74,6 @@ class _PlanReader:
         self.used_names: set[str] = set()
 
     def read(self, root):
-        from .. import plan as plans  # noqa: F401  (plans exist: checked on use)
-
         frames = [[root, self._kids(root), [], None]]
         while True:
             node, kids, results, _ = frames[-1]
@@ -131,8 +130,6 @@ class _PlanReader:
 
     def _scan(self, leaf, parent):
         from pyspark.sql.classic.dataframe import DataFrame
-
-        from .. import plan
 
         relation = self._relation_name(leaf, parent)
         jvm = self.spark._jvm

@@ -7,16 +7,17 @@ caller can override any relation with `inputs={relation: df}`.
 
 from __future__ import annotations
 
+from ..plan.sources import CsvSource, ParquetSource, TableSource
 from .dataframe import dataframe
 from .errors import SparkTranslationError
+from .source import SparkSource
+from .types import to_struct_type
 
 __all__ = ["scan_dataframe"]
 
 
 def scan_dataframe(scan, inputs: dict | None, spark):
     """The whole DataFrame behind a logical TableScan or a physical ScanExec."""
-    from ..plan.sources import CsvSource, ParquetSource, SparkSource, TableSource
-
     if inputs and scan.relation in inputs:
         return inputs[scan.relation]
     source = scan.source
@@ -27,8 +28,6 @@ def scan_dataframe(scan, inputs: dict | None, spark):
     if isinstance(source, TableSource):
         return dataframe(source.table, spark)
     if isinstance(source, CsvSource):
-        from .types import to_struct_type
-
         return spark.read.csv(source.path, header=True, schema=to_struct_type(source.schema))
     raise SparkTranslationError(
         f"cannot translate a scan of a {type(source).__name__} to Spark "

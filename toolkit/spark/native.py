@@ -13,11 +13,21 @@ names at the end. Aggregates are cast to the types the plan declares (Spark's
 
 from __future__ import annotations
 
+from ..plan.logical_plan import (
+    Aggregate,
+    EmptyRelation,
+    Filter,
+    Join,
+    Limit,
+    Projection,
+    Sort,
+    TableScan,
+)
 from .call_sites import no_call_sites
 from .errors import SparkTranslationError
 from .inputs import scan_dataframe
 from .to_column import quote_name, to_column
-from .types import to_spark_type
+from .types import to_spark_type, to_struct_type
 
 __all__ = ["to_dataframe"]
 
@@ -44,26 +54,12 @@ def _to_dataframe(plan, spark, inputs):
 
 
 def _node(node, children, spark, inputs):
-
-    from ..plan.logical_plan import (
-        Aggregate,
-        EmptyRelation,
-        Filter,
-        Join,
-        Limit,
-        Projection,
-        Sort,
-        TableScan,
-    )
-
     names = node.schema.qualified_names
     if isinstance(node, TableScan):
         df = scan_dataframe(node, inputs, spark)
         columns = node.projection if node.projection is not None else node.source.schema.names
         return df.select(*[df[c].alias(q) for c, q in zip(columns, names)])
     if isinstance(node, EmptyRelation):
-        from .types import to_struct_type
-
         return spark.createDataFrame([], to_struct_type(node.schema.to_arrow())).toDF(*names)
     df = children[0] if children else None
     if isinstance(node, Filter):

@@ -16,13 +16,14 @@ import pyarrow.types as pat
 
 import toolkit as tk
 
+from ..plan.aggregates import aggregate_type
+from ..plan.physical_plan import HashAggregateExec, PhysicalAggregate, ProjectionExec
+
 __all__ = ["split_aggregate"]
 
 
 def split_aggregate(agg):
     """(partial node over agg's input, function building the final fragment over a scan), or None."""
-    from ..plan.aggregates import aggregate_type
-    from ..plan.physical_plan import HashAggregateExec, PhysicalAggregate, ProjectionExec
 
     for a in agg.aggregates:
         if a.func not in ("sum", "count", "min", "max", "mean"):

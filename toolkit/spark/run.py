@@ -17,9 +17,16 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+import toolkit
+
+from .. import plan as plans
 from ..errors import UsageError
 from ..expression import Expression, as_expression
+from ..plan.logical_plan import TableScan
+from .engine import engine_dataframe
+from .engine_trace import EngineTrace
 from .errors import SparkArgumentError
+from .native import to_dataframe
 from .partition_errors import collect_arrow
 from .session import session
 
@@ -54,8 +61,6 @@ class SparkRun:
     @property
     def trace(self):
         """Engine mode: rows per expression node and special-form branch, over all partitions."""
-        from .engine_trace import EngineTrace
-
         if self.mode != "engine":
             raise SparkArgumentError("only engine mode runs exprscope inside Spark and has a trace")
         self.to_arrow()
@@ -77,8 +82,6 @@ def _with_plan_types(table: pa.Table, schema: pa.Schema) -> pa.Table:
 
 def as_plan(p_or_expr, df=None, name: str = "result"):
     """A logical plan: the plan itself, or a projection of the expression over `df`."""
-    from .. import plan as plans
-
     if isinstance(p_or_expr, plans.LogicalPlan):
         return p_or_expr
     if isinstance(p_or_expr, (Expression, str)) or not hasattr(p_or_expr, "schema"):
@@ -95,8 +98,6 @@ def as_plan(p_or_expr, df=None, name: str = "result"):
 
 
 def _parse(text: str):
-    import toolkit
-
     return toolkit.parse(text)
 
 
@@ -106,7 +107,6 @@ def _inputs(p, df) -> dict | None:
         return None
     if isinstance(df, dict):
         return df
-    from ..plan.logical_plan import TableScan
 
     relations = sorted({n.relation for n in p.walk() if isinstance(n, TableScan)})
     if len(relations) != 1:
@@ -126,8 +126,6 @@ def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize
     Spark from pre-filtering scans by the column-versus-constant conjuncts of the
     filter above them (exact either way; off, exprscope sees every scanned row).
     """
-    from .. import plan as plans
-
     if mode not in MODES:
         raise SparkArgumentError(f"run: mode must be one of {MODES}, got {mode!r}")
     spark = spark or session()
@@ -137,10 +135,7 @@ def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize
     if optimize:
         logical = plans.optimize(logical)
     if mode == "native":
-        from .native import to_dataframe
-
         return SparkRun("native", logical, to_dataframe(logical, spark, inputs))
-    from .engine import engine_dataframe
 
     physical = plans.create_physical_plan(logical, validation=validation)
     out, accumulator, stages = engine_dataframe(physical, spark, inputs, trace, prefilter)

@@ -10,18 +10,14 @@ null condition ...); unbound, the translation uses what the names say.
 
 from __future__ import annotations
 
-import datetime
-import decimal
-
 import pyarrow as pa
-import pyarrow.types as pat
 
 from ..expression import Expression, as_expression, postorder
 from ..field_ref import FieldPath
 from .call_sites import no_call_sites
-from .column_functions import TRANSLATORS, untranslatable
+from .column_functions import STRUCTURAL_TRANSLATORS, TRANSLATORS, untranslatable
 from .errors import SparkTranslationError
-from .types import to_spark_type
+from .literal_column import literal_column
 
 __all__ = ["literal_column", "quote_name", "to_column", "translatable_names"]
 
@@ -46,6 +42,8 @@ def _translate(expr: Expression, schema):
             columns[id(node)] = literal_column(node.value)
         elif node.is_field:
             columns[id(node)] = field_column(node, schema)
+        elif node.name in STRUCTURAL_TRANSLATORS:
+            columns[id(node)] = STRUCTURAL_TRANSLATORS[node.name](node, lambda e: columns[id(e)])
         else:
             translate = TRANSLATORS.get(node.name)
             if translate is None:
@@ -57,7 +55,7 @@ def _translate(expr: Expression, schema):
 
 def translatable_names() -> list[str]:
     """The function names `to_column` knows."""
-    return sorted(TRANSLATORS)
+    return sorted(TRANSLATORS.keys() | STRUCTURAL_TRANSLATORS.keys())
 
 
 def quote_name(name: str) -> str:
@@ -106,32 +104,3 @@ def _column_for_path(path: FieldPath, schema):
     return column
 
 
-def literal_column(value):
-    """A Spark literal with exactly the Arrow scalar's type (typed nulls included)."""
-    from pyspark.sql import functions as F
-
-    if isinstance(value, pa.Array):
-        raise SparkTranslationError("cannot translate an array literal to Spark")
-    t = value.type
-    spark_type = to_spark_type(t)
-    if not value.is_valid:
-        return F.lit(None).cast(spark_type)
-    py = value.as_py()
-    if pat.is_timestamp(t):
-        # through text: Python datetimes would pass the driver's local time zone
-        text = value.cast(pa.timestamp("us", t.tz)).as_py().isoformat()
-        return F.lit(text).cast(spark_type)
-    if pat.is_date(t):
-        return F.lit(value.cast(pa.date32()).as_py().isoformat()).cast(spark_type)
-    if pat.is_duration(t):
-        micros = value.cast(pa.duration("us")).value
-        return F.lit(datetime.timedelta(microseconds=micros))
-    if pat.is_decimal(t):
-        return F.lit(decimal.Decimal(py)).cast(spark_type)
-    if pat.is_floating(t):
-        return F.lit(float(py)).cast(spark_type)
-    if pat.is_struct(t):
-        return F.struct(*[literal_column(value[f.name]).alias(f.name) for f in t])
-    if pat.is_list(t) or pat.is_large_list(t):
-        return F.array(*[literal_column(v) for v in value.values]).cast(spark_type)
-    return F.lit(py).cast(spark_type)

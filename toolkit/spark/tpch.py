@@ -28,6 +28,7 @@ import pyarrow.types as pat
 
 import toolkit as tk
 
+from .. import plan
 from .errors import SparkArgumentError
 
 __all__ = ["QUERIES", "QUERY_TABLES", "cache_dir", "query", "spark_query", "tables"]
@@ -104,8 +105,6 @@ def _disc_price():
 
 def query(n: int, sources: dict):
     """TPC-H query `n` (1, 6, 12 or 14) as an exprscope logical plan over `sources`."""
-    from .. import plan
-
     if n not in QUERIES:
         raise SparkArgumentError(f"TPC-H query {n} is not among {QUERIES}")
     lineitem = plan.scan("lineitem", sources["lineitem"])

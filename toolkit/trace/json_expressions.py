@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..bind import bind_call
 from ..errors import TraceFormatError
 from ..expression import Call, Expression, Literal, Parameter
 from ..field_ref import FieldPath, FieldRef
@@ -165,8 +166,6 @@ def _call(name, args, options, call_type, bound) -> Call:
     """The call, with its kernel again when exact dispatch finds the recorded type."""
     if bound and call_type is not None and all(a.type is not None for a in args):
         try:
-            from ..bind import bind_call
-
             rebound = bind_call(Call(name, args, options), insert_implicit_casts=False)
             if rebound.call_type == call_type and all(
                     x is y for x, y in zip(rebound.args, args)):

@@ -16,6 +16,7 @@ from typing import Iterator
 
 import pyarrow as pa
 
+from .. import late_bound
 from ..errors import TraceFormatError
 from ..observe import EvalEvent, InvariantCheck, Observer, PassEvent, PlanRuleEvent, observing
 from .json_checks import check_trace_doc, check_trace_text
@@ -99,9 +100,7 @@ class Trace(Observer):
         return f"<toolkit.Trace {len(self.steps)} steps: {self.summary()}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        from .. import display_hooks
-
-        return display_hooks.mimebundle(self)
+        return late_bound.mimebundle(self)
 
     # -- traces are data -------------------------------------------------------------
     def to_json(self, indent: int | None = None) -> str:

@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..errors import NoKernelError
-from .dispatch import smallest_type_for
-from .registry import get_function
-from .resolution import output_type, resolve
-from .types import types_text
+from .bind import bind
+from .errors import NoKernelError
+from .functions.dispatch import smallest_type_for
+from .functions.registry import get_function
+from .functions.resolution import output_type, resolve
+from .functions.types import types_text
 
 __all__ = ["explain_dispatch"]
 
 
 def explain_dispatch(call, schema) -> str:
     """How `call` (an Expression call) binds against `schema`, step by step."""
-    from ..bind import bind  # bind imports this package; import lazily
-
     args = [bind(a, schema) for a in call.args]
     function = get_function(call.name)
     lines = [f"{call.name}{types_text([a.type for a in args])}"]
