@@ -83,8 +83,9 @@ class RowPiece:
     """The rows one slice of the batch gave a branch, as the form had them: plain arrays.
 
     `offset` is the slice's first batch row and `length` its rows; `domain` the
-    slice rows the form ran on (int64; None: all of them); `picked` which of those
-    the branch got: a boolean mask or int64 positions over the domain (None: all).
+    slice rows the form ran on (int64 indices or a boolean mask over the slice;
+    None: all of them); `picked` which of those the branch got: a boolean mask or
+    int64 positions over the domain (None: all).
     Turning a mask into indices costs more than the form's own work on a million
     rows, so it happens when someone reads the rows, with no engine code.
     """
@@ -97,6 +98,8 @@ class RowPiece:
     def indices(self) -> pa.Array:
         """The batch row indices (int64, sorted) of this piece."""
         base = self.domain if self.domain is not None else pa.arange(0, self.length)
+        if pa.types.is_boolean(base.type):  # the domain as a mask over the slice's rows
+            base = pc.filter(pa.arange(0, self.length), base)
         picked = self.picked
         if picked is not None:
             if pa.types.is_boolean(picked.type):

@@ -72,14 +72,14 @@ def test_masked_divisor_never_raises_on_unselected_rows():
 @given(partitions(), st.data())
 def test_merge_parts_with_a_full_base_equals_merge_branches(case, data):
     from toolkit.execution.gather_scatter import merge_parts
-    from toolkit.execution.rows import Rows
+    from toolkit.execution.selection import SelectionVector
 
     n, parts = case
     expected = merge_branches(n, [(pa.array(p, pa.int64()), v) for p, v in parts], pa.int64())
     full_index = data.draw(st.integers(0, len(parts) - 1))
     merged = []
     for i, (pos, value) in enumerate(parts):
-        rows = Rows.from_positions(pa.array(pos, pa.int64()), n)
+        rows = SelectionVector(pa.array(pos, pa.int64()), n)
         if i == full_index and isinstance(value, pa.Array):
             spread = [None] * n  # the same values laid over the whole domain, garbage elsewhere
             for j, p in enumerate(pos):

@@ -131,7 +131,7 @@ def test_a_spark_partition_evaluates_in_its_own_thread_only(monkeypatch):
     threads = _threads_used(monkeypatch)
     scan = ScanExec("partition", PartitionSource(INT_SCHEMA, "stage 1"), None)
     fragment = ProjectionExec(scan, [tk.bind((a + 1) * 2, INT_SCHEMA)], ["x"], [True], ["a"])
-    run_partition = _partition_function(fragment, "stage 1", None, False)
+    run_partition = _partition_function(fragment, "stage 1", None, False, "always")
     batch = pa.record_batch({"a": pa.array(range(262_144), pa.int64())})
     (out,) = list(run_partition(iter([batch])))
     assert out.column(0)[-1].as_py() == 262_144 * 2

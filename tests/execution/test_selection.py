@@ -38,6 +38,31 @@ def test_set_algebra_matches_python_sets(case):
     assert a.complement().to_pylist() == sorted(set(range(n)) - xs)
 
 
+@given(st.integers(0, 120).flatmap(
+    lambda n: st.tuples(st.just(n), st.lists(st.booleans(), min_size=n, max_size=n),
+                        st.lists(st.booleans(), min_size=n, max_size=n),
+                        st.booleans())))
+def test_a_selection_held_as_a_mask_or_as_indices_answers_alike(case):
+    """What a special form asks of the rows its branches get, on both representations."""
+    n, xs, ys, as_mask = case
+    x_rows = {i for i, v in enumerate(xs) if v}
+    y_rows = {i for i, v in enumerate(ys) if v}
+    a = (SelectionVector.from_mask(pa.array(xs, pa.bool_())) if as_mask
+         else SelectionVector(sorted(x_rows), n))
+    b = SelectionVector(sorted(y_rows), n)
+    recorded = a.as_recorded()  # what the tracer keeps: as held, nothing converted
+    assert recorded.type == (pa.bool_() if as_mask else pa.int64())
+    assert (a.count, a.is_all, len(a)) == (len(x_rows), len(x_rows) == n, len(x_rows))
+    assert a.and_mask(b.mask).to_pylist() == sorted(x_rows & y_rows)
+    assert a.minus(b).to_pylist() == sorted(x_rows - y_rows)
+    assert a.equals(SelectionVector(sorted(x_rows), n))
+    local = [i % 2 == 0 for i in range(len(x_rows))]  # every other row of the selection
+    picked = a.scatter_local(pa.array(local, pa.bool_()))
+    assert picked.to_pylist() == sorted(x_rows)[::2] and picked.length == n
+    assert a.compose(SelectionVector(
+        list(range(0, len(x_rows), 2)), len(x_rows))).to_pylist() == sorted(x_rows)[::2]
+
+
 def test_compose_selects_within_a_selection():
     outer = SelectionVector([1, 3, 5, 7], 10)
     inner = outer.compose(pa.array([0, 2], pa.int64()))

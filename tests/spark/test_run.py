@@ -153,11 +153,11 @@ def test_every_batch_is_checked_against_the_plan_schema():
         def label(self):
             return "LyingExec"
 
-        def execute(self):
+        def execute(self, validation=None):
             yield pa.record_batch({"x": pa.array([1.5])})
 
     with pytest.raises(SparkSchemaMismatch, match="LyingExec.*column 0 'x' is double, the plan says int64"):
-        list(_checked_batches(LyingFragment(), "stage 0", None, LyingFragment.schema))
+        list(_checked_batches(LyingFragment(), "stage 0", None, LyingFragment.schema, "always"))
 
 
 def test_native_mode_runs_exprscope_optimizer_first(spark):

@@ -16,7 +16,6 @@ import pyarrow.compute as pc
 from ..observe import BranchSelection, NodeStats, RowPiece
 from ..tree_positions import TreePositions
 from .gather_scatter import null_out_unselected
-from .rows import Rows
 from .selection import SelectionVector
 
 __all__ = ["BatchContext"]
@@ -115,7 +114,7 @@ class BatchContext:
             accumulate(stat, new)
 
     def record_branch(self, form_pos: int, branch: str, arg_index: int,
-                      sel: SelectionVector | None, rows: Rows | None) -> None:
+                      sel: SelectionVector | None, rows: SelectionVector | None) -> None:
         """The rows of the domain `sel` a branch got (`None`: all of them).
 
         Kept as the form had them (a bitmap or positions); the batch row indices
@@ -124,7 +123,7 @@ class BatchContext:
         num_rows = self.batch.num_rows
         count = (num_rows if sel is None else sel.count) if rows is None else rows.count
         picked = None if rows is None or rows.is_all else rows.as_recorded()
-        piece = RowPiece(0, num_rows, sel.indices if sel is not None else None, picked)
+        piece = RowPiece(0, num_rows, sel.as_recorded() if sel is not None else None, picked)
         self.branches.append(BranchSelection(
             path=form_pos, branch=branch, arg_index=arg_index, rows=(piece,),
             total_rows=num_rows, count=count))

@@ -183,7 +183,7 @@ def _shift_bitmap(bitmap: pa.Buffer, byte_shift: int) -> pa.Buffer:
 def merge_parts(domain: int, parts, out_type: pa.DataType):
     """Merge a special form's branches: `parts` is a list of `(rows, value, is_full)`.
 
-    `rows` (a `rows.Rows`) are the domain rows the branch covers (disjoint across
+    `rows` (a `SelectionVector` over the domain) are the domain rows the branch covers (disjoint across
     parts); `value` is compact over them, or, when `is_full`, over the whole
     domain (the branch ran densely). The largest full part is the base: it is
     never compacted; the other parts are laid over it through one `take` whose
@@ -202,7 +202,7 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
         return value if value.type == out_type else value.cast(out_type)
     full = [p for p in parts if p[2] and not isinstance(p[1], pa.Scalar)]
     if not full:
-        return merge_branches(domain, [(rows.positions, value) for rows, value, _ in parts],
+        return merge_branches(domain, [(rows.indices, value) for rows, value, _ in parts],
                               out_type)
     base = max(full, key=lambda p: p[0].count)
     others = [p for p in parts if p is not base]
@@ -217,9 +217,9 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
     positions = []
     for rows, value, is_full in others:
         if is_full and not isinstance(value, pa.Scalar):
-            value = pc.take(value, rows.positions)
+            value = pc.take(value, rows.indices)
         values.append(broadcast(value, rows.count, out_type))
-        positions.append(rows.positions)
+        positions.append(rows.indices)
     spots = positions[0] if len(positions) == 1 else pa.concat_arrays(positions)
     inverse = pc.inverse_permutation(spots, max_index=domain - 1)
     index = pc.coalesce(pc.add(inverse, domain), index)

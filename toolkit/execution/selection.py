@@ -1,9 +1,15 @@
-"""SelectionVector: the rows of a batch a lazily evaluated branch runs on.
+"""SelectionVector: a set of rows of a batch (or of a special form's domain).
 
-Held as sorted int64 row indices within `[0, length)` (what `take` gathers with
-and what the tracer shows), with the equivalent boolean mask built on demand;
-both conversions are single pyarrow kernels, never Python loops. `length` is
-the length of the batch the indices point into, as in Arrow's fork (#47377).
+The one representation of a set of rows in the engine: the rows a lazily
+evaluated branch runs on, and inside a form which of its domain's rows each
+branch gets. It is held as sorted int64 row indices within `[0, length)` (what
+`take` gathers with and what the tracer shows), as the equivalent boolean mask,
+or both; whichever is missing is built on first use with one pyarrow kernel,
+never a Python loop. Inside a form the mask is what is cheap (and, and_not over
+bitmaps are nearly free), so a selection made from a mask keeps only the mask
+and its count until someone asks for indices: `filter(arange, mask)`, several
+times faster than `indices_nonzero`. `length` is the length of the batch the
+indices point into, as in Arrow's fork (#47377).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ __all__ = ["SelectionError", "SelectionVector"]
 class SelectionVector:
     """Sorted, distinct row indices into a batch of `length` rows."""
 
-    __slots__ = ("_indices", "_mask", "length")
+    __slots__ = ("_indices", "_mask", "count", "length")
 
     def __init__(self, indices, length: int, *, check: bool = True):
         if not isinstance(indices, pa.Array):
@@ -38,6 +44,7 @@ class SelectionVector:
         self.length = length
         self._indices = indices
         self._mask = None
+        self.count = len(indices)
 
     # -- construction ------------------------------------------------------------
     @classmethod
@@ -53,29 +60,39 @@ class SelectionVector:
             raise SelectionError(f"mask has {len(mask)} rows but the batch has {length}")
         if mask.null_count:
             mask = pc.fill_null(mask, False)
-        indices = pc.indices_nonzero(mask).view(pa.int64())  # uint64 < 2**63: same bits
-        out = cls(indices, len(mask), check=False)
-        out._mask = mask
+        return cls._of(len(mask), mask.true_count, mask=mask)
+
+    @classmethod
+    def _of(cls, length: int, count: int, mask=None, indices=None) -> SelectionVector:
+        """A selection from what the engine already has (unchecked): a mask, indices, or both."""
+        out = cls.__new__(cls)
+        out.length, out.count, out._mask, out._indices = length, count, mask, indices
         return out
 
     @classmethod
     def all(cls, length: int) -> SelectionVector:
-        return cls(pa.arange(0, int(length)), length, check=False)
+        return cls._of(int(length), int(length))
 
     @classmethod
     def none(cls, length: int) -> SelectionVector:
-        return cls(pa.array([], pa.int64()), length, check=False)
+        return cls._of(int(length), 0, indices=pa.array([], pa.int64()))
 
     # -- views -------------------------------------------------------------------
     @property
     def indices(self) -> pa.Int64Array:
+        """Sorted int64 row indices."""
+        if self._indices is None:
+            everything = pa.arange(0, self.length)
+            self._indices = everything if self.is_all else pc.filter(everything, self._mask)
         return self._indices
 
     @property
     def mask(self) -> pa.BooleanArray:
         """A boolean array of `length` rows, true where selected (no nulls)."""
         if self._mask is None:
-            if len(self._indices) == 0:
+            if self.is_all:
+                self._mask = pa.repeat(pa.scalar(True), self.length)
+            elif self.count == 0:
                 self._mask = pa.repeat(pa.scalar(False), self.length)
             else:
                 # out[indices[i]] = i, null elsewhere: valid exactly at the selected rows
@@ -83,12 +100,12 @@ class SelectionVector:
                 self._mask = pc.is_valid(positions)
         return self._mask
 
-    @property
-    def count(self) -> int:
-        return len(self._indices)
+    def as_recorded(self) -> pa.Array:
+        """The rows as held now, converting nothing: the mask if there is one, else indices."""
+        return self._mask if self._mask is not None else self.indices
 
     def __len__(self) -> int:
-        return len(self._indices)
+        return self.count
 
     @property
     def density(self) -> float:
@@ -119,9 +136,31 @@ class SelectionVector:
         """The rows this selection leaves out."""
         return SelectionVector.from_mask(pc.invert(self.mask))
 
-    def compose(self, positions: pa.Array) -> SelectionVector:
-        """A sub-selection: `positions` index *this selection's* rows (sorted, distinct)."""
-        return SelectionVector(pc.take(self._indices, positions), self.length, check=False)
+    def and_mask(self, mask: pa.Array) -> SelectionVector:
+        """The rows of self where `mask` (over all `length` rows, no nulls) is true."""
+        return SelectionVector.from_mask(mask if self.is_all else pc.and_(self.mask, mask))
+
+    def minus(self, other: SelectionVector) -> SelectionVector:
+        """The rows of self that `other` does not select (same batch)."""
+        if other.count == 0:
+            return self
+        return SelectionVector.from_mask(pc.and_not(self.mask, other.mask))
+
+    def scatter_local(self, local_mask: pa.Array) -> SelectionVector:
+        """The rows of self picked by a mask over self's own rows, in order (compact)."""
+        if local_mask.null_count:
+            local_mask = pc.fill_null(local_mask, False)
+        if self.is_all:
+            return SelectionVector.from_mask(local_mask)
+        picked = pc.filter(self.indices, local_mask)
+        return SelectionVector._of(self.length, len(picked), indices=picked)
+
+    def compose(self, inner) -> SelectionVector:
+        """A sub-selection: `inner` (a SelectionVector over *this selection's* rows, or
+        sorted distinct positions into them) picked out of this selection's rows."""
+        positions = inner.indices if isinstance(inner, SelectionVector) else inner
+        picked = pc.take(self.indices, positions)
+        return SelectionVector._of(self.length, len(picked), indices=picked)
 
     def gather(self, values):
         """The selected rows of an array (a scalar stays as it is)."""
@@ -130,21 +169,21 @@ class SelectionVector:
         if len(values) != self.length:
             raise SelectionError(
                 f"cannot gather a {len(values)}-row array with a selection of a {self.length}-row batch")
-        return pc.take(values, self._indices)
+        return pc.take(values, self.indices)
 
     def shifted(self, offset: int, length: int) -> SelectionVector:
         """The same rows seen from a batch that starts `offset` rows earlier."""
-        return SelectionVector(pc.add(self._indices, offset), length, check=False)
+        return SelectionVector(pc.add(self.indices, offset), length, check=False)
 
     def equals(self, other: object) -> bool:
         return (isinstance(other, SelectionVector) and other.length == self.length
-                and other._indices.equals(self._indices))
+                and other.count == self.count and other.indices.equals(self.indices))
 
     def to_pylist(self) -> list[int]:
-        return self._indices.to_pylist()
+        return self.indices.to_pylist()
 
     def __repr__(self) -> str:
-        shown = self._indices.slice(0, 8).to_pylist()
+        shown = self.indices.slice(0, 8).to_pylist()
         more = ", ..." if self.count > 8 else ""
         return (f"SelectionVector({self.count} of {self.length} rows, "
                 f"density {self.density:.1%}: {shown}{more})")

@@ -7,8 +7,8 @@ which rows each branch needs, evaluate the branches on just those rows, merge.
 Nothing recurses, so nested forms compose their selections at any depth.
 
 Which rows of the form's domain (the rows of the selection it runs under) a
-branch gets is a `Rows` (mask and/or positions). A branch on a subset runs
-under the composed selection (compact), or densely over the whole domain when
+branch gets is a `SelectionVector` (mask and/or indices). A branch on a subset
+runs under the composed selection (compact), or densely over the whole domain when
 `dense_path.use_dense` says that is both safe and cheaper; `merge_parts` then
 uses the dense result as the base it lays the other branches over.
 """
@@ -24,7 +24,6 @@ from .dense_path import Density, could_be_dense, density_kinds, is_cheap, use_de
 from .gather_scatter import empty_of, merge_parts, null_of, spread, take
 from .kernel_errors import kernel_error
 from .logical_nulls import logical_null_count, null_rows
-from .rows import Rows
 from .selection import SelectionVector
 
 __all__ = ["FORMS"]
@@ -34,13 +33,12 @@ def _no_nulls(mask: pa.Array, fill: bool) -> pa.Array:
     return pc.fill_null(mask, fill) if mask.null_count else mask
 
 
-def _sub_selection(sel: SelectionVector | None, positions: pa.Array, length: int):
-    if sel is None:
-        return SelectionVector(positions, length, check=False)
-    return sel.compose(positions)
+def _sub_selection(sel: SelectionVector | None, rows: SelectionVector) -> SelectionVector:
+    """The batch rows behind `rows` of the domain `sel` (None: the domain is the batch)."""
+    return rows if sel is None else sel.compose(rows)
 
 
-def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full=False,
+def _branch(ctx, sel, child, rel, rows: SelectionVector, path, label, arg_index, allow_full=False,
             threshold=None):
     """The child's value on `rows` of the domain: `(value, is_full)`.
 
@@ -56,10 +54,10 @@ def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full
         return empty_of(child.type), False
     if child.is_literal:
         if path is not None:  # traced: the literal stands for its value on the branch's rows
-            yield (child, rel, _sub_selection(sel, rows.positions, ctx.num_rows), None,
+            yield (child, rel, _sub_selection(sel, rows), None,
                    (rows, "selected", "", True))
         return child.value, False
-    domain = rows.domain
+    domain = rows.length
     memo = ctx.density_memo
     cheap = domain >= dense_path.MIN_DENSE_ROWS and is_cheap(child, memo)
     if cheap:
@@ -74,9 +72,9 @@ def _branch(ctx, sel, child, rel, rows: Rows, path, label, arg_index, allow_full
         full = yield (child, rel, sel, mask, use)
         if allow_full and not isinstance(full, pa.Scalar):
             return full, True
-        return take(full, rows.positions), False
+        return take(full, rows.indices), False
     use = (rows, "selected", "", True) if path is not None else None
-    value = yield (child, rel, _sub_selection(sel, rows.positions, ctx.num_rows), None, use)
+    value = yield (child, rel, _sub_selection(sel, rows), None, use)
     return value, False
 
 
@@ -95,7 +93,7 @@ def _dense_reason(cheap: bool, selected: int, domain: int, threshold, masked: bo
 _CHEAP_FORM = "cheap branches: one kernel, all rows"
 
 
-def _dense_use(ctx, path, rows: Rows):
+def _dense_use(ctx, path, rows: SelectionVector):
     """The request tail of a child an all-dense form runs on every row, used on `rows`."""
     return (rows, "dense", _CHEAP_FORM, False) if path is not None else None
 
@@ -114,7 +112,7 @@ def _all_dense(ctx, domain, *children) -> bool:
     return all(is_cheap(c, memo) for c in children)
 
 
-def _record(ctx, sel, path, label, arg_index, rows: Rows) -> None:
+def _record(ctx, sel, path, label, arg_index, rows: SelectionVector) -> None:
     """Record the rows of the domain a branch got and whose value is used (all: None).
 
     A form that itself runs densely (inside a dense branch) hands its branches
@@ -130,13 +128,13 @@ def _record(ctx, sel, path, label, arg_index, rows: Rows) -> None:
 def _skipped(ctx, sel, path, label, arg_index):
     """Record that a branch ran on no rows (the tracer shows it as an empty selection)."""
     if path is not None:
-        ctx.record_branch(path, label, arg_index, sel, Rows.none(ctx.size(sel)))
+        ctx.record_branch(path, label, arg_index, sel, SelectionVector.none(ctx.size(sel)))
 
 
-def _picked(rows: Rows, c, is_full) -> Rows:
+def _picked(rows: SelectionVector, c, is_full) -> SelectionVector:
     """The rows of `rows` where the condition value `c` (compact or full) is true."""
     if isinstance(c, pa.Scalar):
-        return rows if (c.is_valid and c.as_py()) else Rows.none(rows.domain)
+        return rows if (c.is_valid and c.as_py()) else SelectionVector.none(rows.length)
     if is_full:
         return rows.and_mask(_no_nulls(c, False))
     return rows.scatter_local(c)
@@ -153,24 +151,26 @@ def if_else(ctx, node, path, sel):
             _skipped(ctx, sel, path, "else", 2)
             return null_of(node.type)
         if c.as_py():
-            value, _ = yield from _branch(ctx, sel, then, (1,), Rows.all(domain), path, "then", 1)
+            value, _ = yield from _branch(ctx, sel, then, (1,), SelectionVector.all(domain),
+                                          path, "then", 1)
             _skipped(ctx, sel, path, "else", 2)
         else:
             _skipped(ctx, sel, path, "then", 1)
-            value, _ = yield from _branch(ctx, sel, other, (2,), Rows.all(domain), path, "else", 2)
+            value, _ = yield from _branch(ctx, sel, other, (2,), SelectionVector.all(domain),
+                                          path, "else", 2)
         return value
     if _all_dense(ctx, domain, then, other):  # cheap branches: Arrow's own if_else, no masks
         true_rows = false_rows = None
         if path is not None:
-            true_rows = Rows.from_mask(_no_nulls(c, False))
-            false_rows = Rows.from_mask(_no_nulls(pc.invert(c), False))
+            true_rows = SelectionVector.from_mask(_no_nulls(c, False))
+            false_rows = SelectionVector.from_mask(_no_nulls(pc.invert(c), False))
             _record(ctx, sel, path, "then", 1, true_rows)
             _record(ctx, sel, path, "else", 2, false_rows)
         tv = yield (then, (1,), sel, None, _dense_use(ctx, path, true_rows))
         fv = yield (other, (2,), sel, None, _dense_use(ctx, path, false_rows))
         return _cast(pc.if_else(c, tv, fv), node.type)
-    true_rows = Rows.from_mask(_no_nulls(c, False))
-    false_rows = Rows.from_mask(_no_nulls(pc.invert(c), False))
+    true_rows = SelectionVector.from_mask(_no_nulls(c, False))
+    false_rows = SelectionVector.from_mask(_no_nulls(pc.invert(c), False))
     tv, t_full = yield from _branch(ctx, sel, then, (1,), true_rows, path, "then", 1, True)
     fv, f_full = yield from _branch(ctx, sel, other, (2,), false_rows, path, "else", 2, True)
     if t_full and f_full and true_rows.count and false_rows.count:
@@ -196,16 +196,16 @@ def case_when(ctx, node, path, sel):
     if conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
         # cheap everywhere: Arrow's own case_when kernel over fully evaluated arguments
         struct = yield (conds_node, (0,), sel, None)
-        used: dict[int, Rows] = {}
+        used: dict[int, SelectionVector] = {}
         if path is not None:
             used = _record_case_when(ctx, sel, path, struct, n_cases, else_node is not None,
                                      domain)
         values = []
         for i in range(1, len(args)):
-            rows = used.get(i, Rows.none(domain)) if path is not None else None
+            rows = used.get(i, SelectionVector.none(domain)) if path is not None else None
             values.append((yield (args[i], (i,), sel, None, _dense_use(ctx, path, rows))))
         return _cast(_dense_case_when(node, struct, values), node.type)
-    remaining = Rows.all(domain)
+    remaining = SelectionVector.all(domain)
     parts = []
     for i in range(n_cases):
         if remaining.count == 0:
@@ -245,11 +245,11 @@ def _skip_cases(ctx, sel, path, first: int, n_cases: int) -> None:
 
 
 def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool,
-                      domain: int) -> dict[int, Rows]:
+                      domain: int) -> dict[int, SelectionVector]:
     """The branch rows of a case_when that ran densely, recorded as the lazy loop would;
     returns the rows each value argument (by index) was used for."""
-    remaining = Rows.all(domain)
-    used: dict[int, Rows] = {}
+    remaining = SelectionVector.all(domain)
+    used: dict[int, SelectionVector] = {}
     for i in range(n_cases):
         if remaining.count == 0:
             _skip_cases(ctx, sel, path, i, n_cases)
@@ -284,7 +284,7 @@ def coalesce(ctx, node, path, sel):
     args = node.args
     if _all_dense(ctx, domain, *args):  # cheap everywhere: Arrow's own coalesce
         values = []
-        pending = Rows.all(domain)  # the rows where every argument so far was null
+        pending = SelectionVector.all(domain)  # the rows where every argument so far was null
         for i in range(len(args)):
             use = _dense_use(ctx, path, pending) if i else None
             values.append((yield (args[i], (i,), sel, None, use)))
@@ -293,7 +293,7 @@ def coalesce(ctx, node, path, sel):
         if path is not None:
             _record_coalesce(ctx, sel, path, values, domain)
         return _cast(node.function(values, node.options, node.kernel), node.type)
-    everything = Rows.all(domain)
+    everything = SelectionVector.all(domain)
     current, _ = yield from _branch(ctx, sel, args[0], (0,), everything, path, "arg 1", 0)
     # the rows still waiting for a value, decided from the arguments themselves: a
     # merged dictionary would re-encode a null entry (a value to Arrow) as a null index
@@ -309,17 +309,17 @@ def coalesce(ctx, node, path, sel):
                                           f"arg {i + 1}", i)
             current = value if isinstance(current, pa.Scalar) else _coalesce_all_null(value, domain)
             continue
-        rows = pending if pending is not None else Rows.from_mask(null_rows(current))
+        rows = pending if pending is not None else SelectionVector.from_mask(null_rows(current))
         value, full = yield from _branch(ctx, sel, args[i], (i,), rows, path,
                                          f"arg {i + 1}", i, True)
         if not full:  # back at its rows, null elsewhere: coalesce only looks at the null rows
-            value = spread(value, rows.positions, domain)
+            value = spread(value, rows.indices, domain)
         if isinstance(value, pa.Scalar) and pa.types.is_dictionary(current.type):
             # only the pending rows: `current` may hold null indices that were values
-            value = spread(pa.repeat(value, rows.count), rows.positions, domain)
+            value = spread(pa.repeat(value, rows.count), rows.indices, domain)
         current = pc.coalesce(current, _cast(value, current.type))
         if isinstance(value, pa.Scalar):
-            pending = rows if not value.is_valid else Rows.none(domain)
+            pending = rows if not value.is_valid else SelectionVector.none(domain)
         else:
             pending = rows.and_mask(null_rows(value))
     return _cast(current, node.type)
@@ -342,7 +342,8 @@ def choose(ctx, node, path, sel):
         value = null_of(node.type)
         for k, option in enumerate(options):
             if k == picked:
-                value, _ = yield from _branch(ctx, sel, option, (k + 1,), Rows.all(domain), path,
+                value, _ = yield from _branch(ctx, sel, option, (k + 1,),
+                                              SelectionVector.all(domain), path,
                                               f"value {k}", k + 1)
             else:
                 _skipped(ctx, sel, path, f"value {k}", k + 1)
@@ -355,7 +356,7 @@ def choose(ctx, node, path, sel):
             node, (), ctx.original_row(sel, row))
     parts = []
     for k, option in enumerate(options):
-        rows = Rows.from_mask(_no_nulls(pc.equal(index, k), False))
+        rows = SelectionVector.from_mask(_no_nulls(pc.equal(index, k), False))
         value, full = yield from _branch(ctx, sel, option, (k + 1,), rows, path, f"value {k}",
                                          k + 1, True)
         parts.append((rows, value, full))
@@ -364,7 +365,7 @@ def choose(ctx, node, path, sel):
 
 def _record_coalesce(ctx, sel, path, values, domain: int) -> None:
     """Argument i's rows: where every earlier argument was null (as the lazy loop records)."""
-    remaining = Rows.all(domain)
+    remaining = SelectionVector.all(domain)
     for i, value in enumerate(values):
         if i and remaining.count == 0:
             for j in range(i, len(values)):
@@ -374,10 +375,10 @@ def _record_coalesce(ctx, sel, path, values, domain: int) -> None:
         remaining = _still_null(remaining, value, domain)
 
 
-def _still_null(rows: Rows, value, domain: int) -> Rows:
+def _still_null(rows: SelectionVector, value, domain: int) -> SelectionVector:
     """The rows of `rows` where `value` (a coalesce argument, whole domain) is null."""
     if isinstance(value, pa.Scalar):
-        return rows if not value.is_valid else Rows.none(domain)
+        return rows if not value.is_valid else SelectionVector.none(domain)
     if logical_null_count(value) < len(value):
         return rows.and_mask(null_rows(value))
     return rows
@@ -410,24 +411,24 @@ def _kleene(kleene_kernel, stop_value: bool):
             if left.is_valid and left.as_py() is stop_value:
                 _skipped(ctx, sel, path, "right", 1)
                 return left
-            right, _ = yield from _branch(ctx, sel, right_node, (1,), Rows.all(domain), path,
-                                          "right", 1)
+            right, _ = yield from _branch(ctx, sel, right_node, (1,),
+                                          SelectionVector.all(domain), path, "right", 1)
             return kleene_kernel(left, right)
         if _all_dense(ctx, domain, right_node):  # cheap right side: every row, no masks
             undecided = None
             if path is not None:
-                undecided = Rows.from_mask(_undecided(left, stop_value))
+                undecided = SelectionVector.from_mask(_undecided(left, stop_value))
                 _record(ctx, sel, path, "right", 1, undecided)
             right = yield (right_node, (1,), sel, None, _dense_use(ctx, path, undecided))
             return kleene_kernel(left, right)
-        rows = Rows.from_mask(_undecided(left, stop_value))
+        rows = SelectionVector.from_mask(_undecided(left, stop_value))
         if rows.count == 0:
             _skipped(ctx, sel, path, "right", 1)
             return left
         right, full = yield from _branch(ctx, sel, right_node, (1,), rows, path, "right", 1, True,
                                          threshold=dense_path.KLEENE_DENSE_THRESHOLD)
         if not full:  # null where the left side decided: Kleene logic ignores it there
-            right = spread(right, rows.positions, domain)
+            right = spread(right, rows.indices, domain)
         return kleene_kernel(left, right)
 
     return form

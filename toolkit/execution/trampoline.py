@@ -196,7 +196,7 @@ def child_run(parent: RunAs, use) -> RunAs:
     if rows is None or rows.is_all:
         return RunAs(parent.used, how or parent.how, why if how else parent.why)
     if compact:  # the child's domain is `rows`: which of them the form's parent uses
-        used = None if parent.used is None else pc.take(parent.used, rows.positions)
+        used = None if parent.used is None else pc.take(parent.used, rows.indices)
     else:  # the child runs on the whole domain: only `rows` of it are used
         used = rows.mask if parent.used is None else pc.and_(parent.used, rows.mask)
     return RunAs(used, how, why)

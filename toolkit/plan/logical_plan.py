@@ -21,6 +21,7 @@ from ..expression import Expression
 from . import builder
 from .aggregates import AggregateExpr, aggregate_nullable, aggregate_type
 from .errors import PlanError
+from .frozen import FrozenNode
 from .invariants import UNIQUE_NAMES, report
 from .logical_field import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
@@ -73,8 +74,11 @@ def _aliased(expr: Expression, name: str) -> str:
     return f"{text} AS {name}"
 
 
-class LogicalPlan:
-    """Base of the logical nodes, with the fluent methods that grow a bigger plan on top."""
+class LogicalPlan(FrozenNode):
+    """Base of the logical nodes, with the fluent methods that grow a bigger plan on top.
+
+    Nodes are immutable: the optimizer's rules build new ones.
+    """
 
     children: tuple[LogicalPlan, ...] = ()
     schema: LogicalSchema

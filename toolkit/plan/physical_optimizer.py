@@ -43,7 +43,6 @@ def _push_limit_below_projection(node: PhysicalPlan) -> PhysicalPlan:
     if isinstance(node, LimitExec) and isinstance(node.children[0], ProjectionExec):
         projection = node.children[0]
         limit = LimitExec(projection.children[0], node.fetch, node.skip)
-        limit.validation = node.validation
         return projection.with_new_children([limit])
     return node
 

@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from .. import late_bound
 from ..execution import evaluate
 from ..expression import Expression
+from .frozen import FrozenNode
 from .invariants import (
     BATCH_SCHEMA_IS_PLAN_SCHEMA,
     DATA_MATCHES_SCHEMA,
@@ -74,12 +75,22 @@ def _data_problems(schema: pa.Schema, batch: pa.RecordBatch) -> list[str]:
     return problems
 
 
-class PhysicalPlan(abc.ABC):
-    """Base of the physical nodes: `execute()`, `collect()`, `schema`, `children`, `label()`."""
+class PhysicalPlan(FrozenNode, abc.ABC):
+    """Base of the physical nodes: `execute()`, `collect()`, `schema`, `children`, `label()`.
+
+    Nodes are immutable: a rule or the planner builds new ones. `validation` is the
+    mode the planner was asked for, kept on the plan it returns (its root) and
+    read once, when that plan runs; from there the mode travels down in the
+    `ExecutionContext`, never from node to node.
+    """
 
     children: tuple[PhysicalPlan, ...] = ()
     schema: pa.Schema
     validation: str | None = None  # the planner's mode; None: the block's at execution
+
+    def with_validation(self, mode: str | None) -> PhysicalPlan:
+        """The same node, run under `mode` unless `execute` names another."""
+        return self.replaced(validation=mode)
 
     @abc.abstractmethod
     def label(self) -> str:
@@ -199,7 +210,6 @@ class ScanExec(PhysicalPlan):
 
     def with_fetch(self, fetch: int | None) -> ScanExec:
         scan = ScanExec(self.relation, self.source, self.columns, fetch)
-        scan.validation = self.validation
         return scan
 
     def _batches(self, ctx):
@@ -227,7 +237,6 @@ class ProjectionExec(PhysicalPlan):
     def with_new_children(self, children):
         node = ProjectionExec(children[0], self.exprs, self.names, self.nullables,
                               self.input_names)
-        node.validation = self.validation
         return node
 
     def _batches(self, ctx):
@@ -256,7 +265,6 @@ class FilterExec(PhysicalPlan):
 
     def with_new_children(self, children):
         node = FilterExec(children[0], self.predicate, self.nullable, self.input_names)
-        node.validation = self.validation
         return node
 
     def _batches(self, ctx):
@@ -302,7 +310,6 @@ class HashAggregateExec(PhysicalPlan):
     def with_new_children(self, children):
         node = HashAggregateExec(children[0], self.group_exprs, self.group_nullables,
                                  self.aggregates, self.schema, self.input_names)
-        node.validation = self.validation
         return node
 
     def _temp_schema(self) -> pa.Schema:
@@ -365,7 +372,6 @@ class HashJoinExec(PhysicalPlan):
     def with_new_children(self, children):
         node = HashJoinExec(children[0], children[1], self.on, self.how, self.schema,
                             self.key_names)
-        node.validation = self.validation
         return node
 
     def _batches(self, ctx):
@@ -399,7 +405,6 @@ class SortExec(PhysicalPlan):
 
     def with_new_children(self, children):
         node = SortExec(children[0], self.keys, self.input_names)
-        node.validation = self.validation
         return node
 
     def _batches(self, ctx):
@@ -442,7 +447,6 @@ class LimitExec(PhysicalPlan):
 
     def with_new_children(self, children):
         node = LimitExec(children[0], self.fetch, self.skip)
-        node.validation = self.validation
         return node
 
     def _batches(self, ctx):
@@ -484,7 +488,6 @@ class _Computed(PhysicalPlan):
     def __init__(self, like: PhysicalPlan, batches: list[pa.RecordBatch]):
         self.schema = like.schema
         self.batches = batches
-        self.validation = like.validation
 
     def label(self) -> str:
         return "computed batches"

@@ -126,10 +126,9 @@ def create_physical_plan(logical: LogicalPlan, validation: str | None = None, ob
             stack.extend((c, False) for c in reversed(node.children) if id(c) not in done)
             continue
         physical = _plan_node(node, [done[id(c)] for c in node.children])
-        physical.validation = validation
         _check(node, physical, observer)
         done[id(node)] = physical
     plan = done[id(logical)]
     if optimize:
         plan = optimize_physical(plan, validation=mode, observer=observer)
-    return plan
+    return plan if validation is None else plan.with_validation(validation)

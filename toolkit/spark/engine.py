@@ -40,6 +40,7 @@ from ..plan.physical_plan import (
     ScanExec,
     SortExec,
 )
+from ..plan.invariants import current_mode
 from ..plan.schema_problems import schema_problems
 from ..plan.sources import Source
 from . import shipping
@@ -123,8 +124,12 @@ def _positional(schema: pa.Schema) -> pa.Schema:
     return pa.schema([f.with_name(f"c{i}") for i, f in enumerate(compatible)])
 
 
-def _partition_function(fragment, stage: str, accumulator, trace: bool):
-    """The function `mapInArrow` runs on each partition (the fragment travels as bytes)."""
+def _partition_function(fragment, stage: str, accumulator, trace: bool, mode: str):
+    """The function `mapInArrow` runs on each partition (the fragment travels as bytes).
+
+    `mode` is the validation mode, settled on the driver: a worker has none of the
+    driver's `plan.validation` blocks.
+    """
     out_schema = _positional(fragment.schema)
     shipped = shipping.dumps(fragment)
     aligned = _rows_align(fragment)
@@ -147,13 +152,13 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool):
 
     def _run_partition(fragment, source):
         if not trace:
-            yield from _checked_batches(fragment, stage, None, out_schema)
+            yield from _checked_batches(fragment, stage, None, out_schema, mode)
             return
         observer = PartitionObserver(stage)
         rows_out = batches_out = 0
         # a block observer, not an explicit one: evaluate() inside the plan reports to the block's
         with observing(observer):
-            for batch in _checked_batches(fragment, stage, observer, out_schema):
+            for batch in _checked_batches(fragment, stage, observer, out_schema, mode):
                 rows_out += batch.num_rows
                 batches_out += 1
                 yield batch
@@ -183,9 +188,9 @@ def _partition_id() -> int | None:
     return context.partitionId() if context is not None else None
 
 
-def _checked_batches(fragment, stage: str, observer, out_schema: pa.Schema):
+def _checked_batches(fragment, stage: str, observer, out_schema: pa.Schema, mode: str):
     """The fragment's batches, each checked against the plan's schema, renamed for Spark."""
-    for batch in fragment.execute():
+    for batch in fragment.execute(validation=mode):
         problems = schema_problems(fragment.schema, batch.schema, noun="column",
                                    declared_by="the plan says", nullable_may_narrow=True)
         if observer is not None:
@@ -203,8 +208,9 @@ def _checked_batches(fragment, stage: str, observer, out_schema: pa.Schema):
 class _Stages:
     """Turns a physical plan into Spark DataFrames, one `mapInArrow` per fused fragment."""
 
-    def __init__(self, spark, inputs, trace: bool, partial_aggregates: bool = True,
+    def __init__(self, spark, inputs, trace: bool, mode: str, partial_aggregates: bool = True,
                  prefilter: bool = True):
+        self.mode = mode
         self.partial_aggregates = partial_aggregates
         self.prefilter = prefilter
         self.spark = spark
@@ -234,9 +240,7 @@ class _Stages:
                 return df.toDF(*[f"c{i}" for i in range(len(columns))])
             df, pushed = self._prefilter(df, chain, base)
             source = PartitionSource(base.schema, stage)
-            fresh = ScanExec(base.relation, source, None)
-            fresh.validation = base.validation
-            fragment = fresh
+            fragment = ScanExec(base.relation, source, None)
             what = f"{base.label()} in Spark's partitions{pushed}"
         elif isinstance(base, HashAggregateExec):
             child = base.children[0]
@@ -278,7 +282,6 @@ class _Stages:
             broadcast = self.spark.sparkContext.broadcast(sink.getvalue())
 
             build = ScanExec("broadcast", BroadcastSource(broadcast, right.schema), None)
-            build.validation = base.validation
             source = PartitionSource(left.schema, stage)
             fragment = base.with_new_children([self._scan(source, base), build])
             what = f"{base.label()} with its right input broadcast ({right_table.num_rows} rows)"
@@ -287,7 +290,6 @@ class _Stages:
             wanted = base.fetch + base.skip
             local = LimitExec(self._scan(PartitionSource(child.schema, stage + " local"), base),
                               wanted, 0)
-            local.validation = base.validation
             df = self._map(self.dataframe(child), local, stage + " local")
             df = df.repartition(1)
             source = PartitionSource(child.schema, stage)
@@ -344,12 +346,10 @@ class _Stages:
                 f" (Spark pre-filters the scan: {describe_prefilter(conjuncts)})")
 
     def _scan(self, source: PartitionSource, like):
-        scan = ScanExec("partition", source, None)
-        scan.validation = like.validation
-        return scan
+        return ScanExec("partition", source, None)
 
     def _map(self, df, fragment, stage: str):
-        fn = _partition_function(fragment, stage, self.accumulator, self.trace)
+        fn = _partition_function(fragment, stage, self.accumulator, self.trace, self.mode)
         return df.mapInArrow(fn, to_struct_type(_positional(fragment.schema)))
 
     def _collect(self, df, schema: pa.Schema) -> pa.Table:
@@ -372,6 +372,7 @@ def engine_dataframe(physical, spark, inputs=None, trace: bool = True, prefilter
 
     `prefilter=False` hands every scanned row to exprscope (see scan_prefilter.py).
     """
-    stages = _Stages(spark, inputs, trace, prefilter=prefilter)
+    stages = _Stages(spark, inputs, trace, current_mode(physical.validation),
+                     prefilter=prefilter)
     df = stages.dataframe(physical)
     return df.toDF(*physical.schema.names), stages.accumulator, stages.descriptions

@@ -51,7 +51,6 @@ def split_aggregate(agg):
     partial_schema = pa.schema(fields)
     partial = HashAggregateExec(agg.children[0], agg.group_exprs, agg.group_nullables,
                                 partial_aggs, partial_schema, agg.input_names)
-    partial.validation = agg.validation
 
     def final(scan):
         """The final aggregate over the partial rows, then the original's output columns."""
@@ -68,7 +67,6 @@ def split_aggregate(agg):
         merged_schema = pa.schema(merged_fields)
         merged = HashAggregateExec(scan, [refs[f"k{i}"] for i in range(keys)], [True] * keys,
                                    merged_aggs, merged_schema, partial_schema.names)
-        merged.validation = agg.validation
         columns = {f.name: tk.bind(tk.field(f.name), merged_schema) for f in merged_schema}
         exprs = [columns[f"k{i}"] for i in range(keys)]
         for (func, cols), out in zip(finals, list(agg.schema)[keys:]):
@@ -86,7 +84,6 @@ def split_aggregate(agg):
                  for e, f in zip(exprs, agg.schema)]
         project = ProjectionExec(merged, exprs, agg.schema.names,
                                  [f.nullable for f in agg.schema], merged_schema.names)
-        project.validation = agg.validation
         return project
 
     return partial, final
