@@ -17,22 +17,13 @@ import pyarrow as pa
 from toolkit.errors import FieldRefError
 from toolkit.execution.evaluate import evaluate
 from toolkit.observe import silenced
+from toolkit.render.branch_table import NOT_REACHED, BranchTable, SpecialForm
 from toolkit.render.labels import MAX_FORM_COLUMNS, bounded_text, path_text, rows_text
-from toolkit.trace.steps import branch_target
+from toolkit.render.selection_strip import row_indices
 
 __all__ = ["NOT_KEPT", "NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
 
-NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
 NOT_KEPT = "(not kept)"  # a sampled-out row's input or value once the batch is gone
-_CONDITION_PREFIX = "when "  # case_when's condition branches: they decide, they give no value
-
-
-@dataclass
-class SpecialForm:
-    path: tuple
-    name: str
-    text: str
-    branches: list  # the BranchSelections of this form, in the order they ran
 
 
 @dataclass
@@ -58,16 +49,14 @@ class SelectionRows:
         self.result = event.result
         sample = getattr(event, "sample", None)
         # a large batch keeps a sample: the original row number of each kept row
-        self.sample = None if sample is None else _indices(sample)
+        self.sample = None if sample is None else row_indices(sample)
         self.kept_rows = 0 if self.data is None else self.data.num_rows
         self.error = event.error
-        self._scope_rows: dict[tuple, np.ndarray] = {}
-        self._scope_of = self._innermost_scopes()  # node path -> its deepest branch scope
-        self.forms = self._forms()
+        self.branch_table = BranchTable(event)
+        self.forms = self.branch_table.forms
         # a page shows one branch column per form, for the outermost MAX_FORM_COLUMNS forms
         self.shown_forms = self.forms[:MAX_FORM_COLUMNS]
         self._form_keys = [form_key(f) for f in self.shown_forms]
-        self._taken_by_form: dict[tuple, tuple] = {}
 
     # -- the columns a row shows ---------------------------------------------------
     @property
@@ -120,7 +109,7 @@ class SelectionRows:
 
     def branch_rows(self, form: SpecialForm, branch: str) -> np.ndarray:
         """The batch rows whose value came from `branch` of `form` (`NOT_REACHED`: none)."""
-        names, codes = self._taken(form)
+        names, codes = self.branch_table.taken(form)
         if branch not in names:
             return np.zeros(0, dtype=np.int64)
         return np.flatnonzero(codes == names.index(branch)).astype(np.int64)
@@ -154,7 +143,7 @@ class SelectionRows:
             for name, column in inputs.items():
                 record[name] = column[k]
             for form, key in zip(self.shown_forms, self._form_keys):
-                names, codes = self._taken(form)
+                names, codes = self.branch_table.taken(form)
                 record[key] = names[codes[row]]
             record["value"] = values[k]
             out.append(record)
@@ -225,9 +214,7 @@ class SelectionRows:
 
     def branch_counts(self, form: SpecialForm) -> dict[str, int]:
         """How many rows took each branch (and how many never reached the form)."""
-        names, codes = self._taken(form)
-        counts = np.bincount(codes, minlength=len(names))
-        return {name: int(n) for name, n in zip(names, counts) if n}
+        return self.branch_table.branch_counts(form)
 
     # -- nodes --------------------------------------------------------------------
     def node_rows(self, limit: int | None = None) -> list[NodeRows]:
@@ -235,106 +222,13 @@ class SelectionRows:
         out = []
         for stat in self.event.nodes[:limit]:
             path = stat.path
-            rows = self._rows_reaching(path)
-            node = self._nodes.get(path)
+            rows = self.branch_table.rows_reaching(path)
+            node = self.branch_table.node(path)
             text = bounded_text(node, 60) if node is not None else ""
             out.append(NodeRows(path=path, label=stat.label, text=text,
                                 rows=stat.rows, total=self.num_rows,
                                 summary=rows_text(stat, self.num_rows), row_indices=rows))
         return out
-
-    # -- internals ------------------------------------------------------------------
-    def _forms(self) -> list[SpecialForm]:
-        """The special forms that recorded branches, outermost and leftmost first (pre-order)."""
-        by_path: dict[tuple, list] = {}
-        for b in self.event.branches:
-            by_path.setdefault(b.path, []).append(b)
-        order = [p for p in self._preorder if p in by_path]
-        order += [p for p in by_path if p not in self._nodes]  # not in the tree: kept, last
-        forms = []
-        for path in order:
-            node = self._nodes.get(path)
-            forms.append(SpecialForm(path=path, name=getattr(node, "name", "?"),
-                                     text=bounded_text(node, 60), branches=by_path[path]))
-        return forms
-
-    def _taken(self, form: SpecialForm) -> tuple:
-        """The branch names of `form`, and per row the index of the name it took (built once)."""
-        found = self._taken_by_form.get(form.path)
-        if found is None:
-            found = self._taken_by_form[form.path] = self._branch_per_row(form)
-        return found
-
-    def _branch_scope(self, branch) -> tuple:
-        """The subtree a branch selection applies to (case_when's conditions sit under arg 0)."""
-        return branch_target(self.expr, branch)
-
-    def _innermost_scopes(self) -> dict[tuple, tuple | None]:
-        """Every node's path -> the deepest branch scope it lies in (one walk of the tree).
-
-        Also keeps each node by its path, and the paths in pre-order. Linear in
-        the tree: paths are the trace's `TreePath`s, grown one step per level.
-        """
-        self._branches_of: dict[tuple, list] = {}
-        for b in self.event.branches:
-            self._branches_of.setdefault(self._branch_scope(b), []).append(b)
-        scopes = self._branches_of
-        out: dict[tuple, tuple | None] = {}
-        self._nodes: dict[tuple, object] = {}
-        self._preorder: list = []
-        if self.expr is None:
-            return out
-        stack = [(self.event.root_path(), self.expr, None)]
-        while stack:
-            path, node, scope = stack.pop()
-            if path in scopes:
-                scope = path
-            out[path] = scope
-            self._nodes[path] = node
-            self._preorder.append(path)
-            for i in range(len(node.args) - 1, -1, -1):
-                stack.append((path.child(i), node.args[i], scope))
-        return out
-
-    def _rows_reaching(self, path: tuple) -> np.ndarray | None:
-        """The rows of the deepest branch selection above `path`; None means every row."""
-        best = self._scope_of.get(path)
-        if best is None:
-            return None
-        if best not in self._scope_rows:
-            # a scope is entered once per slice of the data, on disjoint rows: join them
-            parts = [_indices(b.rows) for b in self._branches_of[best]]
-            rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
-            if len(rows) > 1 and not bool(np.all(rows[1:] >= rows[:-1])):
-                rows = np.sort(rows)
-            self._scope_rows[best] = rows
-        return self._scope_rows[best]
-
-    def _branch_per_row(self, form: SpecialForm) -> tuple[list[str], np.ndarray]:
-        """The form's branch names and, per row, the index of the one that gave its value."""
-        reaching = self._rows_reaching(form.path)
-        fallback = "left" if form.name in ("and_kleene", "or_kleene") else "null"
-        names = [NOT_REACHED, fallback]
-        codes = np.zeros(self.num_rows, dtype=np.int32)
-        if reaching is None:
-            codes[:] = 1
-        else:
-            codes[reaching] = 1
-        for b in form.branches:  # in run order: a later branch overrides (coalesce's args)
-            if b.branch.startswith(_CONDITION_PREFIX):
-                continue
-            if b.branch not in names:
-                names.append(b.branch)
-            codes[_indices(b.rows)] = names.index(b.branch)
-        return names, codes
-
-
-def _indices(rows) -> np.ndarray:
-    """Row indices as a numpy int64 array, from a pyarrow array (live) or any sequence."""
-    if isinstance(rows, (pa.Array, pa.ChunkedArray)):
-        return np.asarray(rows.to_numpy(zero_copy_only=False), dtype=np.int64)
-    return np.asarray(rows, dtype=np.int64)
-
 
 def form_key(form: SpecialForm) -> str:
     """The column name of a form's branch in a page row: the form's name and path."""

@@ -21,6 +21,7 @@ from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
 from ..trace.tracer import Trace
 from .dot_style import STATUS_STYLE
+from .branch_table import NOT_REACHED, BranchTable
 from .labels import MAX_FORM_COLUMNS, bounded_text, html_text
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, inline_svg, to_svg
@@ -269,26 +270,16 @@ def _selection_table(event: EvalEvent, facts) -> str:
     at = failing if sample is None else (sample.index(failing) if failing in sample else None)
     if at is not None and 0 <= at < n and at not in shown:
         shown += [k for k in range(max(0, at - 2), min(n, at + 3)) if k not in shown]
-    form_paths = list(dict.fromkeys(b.path for b in event.branches))
-    kept = set(sorted(form_paths, key=len)[:MAX_FORM_COLUMNS])  # the outermost forms
-    forms: dict[tuple, dict[int, str]] = {p: {} for p in form_paths if p in kept}
-    for b in event.branches:
-        taken = forms.get(b.path)
-        if taken is None:
-            continue
-        indices = b.rows.to_pylist() if hasattr(b.rows, "to_pylist") else list(b.rows)
-        wanted = {row_of(k) for k in shown}
-        for r in indices:
-            if r in wanted:
-                taken.setdefault(r, b.branch)
-                if not taken[r].endswith(b.branch):
-                    taken[r] = f"{taken[r]} → {b.branch}"
+    table = BranchTable(event)  # the same answer the notebook's selection view gives
+    forms = table.forms[:MAX_FORM_COLUMNS]  # the outermost forms
+    taken = [table.taken(form) for form in forms]
     used = []
     if isinstance(event.expr, Expression):
         used = [r.name for r in event.expr.field_refs() if r.name in data.schema.names]
     columns = list(dict.fromkeys(used))[:8] or data.schema.names[:8]
     result = event.result
-    head = ["row"] + columns + [f"form at {'.'.join(map(str, p)) or 'root'}" for p in forms]
+    head = ["row"] + columns + [f"{f.name} at {'.'.join(map(str, f.path)) or 'root'}"
+                                for f in forms]
     head += ["result"] if isinstance(result, (pa.Array, pa.ChunkedArray)) else []
     lines = ['<details open><summary>rows, the branch each took, and the result</summary>',
              '<table class="data"><tr>' + "".join(f"<th>{html_text(h, 40)}</th>" for h in head)
@@ -300,7 +291,7 @@ def _selection_table(event: EvalEvent, facts) -> str:
             lines.append(f'<tr class="gap"><td colspan="{len(head)}">⋯</td></tr>')
         previous = r
         cells = [f"{r:,}"] + [_cell(data.column(c)[k]) for c in columns]
-        branch_cells = [forms[p].get(r, "—") for p in forms]
+        branch_cells = [names[codes[r]] for names, codes in taken]
         row_class = ' class="failing"' if r == failing else ""
         html_cells = "".join(f"<td>{html_text(c, 60)}</td>" for c in cells)
         html_cells += "".join(f'<td class="branch">{html_text(c, 60)}</td>' for c in branch_cells)
@@ -308,9 +299,13 @@ def _selection_table(event: EvalEvent, facts) -> str:
             html_cells += f"<td>{html_text(_cell(result[k]), 60)}</td>"
         lines.append(f"<tr{row_class}>{html_cells}</tr>")
     lines.append("</table>")
-    if len(form_paths) > len(forms):
+    if len(table.forms) > len(forms):
         lines.append(f'<p class="hint">Branch columns for the {len(forms)} outermost special '
-                     f"forms; {len(form_paths) - len(forms):,} more forms lie deeper.</p>")
+                     f"forms; {len(table.forms) - len(forms):,} more forms lie deeper. "
+                     f"{NOT_REACHED} marks a row that never reached a form.</p>")
+    elif forms:
+        lines.append(f'<p class="hint">{NOT_REACHED} marks a row that never reached a form; '
+                     "null, a row no branch gave a value.</p>")
     if sample is not None:
         lines.append(f'<p class="hint">{len(shown)} rows of a sample of {n:,} of the '
                      f"{event.num_rows:,} rows (the first, the first of every branch, the "

@@ -1,0 +1,136 @@
+"""Which branch of every special form each row of an evaluation took: computed once, here.
+
+The engine records, per special form, the batch rows each branch ran on
+(`BranchSelection`). This turns them into the answer a person reads for every
+row and every form: the branch that gave the row its value, or that the row
+never reached the form (an outer branch skipped it). The HTML report's row
+table and the notebook's selection view both read it, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..trace.steps import branch_target
+from .labels import bounded_text
+from .selection_strip import row_indices
+
+__all__ = ["NOT_REACHED", "BranchTable", "SpecialForm"]
+
+NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
+_CONDITION_PREFIX = "when "  # case_when's condition branches: they decide, they give no value
+
+
+@dataclass
+class SpecialForm:
+    path: tuple
+    name: str
+    text: str
+    branches: list  # the BranchSelections of this form, in the order they ran
+
+
+class BranchTable:
+    """The special forms of one evaluation and, per row, the branch of each that it took."""
+
+    def __init__(self, event):
+        self.event = event
+        self.expr = event.expr
+        self.num_rows = event.num_rows
+        self._scope_rows: dict[tuple, np.ndarray] = {}
+        self._scope_of = self._innermost_scopes()  # node path -> its deepest branch scope
+        self.forms = self._forms()
+        self._taken_by_form: dict[tuple, tuple] = {}
+
+    def node(self, path):
+        """The tree node at `path`, if the evaluated tree has one there."""
+        return self._nodes.get(path)
+
+    def taken(self, form: SpecialForm) -> tuple[list[str], np.ndarray]:
+        """The branch names of `form`, and per row the index of the name it took (built once)."""
+        found = self._taken_by_form.get(form.path)
+        if found is None:
+            found = self._taken_by_form[form.path] = self._branch_per_row(form)
+        return found
+
+    def branch_counts(self, form: SpecialForm) -> dict[str, int]:
+        """How many rows took each branch (and how many never reached the form)."""
+        names, codes = self.taken(form)
+        counts = np.bincount(codes, minlength=len(names))
+        return {name: int(n) for name, n in zip(names, counts) if n}
+
+    def rows_reaching(self, path: tuple) -> np.ndarray | None:
+        """The rows of the deepest branch selection above `path`; None means every row."""
+        best = self._scope_of.get(path)
+        if best is None:
+            return None
+        if best not in self._scope_rows:
+            # a scope is entered once per slice of the data, on disjoint rows: join them
+            parts = [row_indices(b.rows) for b in self._branches_of[best]]
+            rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
+            if len(rows) > 1 and not bool(np.all(rows[1:] >= rows[:-1])):
+                rows = np.sort(rows)
+            self._scope_rows[best] = rows
+        return self._scope_rows[best]
+
+    # -- internals ------------------------------------------------------------------
+    def _forms(self) -> list[SpecialForm]:
+        """The special forms that recorded branches, outermost and leftmost first (pre-order)."""
+        by_path: dict[tuple, list] = {}
+        for b in self.event.branches:
+            by_path.setdefault(b.path, []).append(b)
+        order = [p for p in self._preorder if p in by_path]
+        order += [p for p in by_path if p not in self._nodes]  # not in the tree: kept, last
+        forms = []
+        for path in order:
+            node = self._nodes.get(path)
+            forms.append(SpecialForm(path=path, name=getattr(node, "name", "?"),
+                                     text=bounded_text(node, 60), branches=by_path[path]))
+        return forms
+
+    def _innermost_scopes(self) -> dict[tuple, tuple | None]:
+        """Every node's path -> the deepest branch scope it lies in (one walk of the tree).
+
+        Also keeps each node by its path, and the paths in pre-order. Linear in
+        the tree: paths are the trace's `TreePath`s, grown one step per level.
+        """
+        self._branches_of: dict[tuple, list] = {}
+        for b in self.event.branches:
+            self._branches_of.setdefault(branch_target(self.expr, b), []).append(b)
+        scopes = self._branches_of
+        out: dict[tuple, tuple | None] = {}
+        self._nodes: dict[tuple, object] = {}
+        self._preorder: list = []
+        if self.expr is None:
+            return out
+        stack = [(self.event.root_path(), self.expr, None)]
+        while stack:
+            path, node, scope = stack.pop()
+            if path in scopes:
+                scope = path
+            out[path] = scope
+            self._nodes[path] = node
+            self._preorder.append(path)
+            for i in range(len(node.args) - 1, -1, -1):
+                stack.append((path.child(i), node.args[i], scope))
+        return out
+
+    def _branch_per_row(self, form: SpecialForm) -> tuple[list[str], np.ndarray]:
+        """The form's branch names and, per row, the index of the one that gave its value."""
+        reaching = self.rows_reaching(form.path)
+        fallback = "left" if form.name in ("and_kleene", "or_kleene") else "null"
+        names = [NOT_REACHED, fallback]
+        codes = np.zeros(self.num_rows, dtype=np.int32)
+        if reaching is None:
+            codes[:] = 1
+        else:
+            codes[reaching] = 1
+        for b in form.branches:  # in run order: a later branch overrides (coalesce's args)
+            if b.branch.startswith(_CONDITION_PREFIX):
+                continue
+            if b.branch not in names:
+                names.append(b.branch)
+            codes[row_indices(b.rows)] = names.index(b.branch)
+        return names, codes
+
