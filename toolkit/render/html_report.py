@@ -20,8 +20,8 @@ from ..scan import ScanExplanation
 from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
 from ..trace.tracer import Trace
-from .dot_style import STATUS_STYLE
 from .branch_table import NOT_REACHED, BranchTable
+from .dot_style import STATUS_STYLE
 from .labels import MAX_FORM_COLUMNS, bounded_text, html_text
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, inline_svg, to_svg
