@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "explorer.ipynb"
-OUT = Path(__file__).resolve().parents[2] / "out"  # screenshots kept for a person to look at
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOK = REPO / "notebooks" / "explorer.ipynb"
+OUT = REPO / "out"  # screenshots kept for a person to look at
 KERNEL = "exprscope-tests"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -74,9 +75,11 @@ def _prepare(root: Path, notebook: Path = NOTEBOOK) -> dict:
     nb["metadata"]["kernelspec"] = {"name": KERNEL, "display_name": "exprscope tests",
                                     "language": "python"}
     (root / "work" / notebook.name).write_text(json.dumps(nb))
+    # this checkout first on the kernel's path: an installed copy elsewhere must not stand in
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / "config"),
                JUPYTER_DATA_DIR=str(root / "data"), JUPYTER_RUNTIME_DIR=str(root / "runtime"),
-               JUPYTER_PLATFORM_DIRS="1")
+               JUPYTER_PLATFORM_DIRS="1", PYTHONPATH=path)
     env.pop("JUPYTER_PATH", None)
     return env
 
@@ -217,7 +220,8 @@ def _at_size_notebook(path: Path) -> Path:
         "%load_ext widgets\nimport numpy as np\nimport pyarrow as pa\n"
         "rng = np.random.default_rng(0)\n"
         "big = pa.table({'a': rng.integers(-2, 3, 5_000_000), 'b': rng.random(5_000_000)})\n"
-        "small = pa.table({'species': ['S1', 'S3', 'x'], 'n': [1, 2, 3]})",
+        "small = pa.table({'species': ['S1', 'S3', 'x'], 'n': [1, 2, 3]})\n"
+        "import toolkit\nprint('toolkit from', toolkit.__file__)",
         f"%%explain --data small\n{terms}",
         "%%trace --data big\nif(a != 0, b / a, 0)",
         "import toolkit as tk\nfrom widgets import Explorer\nexpr = tk.literal(-1)\n"
@@ -237,6 +241,9 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
     from playwright.sync_api import expect
 
     with _notebook_running(jupyterlab, "at-size.ipynb", 90_000) as page:
+        # the kernel runs this checkout, not an installed copy of the package
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="toolkit from")
+        expect(printed).to_contain_text(str(REPO / "toolkit" / "__init__.py"))
         explorer = page.locator(".exprscope-explorer").first
         svg = explorer.locator(".exprscope-tree svg").first
         svg.wait_for(state="attached")
