@@ -93,6 +93,7 @@ class Explorer(w.VBox):
         self.window_note = w.HTML()
         self.window_note.add_class("exprscope-window-note")
         self._depths: dict[int, int] = {}  # step index -> depth of its tree
+        self._moving_slider = False
         self.tree = w.HTML()
         self.tree.add_class("exprscope-tree")
         self.rules = w.HTML()
@@ -155,10 +156,7 @@ class Explorer(w.VBox):
     def go(self, index: int) -> int:
         """Show step `index` (clamped to the steps there are)."""
         target = self.cursor.go(index)
-        if self.slider.value != target + 1:
-            self.slider.value = target + 1  # the slider's observer draws the step
-        else:
-            self._show()
+        self._show()  # draws the step first, then moves the slider, header and tree together
         return target
 
     def next(self) -> int:
@@ -213,13 +211,55 @@ class Explorer(w.VBox):
         self._show()
 
     def _on_slider(self, change) -> None:
+        if self._moving_slider:
+            return  # the explorer moved it to the step it is showing
         self.cursor.go(change["new"] - 1)
         self._show()
 
     def _show(self) -> None:
+        """Draw the current step, then show it everywhere at once.
+
+        The picture (the slow part) is drawn before any widget changes, so the slider,
+        the header and the tree never name different steps while a big tree is drawn.
+        """
         cursor = self.cursor
         total = len(cursor)
         only_changes = self.changes_only.value
+        if total == 0:
+            self._set_controls(cursor, total, only_changes)
+            self.header.value = "<b>The trace recorded no steps.</b>"
+            self.tree.value = self.rules.value = self.before_after.value = ""
+            self.detail.children = []
+            return
+        step, index = cursor.current, cursor.index
+        changed = " <span style='color:#b35c00'>(changed)</span>" if is_change(step) else ""
+        header = (f"<b>Step {index + 1} of {total}</b>: "
+                  f"{html_text(step_title(step))}{changed}")
+        tree = (f'<div class="exprscope-step-picture" data-step="{index + 1}">'
+                f"{self._tree(index)}</div>")
+        kind = step_kind(step)
+        view = None
+        if kind == EVAL:
+            view = self._views.get(index)
+            if view is None:
+                view = self._views[index] = SelectionView(step, page_size=self.page_size)
+        # everything is ready: the step is shown in one go
+        self._set_controls(cursor, total, only_changes)
+        if self.slider.value != index + 1:
+            self._moving_slider = True
+            try:
+                self.slider.value = index + 1
+            finally:
+                self._moving_slider = False
+        self.tree.value = tree
+        self.header.value = header
+        self.rules.value = _rules_html(step, kind)
+        self.before_after.value = _before_after_html(step, kind)
+        self.selection_view = view
+        self.detail.children = [view] if view is not None else []
+        self.invariants.highlight(index if kind == INVARIANT else None)
+
+    def _set_controls(self, cursor: StepCursor, total: int, only_changes: bool) -> None:
         self.previous_button.disabled = total == 0 or cursor.at_start or (
             only_changes and cursor.previous_change() is None)
         self.next_button.disabled = total == 0 or cursor.at_end or (
@@ -227,29 +267,6 @@ class Explorer(w.VBox):
         self.change_button.disabled = cursor.next_change() is None
         self.previous_change_button.disabled = cursor.previous_change() is None
         self.slider.disabled = total <= 1
-        if total == 0:
-            self.header.value = "<b>The trace recorded no steps.</b>"
-            self.tree.value = self.rules.value = self.before_after.value = ""
-            self.detail.children = []
-            return
-        step = cursor.current
-        changed = " <span style='color:#b35c00'>(changed)</span>" if is_change(step) else ""
-        self.header.value = (f"<b>Step {cursor.index + 1} of {total}</b>: "
-                             f"{html_text(step_title(step))}{changed}")
-        self.tree.value = self._tree(cursor.index)
-        kind = step_kind(step)
-        self.rules.value = _rules_html(step, kind)
-        self.before_after.value = _before_after_html(step, kind)
-        if kind == EVAL:
-            view = self._views.get(cursor.index)
-            if view is None:
-                view = self._views[cursor.index] = SelectionView(step, page_size=self.page_size)
-            self.selection_view = view
-            self.detail.children = [view]
-        else:
-            self.selection_view = None
-            self.detail.children = []
-        self.invariants.highlight(cursor.index if kind == INVARIANT else None)
 
     def press(self, key: str) -> bool:
         """Do what `key` does when pressed over the explorer; False if it is not one of its keys."""
