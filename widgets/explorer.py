@@ -35,13 +35,14 @@ from .rich_display import text_html, tree_html
 from .selection_view import SelectionView
 from .step_cursor import StepCursor
 
-__all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "Explorer"]
+__all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "OPEN_DEPTH", "Explorer"]
 
-FOLD_DEPTH = 16  # trees deeper than this open folded past it (a 12-term `or` stays open)
+FOLD_DEPTH = 16  # trees deeper than this open folded (a 12-term `or` stays open) ...
+OPEN_DEPTH = 8  # ... this many levels down: a picture that fits the window, labels readable
 AUTO_DEPTH = "auto"
 KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous change "
              "· Home / End first / last step")
-_DEPTH_OPTIONS = [(f"auto (fold past {FOLD_DEPTH} levels when deeper)", AUTO_DEPTH),
+_DEPTH_OPTIONS = [(f"auto ({OPEN_DEPTH} levels when deeper than {FOLD_DEPTH})", AUTO_DEPTH),
                   ("every level", None), *((f"{n} levels", n) for n in (2, 4, 8, 16, 32, 64))]
 
 
@@ -74,15 +75,16 @@ class Explorer(w.VBox):
         self.changes_only = w.Checkbox(value=False, description="only steps that changed",
                                        indent=False, layout=w.Layout(width="auto"))
         self.changes_only.add_class("exprscope-changes-only")
-        self.fit = w.Checkbox(value=True, description="fit the picture to the width",
+        self.fit = w.Checkbox(value=True, description="fit the picture in view",
                               indent=False, layout=w.Layout(width="auto"))
         self.fit.add_class("exprscope-fit")
         # with the picture not fitted: its size, in a box that scrolls both ways (pan)
         self.zoom = w.Dropdown(options=[("50%", 0.5), ("100%", 1.0), ("150%", 1.5),
                                         ("200%", 2.0)], value=1.0, description="zoom",
-                               disabled=True, layout=w.Layout(width="150px"))
+                               disabled=True, style={"description_width": "initial"},
+                               layout=w.Layout(width="auto", margin="0 0 0 24px"))
         self.zoom.add_class("exprscope-zoom")
-        # folding: deep trees open folded past FOLD_DEPTH levels; any subtree can be opened
+        # folding: trees deeper than FOLD_DEPTH open OPEN_DEPTH levels down; any subtree opens
         self.depth_picker = w.Dropdown(options=_DEPTH_OPTIONS, value=AUTO_DEPTH,
                                        description="open", layout=w.Layout(width="auto"))
         self.depth_picker.add_class("exprscope-depth")
@@ -295,7 +297,7 @@ class Explorer(w.VBox):
     def _tree(self, index: int) -> str:
         depth = self.depth_picker.value
         if depth == AUTO_DEPTH:
-            depth = FOLD_DEPTH if self.tree_depth(index) > FOLD_DEPTH else None
+            depth = OPEN_DEPTH if self.tree_depth(index) > FOLD_DEPTH else None
         focus, note = self.subtree.value.strip(), ""
         if focus and tree_of(self.steps[index]) is None:
             focus, note = "", "This step has no expression tree; the subtree is not used here."

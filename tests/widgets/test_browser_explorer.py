@@ -38,6 +38,37 @@ KERNEL_IDLE = """() => {
   return Boolean(session && session.kernel && session.kernel.status === 'idle');
 }"""
 
+# controls whose text does not fit them: buttons and labels cut with an ellipsis, and
+# dropdowns whose chosen option is wider than the box that shows it
+TRUNCATED = """(root) => {
+  const cut = [];
+  for (const el of root.querySelectorAll('button, .widget-label, label span, .widget-readout')) {
+    if (el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1) {
+      cut.push(el.textContent.trim());
+    }
+  }
+  const ctx = document.createElement('canvas').getContext('2d');
+  for (const select of root.querySelectorAll('select')) {
+    if (select.offsetParent === null || select.selectedIndex < 0) continue;
+    const style = getComputedStyle(select);
+    ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = select.options[select.selectedIndex].text;
+    const room = select.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight);
+    if (ctx.measureText(text).width > room + 1) cut.push(text);
+  }
+  return cut;
+}"""
+
+# the step each part of an explorer names: header, slider, picture
+STEPS_SHOWN = """(root) => {
+  const header = root.querySelector('.exprscope-step-title').textContent;
+  const picture = root.querySelector('.exprscope-step-picture');
+  return [Number((header.match(/Step (\\d+) of/) || [])[1]),
+          Number(root.querySelector('.exprscope-slider .widget-readout').textContent),
+          Number(picture && picture.getAttribute('data-step'))];
+}"""
+
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -170,6 +201,13 @@ def _notebook_running(jupyterlab, name: str, timeout_ms: int):
             browser.close()
 
 
+def _steps_agree(explorer) -> int:
+    """The step the header, the slider and the picture name: one and the same."""
+    header, slider, picture = explorer.evaluate(STEPS_SHOWN)
+    assert header == slider == picture, (header, slider, picture)
+    return header
+
+
 def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
     from playwright.sync_api import expect
 
@@ -188,8 +226,10 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
             "([el, old]) => el.innerHTML !== old && el.querySelector('svg') !== null",
             arg=[tree.element_handle(), before])
         assert tree.inner_html() != before
-        # the slider names the same step as the header
+        # the slider and the picture name the same step as the header
         expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("2")
+        assert _steps_agree(explorer) == 2
+        assert explorer.evaluate(TRUNCATED) == []  # every control's text fits it
 
         # keys with the pointer over the picture: right and left step, End goes to the last
         tree.hover()
@@ -200,6 +240,7 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
         total = header.inner_text().split(" of ")[1].split(":")[0]
         page.keyboard.press("End")
         expect(header).to_contain_text(f"Step {total} of {total}", timeout=45_000)
+        assert _steps_agree(explorer) == int(total)
         page.keyboard.press("Home")
         expect(header).to_contain_text("Step 1 of", timeout=45_000)
         expect(explorer.locator(".exprscope-keys-hint")).to_contain_text("← → step")
@@ -250,12 +291,18 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         explorer.scroll_into_view_if_needed()
         expect(explorer.locator(".exprscope-step-title")).to_contain_text("Step 1 of")
         expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("1")
+        assert _steps_agree(explorer) == 1
+        assert explorer.evaluate(TRUNCATED) == []  # "next change", zoom, ...: none cut
         cell = explorer.locator("xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
+        svg.scroll_into_view_if_needed()
         tree_box, cell_box = svg.bounding_box(), cell.bounding_box()
-        # the whole picture lies within the cell: scaled to fit, not cut off
+        view = page.viewport_size
+        # the whole picture lies within the cell and the window: scaled to fit, not cut off
         assert tree_box["x"] >= cell_box["x"] - 1
         assert tree_box["x"] + tree_box["width"] <= cell_box["x"] + cell_box["width"] + 1
-        assert tree_box["height"] > 50  # and not scaled to nothing
+        assert tree_box["y"] >= 0 and tree_box["y"] + tree_box["height"] <= view["height"]
+        assert tree_box["x"] >= 0 and tree_box["x"] + tree_box["width"] <= view["width"]
+        assert tree_box["height"] > 300  # and not scaled to nothing
         shot = OUT / "browser-at-size-or.png"
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 10_000
@@ -264,8 +311,10 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         nodes = view.locator(".exprscope-node-table")
         nodes.wait_for(state="attached")
         view.scroll_into_view_if_needed()
+        assert view.locator(".exprscope-row-table tr").count() > 3  # rows, with their values
         expect(nodes).to_contain_text("5,000,000")  # each node's rows, on all 5M rows
         assert view.locator(".exprscope-node-table tr").count() > 3
+        nodes.scroll_into_view_if_needed()  # each node's rows computed and used
         shot = OUT / "browser-at-size-trace.png"
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 10_000
@@ -273,16 +322,17 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         # a 300-deep evaluation opens folded, says so, and opens a folded box by its path
         deep = page.locator(".exprscope-explorer").last
         deep.locator(".exprscope-tree svg").wait_for(state="attached")
-        expect(deep.locator(".exprscope-window-note")).to_contain_text("folded past 16")
+        expect(deep.locator(".exprscope-window-note")).to_contain_text("folded past 8")
         folded = deep.locator("g.folded")
         assert folded.count() >= 1
         deep.scroll_into_view_if_needed()
         shot = OUT / "browser-at-size-folded.png"
         page.screenshot(path=str(shot))
         subtree = deep.locator(".exprscope-subtree input")
-        subtree.fill("1*16")
+        subtree.fill("1*8")
         subtree.press("Enter")
-        expect(deep.locator(".exprscope-tree")).to_contain_text("the subtree at 1*16")
+        expect(deep.locator(".exprscope-tree")).to_contain_text(
+            "the subtree at 1/1/1/1/1/1/1/1")
 
         # a row outside the sample, looked up in the batch the notebook still holds
         number = view.locator(".widget-inline-hbox input").first

@@ -182,10 +182,12 @@ def _table(title: str, rows: list[str], raw_rows: list[str] = ()) -> str:
             + "".join(cells) + "</TABLE>>")
 
 
-def _caption(g, lines: list[str], shown: tuple[int, int]) -> None:
-    drawn, total = shown
-    if drawn < total:
+def _caption(g, lines: list[str], shown: tuple[int, int, int]) -> None:
+    drawn, total, summarized = shown
+    if summarized:
         lines = lines + [f"showing {drawn:,} of {total:,} nodes; deeper levels are summarized"]
+    elif drawn < total:
+        lines = lines + [f"showing {drawn:,} of {total:,} nodes; the rest folded (▸)"]
     if lines:
         g.attr(label="<" + "<BR/>".join(dot_text(line, limit=160) for line in lines) + ">")
 
@@ -254,7 +256,7 @@ def _sizes(root: Expression) -> dict[int, int]:
 
 def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                window: TreeWindow = TreeWindow()):
-    """Draw breadth-first up to `max_nodes`; returns (drawn, total) and fills `look.ids`.
+    """Draw breadth-first up to `max_nodes`; returns (drawn, total, summarized), fills `look.ids`.
 
     Only the window's subtree is drawn; what lies below its depth is folded.
     """
@@ -303,7 +305,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                             "fold (depth) to see them"))
         g.edge(ids[parent_path], sid, style="dashed", color="#9ca3af",
                tooltip=_tip(f"{hidden:,} more nodes, summarized"))
-    return len(ids), total
+    return len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes)
 
 
 def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: int,
@@ -364,7 +366,8 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
     removed_style = STATUS_STYLE["removed"]["color"]
     for i, (key, gone) in enumerate(diff.removed):
         gid = f"{prefix}gone{i}"
-        g.node(gid, label=_table(bounded_text(gone, 60) if gone.args else node_title(gone),
+        g.node(gid, label=_table(bounded_text(gone, 60, short=True) if gone.args
+                                 else node_title(gone),
                                  ["removed"]),
                tooltip=_tip("removed: " + bounded_text(gone, TOOLTIP_CHARS)),
                **_style(node_kind(gone), "removed"))
