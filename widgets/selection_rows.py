@@ -237,7 +237,7 @@ class SelectionRows:
             path = stat.path
             rows = self._rows_reaching(path)
             node = self._nodes.get(path)
-            text = bounded_text(node, 60) if node is not None else ""
+            text = bounded_text(node, 60, short=True) if node is not None else ""
             out.append(NodeRows(path=path, label=stat.label, text=text,
                                 rows=stat.rows, total=self.num_rows,
                                 summary=rows_text(stat, self.num_rows), row_indices=rows))
@@ -255,7 +255,8 @@ class SelectionRows:
         for path in order:
             node = self._nodes.get(path)
             forms.append(SpecialForm(path=path, name=getattr(node, "name", "?"),
-                                     text=bounded_text(node, 60), branches=by_path[path]))
+                                     text=bounded_text(node, 60, short=True),
+                                     branches=by_path[path]))
         return forms
 
     def _taken(self, form: SpecialForm) -> tuple:
