@@ -58,6 +58,9 @@ def test_the_failing_node_is_red_with_its_row():
     assert "failed at row 2" in source  # the caption
     root = next(line for line in source.splitlines() if line.lstrip().startswith("n0 "))
     assert "did not finish" in root  # if_else waited for the divide that failed
+    (legend,) = [line for line in source.splitlines() if "class=legend" in line]
+    assert "did not finish: a node below it failed" in legend  # its dashes, explained
+    assert "no row reached it" not in legend  # every other node ran
 
 
 def test_case_when_conditions_get_their_own_strips():

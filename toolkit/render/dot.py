@@ -490,7 +490,7 @@ class _EvalLook(_Look):
             self.used.add("failed")
             return ERROR_STYLE
         if path not in self.stats and not node.is_literal:
-            self.used.add("skipped")
+            self.used.add("unfinished" if self._above_failure(path) else "skipped")
             return SKIPPED_STYLE
         return None
 
@@ -561,6 +561,7 @@ _EVAL_LEGEND = (
     ("density", "density strip: each cell a stretch of rows, darker where more took it"),
     ("dense", "computed on … · used on …: ran on more rows than its value was used for"),
     ("skipped", "not evaluated: no row reached it"),
+    ("unfinished", "did not finish: a node below it failed"),
     ("failed", "failed here, at the row it names"),
 )
 
@@ -575,7 +576,7 @@ def _eval_symbol(key: str) -> str:
         return f'<TD ALIGN="LEFT">{_cells_html(colors, 4)}</TD>'
     if key == "dense":
         return "<TD></TD>"  # words, explained in their own column
-    extra = {"failed": ERROR_STYLE, "skipped": SKIPPED_STYLE}[key]
+    extra = {"failed": ERROR_STYLE, "skipped": SKIPPED_STYLE, "unfinished": SKIPPED_STYLE}[key]
     return _swatch({**KIND_STYLE["call"], **extra})
 
 

@@ -21,7 +21,7 @@ from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
 from ..trace.tracer import Trace
 from .dot_style import STATUS_STYLE
-from .labels import MAX_FORM_COLUMNS, bounded_text, html_text
+from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, inline_svg, to_svg
 from .text import to_text
@@ -288,7 +288,7 @@ def _selection_table(event: EvalEvent, facts) -> str:
         used = [r.name for r in event.expr.field_refs() if r.name in data.schema.names]
     columns = list(dict.fromkeys(used))[:8] or data.schema.names[:8]
     result = event.result
-    head = ["row"] + columns + [f"form at {'.'.join(map(str, p)) or 'root'}" for p in forms]
+    head = ["row"] + columns + [f"{_name_at(event.expr, p)} {path_text(p)}" for p in forms]
     head += ["result"] if isinstance(result, (pa.Array, pa.ChunkedArray)) else []
     lines = ['<details open><summary>rows, the branch each took, and the result</summary>',
              '<table class="data"><tr>' + "".join(f"<th>{html_text(h, 40)}</th>" for h in head)
@@ -308,6 +308,9 @@ def _selection_table(event: EvalEvent, facts) -> str:
             html_cells += f"<td>{html_text(_cell(result[k]), 60)}</td>"
         lines.append(f"<tr{row_class}>{html_cells}</tr>")
     lines.append("</table>")
+    if any("—" == forms[p].get(row_of(k), "—") for p in forms for k in shown):
+        lines.append('<p class="hint">— no branch of that form gave the row its value: the '
+                     "row never reached it, or its condition was null.</p>")
     if len(form_paths) > len(forms):
         lines.append(f'<p class="hint">Branch columns for the {len(forms)} outermost special '
                      f"forms; {len(form_paths) - len(forms):,} more forms lie deeper.</p>")
@@ -319,6 +322,16 @@ def _selection_table(event: EvalEvent, facts) -> str:
         lines.append(f'<p class="hint">{len(shown)} of {n:,} rows shown.</p>')
     lines.append("</details>")
     return "\n".join(lines)
+
+
+def _name_at(expr, path) -> str:
+    """The function at `path` of the evaluated tree (a column's header)."""
+    node = expr
+    for i in path:
+        if not isinstance(node, Expression) or i >= len(node.args):
+            return "form"
+        node = node.args[i]
+    return node.name if isinstance(node, Expression) and node.is_call else "form"
 
 
 def _cell(value) -> str:
