@@ -40,8 +40,8 @@ __all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "OPEN_DEPTH", "Explorer"]
 FOLD_DEPTH = 16  # trees deeper than this open folded (a 12-term `or` stays open) ...
 OPEN_DEPTH = 8  # ... this many levels down: a picture that fits the window, labels readable
 AUTO_DEPTH = "auto"
-KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous change "
-             "· Home / End first / last step")
+KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous "
+             "change · Home / End first / last step")
 _DEPTH_OPTIONS = [(f"auto ({OPEN_DEPTH} levels when deeper than {FOLD_DEPTH})", AUTO_DEPTH),
                   ("every level", None), *((f"{n} levels", n) for n in (2, 4, 8, 16, 32, 64))]
 
@@ -271,7 +271,8 @@ class Explorer(w.VBox):
         self.slider.disabled = total <= 1
 
     def press(self, key: str) -> bool:
-        """Do what `key` does when pressed over the explorer; False if it is not one of its keys."""
+        """Do what `key` does when pressed over the explorer; False if it is not one of
+        its keys."""
         action = {"ArrowRight": self.next, "ArrowLeft": self.previous,
                   "n": self.jump_to_next_change, "p": self.jump_to_previous_change,
                   "Home": lambda: self.go(0), "End": lambda: self.go(len(self.steps) - 1),

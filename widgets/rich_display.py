@@ -70,8 +70,9 @@ def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,
 
     `fit`: the picture is scaled to the cell's width and the window's height (never
     above its natural size, nor below half of it), so a wide or tall tree is seen
-    whole; otherwise it keeps its size in a box that scrolls both ways, scaled by `zoom`. `focus` and `depth` choose the part of a tree drawn (see
-    `to_dot`; a bad path raises UsageError). The text is drawn only when it is
+    whole; otherwise it keeps its size in a box that scrolls both ways, scaled by
+    `zoom`. `focus` and `depth` choose the part of a tree drawn (see `to_dot`; a bad
+    path raises UsageError). The text is drawn only when it is
     shown: on a deep tree it costs as much as the SVG.
     """
     svg = None

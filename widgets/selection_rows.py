@@ -101,7 +101,8 @@ class SelectionRows:
 
     # -- rows on demand ---------------------------------------------------------------
     def live_data(self):
-        """The whole evaluated batch while its owner still holds it (a sampled event), else None."""
+        """The whole evaluated batch while its owner still holds it (a sampled event),
+        else None."""
         ref = getattr(self.event, "live_data", None)
         return ref() if ref is not None else None
 
@@ -126,7 +127,8 @@ class SelectionRows:
         return np.flatnonzero(codes == names.index(branch)).astype(np.int64)
 
     def look_up(self, rows) -> list[dict]:
-        """Records (as `page` gives) for batch row numbers: from the kept rows, else the live batch.
+        """Records (as `page` gives) for batch row numbers: from the kept rows, else the
+        live batch.
 
         A row neither kept nor in a live batch shows `NOT_KEPT` for its inputs and value;
         its branches are always known (the trace keeps every branch's rows).

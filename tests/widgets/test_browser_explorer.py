@@ -195,7 +195,8 @@ def _notebook_running(jupyterlab, name: str, timeout_ms: int):
             page.goto(f"{base}/lab/tree/{name}?token={token}")
             page.wait_for_selector(".jp-Notebook .jp-Cell")
             page.wait_for_function(KERNEL_IDLE)  # run only once the kernel is up
-            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+            page.evaluate(
+                "() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
             yield page
         finally:
             browser.close()
@@ -325,7 +326,10 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         expect(deep.locator(".exprscope-window-note")).to_contain_text("folded past 8")
         folded = deep.locator("g.folded")
         assert folded.count() >= 1
-        deep.scroll_into_view_if_needed()
+        deep_svg = deep.locator(".exprscope-tree svg").first
+        deep_svg.scroll_into_view_if_needed()
+        deep_box = deep_svg.bounding_box()
+        assert deep_box["x"] + deep_box["width"] <= page.viewport_size["width"]
         shot = OUT / "browser-at-size-folded.png"
         page.screenshot(path=str(shot))
         subtree = deep.locator(".exprscope-subtree input")

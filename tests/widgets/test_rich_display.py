@@ -67,7 +67,7 @@ def test_a_fitted_picture_is_bounded_by_the_cell_the_window_and_readability():
     width, height = (float(x) for x in re.search(
         r'viewBox="[\d.\-]+ [\d.\-]+ ([\d.]+) ([\d.]+)"', html_).groups())
     style = re.search(r'<svg style="([^"]+)"', html_).group(1)
-    floor, cell, natural, window, ratio = re.fullmatch(
+    floor, _, natural, _, ratio = re.fullmatch(
         r"width:max\(([\d.]+)pt, min\((100)%, ([\d.]+)pt, calc\((78)vh \* ([\d.]+)\)\)\);"
         r"height:auto", style).groups()
     # no wider than the cell, its natural width, or what fits 78% of the window's height...

@@ -94,7 +94,8 @@ _CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inlin
 
 
 def write_report(trace: Trace, path, title: str = "exprscope report") -> Path:
-    """Write the report of a trace or a scan explanation; returns its path (folders made as needed)."""
+    """Write the report of a trace or a scan explanation; returns its path (folders made
+    as needed)."""
     if isinstance(trace, ScanExplanation):
         page = scan_report_html(trace, title, _CSP)
     else:
