@@ -40,6 +40,7 @@ __all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "OPEN_DEPTH", "Explorer"]
 FOLD_DEPTH = 16  # trees deeper than this open folded (a 12-term `or` stays open) ...
 OPEN_DEPTH = 8  # ... this many levels down: a picture that fits the window, labels readable
 AUTO_DEPTH = "auto"
+PICK_A_CHECK = "choose one: failures first"
 KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous "
              "change · Home / End first / last step")
 _DEPTH_OPTIONS = [(f"auto ({OPEN_DEPTH} levels when deeper than {FOLD_DEPTH})", AUTO_DEPTH),
@@ -106,8 +107,8 @@ class Explorer(w.VBox):
         self.invariants = InvariantsPanel(steps)
         # a picker of the invariant checks, failures first: choosing one goes to its step
         self.check_picker = w.Dropdown(options=_check_options(self.invariants.checks),
-                                       value=None, description="go to check",
-                                       layout=w.Layout(width="auto", max_width="100%"))
+                                       index=0, description="go to check",
+                                       layout=w.Layout(width="auto", max_width="720px"))
         self.check_picker.add_class("exprscope-check-picker")
         self.check_picker.observe(self._on_check_picked, names="value")
 
@@ -207,6 +208,7 @@ class Explorer(w.VBox):
     def _on_check_picked(self, change) -> None:
         if change["new"] is not None:
             self.go(change["new"])
+            self.check_picker.index = 0  # ready for the next choice, the same one included
 
     def _on_fit(self, change) -> None:
         self.zoom.disabled = bool(change["new"])
@@ -325,7 +327,7 @@ class Explorer(w.VBox):
 def _check_options(checks) -> list:
     """(label, step index) per invariant check, the failed ones first."""
     ordered = sorted(checks, key=lambda pair: (pair[1].passed, pair[0]))
-    out = [("", None)]
+    out = [(PICK_A_CHECK, None)]
     for index, check in ordered:
         verdict = "✔" if check.passed else "✘ FAIL"
         subject = str(check.subject)
@@ -373,11 +375,11 @@ def _before_after_html(step, kind: str) -> str:
     if kind in (PASS, PLAN_RULE):
         before, after = _any_text(event.before), _any_text(event.after)
         same = "" if event.changed else " <i>(unchanged)</i>"
-        return ("<div style='display:flex;gap:24px'>"
+        return (f"<div style='{_SIDE_BY_SIDE}'>"
                 f"<div><b>before</b>{text_html(before, 'exprscope-before')}</div>"
                 f"<div><b>after</b>{same}{text_html(after, 'exprscope-after')}</div></div>")
     if kind == INVARIANT and (event.expected is not None or event.actual is not None):
-        return ("<div style='display:flex;gap:24px'>"
+        return (f"<div style='{_SIDE_BY_SIDE}'>"
                 f"<div><b>expected</b>{text_html(str(event.expected))}</div>"
                 f"<div><b>actual</b>{text_html(str(event.actual))}</div></div>")
     return ""
@@ -403,4 +405,6 @@ def _path(path) -> str:
     return "root" if not path else "/".join(str(i) for i in path)
 
 
+# two texts side by side in equal halves: a long one cannot squeeze the other to a sliver
+_SIDE_BY_SIDE = "display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:24px"
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top;"

@@ -248,6 +248,21 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
         explorer.locator("button.exprscope-next").click()
         expect(header).to_contain_text("Step 2 of", timeout=45_000)
 
+        # every explorer of the tour, plan steps and check picker included: no text cut
+        explorers = page.locator(".exprscope-explorer")
+        assert explorers.count() >= 4  # %%explain, a trace, a plan, a buggy rule's checks
+        for k in range(explorers.count()):
+            explorers.nth(k).scroll_into_view_if_needed()
+            assert explorers.nth(k).evaluate(TRUNCATED) == [], f"explorer {k + 1}"
+        picker = explorers.last.locator(".exprscope-check-picker")
+        picker.scroll_into_view_if_needed()
+        OUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUT / "browser-explorer-checks.png"))
+        # a failed check's expected and actual schemas share the width evenly
+        texts = explorers.last.locator(".exprscope-before-after pre")
+        widths = [texts.nth(i).bounding_box()["width"] for i in range(texts.count())]
+        assert len(widths) == 2 and min(widths) > 0.8 * max(widths), widths
+
         explorer.scroll_into_view_if_needed()
         shot = OUT / "browser-explorer.png"
         shot.parent.mkdir(exist_ok=True)
