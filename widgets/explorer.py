@@ -35,13 +35,15 @@ from .rich_display import text_html, tree_html
 from .selection_view import SelectionView
 from .step_cursor import StepCursor
 
-__all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "Explorer"]
+__all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "OPEN_DEPTH", "Explorer"]
 
-FOLD_DEPTH = 16  # trees deeper than this open folded past it (a 12-term `or` stays open)
+FOLD_DEPTH = 16  # trees deeper than this open folded (a 12-term `or` stays open) ...
+OPEN_DEPTH = 8  # ... this many levels down: a picture that fits the window, labels readable
 AUTO_DEPTH = "auto"
-KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous change "
-             "· Home / End first / last step")
-_DEPTH_OPTIONS = [(f"auto (fold past {FOLD_DEPTH} levels when deeper)", AUTO_DEPTH),
+PICK_A_CHECK = "choose one: failures first"
+KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous "
+             "change · Home / End first / last step")
+_DEPTH_OPTIONS = [(f"auto ({OPEN_DEPTH} levels when deeper than {FOLD_DEPTH})", AUTO_DEPTH),
                   ("every level", None), *((f"{n} levels", n) for n in (2, 4, 8, 16, 32, 64))]
 
 
@@ -74,15 +76,16 @@ class Explorer(w.VBox):
         self.changes_only = w.Checkbox(value=False, description="only steps that changed",
                                        indent=False, layout=w.Layout(width="auto"))
         self.changes_only.add_class("exprscope-changes-only")
-        self.fit = w.Checkbox(value=True, description="fit the picture to the width",
+        self.fit = w.Checkbox(value=True, description="fit the picture in view",
                               indent=False, layout=w.Layout(width="auto"))
         self.fit.add_class("exprscope-fit")
         # with the picture not fitted: its size, in a box that scrolls both ways (pan)
         self.zoom = w.Dropdown(options=[("50%", 0.5), ("100%", 1.0), ("150%", 1.5),
                                         ("200%", 2.0)], value=1.0, description="zoom",
-                               disabled=True, layout=w.Layout(width="150px"))
+                               disabled=True, style={"description_width": "initial"},
+                               layout=w.Layout(width="auto", margin="0 0 0 24px"))
         self.zoom.add_class("exprscope-zoom")
-        # folding: deep trees open folded past FOLD_DEPTH levels; any subtree can be opened
+        # folding: trees deeper than FOLD_DEPTH open OPEN_DEPTH levels down; any subtree opens
         self.depth_picker = w.Dropdown(options=_DEPTH_OPTIONS, value=AUTO_DEPTH,
                                        description="open", layout=w.Layout(width="auto"))
         self.depth_picker.add_class("exprscope-depth")
@@ -93,6 +96,7 @@ class Explorer(w.VBox):
         self.window_note = w.HTML()
         self.window_note.add_class("exprscope-window-note")
         self._depths: dict[int, int] = {}  # step index -> depth of its tree
+        self._moving_slider = False
         self.tree = w.HTML()
         self.tree.add_class("exprscope-tree")
         self.rules = w.HTML()
@@ -103,8 +107,8 @@ class Explorer(w.VBox):
         self.invariants = InvariantsPanel(steps)
         # a picker of the invariant checks, failures first: choosing one goes to its step
         self.check_picker = w.Dropdown(options=_check_options(self.invariants.checks),
-                                       value=None, description="go to check",
-                                       layout=w.Layout(width="auto", max_width="100%"))
+                                       index=0, description="go to check",
+                                       layout=w.Layout(width="auto", max_width="720px"))
         self.check_picker.add_class("exprscope-check-picker")
         self.check_picker.observe(self._on_check_picked, names="value")
 
@@ -155,10 +159,7 @@ class Explorer(w.VBox):
     def go(self, index: int) -> int:
         """Show step `index` (clamped to the steps there are)."""
         target = self.cursor.go(index)
-        if self.slider.value != target + 1:
-            self.slider.value = target + 1  # the slider's observer draws the step
-        else:
-            self._show()
+        self._show()  # draws the step first, then moves the slider, header and tree together
         return target
 
     def next(self) -> int:
@@ -207,19 +208,62 @@ class Explorer(w.VBox):
     def _on_check_picked(self, change) -> None:
         if change["new"] is not None:
             self.go(change["new"])
+            self.check_picker.index = 0  # ready for the next choice, the same one included
 
     def _on_fit(self, change) -> None:
         self.zoom.disabled = bool(change["new"])
         self._show()
 
     def _on_slider(self, change) -> None:
+        if self._moving_slider:
+            return  # the explorer moved it to the step it is showing
         self.cursor.go(change["new"] - 1)
         self._show()
 
     def _show(self) -> None:
+        """Draw the current step, then show it everywhere at once.
+
+        The picture (the slow part) is drawn before any widget changes, so the slider,
+        the header and the tree never name different steps while a big tree is drawn.
+        """
         cursor = self.cursor
         total = len(cursor)
         only_changes = self.changes_only.value
+        if total == 0:
+            self._set_controls(cursor, total, only_changes)
+            self.header.value = "<b>The trace recorded no steps.</b>"
+            self.tree.value = self.rules.value = self.before_after.value = ""
+            self.detail.children = []
+            return
+        step, index = cursor.current, cursor.index
+        changed = " <span style='color:#b35c00'>(changed)</span>" if is_change(step) else ""
+        header = (f"<b>Step {index + 1} of {total}</b>: "
+                  f"{html_text(step_title(step))}{changed}")
+        tree = (f'<div class="exprscope-step-picture" data-step="{index + 1}">'
+                f"{self._tree(index)}</div>")
+        kind = step_kind(step)
+        view = None
+        if kind == EVAL:
+            view = self._views.get(index)
+            if view is None:
+                view = self._views[index] = SelectionView(step, page_size=self.page_size)
+        # everything is ready: the step is shown in one go
+        self._set_controls(cursor, total, only_changes)
+        if self.slider.value != index + 1:
+            self._moving_slider = True
+            try:
+                self.slider.value = index + 1
+            finally:
+                self._moving_slider = False
+        self.tree.value = tree
+        self.header.value = header
+        self.rules.value = _rules_html(step, kind)
+        self.before_after.value = _before_after_html(step, kind)
+        self.selection_view = view
+        self.detail.children = [view] if view is not None else []
+        self.invariants.highlight(index if kind == INVARIANT else None)
+
+    def _set_controls(self, cursor: StepCursor, total: int, only_changes: bool) -> None:
         self.previous_button.disabled = total == 0 or cursor.at_start or (
             only_changes and cursor.previous_change() is None)
         self.next_button.disabled = total == 0 or cursor.at_end or (
@@ -227,32 +271,10 @@ class Explorer(w.VBox):
         self.change_button.disabled = cursor.next_change() is None
         self.previous_change_button.disabled = cursor.previous_change() is None
         self.slider.disabled = total <= 1
-        if total == 0:
-            self.header.value = "<b>The trace recorded no steps.</b>"
-            self.tree.value = self.rules.value = self.before_after.value = ""
-            self.detail.children = []
-            return
-        step = cursor.current
-        changed = " <span style='color:#b35c00'>(changed)</span>" if is_change(step) else ""
-        self.header.value = (f"<b>Step {cursor.index + 1} of {total}</b>: "
-                             f"{html_text(step_title(step))}{changed}")
-        self.tree.value = self._tree(cursor.index)
-        kind = step_kind(step)
-        self.rules.value = _rules_html(step, kind)
-        self.before_after.value = _before_after_html(step, kind)
-        if kind == EVAL:
-            view = self._views.get(cursor.index)
-            if view is None:
-                view = self._views[cursor.index] = SelectionView(step, page_size=self.page_size)
-            self.selection_view = view
-            self.detail.children = [view]
-        else:
-            self.selection_view = None
-            self.detail.children = []
-        self.invariants.highlight(cursor.index if kind == INVARIANT else None)
 
     def press(self, key: str) -> bool:
-        """Do what `key` does when pressed over the explorer; False if it is not one of its keys."""
+        """Do what `key` does when pressed over the explorer; False if it is not one of
+        its keys."""
         action = {"ArrowRight": self.next, "ArrowLeft": self.previous,
                   "n": self.jump_to_next_change, "p": self.jump_to_previous_change,
                   "Home": lambda: self.go(0), "End": lambda: self.go(len(self.steps) - 1),
@@ -278,7 +300,7 @@ class Explorer(w.VBox):
     def _tree(self, index: int) -> str:
         depth = self.depth_picker.value
         if depth == AUTO_DEPTH:
-            depth = FOLD_DEPTH if self.tree_depth(index) > FOLD_DEPTH else None
+            depth = OPEN_DEPTH if self.tree_depth(index) > FOLD_DEPTH else None
         focus, note = self.subtree.value.strip(), ""
         if focus and tree_of(self.steps[index]) is None:
             focus, note = "", "This step has no expression tree; the subtree is not used here."
@@ -305,7 +327,7 @@ class Explorer(w.VBox):
 def _check_options(checks) -> list:
     """(label, step index) per invariant check, the failed ones first."""
     ordered = sorted(checks, key=lambda pair: (pair[1].passed, pair[0]))
-    out = [("", None)]
+    out = [(PICK_A_CHECK, None)]
     for index, check in ordered:
         verdict = "✔" if check.passed else "✘ FAIL"
         subject = str(check.subject)
@@ -353,11 +375,11 @@ def _before_after_html(step, kind: str) -> str:
     if kind in (PASS, PLAN_RULE):
         before, after = _any_text(event.before), _any_text(event.after)
         same = "" if event.changed else " <i>(unchanged)</i>"
-        return ("<div style='display:flex;gap:24px'>"
+        return (f"<div style='{_SIDE_BY_SIDE}'>"
                 f"<div><b>before</b>{text_html(before, 'exprscope-before')}</div>"
                 f"<div><b>after</b>{same}{text_html(after, 'exprscope-after')}</div></div>")
     if kind == INVARIANT and (event.expected is not None or event.actual is not None):
-        return ("<div style='display:flex;gap:24px'>"
+        return (f"<div style='{_SIDE_BY_SIDE}'>"
                 f"<div><b>expected</b>{text_html(str(event.expected))}</div>"
                 f"<div><b>actual</b>{text_html(str(event.actual))}</div></div>")
     return ""
@@ -383,4 +405,6 @@ def _path(path) -> str:
     return "root" if not path else "/".join(str(i) for i in path)
 
 
+# two texts side by side in equal halves: a long one cannot squeeze the other to a sliver
+_SIDE_BY_SIDE = "display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:24px"
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top;"

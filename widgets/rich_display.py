@@ -33,11 +33,18 @@ def mimebundle(obj) -> dict:
 _SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
+FIT_HEIGHT = "78vh"  # a fitted picture is at most this tall: whole on screen below its controls
+MIN_FIT_SCALE = 0.5  # ... unless that would shrink its 11pt labels below about 7 px
+
+
 def _fitted(svg: str) -> str:
-    """The SVG at the container's width at most its natural width, height following."""
+    """The SVG scaled to be seen whole: no wider than the cell nor taller than the window,
+    never above its natural size nor below half of it (labels stay readable; the box
+    around it scrolls then)."""
     def scale(m):
-        width = float(m.group(1))
-        return (f'<svg style="width:100%;max-width:{width:.0f}pt;height:auto" '
+        width, height = float(m.group(1)), max(1.0, float(m.group(2)))
+        fitted = f"min(100%, {width:.0f}pt, calc({FIT_HEIGHT} * {width / height:.4f}))"
+        return (f'<svg style="width:max({width * MIN_FIT_SCALE:.0f}pt, {fitted});height:auto" '
                 f'data-natural-width="{width:.0f}pt"')
     return _SVG_SIZE.sub(scale, svg, count=1)
 
@@ -61,10 +68,11 @@ def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,
               zoom: float = 1.0) -> str:
     """HTML for an ipywidgets.HTML: the inline SVG, or the text drawing when `dot` is missing.
 
-    `fit`: the picture is scaled to the cell's width (never above its natural
-    size), so a wide tree is seen whole; otherwise it keeps its size in a box that
-    scrolls both ways, scaled by `zoom`. `focus` and `depth` choose the part of a tree drawn (see
-    `to_dot`; a bad path raises UsageError). The text is drawn only when it is
+    `fit`: the picture is scaled to the cell's width and the window's height (never
+    above its natural size, nor below half of it), so a wide or tall tree is seen
+    whole; otherwise it keeps its size in a box that scrolls both ways, scaled by
+    `zoom`. `focus` and `depth` choose the part of a tree drawn (see `to_dot`; a bad
+    path raises UsageError). The text is drawn only when it is
     shown: on a deep tree it costs as much as the SVG.
     """
     svg = None
@@ -78,7 +86,7 @@ def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,
     svg = _XML_PROLOG.sub("", svg, count=1)
     if fit:
         svg = _fitted(svg)
-        box = "overflow:hidden"
+        box = "overflow:auto;max-height:90vh"  # scrolls only when held at half its size
     else:
         svg = _zoomed(svg, zoom)
         box = "overflow:auto;max-height:80vh"

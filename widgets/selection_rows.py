@@ -90,7 +90,8 @@ class SelectionRows:
 
     # -- rows on demand ---------------------------------------------------------------
     def live_data(self):
-        """The whole evaluated batch while its owner still holds it (a sampled event), else None."""
+        """The whole evaluated batch while its owner still holds it (a sampled event),
+        else None."""
         ref = getattr(self.event, "live_data", None)
         return ref() if ref is not None else None
 
@@ -115,7 +116,8 @@ class SelectionRows:
         return np.flatnonzero(codes == names.index(branch)).astype(np.int64)
 
     def look_up(self, rows) -> list[dict]:
-        """Records (as `page` gives) for batch row numbers: from the kept rows, else the live batch.
+        """Records (as `page` gives) for batch row numbers: from the kept rows, else the
+        live batch.
 
         A row neither kept nor in a live batch shows `NOT_KEPT` for its inputs and value;
         its branches are always known (the trace keeps every branch's rows).
@@ -224,7 +226,7 @@ class SelectionRows:
             path = stat.path
             rows = self.branch_table.rows_reaching(path)
             node = self.branch_table.node(path)
-            text = bounded_text(node, 60) if node is not None else ""
+            text = bounded_text(node, 60, short=True) if node is not None else ""
             out.append(NodeRows(path=path, label=stat.label, text=text,
                                 rows=stat.rows, total=self.num_rows,
                                 summary=rows_text(stat, self.num_rows), row_indices=rows))

@@ -89,7 +89,8 @@ class SelectionView(w.VBox):
         options = [("every row", EVERY_ROW)]
         for k, form in enumerate(self.rows.shown_forms):
             for name, count in self.rows.branch_counts(form).items():
-                label = f"{form.name} {path_text(form.path)}: {name} ({count:,} rows)"
+                label = (f"{form.name} {path_text(form.path)}: {_branch_words(name)} "
+                         f"({_rows(count)})")
                 options.append((label, (k, name)))
         return options
 
@@ -124,8 +125,9 @@ class SelectionView(w.VBox):
             if not whole:
                 rows = np.intersect1d(rows, r.sample, assume_unique=True)
             where = f"{form.name} {path_text(form.path)}"
-            self._list(rows, f"rows that took {branch} of {where}"
-                       + ("" if whole else " (in the sample)"))
+            took = (f"rows that never reached {where}" if branch == NOT_REACHED
+                    else f"rows that took {branch} of {where}")
+            self._list(rows, took + ("" if whole else " (in the sample)"))
         self._note("")
         self.page = 0
         self._show_page()
@@ -197,13 +199,14 @@ class SelectionView(w.VBox):
 
     def _summary_html(self) -> str:
         r = self.rows
-        parts = [(f"<b>{html_text(bounded_text(r.expr, 300))}</b> on {_count(r.num_rows)} rows "
+        parts = [(f"<b>{html_text(bounded_text(r.expr, _HEADLINE_CHARS, short=True))}</b> on "
+                  f"{_count(r.num_rows)} rows "
                  f"({html_text(r.event.mode)} evaluation)")]
         if r.error is not None:
             parts.append(f'<div class="exprscope-error" style="color:#b00020">'
                          f"{html_text(str(r.error))}</div>")
         for form in r.shown_forms:
-            counts = ", ".join(f"{html_text(name)}: {_count(n)}"
+            counts = ", ".join(f"{html_text(_branch_words(name))}: {_count(n)}"
                                for name, n in r.branch_counts(form).items())
             parts.append(f"<div><code>{html_text(form.text)}</code> "
                          f"({html_text(form.name)} at {_path_text(form.path)}): {counts}</div>")
@@ -256,6 +259,10 @@ class SelectionView(w.VBox):
             out.append(f'<td style="{_CELL}">{html_text(value)}</td>')
             out.append("</tr>")
         out.append("</table>")
+        if any(record[key] == NOT_REACHED for record in rows
+               for key in map(form_key, r.shown_forms)):
+            out.append(f"<div><i>{NOT_REACHED} the row never reached that special form: an "
+                       "outer branch did not send it there.</i></div>")
         hidden = len(r.forms) - len(r.shown_forms)
         if hidden:
             out.append(f"<div><i>Branch columns for the outermost {len(r.shown_forms)} special "
@@ -290,6 +297,18 @@ EVERY_ROW = (None, None)  # the branch filter's "no filter" (ipywidgets shows No
 MAX_NODE_ROWS = 500  # nodes listed; a deeper tree's are counted, the tree above shows them
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
 _SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes
+
+
+_HEADLINE_CHARS = 160  # the expression above the rows: its beginning, on a line or two
+
+
+def _branch_words(name: str) -> str:
+    """A branch as a count or a menu names it: `·` (the table's mark) in words."""
+    return "not reached" if name == NOT_REACHED else name
+
+
+def _rows(count: int) -> str:
+    return f"{count:,} row" + ("" if count == 1 else "s")
 
 
 def _count(value) -> str:

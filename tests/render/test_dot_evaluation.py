@@ -9,7 +9,7 @@ import toolkit as tk
 from toolkit.render.dot_style import ERROR_STYLE, SELECTED, UNSELECTED
 from toolkit.render.selection_strip import DENSITY_CELLS, strip_of
 
-from render_helpers import evaluation
+from render_helpers import evaluation, needs_dot
 
 HEADLINE = tk.if_else(tk.field("a") != 0, tk.field("b") / tk.field("a"), 0)
 
@@ -58,6 +58,9 @@ def test_the_failing_node_is_red_with_its_row():
     assert "failed at row 2" in source  # the caption
     root = next(line for line in source.splitlines() if line.lstrip().startswith("n0 "))
     assert "did not finish" in root  # if_else waited for the divide that failed
+    (legend,) = [line for line in source.splitlines() if "class=legend" in line]
+    assert "did not finish: a node below it failed" in legend  # its dashes, explained
+    assert "no row reached it" not in legend  # every other node ran
 
 
 def test_case_when_conditions_get_their_own_strips():
@@ -91,3 +94,19 @@ def test_the_legend_explains_every_symbol_the_picture_uses_and_no_other():
     assert "not evaluated: no row reached it" in tk.to_dot(t.evaluations[-1]).source
     plain = tk.to_dot(tk.parse("a + 1")).source
     assert "legend" not in plain
+
+
+@needs_dot
+def test_the_legend_is_one_compact_box_next_to_the_tree():
+    import xml.etree.ElementTree as ET
+
+    table = pa.table({"a": np.arange(20_000) % 3, "c": np.arange(20_000) * 1.0})
+    event = evaluation(table, tk.parse("if(a != 0, c / a, coalesce(c * 2, 0))"))
+    root = ET.fromstring(tk.to_svg(event))
+    (legend,) = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+                 if "legend" in (g.get("class") or "").split()]
+    texts = [t for t in legend.iter("{http://www.w3.org/2000/svg}text")]
+    words = " ".join(t.text for t in texts)
+    assert "special form" in words and "density strip" in words and "used on" in words
+    ys = sorted(float(t.get("y")) for t in texts)
+    assert ys[-1] - ys[0] < 16 * len(texts)  # one line per entry, no gaps between them

@@ -12,7 +12,7 @@ from toolkit.errors import UsageError
 from toolkit.render.dot import to_dot
 from toolkit.render.labels import parse_path_text, path_text
 from widgets import Explorer
-from widgets.explorer import FOLD_DEPTH
+from widgets.explorer import OPEN_DEPTH
 
 
 def _chain(depth: int) -> tk.Expression:
@@ -41,6 +41,14 @@ def test_a_chain_folds_past_the_depth_and_each_box_says_what_it_holds_and_its_pa
     assert "the subtree at 1/1/1/1/1<" in opened and len(_folded_boxes(opened)) == 2
     # every level: nothing folded
     assert _folded_boxes(to_dot(expr).source) == []
+
+
+def test_a_folded_picture_says_folded_and_a_summarized_one_summarized():
+    expr = _chain(30)
+    folded = to_dot(expr, depth=4).source
+    assert "the rest folded (▸)" in folded and "summarized" not in folded
+    cut = to_dot(expr, max_nodes=20).source
+    assert "deeper levels are summarized" in cut and "folded" not in cut
 
 
 def test_leaves_at_the_fold_are_drawn_not_folded():
@@ -83,7 +91,7 @@ def test_a_deep_evaluation_opens_folded_in_the_explorer_and_a_box_opens_by_its_p
     explorer = Explorer(t)
     explorer.go(len(explorer.steps) - 1)
     assert explorer.tree_depth(explorer.index) == 41
-    assert f"folded past {FOLD_DEPTH}" in explorer.window_note.value
+    assert f"folded past {OPEN_DEPTH}" in explorer.window_note.value
     assert "nodes folded" in explorer.tree.value
     deeper = next(p for n, p in _folded_boxes(explorer.tree.value.replace("&#160;", " "))
                   if n > 3)

@@ -143,3 +143,13 @@ def test_a_sampled_evaluation_shows_the_batch_row_numbers_in_the_report(tmp_path
     assert "rows of a sample of" in html and f"of the {n:,} rows" in html
     assert "<td>29,999</td>" in html  # the last then-row, under its own number
     assert "<td>59998</td>" in html or "<td>59,998</td>" in html  # and its value
+
+
+def test_the_row_table_names_each_form_as_the_selection_view_does():
+    table = pa.table({"a": [0, 1, 2, 0, 1]})
+    with tk.trace() as t:
+        tk.evaluate(tk.parse("if(a = 0, 9, coalesce(if(a = 1, 10, 20), 0))"), table)
+    page = html_report.report_html(t)
+    heads = re.findall(r"<th>([^<]*)</th>", page.split('class="data"')[1].split("</tr>")[0])
+    assert heads == ["row", "a", "if_else root", "coalesce 2", "if_else 2/0", "result"]
+    assert "· marks a row that never reached a form" in page

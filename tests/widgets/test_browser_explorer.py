@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "explorer.ipynb"
-OUT = Path(__file__).resolve().parents[2] / "out"  # screenshots kept for a person to look at
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOK = REPO / "notebooks" / "explorer.ipynb"
+OUT = REPO / "out"  # screenshots kept for a person to look at
 KERNEL = "exprscope-tests"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -35,6 +36,37 @@ KERNEL_IDLE = """() => {
   const widget = app && app.shell.currentWidget;
   const session = widget && widget.sessionContext && widget.sessionContext.session;
   return Boolean(session && session.kernel && session.kernel.status === 'idle');
+}"""
+
+# controls whose text does not fit them: buttons and labels cut with an ellipsis, and
+# dropdowns whose chosen option is wider than the box that shows it
+TRUNCATED = """(root) => {
+  const cut = [];
+  for (const el of root.querySelectorAll('button, .widget-label, label span, .widget-readout')) {
+    if (el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1) {
+      cut.push(el.textContent.trim());
+    }
+  }
+  const ctx = document.createElement('canvas').getContext('2d');
+  for (const select of root.querySelectorAll('select')) {
+    if (select.offsetParent === null || select.selectedIndex < 0) continue;
+    const style = getComputedStyle(select);
+    ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = select.options[select.selectedIndex].text;
+    const room = select.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight);
+    if (ctx.measureText(text).width > room + 1) cut.push(text);
+  }
+  return cut;
+}"""
+
+# the step each part of an explorer names: header, slider, picture
+STEPS_SHOWN = """(root) => {
+  const header = root.querySelector('.exprscope-step-title').textContent;
+  const picture = root.querySelector('.exprscope-step-picture');
+  return [Number((header.match(/Step (\\d+) of/) || [])[1]),
+          Number(root.querySelector('.exprscope-slider .widget-readout').textContent),
+          Number(picture && picture.getAttribute('data-step'))];
 }"""
 
 pytestmark = [
@@ -74,9 +106,11 @@ def _prepare(root: Path, notebook: Path = NOTEBOOK) -> dict:
     nb["metadata"]["kernelspec"] = {"name": KERNEL, "display_name": "exprscope tests",
                                     "language": "python"}
     (root / "work" / notebook.name).write_text(json.dumps(nb))
+    # this checkout first on the kernel's path: an installed copy elsewhere must not stand in
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / "config"),
                JUPYTER_DATA_DIR=str(root / "data"), JUPYTER_RUNTIME_DIR=str(root / "runtime"),
-               JUPYTER_PLATFORM_DIRS="1")
+               JUPYTER_PLATFORM_DIRS="1", PYTHONPATH=path)
     env.pop("JUPYTER_PATH", None)
     return env
 
@@ -161,10 +195,18 @@ def _notebook_running(jupyterlab, name: str, timeout_ms: int):
             page.goto(f"{base}/lab/tree/{name}?token={token}")
             page.wait_for_selector(".jp-Notebook .jp-Cell")
             page.wait_for_function(KERNEL_IDLE)  # run only once the kernel is up
-            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+            page.evaluate(
+                "() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
             yield page
         finally:
             browser.close()
+
+
+def _steps_agree(explorer) -> int:
+    """The step the header, the slider and the picture name: one and the same."""
+    header, slider, picture = explorer.evaluate(STEPS_SHOWN)
+    assert header == slider == picture, (header, slider, picture)
+    return header
 
 
 def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
@@ -185,8 +227,10 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
             "([el, old]) => el.innerHTML !== old && el.querySelector('svg') !== null",
             arg=[tree.element_handle(), before])
         assert tree.inner_html() != before
-        # the slider names the same step as the header
+        # the slider and the picture name the same step as the header
         expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("2")
+        assert _steps_agree(explorer) == 2
+        assert explorer.evaluate(TRUNCATED) == []  # every control's text fits it
 
         # keys with the pointer over the picture: right and left step, End goes to the last
         tree.hover()
@@ -197,11 +241,27 @@ def test_clicking_next_in_the_explorer_redraws_the_tree(jupyterlab):
         total = header.inner_text().split(" of ")[1].split(":")[0]
         page.keyboard.press("End")
         expect(header).to_contain_text(f"Step {total} of {total}", timeout=45_000)
+        assert _steps_agree(explorer) == int(total)
         page.keyboard.press("Home")
         expect(header).to_contain_text("Step 1 of", timeout=45_000)
         expect(explorer.locator(".exprscope-keys-hint")).to_contain_text("← → step")
         explorer.locator("button.exprscope-next").click()
         expect(header).to_contain_text("Step 2 of", timeout=45_000)
+
+        # every explorer of the tour, plan steps and check picker included: no text cut
+        explorers = page.locator(".exprscope-explorer")
+        assert explorers.count() >= 4  # %%explain, a trace, a plan, a buggy rule's checks
+        for k in range(explorers.count()):
+            explorers.nth(k).scroll_into_view_if_needed()
+            assert explorers.nth(k).evaluate(TRUNCATED) == [], f"explorer {k + 1}"
+        picker = explorers.last.locator(".exprscope-check-picker")
+        picker.scroll_into_view_if_needed()
+        OUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUT / "browser-explorer-checks.png"))
+        # a failed check's expected and actual schemas share the width evenly
+        texts = explorers.last.locator(".exprscope-before-after pre")
+        widths = [texts.nth(i).bounding_box()["width"] for i in range(texts.count())]
+        assert len(widths) == 2 and min(widths) > 0.8 * max(widths), widths
 
         explorer.scroll_into_view_if_needed()
         shot = OUT / "browser-explorer.png"
@@ -217,7 +277,8 @@ def _at_size_notebook(path: Path) -> Path:
         "%load_ext widgets\nimport numpy as np\nimport pyarrow as pa\n"
         "rng = np.random.default_rng(0)\n"
         "big = pa.table({'a': rng.integers(-2, 3, 5_000_000), 'b': rng.random(5_000_000)})\n"
-        "small = pa.table({'species': ['S1', 'S3', 'x'], 'n': [1, 2, 3]})",
+        "small = pa.table({'species': ['S1', 'S3', 'x'], 'n': [1, 2, 3]})\n"
+        "import toolkit\nprint('toolkit from', toolkit.__file__)",
         f"%%explain --data small\n{terms}",
         "%%trace --data big\nif(a != 0, b / a, 0)",
         "import toolkit as tk\nfrom widgets import Explorer\nexpr = tk.literal(-1)\n"
@@ -237,18 +298,27 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
     from playwright.sync_api import expect
 
     with _notebook_running(jupyterlab, "at-size.ipynb", 90_000) as page:
+        # the kernel runs this checkout, not an installed copy of the package
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="toolkit from")
+        expect(printed).to_contain_text(str(REPO / "toolkit" / "__init__.py"))
         explorer = page.locator(".exprscope-explorer").first
         svg = explorer.locator(".exprscope-tree svg").first
         svg.wait_for(state="attached")
         explorer.scroll_into_view_if_needed()
         expect(explorer.locator(".exprscope-step-title")).to_contain_text("Step 1 of")
         expect(explorer.locator(".exprscope-slider .widget-readout")).to_have_text("1")
+        assert _steps_agree(explorer) == 1
+        assert explorer.evaluate(TRUNCATED) == []  # "next change", zoom, ...: none cut
         cell = explorer.locator("xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
+        svg.scroll_into_view_if_needed()
         tree_box, cell_box = svg.bounding_box(), cell.bounding_box()
-        # the whole picture lies within the cell: scaled to fit, not cut off
+        view = page.viewport_size
+        # the whole picture lies within the cell and the window: scaled to fit, not cut off
         assert tree_box["x"] >= cell_box["x"] - 1
         assert tree_box["x"] + tree_box["width"] <= cell_box["x"] + cell_box["width"] + 1
-        assert tree_box["height"] > 50  # and not scaled to nothing
+        assert tree_box["y"] >= 0 and tree_box["y"] + tree_box["height"] <= view["height"]
+        assert tree_box["x"] >= 0 and tree_box["x"] + tree_box["width"] <= view["width"]
+        assert tree_box["height"] > 300  # and not scaled to nothing
         shot = OUT / "browser-at-size-or.png"
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 10_000
@@ -257,8 +327,10 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         nodes = view.locator(".exprscope-node-table")
         nodes.wait_for(state="attached")
         view.scroll_into_view_if_needed()
+        assert view.locator(".exprscope-row-table tr").count() > 3  # rows, with their values
         expect(nodes).to_contain_text("5,000,000")  # each node's rows, on all 5M rows
         assert view.locator(".exprscope-node-table tr").count() > 3
+        nodes.scroll_into_view_if_needed()  # each node's rows computed and used
         shot = OUT / "browser-at-size-trace.png"
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 10_000
@@ -266,16 +338,20 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         # a 300-deep evaluation opens folded, says so, and opens a folded box by its path
         deep = page.locator(".exprscope-explorer").last
         deep.locator(".exprscope-tree svg").wait_for(state="attached")
-        expect(deep.locator(".exprscope-window-note")).to_contain_text("folded past 16")
+        expect(deep.locator(".exprscope-window-note")).to_contain_text("folded past 8")
         folded = deep.locator("g.folded")
         assert folded.count() >= 1
-        deep.scroll_into_view_if_needed()
+        deep_svg = deep.locator(".exprscope-tree svg").first
+        deep_svg.scroll_into_view_if_needed()
+        deep_box = deep_svg.bounding_box()
+        assert deep_box["x"] + deep_box["width"] <= page.viewport_size["width"]
         shot = OUT / "browser-at-size-folded.png"
         page.screenshot(path=str(shot))
         subtree = deep.locator(".exprscope-subtree input")
-        subtree.fill("1*16")
+        subtree.fill("1*8")
         subtree.press("Enter")
-        expect(deep.locator(".exprscope-tree")).to_contain_text("the subtree at 1*16")
+        expect(deep.locator(".exprscope-tree")).to_contain_text(
+            "the subtree at 1/1/1/1/1/1/1/1")
 
         # a row outside the sample, looked up in the batch the notebook still holds
         number = view.locator(".widget-inline-hbox input").first

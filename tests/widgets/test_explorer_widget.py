@@ -179,3 +179,33 @@ def test_unfitted_pictures_zoom_and_scroll(recorded):
     explorer.zoom.value = 2.0
     doubled = float(re.search(r'<svg width="([\d.]+)pt"', explorer.tree.value).group(1))
     assert abs(doubled - 2 * natural) <= 1 and "overflow:auto" in explorer.tree.value
+
+
+def _step_named(html: str) -> int:
+    import re
+
+    return int(re.search(r"Step (\d+) of", html).group(1))
+
+
+def test_while_a_step_is_drawn_the_explorer_still_shows_the_previous_one_everywhere(recorded):
+    import re
+
+    explorer = Explorer(recorded)
+    seen = []
+    draw = explorer._tree
+
+    def slow_draw(index):  # what a person sees while the picture of `index` is made
+        seen.append((index, _step_named(explorer.header.value), explorer.slider.value,
+                     re.search(r'data-step="(\d+)"', explorer.tree.value).group(1)))
+        return draw(index)
+
+    explorer._tree = slow_draw
+    explorer.next()
+    explorer.press("End")
+    last = len(recorded.steps)
+    assert seen == [(1, 1, 1, "1"), (last - 1, 2, 2, "2")]
+    # once drawn, the header, the slider and the picture name the same step
+    assert _step_named(explorer.header.value) == explorer.slider.value == last
+    assert f'data-step="{last}"' in explorer.tree.value
+    explorer.slider.value = 3  # a person dragging the slider
+    assert _step_named(explorer.header.value) == 3 and 'data-step="3"' in explorer.tree.value

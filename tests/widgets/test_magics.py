@@ -165,3 +165,18 @@ def test_an_empty_cell_says_what_is_missing(ip, capsys, cell):
     captured = capsys.readouterr()
     _no_traceback(captured)
     assert captured.err.strip() == "the cell holds no expression: write one below the magic's line"
+
+
+@pytest.mark.parametrize("magic", ["%%trace --data penguins\n", "%%explain --data penguins\n",
+                                   "%expr --data penguins "])
+def test_no_kernel_is_one_short_message_in_every_magic(ip, capsys, penguins, magic):
+    ip.user_ns["penguins"] = penguins
+    result = ip.run_cell(magic + "species + 1")
+    captured = capsys.readouterr()
+    assert result.error_in_exec is None and result.result is None
+    _no_traceback(captured)
+    lines = captured.err.strip().splitlines()
+    assert len(lines) <= 8
+    kind = penguins.schema.field("species").type
+    assert lines[0] == f"add(species: {kind}, 1) has no kernel"
+    assert "narrowed" in captured.err and "add takes integers, floats" in captured.err

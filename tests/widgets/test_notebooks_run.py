@@ -2,10 +2,13 @@
 
 Each runs in a fresh kernel of the Python running the tests (an explicit
 kernelspec, so a `python3` kernel elsewhere on the machine cannot take its
-place), with the notebook's own folder as the working directory.
+place), with the notebook's own folder as the working directory and this
+checkout first on the kernel's path, so an installed copy of the package
+elsewhere cannot stand in for the code under test.
 """
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -13,7 +16,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = REPO / "notebooks"
 KERNEL = "exprscope-tests"
 
 
@@ -33,7 +37,9 @@ def run_notebook(tmp_path_factory):
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "exprscope tests", "language": "python"}))
+        "display_name": "exprscope tests", "language": "python",
+        "env": {"PYTHONPATH": os.pathsep.join(
+            p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}}))
     done: dict[Path, nbformat.NotebookNode] = {}
 
     def run(path: Path) -> nbformat.NotebookNode:
@@ -58,6 +64,15 @@ def test_notebook_runs_top_to_bottom(path, run_notebook):
     nb = run_notebook(path)
     complaints = [o.text for o in _outputs(nb) if o.output_type == "stream" and o.name == "stderr"]
     assert not complaints, f"{path.name} printed errors: {complaints}"
+
+
+def test_the_kernel_runs_this_checkout(run_notebook, tmp_path):
+    probe = tmp_path / "probe.ipynb"
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("import toolkit; print(toolkit.__file__)"))
+    nbformat.write(nb, probe)
+    printed = "".join(o.get("text", "") for o in _outputs(run_notebook(probe)))
+    assert printed.strip() == str(REPO / "toolkit" / "__init__.py")
 
 
 def test_the_explorer_notebook_shows_trees_and_widgets(run_notebook):

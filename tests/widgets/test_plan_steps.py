@@ -79,10 +79,15 @@ def test_a_buggy_rule_fails_the_schema_check_and_the_panel_says_so(penguins):
     assert "✘ FAIL" in explorer.invariants.value and "1 failed" in explorer.invariants.value
     index = t.steps.index(failed)
     # the check picker lists the failure first; choosing it goes to its step
+    assert explorer.check_picker.options[0] == ("choose one: failures first", None)
     first_label, first_step = explorer.check_picker.options[1]
     assert first_step == index and "✘ FAIL" in first_label and f"step {index + 1}:" in first_label
+    assert explorer.check_picker.label == "choose one: failures first"  # shown, not blank
     explorer.check_picker.value = first_step
     assert explorer.cursor.index == index and f"Step {index + 1} of" in explorer.header.value
+    explorer.go(0)
+    explorer.check_picker.value = first_step  # the same check, chosen again
+    assert explorer.cursor.index == index
     explorer.go(0)
     explorer.go(index)
     assert "FAIL" in explorer.header.value and "FAILED" in explorer.rules.value

@@ -57,3 +57,21 @@ def test_labels_never_become_markup(recorded):
     first = recorded.steps[0]
     svg_html = tree_html(first)
     assert "<F&M>" not in svg_html and "&lt;F&amp;M&gt;" in svg_html
+
+
+def test_a_fitted_picture_is_bounded_by_the_cell_the_window_and_readability():
+    import re
+
+    terms = " or ".join(f"species = 'S{i}'" for i in range(12))
+    html_ = tree_html(tk.parse(terms))
+    width, height = (float(x) for x in re.search(
+        r'viewBox="[\d.\-]+ [\d.\-]+ ([\d.]+) ([\d.]+)"', html_).groups())
+    style = re.search(r'<svg style="([^"]+)"', html_).group(1)
+    floor, _, natural, _, ratio = re.fullmatch(
+        r"width:max\(([\d.]+)pt, min\((100)%, ([\d.]+)pt, calc\((78)vh \* ([\d.]+)\)\)\);"
+        r"height:auto", style).groups()
+    # no wider than the cell, its natural width, or what fits 78% of the window's height...
+    assert abs(float(natural) - width) <= 1 and abs(float(ratio) - width / height) < 0.01
+    # ...and never below half its size, where labels would be too small to read
+    assert abs(float(floor) - width / 2) <= 1
+    assert "overflow:auto" in html_  # a picture held at half its size scrolls in its box

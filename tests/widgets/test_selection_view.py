@@ -173,3 +173,31 @@ def test_a_sample_survives_json_and_a_forged_one_is_refused():
     step["sample"] = list(reversed(step["sample"]))
     with pytest.raises(tk.errors.TraceFormatError, match="increasing order"):
         tk.Trace.from_json(json.dumps(doc))
+
+
+def test_rows_that_never_reached_a_form_are_said_in_words_where_a_mark_would_puzzle():
+    a = tk.field("a")
+    data = pa.table({"a": [0, 1, 2, 0, 1]})
+    step, _ = _evaluation(tk.if_else(a == 0, 9, tk.if_else(a == 1, 10, 20)), data)
+    view = SelectionView(step)
+    assert "(if_else at 2): not reached: 2, then: 2, else: 1" in view.summary.value
+    assert "·:" not in view.summary.value
+    # the table keeps its compact mark, and says what it means below
+    assert ">·</td>" in view.table.value
+    assert "· the row never reached that special form" in view.table.value
+    labels = [label for label, _ in view.branch_filter.options]
+    assert "if_else 2: not reached (2 rows)" in labels and "if_else 2: else (1 row)" in labels
+    view.branch_filter.value = (1, "·")
+    assert [r["row"] for r in view.visible_rows()] == [0, 3]
+    assert "rows that never reached if_else 2" in view.page_label.value
+
+
+def test_node_and_form_texts_are_short_as_the_tree_labels_are():
+    data = pa.table({"a": pa.array([1, 2, 3], pa.int32()), "s": ["x", "Gentoo", "y"]})
+    expr = tk.parse("if(s in ('Gentoo', 'Chinstrap'), cast(a as double) / 2, 0.0)")
+    step, _ = _evaluation(expr.bind(data.schema), data)
+    view = SelectionView(step)
+    html = view.summary.value + view.nodes.value
+    assert "cast(a, to double)" in view.nodes.value
+    assert "is_in(s, {&quot;Gentoo&quot;, &quot;Chinstrap&quot;})" in html
+    assert "allow_int_overflow" not in html and "value_set" not in html and "\\n" not in html

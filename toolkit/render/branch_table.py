@@ -86,7 +86,8 @@ class BranchTable:
         for path in order:
             node = self._nodes.get(path)
             forms.append(SpecialForm(path=path, name=getattr(node, "name", "?"),
-                                     text=bounded_text(node, 60), branches=by_path[path]))
+                                     text=bounded_text(node, 60, short=True),
+                                     branches=by_path[path]))
         return forms
 
     def _innermost_scopes(self) -> dict[tuple, tuple | None]:

@@ -182,10 +182,12 @@ def _table(title: str, rows: list[str], raw_rows: list[str] = ()) -> str:
             + "".join(cells) + "</TABLE>>")
 
 
-def _caption(g, lines: list[str], shown: tuple[int, int]) -> None:
-    drawn, total = shown
-    if drawn < total:
+def _caption(g, lines: list[str], shown: tuple[int, int, int]) -> None:
+    drawn, total, summarized = shown
+    if summarized:
         lines = lines + [f"showing {drawn:,} of {total:,} nodes; deeper levels are summarized"]
+    elif drawn < total:
+        lines = lines + [f"showing {drawn:,} of {total:,} nodes; the rest folded (▸)"]
     if lines:
         g.attr(label="<" + "<BR/>".join(dot_text(line, limit=160) for line in lines) + ">")
 
@@ -234,6 +236,16 @@ class _Look:
     def edge_style(self, path) -> dict:
         return {}
 
+    def edge_tooltip(self, parent, path, index) -> str:
+        """What an edge says under the pointer: the parent and the argument's role."""
+        role = arg_role(parent, index)
+        return f"{node_title(parent)}: {role or f'argument {index}'}"
+
+
+def _tip(text: str) -> str:
+    """A tooltip attribute: graphviz takes it as is (no HTML label parsing)."""
+    return graphviz.nohtml(dot_tooltip(text))
+
 
 def _sizes(root: Expression) -> dict[int, int]:
     sizes: dict[int, int] = {}
@@ -244,7 +256,7 @@ def _sizes(root: Expression) -> dict[int, int]:
 
 def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                window: TreeWindow = TreeWindow()):
-    """Draw breadth-first up to `max_nodes`; returns (drawn, total) and fills `look.ids`.
+    """Draw breadth-first up to `max_nodes`; returns (drawn, total, summarized), fills `look.ids`.
 
     Only the window's subtree is drawn; what lies below its depth is folded.
     """
@@ -278,6 +290,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
         if parent is not None:
             label = look.edge_label(parent, path, path[-1])
             attrs = look.edge_style(path)
+            attrs["tooltip"] = _tip(look.edge_tooltip(parent, path, path[-1]))
             if label:
                 attrs["label"] = label
             g.edge(ids[path[:-1]], nid, **attrs)
@@ -287,9 +300,12 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
         hidden = sum(sizes[id(n)] for n in nodes)
         sid = f"{prefix}more{len(ids)}_{len(parent_path)}"
         g.node(sid, label=_table(f"⋯ {hidden:,} more nodes", ["summarized"]), shape="note",
-               style="dashed", color="#9ca3af", fontcolor="#6b7280", **{"class": "summary"})
-        g.edge(ids[parent_path], sid, style="dashed", color="#9ca3af")
-    return len(ids), total
+               style="dashed", color="#9ca3af", fontcolor="#6b7280", **{"class": "summary"},
+               tooltip=_tip(f"{hidden:,} more nodes, not drawn: open a subtree (focus) or "
+                            "fold (depth) to see them"))
+        g.edge(ids[parent_path], sid, style="dashed", color="#9ca3af",
+               tooltip=_tip(f"{hidden:,} more nodes, summarized"))
+    return len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes)
 
 
 def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: int,
@@ -300,7 +316,8 @@ def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: i
            shape="note", style="dashed", color="#9ca3af", fontcolor="#4b5563",
            tooltip=graphviz.nohtml(dot_tooltip(bounded_text(node, TOOLTIP_CHARS))),
            **{"class": "folded"})
-    attrs = {"style": "dashed", "color": "#9ca3af"}
+    attrs = {"style": "dashed", "color": "#9ca3af",
+             "tooltip": _tip(look.edge_tooltip(parent, path, path[-1]) + " (folded)")}
     label = look.edge_label(parent, path, path[-1])
     if label:
         attrs["label"] = label
@@ -349,12 +366,15 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
     removed_style = STATUS_STYLE["removed"]["color"]
     for i, (key, gone) in enumerate(diff.removed):
         gid = f"{prefix}gone{i}"
-        g.node(gid, label=_table(bounded_text(gone, 60) if gone.args else node_title(gone),
+        g.node(gid, label=_table(bounded_text(gone, 60, short=True) if gone.args
+                                 else node_title(gone),
                                  ["removed"]),
+               tooltip=_tip("removed: " + bounded_text(gone, TOOLTIP_CHARS)),
                **_style(node_kind(gone), "removed"))
         anchor = look.node_ids.get(key)
         if anchor is not None:
-            g.edge(anchor, gid, style="dashed", color=removed_style, arrowhead="none")
+            g.edge(anchor, gid, style="dashed", color=removed_style, arrowhead="none",
+                   tooltip=_tip("removed by the rewrite of this node"))
     for i, (key, calls) in enumerate(diff.removed_above.items()):
         anchor = look.node_ids.get(key)
         if anchor is None or not calls:
@@ -363,8 +383,10 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
         if len(calls) > 6:
             chain += f" ▸ … {len(calls) - 6:,} more"
         gid = f"{prefix}above{i}"
-        g.node(gid, label=_table(chain, ["removed above"]), **_style("call", "removed"))
-        g.edge(gid, anchor, style="dashed", color=removed_style)
+        g.node(gid, label=_table(chain, ["removed above"]), **_style("call", "removed"),
+               tooltip=_tip("removed above the node below it: " + chain))
+        g.edge(gid, anchor, style="dashed", color=removed_style,
+               tooltip=_tip("the node kept in the place of the calls removed above it"))
     lines = [step_title(event), *_window_lines(window)]
     if diff.rule_counts:
         lines += _wrapped("rules: " + diff.rules_summary(), 100)
@@ -387,21 +409,34 @@ def _wrapped(text: str, width: int, max_lines: int = 4) -> list[str]:
 
 
 def _legend(g, prefix: str, statuses: set[str] = frozenset()) -> None:
-    sub = graphviz.Digraph(name=f"cluster_{prefix}legend")
-    sub.attr(label="<<B>legend</B>>", style="rounded,dashed", color="#9ca3af", fontsize="9")
     always = ("changed", "added", "removed")
-    entries = [("unchanged", None)] + [(text, status) for status, text in STATUS_LEGEND.items()
-                                       if status in always or status in statuses]
-    previous = None
-    for i, (text, status) in enumerate(entries):
-        nid = f"{prefix}legend{i}"
-        attrs = _style("call", status)
-        attrs["class"] = "legend"
-        sub.node(nid, label=f"<{dot_text(text)}>", fontsize="9", **attrs)
-        if previous is not None:
-            sub.edge(previous, nid, style="invis")
-        previous = nid
-    g.subgraph(sub)
+    entries = [(_swatch(KIND_STYLE["call"]), "unchanged")]
+    for status, text in STATUS_LEGEND.items():
+        if status in always or status in statuses:
+            entries.append((_swatch({**KIND_STYLE["call"], **STATUS_STYLE[status]}), text))
+    _legend_node(g, prefix, entries)
+
+
+def _swatch(style: dict) -> str:
+    """A legend cell drawn as the nodes it explains are: their fill, border and dashes."""
+    width = "2" if float(style.get("penwidth", "1")) >= 2 else "1"
+    dashed = ' STYLE="dashed"' if style.get("dashed") or "dashed" in style.get("style", "") \
+        else ""
+    return (f'<TD WIDTH="26" HEIGHT="14" FIXEDSIZE="TRUE" BGCOLOR="{style["fillcolor"]}" '
+            f'COLOR="{style["color"]}" BORDER="{width}"{dashed}></TD>')
+
+
+def _legend_node(g, prefix: str, entries: list[tuple[str, str]]) -> None:
+    """One box listing (symbol cell, meaning) pairs: compact wherever graphviz puts it."""
+    rows = "".join(f'<TR>{cell}<TD ALIGN="LEFT">{_small(text, "#111827", None)}</TD></TR>'
+                   for cell, text in entries)
+    label = ('<<TABLE BORDER="1" STYLE="rounded" COLOR="#9ca3af" CELLBORDER="0" '
+             'CELLSPACING="3" CELLPADDING="1">'
+             f'<TR><TD COLSPAN="2" ALIGN="LEFT">{_small("legend", "#4b5563", None)}</TD></TR>'
+             f"{rows}</TABLE>>")
+    g.node(f"{prefix}legend", label=label, shape="plain",
+           tooltip="legend: what the colors, strips and words of this picture mean",
+           **{"class": "legend"})
 
 
 # -- one evaluation ---------------------------------------------------------------
@@ -449,11 +484,13 @@ class _EvalLook(_Look):
         return []
 
     def extra(self, path, node):
+        if node_kind(node) == "special":
+            self.used.add("special")
         if self._failed(path):
             self.used.add("failed")
             return ERROR_STYLE
         if path not in self.stats and not node.is_literal:
-            self.used.add("skipped")
+            self.used.add("unfinished" if self._above_failure(path) else "skipped")
             return SKIPPED_STYLE
         return None
 
@@ -465,6 +502,13 @@ class _EvalLook(_Look):
         rows = "".join(f"<TR><TD>{_strip_html(name, strip)}</TD></TR>" for name, strip in strips)
         return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
                 + rows + "</TABLE>>")
+
+    def edge_tooltip(self, parent, path, index):
+        strips = self.strips.get(path)
+        if not strips:
+            return super().edge_tooltip(parent, path, index)
+        return f"{node_title(parent)}: " + "; ".join(f"{name}: {strip.caption}"
+                                                      for name, strip in strips)
 
     def edge_style(self, path):
         if path in self.strips:
@@ -478,14 +522,20 @@ def _strip_html(name: str, strip) -> str:
         colors = [SELECTED if c else UNSELECTED for c in strip.cells]
     else:
         colors = [density_color(c) for c in strip.cells]
-    width = 5 if len(colors) > 24 else 9
-    cells = "".join(f'<TD WIDTH="{width}" HEIGHT="9" FIXEDSIZE="TRUE" BGCOLOR="{c}"></TD>'
-                    for c in colors) or '<TD WIDTH="5" HEIGHT="9" FIXEDSIZE="TRUE"></TD>'
     caption = f"{name}: {strip.caption}" + ("" if strip.per_row else " (density)")
     return ('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="1" CELLPADDING="0">'
-            f'<TR><TD ALIGN="LEFT" COLSPAN="{max(1, len(colors))}">'
-            f'{_small(caption, "#1e3a8a", None)}</TD></TR>'
-            f'<TR>{cells}</TR></TABLE>')
+            f'<TR><TD ALIGN="LEFT">{_small(caption, "#1e3a8a", None)}</TD></TR>'
+            f'<TR><TD ALIGN="LEFT">{_cells_html(colors, 3 if len(colors) > 24 else 9)}</TD>'
+            "</TR></TABLE>")
+
+
+def _cells_html(colors: list[str], width: int) -> str:
+    """A row of colored cells at their own size (a wider caption does not spread them)."""
+    cells = "".join(f'<TD WIDTH="{width}" HEIGHT="9" FIXEDSIZE="TRUE" BGCOLOR="{c}"></TD>'
+                    for c in colors) or f'<TD WIDTH="{width}" HEIGHT="9" FIXEDSIZE="TRUE"></TD>'
+    total = max(1, len(colors)) * (width + 1) + 1
+    return (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="1" CELLPADDING="0" '
+            f'FIXEDSIZE="TRUE" WIDTH="{total}" HEIGHT="11"><TR>{cells}</TR></TABLE>')
 
 
 def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int,
@@ -506,35 +556,35 @@ def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int,
 
 # what each symbol of an evaluation picture means, in the order a legend lists them
 _EVAL_LEGEND = (
+    ("special", "special form: runs each branch on the rows that reach it"),
     ("strip", "branch strip: a cell per row, blue where the branch took the row"),
     ("density", "density strip: each cell a stretch of rows, darker where more took it"),
     ("dense", "computed on … · used on …: ran on more rows than its value was used for"),
     ("skipped", "not evaluated: no row reached it"),
+    ("unfinished", "did not finish: a node below it failed"),
     ("failed", "failed here, at the row it names"),
 )
 
 
+def _eval_symbol(key: str) -> str:
+    """The legend cell of an evaluation symbol, drawn as the picture draws it."""
+    if key == "special":
+        return _swatch(KIND_STYLE["special"])
+    if key in ("strip", "density"):
+        colors = ([SELECTED, UNSELECTED, SELECTED, SELECTED, UNSELECTED] if key == "strip"
+                  else [density_color(c) for c in (0.1, 0.4, 0.9, 0.6, 0.2)])
+        return f'<TD ALIGN="LEFT">{_cells_html(colors, 4)}</TD>'
+    if key == "dense":
+        return "<TD></TD>"  # words, explained in their own column
+    extra = {"failed": ERROR_STYLE, "skipped": SKIPPED_STYLE, "unfinished": SKIPPED_STYLE}[key]
+    return _swatch({**KIND_STYLE["call"], **extra})
+
+
 def _eval_legend(g, prefix: str, used: set[str]) -> None:
     """A legend of the symbols this evaluation picture uses (none: no legend)."""
-    entries = [(key, text) for key, text in _EVAL_LEGEND if key in used]
-    if not entries:
-        return
-    sub = graphviz.Digraph(name=f"cluster_{prefix}legend")
-    sub.attr(label="<<B>legend</B>>", style="rounded,dashed", color="#9ca3af", fontsize="9")
-    previous = None
-    for i, (key, text) in enumerate(entries):
-        nid = f"{prefix}legend{i}"
-        extra = {"failed": ERROR_STYLE, "skipped": SKIPPED_STYLE}.get(key)
-        attrs = _style("call", None, extra)
-        attrs["class"] = "legend"
-        if key in ("strip", "density"):
-            attrs.update(fillcolor=SELECTED if key == "strip" else density_color(0.5),
-                         fontcolor="#ffffff")
-        sub.node(nid, label=f"<{dot_text(text, limit=None)}>", fontsize="9", **attrs)
-        if previous is not None:
-            sub.edge(previous, nid, style="invis")
-        previous = nid
-    g.subgraph(sub)
+    entries = [(_eval_symbol(key), text) for key, text in _EVAL_LEGEND if key in used]
+    if entries and used - {"special"}:  # a hexagon alone needs no legend
+        _legend_node(g, prefix, entries)
 
 
 # -- invariant checks and plans ---------------------------------------------------
@@ -559,9 +609,11 @@ def _draw_invariant(g, check: InvariantCheck, prefix: str) -> None:
 def _draw_plan(g, plan, prefix: str, statuses: dict[int, str]) -> dict[int, str]:
     """Root on top, inputs below; `statuses` colors nodes by their pre-order position."""
     ids: dict[int, str] = {}
+    labels: dict[int, str] = {}
     for position, (_, node, parent) in enumerate(plan_nodes(plan)):
         nid = f"{prefix}p{position}"
         ids[position] = nid
+        labels[position] = plan_label(node)
         schema = plan_schema_text(node)
         status = statuses.get(position)
         attrs = {"shape": "box", "style": "rounded,filled", "fillcolor": "#f0fdfa",
@@ -569,9 +621,11 @@ def _draw_plan(g, plan, prefix: str, statuses: dict[int, str]) -> dict[int, str]
         if status:
             attrs.update({k: v for k, v in STATUS_STYLE[status].items() if k != "dashed"})
             attrs["class"] = f"plan-node diff-{status}"
-        g.node(nid, label=_table(plan_label(node), [schema] if schema else []), **attrs)
+        g.node(nid, label=_table(labels[position], [schema] if schema else []),
+               tooltip=_tip(labels[position] + (f" [{schema}]" if schema else "")), **attrs)
         if parent is not None:
-            g.edge(ids[parent], nid)
+            g.edge(ids[parent], nid, tooltip=_tip(f"{labels[position]}, input of "
+                                                  f"{labels[parent]}"))
     return ids
 
 

@@ -22,7 +22,7 @@ from ..trace.steps import step_title
 from ..trace.tracer import Trace
 from .branch_table import NOT_REACHED, BranchTable
 from .dot_style import STATUS_STYLE
-from .labels import MAX_FORM_COLUMNS, bounded_text, html_text
+from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, inline_svg, to_svg
 from .text import to_text
@@ -95,7 +95,8 @@ _CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inlin
 
 
 def write_report(trace: Trace, path, title: str = "exprscope report") -> Path:
-    """Write the report of a trace or a scan explanation; returns its path (folders made as needed)."""
+    """Write the report of a trace or a scan explanation; returns its path (folders made
+    as needed)."""
     if isinstance(trace, ScanExplanation):
         page = scan_report_html(trace, title, _CSP)
     else:
@@ -278,8 +279,7 @@ def _selection_table(event: EvalEvent, facts) -> str:
         used = [r.name for r in event.expr.field_refs() if r.name in data.schema.names]
     columns = list(dict.fromkeys(used))[:8] or data.schema.names[:8]
     result = event.result
-    head = ["row"] + columns + [f"{f.name} at {'.'.join(map(str, f.path)) or 'root'}"
-                                for f in forms]
+    head = ["row"] + columns + [f"{f.name} {path_text(f.path)}" for f in forms]
     head += ["result"] if isinstance(result, (pa.Array, pa.ChunkedArray)) else []
     lines = ['<details open><summary>rows, the branch each took, and the result</summary>',
              '<table class="data"><tr>' + "".join(f"<th>{html_text(h, 40)}</th>" for h in head)

@@ -156,13 +156,15 @@ def arg_role(node: Expression, index: int) -> str | None:
     return None
 
 
-def bounded_text(expr: Expression, limit: int = 4000) -> str:
+def bounded_text(expr: Expression, limit: int = 4000, short: bool = False) -> str:
     """`expr.to_string()`, streamed left to right and cut at `limit` characters (with `…`).
 
     The engine's `to_string` builds every subtree's text, which is quadratic on
     a 10,000-deep chain; a report or a label only shows the beginning anyway.
     Same format as Arrow's ToString (infix comparisons and Kleene logic,
-    `{name=value}` structs, options last).
+    `{name=value}` structs, options last). `short`: options as a tree's labels
+    show them (`cast(a, to double)`, `is_in(species, {"Gentoo", "Chinstrap"})`),
+    for a label or a table cell; the full text is for tooltips and before/after.
     """
     out: list[str] = []
     size = 0
@@ -175,7 +177,7 @@ def bounded_text(expr: Expression, limit: int = 4000) -> str:
         elif not item.is_call:
             piece = item.to_string()
         else:
-            stack.extend(reversed(_call_pieces(item, COMPARISON_SYMBOLS)))
+            stack.extend(reversed(_call_pieces(item, COMPARISON_SYMBOLS, short)))
             continue
         out.append(piece)
         size += len(piece)
@@ -184,7 +186,7 @@ def bounded_text(expr: Expression, limit: int = 4000) -> str:
     return "".join(out)
 
 
-def _call_pieces(call, symbols) -> list:
+def _call_pieces(call, symbols, short: bool = False) -> list:
     """A call as a sequence of texts and argument expressions, in printing order."""
     args, name = call.args, call.name
     if name in symbols and len(args) == 2:
@@ -205,7 +207,8 @@ def _call_pieces(call, symbols) -> list:
     for i, arg in enumerate(args):
         pieces += [", " if i else "", arg]
     if call.options is not None:
-        pieces.append((", " if args else "") + options_to_string(call.options))
+        options = node_detail(call) if short else options_to_string(call.options)
+        pieces.append((", " if args else "") + options)
     pieces.append(")")
     return pieces
 

@@ -16,7 +16,7 @@ from ..errors import (
     )
 from .dot import to_dot
 
-__all__ = ["to_svg", "dot_available", "inline_svg", "DotNotFound"]
+__all__ = ["to_svg", "dot_available", "inline_svg", "without_ids", "DotNotFound"]
 
 
 def dot_available() -> bool:
@@ -27,10 +27,24 @@ def to_svg(obj, **options) -> str:
     """The picture of `obj` (anything `to_dot` draws, or a graphviz graph) as SVG text."""
     graph = obj if isinstance(obj, (graphviz.Digraph, graphviz.Graph)) else to_dot(obj, **options)
     try:
-        return graph.pipe(format="svg", encoding="utf-8")
+        return without_ids(graph.pipe(format="svg", encoding="utf-8"))
     except graphviz.ExecutableNotFound:
         raise DotNotFound("graphviz's `dot` program is not installed; install it with "
                           "`apt-get install graphviz` (or `make system-packages`)") from None
+
+
+_TITLE = re.compile(r"<title>[^<]*</title>\n?")
+
+
+def without_ids(svg: str) -> str:
+    """The SVG without graphviz's <title> elements.
+
+    Graphviz gives every node, edge and cluster a <title> holding its internal
+    name (`n6`, `n0->n1`, `cluster_legend`), which browsers show as a tooltip
+    wherever an element has no tooltip of its own. The pictures' own tooltips
+    (their full labels) are kept: graphviz writes those as the links' titles.
+    """
+    return _TITLE.sub("", svg)
 
 
 _PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.DOTALL)

@@ -201,7 +201,7 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
     def extra(path, node):
         if not diff.removed:
             return ()
-        return [paint("- removed: " + visible(bounded_text(g, 80)), "removed")
+        return [paint("- removed: " + visible(bounded_text(g, 80, short=True)), "removed")
                 for g in diff.removed_under(node)]
 
     lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra)]

@@ -74,7 +74,7 @@ class PassDiff:
             return None
         if node_title(was) != node_title(node):
             return shorten(node_title(was), width)
-        return bounded_text(was, width)
+        return bounded_text(was, width, short=True)
 
     def count(self, status: str) -> int:
         return sum(1 for s in self.status.values() if s == status)
