@@ -1,0 +1,114 @@
+"""What `import toolkit` costs against `import pyarrow.compute`, its own floor.
+
+    python benchmarks/bench_import.py [--runs N] [--profile-runs N]
+
+Each import runs in a fresh interpreter (the source tree first on its path),
+timed inside the child from just before the import statement to just after it,
+so interpreter start-up is left out on both sides. The two imports alternate,
+each round swapping who goes first, after one untimed round that writes the
+bytecode caches. Prints the median of each and the ratio toolkit /
+pyarrow.compute; the target is <= 1.5. Then, from `python -X importtime`
+runs, the ten modules with the largest cumulative import time (median over the
+runs) below `toolkit`, with their own time, the module that imported them, and
+a * on those `import pyarrow.compute` loads too (the floor, not toolkit's own
+cost): what to look at when the ratio grows. docs/benchmarks.md (Import time)
+uses it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = 1.5
+PEER = "pyarrow.compute"
+SUBJECT = "toolkit"
+_TIMED = ("import time\n"
+          "started = time.perf_counter()\n"
+          "import {module}\n"
+          "print(time.perf_counter() - started)\n")
+_LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \| ( *)(\S+)")
+
+
+def _env() -> dict[str, str]:
+    """The child's environment: this tree before any installed copy, bytecode caches on."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def timed_import(module: str) -> float:
+    """Seconds `import module` takes in a fresh interpreter."""
+    out = subprocess.run([sys.executable, "-c", _TIMED.format(module=module)], cwd=ROOT,
+                         env=_env(), capture_output=True, text=True, check=True).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+def import_profile(module: str) -> dict[str, tuple[int, int, str]]:
+    """{name: (cumulative µs, self µs, importer)} for every module imported below `module`."""
+    err = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
+                         cwd=ROOT, env=_env(), capture_output=True, text=True,
+                         check=True).stderr
+    rows = [(int(m[1]), int(m[2]), len(m[3]) // 2, m[4])
+            for m in map(_LINE.match, err.splitlines()) if m]
+    # -X importtime prints a module after everything it imported, one level deeper
+    root = max(i for i, row in enumerate(rows) if row[3] == module and row[2] == 0)
+    start = root
+    while start > 0 and rows[start - 1][2] > 0:
+        start -= 1
+    found: dict[str, tuple[int, int, str]] = {}
+    for i in range(start, root):
+        own, cumulative, depth, name = rows[i]
+        importer = next(r[3] for r in rows[i + 1:root + 1] if r[2] < depth)
+        found[name] = (cumulative, own, importer)
+    return found
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=15, help="timed imports of each module")
+    parser.add_argument("--profile-runs", type=int, default=5,
+                        help="-X importtime runs for the table of modules")
+    args = parser.parse_args(argv)
+
+    timed_import(SUBJECT)
+    timed_import(PEER)
+    times: dict[str, list[float]] = {PEER: [], SUBJECT: []}
+    for round_ in range(args.runs):
+        order = (PEER, SUBJECT) if round_ % 2 == 0 else (SUBJECT, PEER)
+        for module in order:
+            times[module].append(timed_import(module))
+    peer, subject = (statistics.median(times[m]) for m in (PEER, SUBJECT))
+    ratios = [s / p for p, s in zip(times[PEER], times[SUBJECT])]
+    print(f"{args.runs} fresh interpreters each, alternating; median import time")
+    print(f"  import {PEER:<16}{peer * 1000:>8.1f} ms")
+    print(f"  import {SUBJECT:<16}{subject * 1000:>8.1f} ms")
+    print(f"  ratio {SUBJECT}/{PEER}: {subject / peer:.2f} (target <= {TARGET}); "
+          f"per-round ratios {min(ratios):.2f}-{max(ratios):.2f}, "
+          f"median {statistics.median(ratios):.2f}")
+
+    profiles = [import_profile(SUBJECT) for _ in range(args.profile_runs)]
+    names = set().union(*profiles)
+    cumulative = {n: statistics.median(p[n][0] for p in profiles if n in p) for n in names}
+    own = {n: statistics.median(p[n][1] for p in profiles if n in p) for n in names}
+    importer = {n: next(p[n][2] for p in profiles if n in p) for n in names}
+    floor = set(import_profile(PEER)) | {PEER}
+    print(f"\nlargest cumulative import times below {SUBJECT} "
+          f"(-X importtime, median of {args.profile_runs} runs; it adds its own overhead)")
+    print(f"  {'module (* also loaded by ' + PEER + ')':<44}{'cumulative ms':>14}"
+          f"{'self ms':>9}  imported by")
+    for name in sorted(names, key=cumulative.get, reverse=True)[:10]:
+        shown = name + (" *" if name in floor else "")
+        print(f"  {shown:<44}{cumulative[name] / 1000:>14.1f}{own[name] / 1000:>9.1f}"
+              f"  {importer[name]}")
+
+
+if __name__ == "__main__":
+    main()
