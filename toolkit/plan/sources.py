@@ -15,7 +15,9 @@ import os
 from collections.abc import Iterator, Sequence
 
 import pyarrow as pa
+from pyarrow import csv
 
+from .. import heavy_imports
 from .errors import PlanError
 
 __all__ = [
@@ -85,15 +87,11 @@ class ParquetSource(Source):
     kind = "parquet"
 
     def __init__(self, path: str):
-        import pyarrow.parquet as pq
-
         self.path = os.fspath(path)
-        self.schema = pq.read_schema(self.path)
+        self.schema = heavy_imports.parquet().read_schema(self.path)
 
     def batches(self, columns=None, limit=None):
-        import pyarrow.parquet as pq
-
-        reader = pq.ParquetFile(self.path)
+        reader = heavy_imports.parquet().ParquetFile(self.path)
         return _limited(reader.iter_batches(batch_size=BATCH_ROWS,
                                             columns=_select(self.schema, columns)), limit)
 
@@ -107,16 +105,12 @@ class CsvSource(Source):
     kind = "csv"
 
     def __init__(self, path: str):
-        from pyarrow import csv
-
         self.path = os.fspath(path)
         reader = csv.open_csv(self.path)
         self.schema = reader.schema
         reader.close()
 
     def batches(self, columns=None, limit=None):
-        from pyarrow import csv
-
         convert = csv.ConvertOptions(
             column_types={f.name: f.type for f in self.schema},
             include_columns=_select(self.schema, columns))
@@ -134,6 +128,7 @@ class SparkSource(Source):
     kind = "spark"
 
     def __init__(self, df):
+        # pyspark (and pandas with it) takes tens of ms to load; only Spark sources need it
         from pyspark.sql.pandas.types import to_arrow_schema
 
         self.df = df

@@ -1,0 +1,33 @@
+"""The dependencies too slow to load with `import toolkit`, each imported on first use.
+
+`import toolkit` loads pyarrow and pyarrow.compute and little else
+(benchmarks/bench_import.py measures it against `import pyarrow.compute`).
+The modules below would add several times that, and most sessions use few of
+them, so each is reached through its accessor here rather than imported at the
+top of the modules that need it; tests/test_import_cost.py holds `import
+toolkit` to loading none of them. After the first call an accessor costs a
+dictionary lookup.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+__all__ = ["dataset", "parquet"]
+
+
+def dataset() -> ModuleType:
+    """`pyarrow.dataset`, for dataset scans."""
+    import pyarrow.dataset  # ~130 ms: it loads pandas and Arrow's dataset and Acero libraries
+
+    return pyarrow.dataset
+
+
+def parquet() -> ModuleType:
+    """`pyarrow.parquet`, for Parquet files and their metadata."""
+    import pyarrow.parquet  # 15-30 ms: Arrow's Parquet library and pyarrow.fs
+
+    return pyarrow.parquet
