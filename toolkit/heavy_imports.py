@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["dataset", "parquet"]
+__all__ = ["dataset", "parquet", "sql_reader"]
 
 
 def dataset() -> ModuleType:
@@ -31,3 +31,10 @@ def parquet() -> ModuleType:
     import pyarrow.parquet  # 15-30 ms: Arrow's Parquet library and pyarrow.fs
 
     return pyarrow.parquet
+
+
+def sql_reader() -> ModuleType:
+    """`toolkit.sql_reader`: sqlglot, and the translation of its parse trees."""
+    from . import sql_reader  # sqlglot costs ~70 ms to import; loaded on the first parse
+
+    return sql_reader
