@@ -8,11 +8,12 @@ so interpreter start-up is left out on both sides. The two imports alternate,
 each round swapping who goes first, after one untimed round that writes the
 bytecode caches. Prints the median of each and the ratio toolkit /
 pyarrow.compute; the target is <= 1.5. Then, from `python -X importtime`
-runs, the ten modules with the largest cumulative import time (median over the
-runs) below `toolkit`, with their own time, the module that imported them, and
-a * on those `import pyarrow.compute` loads too (the floor, not toolkit's own
-cost): what to look at when the ratio grows. docs/benchmarks.md (Import time)
-uses it.
+runs, what toolkit adds: the modules below `toolkit` that `import
+pyarrow.compute` does not load (those are the floor, wherever toolkit first
+imports them), their count and own time, and the ten with the largest
+cumulative time counted over such modules only (median over the runs), with
+their own time and the module that imported them: what to look at when the
+ratio grows. docs/benchmarks.md (Import time) uses it.
 """
 
 from __future__ import annotations
@@ -51,8 +52,10 @@ def timed_import(module: str) -> float:
     return float(out.strip().splitlines()[-1])
 
 
-def import_profile(module: str) -> dict[str, tuple[int, int, str]]:
-    """{name: (cumulative µs, self µs, importer)} for every module imported below `module`."""
+def import_profile(module: str, floor: frozenset[str] = frozenset()
+                   ) -> dict[str, tuple[int, int, str]]:
+    """{name: (cumulative µs, self µs, importer)} for every module imported below `module`
+    and not in `floor`; the cumulative time counts only the modules not in `floor`."""
     err = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
                          cwd=ROOT, env=_env(), capture_output=True, text=True,
                          check=True).stderr
@@ -65,7 +68,13 @@ def import_profile(module: str) -> dict[str, tuple[int, int, str]]:
         start -= 1
     found: dict[str, tuple[int, int, str]] = {}
     for i in range(start, root):
-        own, cumulative, depth, name = rows[i]
+        own, _, depth, name = rows[i]
+        if name in floor:
+            continue
+        first = i  # the first row of this module's subtree
+        while first > start and rows[first - 1][2] > depth:
+            first -= 1
+        cumulative = sum(r[0] for r in rows[first:i + 1] if r[3] not in floor)
         importer = next(r[3] for r in rows[i + 1:root + 1] if r[2] < depth)
         found[name] = (cumulative, own, importer)
     return found
@@ -94,21 +103,20 @@ def main(argv=None) -> None:
           f"per-round ratios {min(ratios):.2f}-{max(ratios):.2f}, "
           f"median {statistics.median(ratios):.2f}")
 
-    profiles = [import_profile(SUBJECT) for _ in range(args.profile_runs)]
+    floor = frozenset(import_profile(PEER)) | {PEER}
+    profiles = [import_profile(SUBJECT, floor) for _ in range(args.profile_runs)]
     names = set().union(*profiles)
     cumulative = {n: statistics.median(p[n][0] for p in profiles if n in p) for n in names}
     own = {n: statistics.median(p[n][1] for p in profiles if n in p) for n in names}
     importer = {n: next(p[n][2] for p in profiles if n in p) for n in names}
-    floor = set(import_profile(PEER)) | {PEER}
-    print(f"\nlargest cumulative import times below {SUBJECT} "
-          f"(-X importtime, median of {args.profile_runs} runs; it adds its own overhead)")
-    print(f"  {'module (* also loaded by ' + PEER + ')':<44}{'cumulative ms':>14}"
-          f"{'self ms':>9}  imported by")
+    print(f"\nwhat {SUBJECT} adds to {PEER}: {len(names)} modules, "
+          f"{sum(own.values()) / 1000:.1f} ms of their own\n(-X importtime, which adds "
+          f"overhead; medians of {args.profile_runs} runs). The ten largest, each counting "
+          f"only\nthe modules {PEER} does not load:")
+    print(f"  {'module':<40}{'cumulative ms':>14}{'self ms':>9}  imported by")
     for name in sorted(names, key=cumulative.get, reverse=True)[:10]:
-        shown = name + (" *" if name in floor else "")
-        print(f"  {shown:<44}{cumulative[name] / 1000:>14.1f}{own[name] / 1000:>9.1f}"
+        print(f"  {name:<40}{cumulative[name] / 1000:>14.1f}{own[name] / 1000:>9.1f}"
               f"  {importer[name]}")
-
 
 if __name__ == "__main__":
     main()
