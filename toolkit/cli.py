@@ -18,8 +18,8 @@ import re
 import sys
 
 import pyarrow as pa
-import pyarrow.dataset as ds
 
+from . import heavy_imports
 from .errors import BindError, ExprscopeError, FieldRefError, KernelError, ParseError
 from .expression import from_pyarrow
 from .parse import parse as parse_text
@@ -188,6 +188,7 @@ def _scan(args) -> int:
 
     if not os.path.exists(args.path):
         return _fail(f"no such file or folder: {args.path}")
+    ds = heavy_imports.dataset()
     partitioning = args.partitioning
     if partitioning and partitioning != "hive":
         partitioning = ds.partitioning(field_names=[n.strip() for n in partitioning.split(",")])
