@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("sqlglot", "pandas", "pyarrow.dataset", "pyarrow.parquet", "pyarrow.acero",
-         "graphviz")
+         "pyarrow.csv", "graphviz")
 _REPORT = """
 import sys, json, toolkit
 print(json.dumps({"file": toolkit.__file__,
@@ -63,6 +63,15 @@ def test_a_parquet_scan_loads_pyarrow_parquet(tmp_path):
             f"p = plan.create_physical_plan(plan.scan('t', {str(path)!r}))\n"
             f"assert p.collect().num_rows == 3\n")
     assert "pyarrow.parquet" in loaded_after(code)
+
+
+def test_a_csv_scan_loads_pyarrow_csv(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("a\n1\n2\n")
+    code = (f"from toolkit import plan\n"
+            f"p = plan.create_physical_plan(plan.scan('t', {str(path)!r}))\n"
+            f"assert p.collect().num_rows == 2\n")
+    assert "pyarrow.csv" in loaded_after(code)
 
 
 def test_explaining_a_dataset_scan_loads_what_it_needs(tmp_path):

@@ -10,7 +10,6 @@ import os
 import re
 
 import pyarrow as pa
-import pyarrow.csv as pcsv
 from pyarrow import feather
 
 from . import heavy_imports
@@ -70,6 +69,7 @@ def load_data(path: str, schema: pa.Schema | None = None) -> pa.Table:
         if suffix in (".parquet", ".pq"):
             table = heavy_imports.parquet().read_table(path)
         elif suffix in (".csv", ".tsv"):
+            pcsv = heavy_imports.csv()
             types = {f.name: f.type for f in schema} if schema is not None else None
             table = pcsv.read_csv(
                 path, parse_options=pcsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ","),

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["dataset", "graphviz", "parquet", "sql_reader"]
+__all__ = ["csv", "dataset", "graphviz", "parquet", "sql_reader"]
+
+
+def csv() -> ModuleType:
+    """`pyarrow.csv`, for CSV files."""
+    import pyarrow.csv  # ~1 ms: Arrow's CSV reader, which only CSV inputs use
+
+    return pyarrow.csv
 
 
 def dataset() -> ModuleType:

@@ -15,7 +15,6 @@ import os
 from collections.abc import Iterator, Sequence
 
 import pyarrow as pa
-from pyarrow import csv
 
 from .. import heavy_imports
 from .errors import PlanError
@@ -106,11 +105,12 @@ class CsvSource(Source):
 
     def __init__(self, path: str):
         self.path = os.fspath(path)
-        reader = csv.open_csv(self.path)
+        reader = heavy_imports.csv().open_csv(self.path)
         self.schema = reader.schema
         reader.close()
 
     def batches(self, columns=None, limit=None):
+        csv = heavy_imports.csv()
         convert = csv.ConvertOptions(
             column_types={f.name: f.type for f in self.schema},
             include_columns=_select(self.schema, columns))
