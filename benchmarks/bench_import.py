@@ -4,16 +4,19 @@
 
 Each import runs in a fresh interpreter (the source tree first on its path),
 timed inside the child from just before the import statement to just after it,
-so interpreter start-up is left out on both sides. The two imports alternate,
-each round swapping who goes first, after one untimed round that writes the
-bytecode caches. Prints the median of each and the ratio toolkit /
-pyarrow.compute; the target is <= 1.5. Then, from `python -X importtime`
-runs, what toolkit adds: the modules below `toolkit` that `import
-pyarrow.compute` does not load (those are the floor, wherever toolkit first
-imports them), their count and own time, and the ten with the largest
-cumulative time counted over such modules only (median over the runs), with
-their own time and the module that imported them: what to look at when the
-ratio grows. docs/benchmarks.md (Import time) uses it.
+so interpreter start-up is left out on both sides: wall time, and the CPU time
+of the importing thread, which other processes on a shared machine disturb
+less. The two imports alternate, each round swapping who goes first, after one
+untimed round that writes the bytecode caches (an installed package has them;
+without them toolkit's own modules are compiled on every import). Prints the
+median of each and the ratio toolkit / pyarrow.compute; the target is <= 1.5.
+
+Then, from `python -X importtime` runs, what toolkit adds: the modules below
+`toolkit` that `import pyarrow.compute` does not load (those are the floor,
+wherever toolkit first imports them), their count and own time, and the ten
+with the largest cumulative time counted over such modules only (median over
+the runs), with their own time and the module that imported them: what to
+look at when the ratio grows. docs/benchmarks.md (Import time) uses it.
 """
 
 from __future__ import annotations
@@ -31,9 +34,9 @@ TARGET = 1.5
 PEER = "pyarrow.compute"
 SUBJECT = "toolkit"
 _TIMED = ("import time\n"
-          "started = time.perf_counter()\n"
+          "wall, cpu = time.perf_counter(), time.thread_time()\n"
           "import {module}\n"
-          "print(time.perf_counter() - started)\n")
+          "print(time.perf_counter() - wall, time.thread_time() - cpu)\n")
 _LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \| ( *)(\S+)")
 
 
@@ -45,11 +48,12 @@ def _env() -> dict[str, str]:
     return env
 
 
-def timed_import(module: str) -> float:
-    """Seconds `import module` takes in a fresh interpreter."""
+def timed_import(module: str) -> tuple[float, float]:
+    """(wall, CPU) seconds `import module` takes in a fresh interpreter."""
     out = subprocess.run([sys.executable, "-c", _TIMED.format(module=module)], cwd=ROOT,
                          env=_env(), capture_output=True, text=True, check=True).stdout
-    return float(out.strip().splitlines()[-1])
+    wall, cpu = out.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
 
 
 def import_profile(module: str, floor: frozenset[str] = frozenset()
@@ -89,19 +93,22 @@ def main(argv=None) -> None:
 
     timed_import(SUBJECT)
     timed_import(PEER)
-    times: dict[str, list[float]] = {PEER: [], SUBJECT: []}
+    times: dict[str, list[tuple[float, float]]] = {PEER: [], SUBJECT: []}
     for round_ in range(args.runs):
         order = (PEER, SUBJECT) if round_ % 2 == 0 else (SUBJECT, PEER)
         for module in order:
             times[module].append(timed_import(module))
-    peer, subject = (statistics.median(times[m]) for m in (PEER, SUBJECT))
-    ratios = [s / p for p, s in zip(times[PEER], times[SUBJECT])]
     print(f"{args.runs} fresh interpreters each, alternating; median import time")
-    print(f"  import {PEER:<16}{peer * 1000:>8.1f} ms")
-    print(f"  import {SUBJECT:<16}{subject * 1000:>8.1f} ms")
-    print(f"  ratio {SUBJECT}/{PEER}: {subject / peer:.2f} (target <= {TARGET}); "
-          f"per-round ratios {min(ratios):.2f}-{max(ratios):.2f}, "
-          f"median {statistics.median(ratios):.2f}")
+    print(f"  {'':<24}{'wall ms':>9}{'CPU ms':>9}")
+    for module in (PEER, SUBJECT):
+        wall, cpu = (statistics.median(t[i] for t in times[module]) for i in (0, 1))
+        print(f"  import {module:<17}{wall * 1000:>9.1f}{cpu * 1000:>9.1f}")
+    for i, clock in enumerate(("wall", "CPU")):
+        peer, subject = (statistics.median(t[i] for t in times[m]) for m in (PEER, SUBJECT))
+        ratios = [s[i] / p[i] for p, s in zip(times[PEER], times[SUBJECT])]
+        print(f"  ratio {SUBJECT}/{PEER}, {clock + ':':<5} {subject / peer:.2f} "
+              f"(target <= {TARGET}); per-round ratios {min(ratios):.2f}-{max(ratios):.2f}, "
+              f"median {statistics.median(ratios):.2f}")
 
     floor = frozenset(import_profile(PEER)) | {PEER}
     profiles = [import_profile(SUBJECT, floor) for _ in range(args.profile_runs)]
