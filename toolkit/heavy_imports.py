@@ -1,12 +1,12 @@
-"""The dependencies too slow to load with `import toolkit`, each imported on first use.
+"""The dependencies `import toolkit` leaves out, each imported on first use.
 
-`import toolkit` loads pyarrow and pyarrow.compute and little else
+`import toolkit` loads pyarrow, pyarrow.compute and toolkit's own modules
 (benchmarks/bench_import.py measures it against `import pyarrow.compute`).
-The modules below would add several times that, and most sessions use few of
-them, so each is reached through its accessor here rather than imported at the
-top of the modules that need it; tests/test_import_cost.py holds `import
-toolkit` to loading none of them. After the first call an accessor costs a
-dictionary lookup.
+Together the modules below take more than twice as long to import as that floor,
+and each serves a few features only, so the code that needs one reaches it
+through its accessor here instead of importing it at the top of its module;
+tests/test_import_cost.py holds `import toolkit` to loading none of them.
+After the first call an accessor costs a dictionary lookup.
 """
 
 from __future__ import annotations
@@ -49,6 +49,6 @@ def parquet() -> ModuleType:
 
 def sql_reader() -> ModuleType:
     """`toolkit.sql_reader`: sqlglot, and the translation of its parse trees."""
-    from . import sql_reader  # sqlglot costs ~70 ms to import; loaded on the first parse
+    from . import sql_reader  # sqlglot costs ~70 ms to import; loaded by the first parse or to_sql
 
     return sql_reader
