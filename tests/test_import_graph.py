@@ -123,9 +123,14 @@ def test_the_cycle_finder_finds_a_cycle():
         GRAPH["toolkit.expression"].pop()
 
 
+# our own modules that exist to carry a heavy dependency, loaded on first use
+CARRIERS = {"toolkit.sql_reader"}  # sqlglot
+
+
 def test_own_modules_are_imported_at_the_top():
     inside = [f"{MODULES[m].relative_to(ROOT)}:{line} imports {target}"
-              for m, found in GRAPH.items() for line, target, at_top in found if not at_top]
+              for m, found in GRAPH.items() for line, target, at_top in found
+              if not at_top and target not in CARRIERS]
     assert inside == []
 
 

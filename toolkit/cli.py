@@ -18,10 +18,10 @@ import re
 import sys
 
 import pyarrow as pa
-import pyarrow.dataset as ds
 
 import toolkit as tk
 
+from . import heavy_imports
 from .cli_inputs import load_data, parse_schema_spec
 from .errors import BindError, ExprscopeError, FieldRefError, KernelError, ParseError
 from .expression import from_pyarrow
@@ -183,6 +183,7 @@ def _trace(args) -> int:
 def _scan(args) -> int:
     if not os.path.exists(args.path):
         return _fail(f"no such file or folder: {args.path}")
+    ds = heavy_imports.dataset()
     partitioning = args.partitioning
     if partitioning and partitioning != "hive":
         partitioning = ds.partitioning(field_names=[n.strip() for n in partitioning.split(",")])

@@ -10,7 +10,9 @@ import os
 import re
 
 import pyarrow as pa
+from pyarrow import feather
 
+from . import heavy_imports
 from .errors import (
     InputError,  # defined with every other exprscope error
     caret_snippet,
@@ -65,19 +67,14 @@ def load_data(path: str, schema: pa.Schema | None = None) -> pa.Table:
     suffix = os.path.splitext(path)[1].lower()
     try:
         if suffix in (".parquet", ".pq"):
-            import pyarrow.parquet as pq
-
-            table = pq.read_table(path)
+            table = heavy_imports.parquet().read_table(path)
         elif suffix in (".csv", ".tsv"):
-            import pyarrow.csv as pcsv
-
+            pcsv = heavy_imports.csv()
             types = {f.name: f.type for f in schema} if schema is not None else None
             table = pcsv.read_csv(
                 path, parse_options=pcsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ","),
                 convert_options=pcsv.ConvertOptions(column_types=types))
         elif suffix in (".arrow", ".feather", ".ipc"):
-            import pyarrow.feather as feather
-
             table = feather.read_table(path)
         else:
             raise InputError(f"--data: cannot read {suffix or 'files without a suffix'}; "

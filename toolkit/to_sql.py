@@ -18,14 +18,14 @@ The walk uses an explicit stack and the text is assembled as a rope, so
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from sqlglot.tokens import Tokenizer
 
-from . import late_bound
+from . import heavy_imports, late_bound
 from .errors import ExprscopeError
 from .expression import Call, Expression, Literal, Parameter, postorder
 from .field_ref import FieldPath
@@ -46,8 +46,9 @@ _INFIX = {
 }
 _COMPARISON = {"equal": "=", "not_equal": "<>", "less": "<", "less_equal": "<=",
                "greater": ">", "greater_equal": ">="}
-_KEYWORDS = {k.upper() for k in Tokenizer.KEYWORDS} | {"STRUCT", "IF", "CAST", "TRY_CAST",
-                                                       "EXTRACT", "SUBSTRING", "ANY", "UNIQUE"}
+# besides sqlglot's keywords, the words parse reads as constructs rather than names
+_CONSTRUCTS = frozenset({"STRUCT", "IF", "CAST", "TRY_CAST", "EXTRACT", "SUBSTRING", "ANY",
+                         "UNIQUE"})
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -102,9 +103,15 @@ def _print_node(node: Expression, printed) -> tuple[int, object]:
     return _call(node, printed)
 
 
+@functools.cache
+def _keywords() -> frozenset[str]:
+    """The words a bare name cannot be: it would read back as a keyword or a construct."""
+    return heavy_imports.sql_reader().KEYWORDS | _CONSTRUCTS
+
+
 def quote_name(name: str) -> str:
     """A column or function name as SQL text, quoted when bare text would not read back."""
-    if _PLAIN_NAME.match(name) and name.upper() not in _KEYWORDS:
+    if _PLAIN_NAME.match(name) and name.upper() not in _keywords():
         return name
     return '"' + name.replace('"', '""') + '"'
 
@@ -305,7 +312,7 @@ def _arrow_call(node: Call, args):
     name = node.name
     if name.lower() == "cast":
         raise _fail(f"a call named cast: {node}")
-    bare = (_PLAIN_NAME.match(name) and name.upper() not in _KEYWORDS
+    bare = (_PLAIN_NAME.match(name) and name.upper() not in _keywords()
             and name.lower() not in SQL_FUNCTIONS and name.lower() != "struct")
     shown = name if bare else '"' + name.replace('"', '""') + '"'
     ropes = [a[1] for a in args]

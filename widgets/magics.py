@@ -19,11 +19,11 @@ import re
 import sys
 
 import pyarrow as pa
-import pyarrow.dataset as ds
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 import toolkit as tk
+from toolkit import heavy_imports
 from toolkit.errors import (
     ExprscopeError,
     FieldRefError,
@@ -134,6 +134,7 @@ class ExprscopeMagics(Magics):
         args = parse_argstring(self.explain_scan, line)
         name = _unquote(args.data)
         dataset = self.shell.user_ns.get(name, name)
+        ds = heavy_imports.dataset()
         try:
             if isinstance(dataset, str):
                 if not os.path.exists(dataset):

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
+from .. import heavy_imports
 from .errors import PlanError
 
 __all__ = [
@@ -92,15 +93,11 @@ class ParquetSource(Source):
     exec_name = "ParquetExec"
 
     def __init__(self, path: str):
-        import pyarrow.parquet as pq
-
         self.path = os.fspath(path)
-        self.schema = pq.read_schema(self.path)
+        self.schema = heavy_imports.parquet().read_schema(self.path)
 
     def batches(self, columns=None, limit=None):
-        import pyarrow.parquet as pq
-
-        reader = pq.ParquetFile(self.path)
+        reader = heavy_imports.parquet().ParquetFile(self.path)
         return _limited(reader.iter_batches(batch_size=BATCH_ROWS,
                                             columns=_select(self.schema, columns)), limit)
 
@@ -115,16 +112,13 @@ class CsvSource(Source):
     exec_name = "CsvExec"
 
     def __init__(self, path: str):
-        from pyarrow import csv
-
         self.path = os.fspath(path)
-        reader = csv.open_csv(self.path)
+        reader = heavy_imports.csv().open_csv(self.path)
         self.schema = reader.schema
         reader.close()
 
     def batches(self, columns=None, limit=None):
-        from pyarrow import csv
-
+        csv = heavy_imports.csv()
         convert = csv.ConvertOptions(
             column_types={f.name: f.type for f in self.schema},
             include_columns=_select(self.schema, columns))

@@ -7,9 +7,7 @@ lay out) still shows the text tree rather than an error.
 
 from __future__ import annotations
 
-import graphviz
-
-from .. import late_bound
+from .. import heavy_imports, late_bound
 from ..scan import ScanExplanation
 from .scan_html import scan_html
 from .svg import DotNotFound, dot_available, to_svg
@@ -27,6 +25,7 @@ def mimebundle(obj) -> dict:
         return {"text/plain": repr(obj)}
     bundle = {"text/plain": text}
     if dot_available():
+        graphviz = heavy_imports.graphviz()
         try:
             bundle["image/svg+xml"] = to_svg(obj)
         except (DotNotFound, graphviz.CalledProcessError, OSError):  # text still shows

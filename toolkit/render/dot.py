@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import graphviz
 import pyarrow.compute as pc
 
+from .. import heavy_imports
 from ..errors import UsageError
 from ..expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
@@ -48,6 +49,9 @@ from .labels import (
 )
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
+
+if TYPE_CHECKING:
+    import graphviz
 
 __all__ = ["to_dot", "MAX_NODES"]
 
@@ -105,7 +109,7 @@ class TreeWindow:
 
 # -- dispatch ---------------------------------------------------------------------
 def _graph(name: str) -> graphviz.Digraph:
-    g = graphviz.Digraph(name=name)
+    g = heavy_imports.graphviz().Digraph(name=name)
     g.attr(rankdir="TB", ordering="out", fontname=FONT, labelloc="t", nodesep="0.3",
            ranksep="0.4")
     g.attr("node", fontname=FONT, fontsize="11", margin="0.08,0.04")
@@ -156,7 +160,7 @@ def _draw_trace(g, t: Trace, prefix: str, max_nodes: int) -> None:
         g.attr(label=_html(f"showing {len(chosen)} of {len(t.steps)} steps: the ones that "
                            "changed something, evaluations and failures"))
     for i, step in chosen:
-        sub = graphviz.Digraph(name=f"cluster_{prefix}s{i}")
+        sub = heavy_imports.graphviz().Digraph(name=f"cluster_{prefix}s{i}")
         sub.attr(style="rounded", color="#9ca3af")
         _draw(sub, step, f"{prefix}s{i}_", max_nodes)
         sub.attr(label=_html(f"{i + 1}. {step_title(step)}", bold=True))
@@ -244,7 +248,7 @@ class _Look:
 
 def _tip(text: str) -> str:
     """A tooltip attribute: graphviz takes it as is (no HTML label parsing)."""
-    return graphviz.nohtml(dot_tooltip(text))
+    return heavy_imports.graphviz().nohtml(dot_tooltip(text))
 
 
 def _sizes(root: Expression) -> dict[int, int]:
@@ -285,7 +289,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
         kind = node_kind(node)
         g.node(nid, label=_table(node_title(node), look.rows(path, node),
                                  look.raw_rows(path, node)),
-               tooltip=graphviz.nohtml(dot_tooltip(bounded_text(node, TOOLTIP_CHARS))),
+               tooltip=_tooltip(node),
                **_style(kind, look.status(path, node), look.extra(path, node)))
         if parent is not None:
             label = look.edge_label(parent, path, path[-1])
@@ -308,13 +312,18 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
     return len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes)
 
 
+def _tooltip(node) -> str:
+    """A node's tooltip: its subtree as text, which graphviz must not read as HTML."""
+    return _tip(bounded_text(node, TOOLTIP_CHARS))
+
+
 def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: int,
                  look: _Look) -> None:
     """One box for a folded subtree, in its place under its parent, with the path that opens it."""
     g.node(fid, label=_table(f"▸ {node_title(node)}: {size:,} nodes folded",
                              [f"open: subtree {path_text(path)}"]),
            shape="note", style="dashed", color="#9ca3af", fontcolor="#4b5563",
-           tooltip=graphviz.nohtml(dot_tooltip(bounded_text(node, TOOLTIP_CHARS))),
+           tooltip=_tooltip(node),
            **{"class": "folded"})
     attrs = {"style": "dashed", "color": "#9ca3af",
              "tooltip": _tip(look.edge_tooltip(parent, path, path[-1]) + " (folded)")}
@@ -631,7 +640,7 @@ def _draw_plan(g, plan, prefix: str, statuses: dict[int, str]) -> dict[int, str]
 
 def _draw_plan_rule(g, event: PlanRuleEvent, prefix: str) -> None:
     for side, plan in (("before", event.before), ("after", event.after)):
-        sub = graphviz.Digraph(name=f"cluster_{prefix}{side}")
+        sub = heavy_imports.graphviz().Digraph(name=f"cluster_{prefix}{side}")
         sub.attr(label=f"<<B>{side}</B>>", style="rounded", color="#d1d5db")
         if is_plan(plan):
             statuses = ({i: "changed" for i in changed_positions(event)}

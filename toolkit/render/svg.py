@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 
-import graphviz
-
+from .. import heavy_imports
 from ..errors import (
     DotNotFound,  # defined with every other exprscope error
     )
@@ -25,6 +24,7 @@ def dot_available() -> bool:
 
 def to_svg(obj, **options) -> str:
     """The picture of `obj` (anything `to_dot` draws, or a graphviz graph) as SVG text."""
+    graphviz = heavy_imports.graphviz()
     graph = obj if isinstance(obj, (graphviz.Digraph, graphviz.Graph)) else to_dot(obj, **options)
     try:
         return without_ids(graph.pipe(format="svg", encoding="utf-8"))

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
-import pyarrow.dataset as ds
 
-from .. import late_bound
+from .. import heavy_imports, late_bound
 from ..errors import ExprscopeError
 from ..expression import Expression, Literal, as_expression, preorder
 from ..parse import parse
@@ -36,6 +36,9 @@ from ..trace import Trace, trace
 from .range_suggestion import never_true
 from .skip_reason import Clash, skip_reason
 from .statistics_guarantee import row_group_guarantee
+
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
 
 __all__ = ["Clash", "FragmentVerdict", "RowGroupVerdict", "ScanExplanation", "explain_scan"]
 
@@ -219,7 +222,7 @@ class ScanExplanation:
 
 def explain_scan(dataset: ds.Dataset, filter) -> ScanExplanation:
     """Explain which fragments and row groups a scan of `dataset` with `filter` reads."""
-    if not isinstance(dataset, ds.Dataset):
+    if not isinstance(dataset, heavy_imports.dataset().Dataset):
         raise ExprscopeError(
             f"explain_scan takes a pyarrow.dataset.Dataset, got {type(dataset).__name__}")
     bound = _bound_filter(filter, dataset.schema)
@@ -255,7 +258,7 @@ def _fragment_verdict(fragment, predicate: Expression, dataset_open: bool,
 
 
 def _parquet_metadata(fragment):
-    if not isinstance(fragment, ds.ParquetFileFragment):
+    if not isinstance(fragment, heavy_imports.dataset().ParquetFileFragment):
         return None
     return fragment.metadata
 

@@ -18,13 +18,16 @@ columns. The rules, followed here exactly so the verdicts are Arrow's:
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from ..expression import Call, Expression, Literal, Parameter
 from ..field_ref import FieldRef
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
 
 __all__ = ["column_guarantee", "row_group_guarantee"]
 

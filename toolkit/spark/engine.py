@@ -30,6 +30,7 @@ import pyarrow as pa
 from ..errors import KernelError
 from ..execution.parallel import serial
 from ..observe import observing
+from ..plan.invariants import current_mode
 from ..plan.physical_plan import (
     EmptyExec,
     FilterExec,
@@ -40,7 +41,6 @@ from ..plan.physical_plan import (
     ScanExec,
     SortExec,
 )
-from ..plan.invariants import current_mode
 from ..plan.schema_problems import schema_problems
 from ..plan.sources import Source
 from . import shipping

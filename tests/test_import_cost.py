@@ -1,0 +1,83 @@
+"""`import toolkit` leaves its heavy dependencies unloaded until a feature needs them.
+
+Each runs in a fresh interpreter, which reports which of them `sys.modules`
+holds. What they cost is in toolkit/heavy_imports.py and measured by
+benchmarks/bench_import.py; these tests time nothing.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("sqlglot", "pandas", "pyarrow.dataset", "pyarrow.parquet", "pyarrow.acero",
+         "pyarrow.csv", "graphviz")
+_REPORT = """
+import sys, json, toolkit
+print(json.dumps({"file": toolkit.__file__,
+                  "loaded": [m for m in %r if m in sys.modules]}))
+"""
+
+
+def loaded_after(code: str) -> set[str]:
+    """The HEAVY modules a fresh interpreter holds after running `code`."""
+    path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    out = subprocess.run([sys.executable, "-c", code + _REPORT % (HEAVY,)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout.splitlines()[-1])
+    assert Path(report["file"]).resolve().is_relative_to(ROOT)  # this tree, not an install
+    return set(report["loaded"])
+
+
+def test_import_toolkit_loads_none_of_them():
+    assert loaded_after("import toolkit") == set()
+
+
+def test_building_optimizing_and_printing_load_only_pandas():
+    code = ("import pyarrow as pa, toolkit as tk, widgets\n"
+            "e = tk.optimize(tk.field('a') + 1 > 3, pa.schema([('a', pa.int64())]))\n"
+            "tk.to_text(e)\n")
+    assert loaded_after(code) == {"pandas"}  # pyarrow loads it on the first scalar
+
+
+def test_parse_and_to_sql_load_sqlglot():
+    assert "sqlglot" in loaded_after("import toolkit as tk\ntk.parse('a + 1 > 3')")
+    assert "sqlglot" in loaded_after("import toolkit as tk\n(tk.field('a') + 1).to_sql()")
+
+
+def test_pictures_load_graphviz():
+    assert "graphviz" in loaded_after("import toolkit as tk\ntk.to_dot(tk.field('a') + 1)")
+
+
+def test_a_parquet_scan_loads_pyarrow_parquet(tmp_path):
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"a": [1, 2, 3]}), path)
+    code = (f"from toolkit import plan\n"
+            f"p = plan.create_physical_plan(plan.scan('t', {str(path)!r}))\n"
+            f"assert p.collect().num_rows == 3\n")
+    assert "pyarrow.parquet" in loaded_after(code)
+
+
+def test_a_csv_scan_loads_pyarrow_csv(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("a\n1\n2\n")
+    code = (f"from toolkit import plan\n"
+            f"p = plan.create_physical_plan(plan.scan('t', {str(path)!r}))\n"
+            f"assert p.collect().num_rows == 2\n")
+    assert "pyarrow.csv" in loaded_after(code)
+
+
+def test_explaining_a_dataset_scan_loads_what_it_needs(tmp_path):
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"a": [1, 2, 3]}), path)
+    code = (f"import pyarrow.dataset as ds, toolkit as tk\n"
+            f"x = tk.explain_scan(ds.dataset({str(path)!r}), 'a > 5')\n"
+            f"assert x.row_groups == (0, 1), x.row_groups\n")
+    assert {"pyarrow.dataset", "pandas", "sqlglot"} <= loaded_after(code)
