@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -109,6 +110,52 @@ class RowPiece:
         base = base if base.type == pa.int64() else base.cast(pa.int64())
         return pc.add(base, self.offset) if self.offset else base
 
+    def first(self, n: int) -> pa.Array:
+        """The first `n` batch row indices of this piece, converting only a prefix of its arrays.
+
+        A sample of a traced evaluation wants the first rows of every branch; building
+        all of a million-row piece's indices for them would cost more than the form's
+        own work. The prefix of slice rows looked at grows eightfold until it holds `n`.
+        """
+        seen = min(self.length, 4096)
+        while True:
+            found = _RowPrefix(self, seen).indices()
+            if len(found) >= n or seen >= self.length:
+                found = found.slice(0, n)
+                return pc.add(found, self.offset) if self.offset else found
+            seen = min(self.length, seen * 8)
+
+
+class _RowPrefix:
+    """A piece's rows among its first `seen` slice rows (domain and picked are sorted)."""
+
+    def __init__(self, piece: RowPiece, seen: int):
+        self.piece, self.seen = piece, seen
+
+    def indices(self) -> pa.Array:
+        piece, seen = self.piece, self.seen
+        domain = piece.domain
+        if domain is None:
+            base = pa.arange(0, seen)
+        elif pa.types.is_boolean(domain.type):
+            base = pc.filter(pa.arange(0, seen), domain.slice(0, seen))
+        else:
+            base = domain.slice(0, _count_below(domain, seen))
+        picked = piece.picked
+        if picked is None:
+            out = base
+        elif pa.types.is_boolean(picked.type):
+            out = pc.filter(base, picked.slice(0, len(base)))
+        else:
+            out = pc.take(base, picked.slice(0, _count_below(picked, len(base))))
+        return out if out.type == pa.int64() else out.cast(pa.int64())
+
+
+def _count_below(sorted_values: pa.Array, bound: int) -> int:
+    """How many of the sorted integers are below `bound` (a binary search, no copy)."""
+    values = sorted_values.to_numpy(zero_copy_only=False)
+    return int(np.searchsorted(values, bound, side="left"))
+
 
 class BranchSelection:
     """The rows a special form handed to one of its branches (indices of the batch).
@@ -140,6 +187,19 @@ class BranchSelection:
         if self._pieces is not None:
             return self._pieces
         return (RowPiece(0, self.total_rows, None, self.rows),)
+
+    def first(self, n: int) -> pa.Array:
+        """The first `n` row indices (sorted), without building the rest when not yet read."""
+        if self._pieces is None:
+            return self.rows.slice(0, n) if self.rows is not None else pa.array([], pa.int64())
+        parts, left = [], n
+        for piece in sorted(self._pieces, key=lambda p: p.offset):
+            if left <= 0:
+                break
+            part = piece.first(left)
+            parts.append(part)
+            left -= len(part)
+        return pa.concat_arrays(parts) if parts else pa.array([], pa.int64())
 
     @property
     def rows(self):

@@ -260,7 +260,7 @@ def sample_rows(num_rows: int, branches, failed_row: int | None) -> pa.Array:
     parts = [pa.arange(0, min(num_rows, SAMPLE_FIRST))]
     for b in branches:
         if b.count:
-            parts.append(b.rows.slice(0, SAMPLE_PER_BRANCH))
+            parts.append(b.first(SAMPLE_PER_BRANCH))
     if failed_row is not None and 0 <= failed_row < num_rows:
         low = max(0, failed_row - SAMPLE_AROUND_ERROR)
         parts.append(pa.arange(low, min(num_rows, failed_row + SAMPLE_AROUND_ERROR + 1)))
