@@ -492,3 +492,18 @@ def test_a_decimal_divided_by_null_has_acero_type(decimal, name):
         assert expr.bind(table.schema).type == acero.type
         got = tk.evaluate(expr, table)
         assert got.type == acero.type and got.to_pylist() == [None]
+
+
+def test_no_kernel_puts_a_caret_under_the_call_in_the_parsed_text():
+    text = "bill_length_mm > 3 and (species + 1) * 2 > 2"
+    schema = pa.schema([("species", pa.large_string()), ("bill_length_mm", pa.float64())])
+    with pytest.raises(tk.NoKernelError) as info:
+        tk.parse(text).bind(schema)
+    lines = info.value.located(text).splitlines()
+    assert lines[0] == "add(species: large_string, 1) has no kernel"
+    assert lines[1] == "  " + text
+    assert lines[2] == "  " + " " * text.index("species + 1") + "^" * len("species + 1")
+    # a tree built in Python has no text: the message stands without a caret
+    with pytest.raises(tk.NoKernelError) as built:
+        (tk.field("species") + 1).bind(schema)
+    assert built.value.located(text) == str(built.value)

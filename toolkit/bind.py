@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from . import late_bound
 from .bounded_cache import BoundedCache
-from .errors import BindError
+from .errors import BindError, NoKernelError
 from .expression import Call, Expression, Literal, Parameter, from_pyarrow, postorder
 from .field_ref import FieldPath
 from .functions import get_function
@@ -72,6 +72,8 @@ def bind(expr: Expression, schema) -> Expression:
                 try:
                     out = bind_call(Call(node.name, args, node.options))
                 except BindError as exc:
+                    if isinstance(exc, NoKernelError) and exc.call is None:
+                        exc.call = node  # as written: the parser knows where it stands
                     exc.add_note(f"while binding {_short(node)}")
                     raise
         bound[id(node)] = out

@@ -23,7 +23,14 @@ import toolkit as tk
 
 from . import heavy_imports
 from .cli_inputs import load_data, parse_schema_spec
-from .errors import BindError, ExprscopeError, FieldRefError, KernelError, ParseError
+from .errors import (
+    BindError,
+    ExprscopeError,
+    FieldRefError,
+    KernelError,
+    NoKernelError,
+    ParseError,
+)
 from .expression import from_pyarrow
 from .parse import parse
 from .passes import optimize
@@ -104,6 +111,8 @@ def main(argv=None) -> int:
     except FieldRefError as exc:
         text = getattr(args, "expr", None) or getattr(args, "filter", "")
         return _fail(f"cannot bind the expression: {exc.located(text)}")
+    except NoKernelError as exc:
+        return _fail(f"cannot bind the expression: {exc.located(getattr(args, 'expr', ''))}")
     except BindError as exc:
         return _fail(f"cannot bind the expression: {exc}")
     except ExprscopeError as exc:

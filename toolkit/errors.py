@@ -6,6 +6,7 @@ and show them as one concise message instead of a traceback.
 
 from __future__ import annotations
 
+from . import text_spans
 from .visible_text import visible, visible_lines
 
 __all__ = [
@@ -184,7 +185,18 @@ class NoKernelError(BindError):
         self.types = tuple(types)
         self.signatures = tuple(signatures)
         self.arrow_message = arrow_message if arrow_message is not None else message
+        self.call = None  # the call as the user wrote it; binding fills it in
         super().__init__(message)
+
+    def located(self, text: str) -> str:
+        """The message with a caret under the call where `text` (the parsed text) has it."""
+        span = text_spans.span_in(self.call, text) if self.call is not None else None
+        message = str(self)
+        if span is None:
+            return message
+        first, _, rest = message.partition("\n")
+        snippet = caret_snippet(text, span[0], max(1, span[1] - span[0]))
+        return f"{first}\n{snippet}" + (f"\n{rest}" if rest else "")
 
 
 class UnboundError(ExprscopeError, ValueError):

@@ -22,6 +22,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.parser import Parser
 from sqlglot.tokens import Tokenizer, TokenType
 
+from . import text_spans
 from .builders import case_when, make_struct
 from .errors import BuildError, ParseError
 from .expression import Call, Expression, Literal, Parameter
@@ -218,7 +219,9 @@ def _translate(root, ctx: _Context) -> Expression:
             continue
         args = [done.pop(id(k)) for k in kids]
         try:
-            done[id(node)] = _HANDLERS[type(node)][1](node, args, ctx)
+            built = done[id(node)] = _HANDLERS[type(node)][1](node, args, ctx)
+            if built.is_call:
+                text_spans.remember(built, ctx.text, _span(node))
         except ArgumentError as exc:
             where = kids[exc.index] if exc.index is not None and exc.index < len(kids) else node
             raise ctx.error(exc.reason, where) from None

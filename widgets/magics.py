@@ -28,6 +28,7 @@ from toolkit.errors import (
     ExprscopeError,
     FieldRefError,
     MagicInputError,  # defined with every other exprscope error
+    NoKernelError,
     ParseError,
 )
 from toolkit.pyarrow_text import parse_pyarrow
@@ -200,7 +201,7 @@ def _parse_cell(cell: str, pyarrow_text: bool = False):
 
 def _message(exc: Exception, text: str | None = None) -> str:
     """The error in one message; a field error points at the field in the user's text."""
-    if text and isinstance(exc, FieldRefError):
+    if text and isinstance(exc, (FieldRefError, NoKernelError)):
         return exc.located(text.strip())
     return str(exc) or type(exc).__name__
 

@@ -179,4 +179,5 @@ def test_no_kernel_is_one_short_message_in_every_magic(ip, capsys, penguins, mag
     assert len(lines) <= 8
     kind = penguins.schema.field("species").type
     assert lines[0] == f"add(species: {kind}, 1) has no kernel"
+    assert lines[1:3] == ["  species + 1", "  ^^^^^^^^^^^"]  # the caret under the call
     assert "narrowed" in captured.err and "add takes integers, floats" in captured.err
