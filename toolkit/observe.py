@@ -98,17 +98,7 @@ class RowPiece:
 
     def indices(self) -> pa.Array:
         """The batch row indices (int64, sorted) of this piece."""
-        base = self.domain if self.domain is not None else pa.arange(0, self.length)
-        if pa.types.is_boolean(base.type):  # the domain as a mask over the slice's rows
-            base = pc.filter(pa.arange(0, self.length), base)
-        picked = self.picked
-        if picked is not None:
-            if pa.types.is_boolean(picked.type):
-                base = pc.filter(base, picked)
-            else:
-                base = pc.take(base, picked) if self.domain is not None else picked
-        base = base if base.type == pa.int64() else base.cast(pa.int64())
-        return pc.add(base, self.offset) if self.offset else base
+        return self._shifted(self._within(self.length))
 
     def first(self, n: int) -> pa.Array:
         """The first `n` batch row indices of this piece, converting only a prefix of its arrays.
@@ -119,36 +109,32 @@ class RowPiece:
         """
         seen = min(self.length, 4096)
         while True:
-            found = _RowPrefix(self, seen).indices()
+            found = self._within(seen)
             if len(found) >= n or seen >= self.length:
-                found = found.slice(0, n)
-                return pc.add(found, self.offset) if self.offset else found
+                return self._shifted(found.slice(0, n))
             seen = min(self.length, seen * 8)
 
-
-class _RowPrefix:
-    """A piece's rows among its first `seen` slice rows (domain and picked are sorted)."""
-
-    def __init__(self, piece: RowPiece, seen: int):
-        self.piece, self.seen = piece, seen
-
-    def indices(self) -> pa.Array:
-        piece, seen = self.piece, self.seen
-        domain = piece.domain
+    def _within(self, seen: int) -> pa.Array:
+        """The piece's rows among its first `seen` slice rows (domain and picked are sorted)."""
+        domain = self.domain
         if domain is None:
             base = pa.arange(0, seen)
         elif pa.types.is_boolean(domain.type):
             base = pc.filter(pa.arange(0, seen), domain.slice(0, seen))
         else:
             base = domain.slice(0, _count_below(domain, seen))
-        picked = piece.picked
+        picked = self.picked
         if picked is None:
             out = base
         elif pa.types.is_boolean(picked.type):
             out = pc.filter(base, picked.slice(0, len(base)))
         else:
-            out = pc.take(base, picked.slice(0, _count_below(picked, len(base))))
+            positions = picked.slice(0, _count_below(picked, len(base)))
+            out = positions if domain is None else pc.take(base, positions)
         return out if out.type == pa.int64() else out.cast(pa.int64())
+
+    def _shifted(self, rows: pa.Array) -> pa.Array:
+        return pc.add(rows, self.offset) if self.offset else rows
 
 
 def _count_below(sorted_values: pa.Array, bound: int) -> int:
@@ -208,10 +194,6 @@ class BranchSelection:
             self._rows = parts[0] if len(parts) == 1 else pa.concat_arrays(parts)
             self._pieces = None
         return self._rows
-
-    @rows.setter
-    def rows(self, value) -> None:
-        self._rows, self._pieces, self._count = value, None, None
 
     @property
     def count(self) -> int:
