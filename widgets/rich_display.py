@@ -11,16 +11,14 @@ widgets, where the SVG is inlined and the text fallback goes in a <pre>.
 from __future__ import annotations
 
 import html
-import re
 
 import toolkit as tk  # noqa: F401 - importing toolkit registers the renderer
 from toolkit import late_bound, observe
-from toolkit.render.svg import DotNotFound, dot_available, to_svg
+from toolkit.render.svg import DotNotFound, dot_available, fitted, inline_svg, to_svg, zoomed
 from toolkit.visible_text import visible_lines
 
 __all__ = ["mimebundle", "register_formatters", "text_html", "tree_html"]
 
-_XML_PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.DOTALL)
 _EVENT_TYPES = (observe.PassEvent, observe.EvalEvent, observe.InvariantCheck,
                 observe.PlanRuleEvent)
 
@@ -28,35 +26,6 @@ _EVENT_TYPES = (observe.PassEvent, observe.EvalEvent, observe.InvariantCheck,
 def mimebundle(obj) -> dict:
     """The renderer's bundle: SVG plus text, or text alone when `dot` is missing."""
     return late_bound.mimebundle(obj)
-
-
-_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
-
-
-FIT_HEIGHT = "78vh"  # a fitted picture is at most this tall: whole on screen below its controls
-MIN_FIT_SCALE = 0.5  # ... unless that would shrink its 11pt labels below about 7 px
-
-
-def _fitted(svg: str) -> str:
-    """The SVG scaled to be seen whole: no wider than the cell nor taller than the window,
-    never above its natural size nor below half of it (labels stay readable; the box
-    around it scrolls then)."""
-    def scale(m):
-        width, height = float(m.group(1)), max(1.0, float(m.group(2)))
-        fitted = f"min(100%, {width:.0f}pt, calc({FIT_HEIGHT} * {width / height:.4f}))"
-        return (f'<svg style="width:max({width * MIN_FIT_SCALE:.0f}pt, {fitted});height:auto" '
-                f'data-natural-width="{width:.0f}pt"')
-    return _SVG_SIZE.sub(scale, svg, count=1)
-
-
-def _zoomed(svg: str, zoom: float) -> str:
-    """The SVG at `zoom` times its natural size (its viewBox keeps the drawing whole)."""
-    if zoom == 1.0:
-        return svg
-    def scale(m):
-        return (f'<svg width="{float(m.group(1)) * zoom:.0f}pt" '
-                f'height="{float(m.group(2)) * zoom:.0f}pt"')
-    return _SVG_SIZE.sub(scale, svg, count=1)
 
 
 def text_html(text: str, css_class: str = "exprscope-text") -> str:
@@ -83,12 +52,12 @@ def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,
             svg = None
     if not svg:
         return text_html(mimebundle(obj).get("text/plain", ""), "exprscope-tree-text")
-    svg = _XML_PROLOG.sub("", svg, count=1)
+    svg = inline_svg(svg)
     if fit:
-        svg = _fitted(svg)
+        svg = fitted(svg)
         box = "overflow:auto;max-height:90vh"  # scrolls only when held at half its size
     else:
-        svg = _zoomed(svg, zoom)
+        svg = zoomed(svg, zoom)
         box = "overflow:auto;max-height:80vh"
     return f'<div class="exprscope-tree-svg" style="{box}">{svg}</div>'
 

@@ -153,3 +153,14 @@ def test_the_row_table_names_each_form_as_the_selection_view_does():
     heads = re.findall(r"<th>([^<]*)</th>", page.split('class="data"')[1].split("</tr>")[0])
     assert heads == ["row", "a", "if_else root", "coalesce 2", "if_else 2/0", "result"]
     assert "· marks a row that never reached a form" in page
+
+
+@needs_dot
+def test_a_wide_tree_in_the_report_keeps_readable_labels(tmp_path):
+    """Fitted as in the notebook: never below half its size (its box scrolls), not a sliver."""
+    terms = " or ".join(f"a = {i}" for i in range(60))
+    with tk.trace() as t:
+        tk.evaluate(tk.parse(terms), pa.table({"a": list(range(100))}))
+    page = tk.write_report(t, tmp_path / "wide.html").read_text(encoding="utf-8")
+    styles = re.findall(r'<figure><svg style="width:max\(([\d.]+)pt, min\(100%, ([\d.]+)pt', page)
+    assert styles and all(abs(float(floor) - float(natural) / 2) <= 1 for floor, natural in styles)

@@ -24,7 +24,7 @@ from .branch_table import NOT_REACHED, BranchTable
 from .dot_style import STATUS_STYLE
 from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text
 from .scan_html import scan_report_html
-from .svg import DotNotFound, dot_available, inline_svg, to_svg
+from .svg import DotNotFound, dot_available, fitted, inline_svg, to_svg
 from .text import to_text
 
 __all__ = ["write_report", "report_html", "SELECTION_TABLE_ROWS"]
@@ -49,7 +49,6 @@ pre { background: #f9fafb; border: 1px solid var(--line); padding: .6rem; overfl
 .stepper button { font-size: 14px; padding: .3rem .9rem; cursor: pointer; }
 .stepper .counter { font-weight: 600; } .hint { color: var(--muted); font-size: 12px; }
 figure { margin: .5rem 0; overflow: auto; border: 1px solid var(--line); padding: .4rem; }
-figure svg { max-width: 100%; height: auto; }
 .rewrites li { margin: .15rem 0; } .rule { font-family: ui-monospace, monospace; color: #9a3412; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: .6rem; font-size: 12px; }
 .badge.changed { background: CHANGED_FILL; color: CHANGED_LINE; }
@@ -144,7 +143,7 @@ def _figure(obj) -> str:
     """The SVG of `obj`, or its text picture when `dot` is missing or fails."""
     if dot_available():
         try:
-            return f"<figure>{inline_svg(to_svg(obj))}</figure>"
+            return f"<figure>{fitted(inline_svg(to_svg(obj)))}</figure>"
         except (DotNotFound, OSError, RuntimeError):
             pass
     return f"<figure><pre>{html_text(to_text(obj, color=False))}</pre></figure>"

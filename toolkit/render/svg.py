@@ -15,7 +15,8 @@ from ..errors import (
     )
 from .dot import to_dot
 
-__all__ = ["to_svg", "dot_available", "inline_svg", "without_ids", "DotNotFound"]
+__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "without_ids", "zoomed",
+           "DotNotFound"]
 
 
 def dot_available() -> bool:
@@ -62,3 +63,33 @@ def inline_svg(svg: str) -> str:
     svg = _COMMENT.sub("", svg)
     head, sep, rest = svg.partition(">")
     return _XMLNS.sub("", head) + sep + rest
+
+
+# -- how big a picture is shown: one rule for the notebook and the HTML report ---------
+_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
+
+
+FIT_HEIGHT = "78vh"  # a fitted picture is at most this tall: whole on screen below its controls
+MIN_FIT_SCALE = 0.5  # ... unless that would shrink its 11pt labels below about 7 px
+
+
+def fitted(svg: str) -> str:
+    """The SVG scaled to be seen whole: no wider than the cell nor taller than the window,
+    never above its natural size nor below half of it (labels stay readable; the box
+    around it scrolls then)."""
+    def scale(m):
+        width, height = float(m.group(1)), max(1.0, float(m.group(2)))
+        fitted = f"min(100%, {width:.0f}pt, calc({FIT_HEIGHT} * {width / height:.4f}))"
+        return (f'<svg style="width:max({width * MIN_FIT_SCALE:.0f}pt, {fitted});height:auto" '
+                f'data-natural-width="{width:.0f}pt"')
+    return _SVG_SIZE.sub(scale, svg, count=1)
+
+
+def zoomed(svg: str, zoom: float) -> str:
+    """The SVG at `zoom` times its natural size (its viewBox keeps the drawing whole)."""
+    if zoom == 1.0:
+        return svg
+    def scale(m):
+        return (f'<svg width="{float(m.group(1)) * zoom:.0f}pt" '
+                f'height="{float(m.group(2)) * zoom:.0f}pt"')
+    return _SVG_SIZE.sub(scale, svg, count=1)
