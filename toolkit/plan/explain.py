@@ -1,11 +1,11 @@
-"""EXPLAIN for plans: the tree as indented text, and EXPLAIN VERBOSE, rule by rule.
+"""EXPLAIN VERBOSE for plans, rule by rule: `p.explain(verbose=True)`.
 
-`explain(p)` shows the plan as it stands, one node per line, inputs indented
-below it (DataFusion's format). `explain(p, verbose=True)` runs the optimizer
-and the planner and shows the initial plan, the plan after every rule that
-changed it (with the rule's reason), the optimized plan and the physical plan,
-as DataFusion's EXPLAIN VERBOSE does, and a tally of the invariant checks made
-on the way (the per-batch checks happen when the plan runs, not here).
+The plan as it stands is plain text (`plan_text.py`, `p.explain()`). The verbose
+form runs the optimizer and the planner and shows the initial plan, the plan
+after every rule that changed it (with the rule's reason), the optimized plan and
+the physical plan, as DataFusion's EXPLAIN VERBOSE does, and a tally of the
+invariant checks made on the way (the per-batch checks happen when the plan
+runs, not here).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .optimizer import optimize
 from .plan_text import plan_text
 from .planner import create_physical_plan
 
-__all__ = ["RuleRecorder", "explain"]
+__all__ = ["RuleRecorder", "explain_verbose"]
 
 
 class RuleRecorder(observe.Observer):
@@ -37,9 +37,7 @@ def _section(title: str, body: str) -> str:
     return f"{title}:\n" + "\n".join("  " + line for line in body.splitlines())
 
 
-def explain(plan, verbose: bool = False, show_schema: bool = False, observer=None) -> str:
-    if not verbose:
-        return plan_text(plan, show_schema)
+def explain_verbose(plan, show_schema: bool = False, observer=None) -> str:
     recorder = RuleRecorder()
     with observe.observing(recorder):
         optimized = optimize(plan, observer=observer)
@@ -69,4 +67,4 @@ def _checks_text(checks) -> str:
     return "\n".join(f"{name} ({level}): {n} passed" for (name, level), n in counts.items())
 
 
-late_bound.provide("explain_plan", explain)
+late_bound.provide("explain_plan", explain_verbose)

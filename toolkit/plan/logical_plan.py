@@ -163,8 +163,7 @@ class LogicalPlan(FrozenNode):
         """The plan as indented text; verbose: the plan after every optimizer rule that changed it."""
         if not verbose:
             return plan_text(self, show_schema=schema)
-        return late_bound.operation("explain_plan")(self, verbose=True, show_schema=schema,
-                                                   observer=observer)
+        return late_bound.operation("explain_plan")(self, show_schema=schema, observer=observer)
 
     def __str__(self) -> str:
         return plan_text(self)
