@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("sqlglot", "pandas", "pyarrow.dataset", "pyarrow.parquet", "pyarrow.acero",
-         "pyarrow.csv", "graphviz")
+         "pyarrow.csv", "graphviz", "toolkit.plan", "toolkit.render", "toolkit.scan")
 _REPORT = """
 import sys, json, toolkit
 print(json.dumps({"file": toolkit.__file__,
@@ -44,7 +44,37 @@ def test_building_optimizing_and_printing_load_only_pandas():
     code = ("import pyarrow as pa, toolkit as tk, widgets\n"
             "e = tk.optimize(tk.field('a') + 1 > 3, pa.schema([('a', pa.int64())]))\n"
             "tk.to_text(e)\n")
-    assert loaded_after(code) == {"pandas"}  # pyarrow loads it on the first scalar
+    # pyarrow loads pandas on the first scalar; the renderer carries the scan module
+    assert loaded_after(code) == {"pandas", "toolkit.render", "toolkit.scan"}
+
+
+def test_evaluating_loads_no_renderer():
+    code = ("import pyarrow as pa, toolkit as tk\n"
+            "t = pa.table({'a': [1, None, 3]})\n"
+            "with tk.trace() as tr:\n"
+            "    tk.evaluate(tk.optimize(tk.parse('if_else(a > 1, a, 0)'), t.schema), t)\n"
+            "str(tr)\n")
+    assert loaded_after(code) == {"pandas", "sqlglot"}  # a scalar, and the parser
+
+
+def test_the_first_display_loads_the_renderer():
+    code = ("import toolkit as tk\n"
+            "bundle = (tk.field('a') + 1)._repr_mimebundle_()\n"
+            "assert 'add' in bundle['text/plain'], bundle\n")
+    assert "toolkit.render" in loaded_after(code)
+
+
+def test_names_that_load_on_first_use_are_the_subpackages_own():
+    code = ("import toolkit as tk, toolkit.render as r, toolkit.scan as s, toolkit.plan as p\n"
+            "from toolkit import plan\n"
+            "assert tk.plan is p and plan is p\n"
+            "assert tk.to_svg is r.to_svg and tk.write_report is r.write_report\n"
+            "assert tk.explain_scan is s.explain_scan\n"
+            "assert {'to_text', 'explain_scan'} <= set(dir(tk))\n"
+            "try:\n    tk.no_such_name\nexcept AttributeError as e:\n"
+            "    assert 'no_such_name' in str(e)\n"
+            "else:\n    raise AssertionError('no error')\n")
+    loaded_after(code)
 
 
 def test_parse_and_to_sql_load_sqlglot():

@@ -9,9 +9,8 @@
 The public names are re-exported here; see docs/ for the guide.
 """
 
-# -- plans: `from toolkit import plan` --
-from . import plan  # noqa: F401,E402
-from . import to_sql as _to_sql  # noqa: F401  (provides Expression.to_sql)
+import importlib as _importlib
+
 from .bind import bind  # noqa: F401
 from .builders import (  # noqa: F401
     and_,
@@ -38,7 +37,7 @@ from .builders import (  # noqa: F401
 from .errors import (  # noqa: F401
     ArityError,
     BindError,
-    BuildError,  # noqa: F401
+    BuildError,
     ExprscopeError,
     FieldRefError,
     KernelError,
@@ -47,13 +46,9 @@ from .errors import (  # noqa: F401
     UnboundError,
     UnknownFunctionError,
 )
-
-# -- evaluation and special forms --
 from .execution import SelectionVector, evaluate  # noqa: F401
 from .expression import Call, Expression, Literal, Parameter, from_pyarrow  # noqa: F401
 from .field_ref import FieldPath, FieldRef  # noqa: F401
-
-# -- functions and bind --
 from .functions import (  # noqa: F401
     Function,
     FunctionKind,
@@ -64,11 +59,7 @@ from .functions import (  # noqa: F401
     get_function,
 )
 from .observe import Observer, observing  # noqa: F401
-
-# -- parse --
 from .parse import parse  # noqa: F401
-
-# -- passes --
 from .passes import (  # noqa: F401
     DEFAULT_PASSES,
     canonicalize,
@@ -81,9 +72,33 @@ from .passes import (  # noqa: F401
     simplify_identities,
     simplify_with_guarantee,
 )
-from .render import to_dot, to_svg, to_text, write_report  # noqa: F401
-from .scan import explain_scan  # noqa: F401
-
-# -- trace and render --
 from .trace import Trace, trace  # noqa: F401
 from .visit import modify_expression, node_at, walk  # noqa: F401
+
+# Plans, drawing and scan explanation (the planner and its rules, graphviz
+# helpers, the HTML report, the dataset machinery) are half of the package's
+# import time. They load on first use of one of these names (PEP 562), so
+# `import toolkit` stays close to `import pyarrow.compute` for scripts that only
+# build and evaluate expressions.
+_ON_FIRST_USE = {
+    "plan": "toolkit.plan",
+    "to_dot": "toolkit.render",
+    "to_svg": "toolkit.render",
+    "to_text": "toolkit.render",
+    "write_report": "toolkit.render",
+    "explain_scan": "toolkit.scan",
+}
+
+
+def __getattr__(name: str):
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolkit' has no attribute {name!r}")
+    loaded = _importlib.import_module(module)
+    value = loaded if module == f"toolkit.{name}" else getattr(loaded, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_ON_FIRST_USE})

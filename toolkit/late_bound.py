@@ -8,14 +8,16 @@ back would make an import cycle. Instead, the module that does the work
 provides it here when it is imported, and the method looks it up: the import
 graph stays a tree with the expression model at the bottom.
 
-`import toolkit` imports every provider, so the methods work whenever the
-package is loaded. Display is the one optional operation: without a renderer,
-objects show as text.
+An operation whose module is not loaded yet loads it on first use: the
+renderer (graphviz, the HTML report) costs a third of `import toolkit`, and a
+script that never displays anything never pays for it. If the renderer cannot
+be loaded, objects show as text.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import importlib
+from collections.abc import Callable
 
 from .errors import UsageError
 
@@ -41,15 +43,22 @@ def provide(name: str, fn: Callable) -> None:
 
 
 def operation(name: str) -> Callable:
-    """The function behind operation `name`, or a clear error naming the module to import."""
+    """The function behind operation `name`, loading the module that provides it if needed."""
     fn = _provided.get(name)
     if fn is None:
-        raise UsageError(f"{name} is provided by {OPERATIONS[name]}, which is not loaded; "
-                         "import toolkit first")
+        # a registry lookup, not an import of a module above this one: the provider
+        # imports the object's module, never the other way round
+        importlib.import_module(OPERATIONS[name])
+        fn = _provided.get(name)
+    if fn is None:
+        raise UsageError(f"{OPERATIONS[name]} was imported but did not provide {name}")
     return fn
 
 
 def mimebundle(obj) -> dict:
     """Jupyter's rich display of an engine object: the renderer's, else plain text."""
-    render = _provided.get("render")
-    return render(obj) if render is not None else {"text/plain": str(obj)}
+    try:
+        render = operation("render")
+    except ImportError:  # a broken optional install must not break printing
+        return {"text/plain": str(obj)}
+    return render(obj)

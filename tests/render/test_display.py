@@ -1,6 +1,7 @@
-"""Jupyter display: importing toolkit registers the renderer; SVG plus text, text without dot."""
+"""Jupyter display: the renderer loads on first display; SVG plus text, text without dot."""
 
 import pyarrow as pa
+import pytest
 from render_helpers import needs_dot, svg_texts
 
 import toolkit as tk
@@ -36,3 +37,16 @@ def test_plans_display(monkeypatch):
 
 def test_unknown_objects_fall_back_to_repr():
     assert display.mimebundle(42) == {"text/plain": "42"}
+
+
+def test_an_unloadable_renderer_leaves_text(monkeypatch):
+    monkeypatch.delitem(late_bound._provided, "render")
+    monkeypatch.setitem(late_bound.OPERATIONS, "render", "toolkit.no_such_renderer")
+    assert late_bound.mimebundle(tk.field("a") > 1) == {"text/plain": "(a > 1)"}
+
+
+def test_a_provider_that_provides_nothing_is_named(monkeypatch):
+    monkeypatch.delitem(late_bound._provided, "to_sql")
+    monkeypatch.setitem(late_bound.OPERATIONS, "to_sql", "toolkit.options")
+    with pytest.raises(tk.ExprscopeError, match="toolkit.options was imported but did not"):
+        (tk.field("a") + 1).to_sql()
