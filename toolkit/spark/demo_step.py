@@ -14,6 +14,7 @@ import time
 import toolkit as tk
 from toolkit import plan
 from toolkit import spark as tks
+from toolkit.render.labels import bounded_text
 
 DEMO_ROWS = 50_000
 
@@ -68,4 +69,5 @@ def run_demo_step(print_fn=print) -> None:
             print_fn(f"  {head:<64} {branch.branch:<8} {branch.rows:>7} rows")
     users_filter = (F.col("dep_delay") > 60) & F.col("dest").isin("LAX", "SFO")
     print_fn("a Spark filter imported as an exprscope expression:")
-    print_fn("  " + tks.from_spark(users_filter, df).to_string())
+    # one line with value sets as literals: Arrow's own text spreads a set over lines
+    print_fn("  " + bounded_text(tks.from_spark(users_filter, df), limit=200, short=True))
