@@ -4,6 +4,7 @@ import io
 import re
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from hypothesis import given
 from strategies import expressions
 
@@ -95,3 +96,11 @@ def test_bounded_text_is_to_string_when_it_fits(expr):
     assert bounded_text(expr, 10**9) == text
     cut = bounded_text(expr, 20)
     assert cut == text if len(text) <= 20 else (cut == text[:19] + "…")
+
+
+def test_case_when_conditions_name_their_fields_not_arrows_defaults():
+    e = tk.case_when([(tk.field("a") > 1, tk.literal("x")), (tk.field("a") > 0, tk.literal("y"))],
+                     else_=tk.literal("z"))
+    assert tk.to_text(e, color=False).splitlines()[1] == "├── conditions: make_struct fields 0, 1"
+    odd = tk.Call("make_struct", [tk.field("a")], pc.MakeStructOptions(["x"], field_nullability=[False]))
+    assert "field_nullability=[false]" in tk.to_text(odd, color=False)  # not the default: shown

@@ -97,12 +97,26 @@ def node_detail(node: Expression) -> str | None:
                 return value_set_text(node.options)
             except Exception:  # not SetLookupOptions after all: fall through
                 pass
+        if node.name == "make_struct":
+            try:
+                return _struct_fields_text(node.options)
+            except Exception:  # not MakeStructOptions after all: fall through
+                pass
 
         try:
             return options_to_string(node.options)
         except Exception:  # an options class Arrow cannot print: its class name still helps
             return type(node.options).__name__
     return None
+
+
+def _struct_fields_text(options) -> str:
+    """`fields 0, 1` for make_struct, unless nullability or metadata differ from Arrow's
+    defaults (every field nullable, no metadata): then Arrow's full options text."""
+    values = option_values(options)
+    if all(values["field_nullability"]) and not any(values["field_metadata"]):
+        return "fields " + ", ".join(values["field_names"])
+    return options_to_string(options)
 
 
 _NULL_MATCHING = {1: "nulls skipped", 2: "nulls give null", 3: "nulls inconclusive"}
