@@ -66,7 +66,7 @@ def run_demo_step(print_fn=print) -> None:
     for branch in engine.trace.branches:
         if branch.path == ():
             head = branch.expression[:60] + ("..." if len(branch.expression) > 60 else "")
-            print_fn(f"  {head:<64} {branch.branch:<8} {branch.rows:>7} rows")
+            print_fn(f"  {head:<64} {branch.branch:<8} {branch.rows:>8,} rows")
     users_filter = (F.col("dep_delay") > 60) & F.col("dest").isin("LAX", "SFO")
     print_fn("a Spark filter imported as an exprscope expression:")
     # one line with value sets as literals: Arrow's own text spreads a set over lines

@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import threading
+from pathlib import Path
 
 from .errors import SparkUnavailableError
 
@@ -35,6 +36,10 @@ LOCAL_CONF = {
     "spark.python.worker.reuse": "true",
 }
 
+# the embedded driver logs errors only (the file says why); passed to the JVM at launch
+LOGGING = Path(__file__).with_name("log4j2.properties")
+_JAVA_OPTIONS = "spark.driver.extraJavaOptions"
+
 _lock = threading.Lock()
 
 
@@ -54,7 +59,10 @@ def session(master: str | None = None, conf: dict | None = None):
             return active
         _prepare_environment()
         builder = SparkSession.builder.master(master or "local[*]").appName("exprscope")
-        for key, value in {**LOCAL_CONF, **(conf or {})}.items():
+        settings = {**LOCAL_CONF, **(conf or {})}
+        quiet = f"-Dlog4j2.configurationFile={LOGGING.as_uri()}"
+        settings[_JAVA_OPTIONS] = " ".join(filter(None, [quiet, settings.get(_JAVA_OPTIONS)]))
+        for key, value in settings.items():
             builder = builder.config(key, value)
         try:
             spark = builder.getOrCreate()
