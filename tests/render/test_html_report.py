@@ -83,6 +83,16 @@ def test_summary_evaluation_and_failing_row(story, tmp_path):
     assert '<td class="branch">else</td>' in text and '<td class="branch">then</td>' in text
 
 
+
+@pytest.mark.parametrize(("text", "shown"), [("a > 1", "(a &gt; 1)</code> (unchanged)"),
+                                             ("1 + 2 < a", "→ <code>(a &gt; 3)</code>")])
+def test_the_summary_shows_an_unchanged_expression_once(tmp_path, text, shown):
+    with tk.trace() as t:
+        optimize(tk.parse(text), pa.schema([("a", pa.int64())]))
+    html = tk.write_report(t, tmp_path / "r.html").read_text(encoding="utf-8")
+    row = re.search(r"<dt>optimized</dt><dd>(.*?)</dd>", html).group(1)
+    assert shown in row and row.count("<code>") == (1 if "unchanged" in shown else 2)
+
 def test_invariant_checks_are_listed(tmp_path):
     from toolkit import plan
 

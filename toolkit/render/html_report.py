@@ -160,10 +160,10 @@ def _summary(trace: Trace) -> str:
     passes = trace.passes
     evals = trace.evaluations
     for first, last, count in _optimize_runs(passes):
-        arrow = "→" if last.after is not first.before else "(unchanged)"
-        rows.append(("optimized", f"<code>{html_text(_expr_text(first.before))}</code> {arrow} "
-                     f"<code>{html_text(_expr_text(last.after))}</code> "
-                     f'<span class="hint">{count} passes</span>'))
+        before = f"<code>{html_text(_expr_text(first.before))}</code>"
+        after = ("(unchanged)" if last.after is first.before
+                 else f"→ <code>{html_text(_expr_text(last.after))}</code>")
+        rows.append(("optimized", f'{before} {after} <span class="hint">{count} passes</span>'))
     if passes:
         changed = sum(1 for p in passes if p.changed)
         rewrites = sum(len(p.rewrites) for p in passes)
