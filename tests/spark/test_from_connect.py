@@ -146,6 +146,8 @@ def test_classic_and_connect_importers_agree_on_an_unresolved_column(spark, remo
     assert str(tks.from_spark(build(F))) == str(tks.from_spark(build(classic_F)))
 
 
+# the window below has no partitioning on purpose: only its name in the error matters
+@pytest.mark.filterwarnings("ignore:.*No Partition Defined for Window:UserWarning")
 def test_unsupported_connect_nodes_are_named(cdf):
     from pyspark.sql.connect.window import Window
 
