@@ -57,6 +57,23 @@ def test_evaluation_shows_strips_and_the_failing_row():
     assert "if_else: int64 · did not finish" in eager
 
 
+
+def test_a_branch_says_why_it_computed_more_rows_once():
+    n = 50_000  # large and 99.998% selected: the branch runs masked on every row
+    table = pa.table({"a": pa.array([0] + [3] * (n - 1), pa.int64()),
+                      "b": pa.array(range(n), pa.int64())})
+    expr = tk.if_else(tk.field("a") != 0, (tk.field("b") + 1) / tk.field("a"), 0)
+    lines = tk.to_text(evaluation(table, expr), color=False).splitlines()
+    reasons = [line for line in lines if "(masked:" in line]
+    assert len(reasons) == 1 and "divide_checked" in reasons[0]
+    below = [line for line in lines if "add_checked" in line or "b: int64" in line]
+    assert len(below) == 2 and all(line.endswith("computed on 50,000 · used on 49,999")
+                                   for line in below)
+    # a share never rounds the one row away
+    assert "49,999 of 50,000 rows (>99.9%)" in reasons[0]
+    assert any("1 of 50,000 rows (<0.1%)" in line for line in lines)
+
+
 def test_density_bar_for_large_batches():
     bar = strip_text(pa.array(range(0, 1000, 2), pa.int64()), 1000)
     assert bar.startswith("▕") and len(bar.split("▏")[0]) == 65 and "500 of 1,000" in bar

@@ -18,7 +18,7 @@ from ..visible_text import visible
 
 __all__ = ["MAX_FORM_COLUMNS", "SPECIAL_FORMS", "parse_path_text", "path_text", "node_kind",
            "node_title", "node_detail", "type_text",
-           "visible", "dot_text", "html_text", "shorten"]
+           "visible", "dot_text", "html_text", "share_text", "shorten"]
 
 MAX_FORM_COLUMNS = 12  # branch columns in a table of rows (the outermost forms; the rest counted)
 SPECIAL_FORMS = frozenset({"if_else", "case_when", "coalesce", "choose", "and_kleene",
@@ -239,13 +239,25 @@ def rows_lines(stat, total: int) -> list[str]:
     return [f"computed on {stat.rows:,} · used on {used:,}", f"{how}: {why}" if why else how]
 
 
-def rows_text(stat, total: int) -> str:
-    """The same as one line: `computed on 100,000 (dense: why) · used on 51,051`."""
+def rows_text(stat, total: int, reason: bool = True) -> str:
+    """The same as one line: `computed on 100,000 (dense: why) · used on 51,051`;
+    `reason=False` leaves out the parenthesis (a tree says it once, at the top)."""
     lines = rows_lines(stat, total)
-    if len(lines) == 1:
+    if len(lines) == 1 or not reason:
         return lines[0]
     computed, used = lines[0].split(" · ")
     return f"{computed} ({lines[1]}) · {used}"
+
+
+def share_text(part: float, total: float, digits: int = 1) -> str:
+    """`part` of `total` as a percentage that never rounds a few rows away: with one
+    digit, 1 row of 50,000 is `<0.1%`, not `0.0%`, and all but one is `>99.9%`."""
+    percent, step = 100 * part / total, 10.0 ** -digits
+    if 0 < percent < step / 2:
+        return f"<{step:.{digits}f}%"
+    if 100 - step / 2 <= percent < 100:
+        return f">{100 - step:.{digits}f}%"
+    return f"{percent:.{digits}f}%"
 
 
 def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:

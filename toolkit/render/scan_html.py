@@ -10,7 +10,7 @@ Everything from the dataset is escaped by `labels.html_text`.
 
 from __future__ import annotations
 
-from .labels import html_text
+from .labels import html_text, share_text
 from .scan_text import human_bytes, relative_paths
 from .text import to_text
 
@@ -79,7 +79,7 @@ def _summary(scan) -> str:
             f"<p>reads <b>{files_kept:,}</b> of {files:,} files · <b>{groups_kept:,}</b> of "
             f"{groups:,} row groups · <b>{human_bytes(bytes_kept)}</b> of "
             f"{human_bytes(total_bytes)} · <b>{rows_kept:,}</b> of {rows:,} rows</p>"
-            f"<div class='bar' title='{share:.1%} of the bytes are read'>"
+            f"<div class='bar' title='{share_text(share, 1)} of the bytes are read'>"
             f"<div style='width:{share * 100:.2f}%'></div></div>"
             + (f"<ul>{skipped}</ul>" if skipped else "") + beyond)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from .labels import shorten, visible
+from .labels import share_text, shorten, visible
 
 __all__ = ["human_bytes", "relative_paths", "scan_lines"]
 
@@ -58,7 +58,7 @@ def scan_lines(scan, paint, limit: int = 50) -> list[str]:
     share = bytes_kept / total_bytes if total_bytes else (files_kept / files if files else 0.0)
     filled = round(share * BAR_CELLS)
     lines.append("▕" + paint("█" * filled, "strip") + "·" * (BAR_CELLS - filled)
-                 + f"▏ {share:.0%} of {'bytes' if total_bytes else 'files'}")
+                 + f"▏ {share_text(share, 1, digits=0)} of {'bytes' if total_bytes else 'files'}")
     extra_files, extra_groups = scan.beyond_arrow()
     if extra_files or extra_groups:
         example = (extra_files or extra_groups)[0].beyond_arrow

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ROW_CELLS", "DENSITY_CELLS", "Strip", "strip_of", "row_indices"]
+from .labels import share_text
+
+__all__ = ["ROW_CELLS", "DENSITY_CELLS", "Strip", "row_indices", "strip_of"]
 
 ROW_CELLS = 64
 DENSITY_CELLS = 64
@@ -26,8 +28,9 @@ class Strip:
 
     @property
     def caption(self) -> str:
-        share = f" ({100 * self.selected / self.total:.1f}%)" if self.total else ""
+        share = f" ({share_text(self.selected, self.total)})" if self.total else ""
         return f"{self.selected:,} of {self.total:,} rows{share}"
+
 
 
 def row_indices(rows) -> np.ndarray:
