@@ -5,11 +5,11 @@ import re
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from hypothesis import given
+from hypothesis import given, strategies as st
 from strategies import expressions
 
 import toolkit as tk
-from toolkit.render.labels import bounded_text
+from toolkit.render.labels import bounded_text, share_text
 from toolkit.render.text import INDENT_CAP, strip_text, wants_color
 
 from render_helpers import HOSTILE, evaluation
@@ -121,3 +121,11 @@ def test_case_when_conditions_name_their_fields_not_arrows_defaults():
     assert tk.to_text(e, color=False).splitlines()[1] == "├── conditions: make_struct fields 0, 1"
     odd = tk.Call("make_struct", [tk.field("a")], pc.MakeStructOptions(["x"], field_nullability=[False]))
     assert "field_nullability=[false]" in tk.to_text(odd, color=False)  # not the default: shown
+
+
+@given(st.integers(0, 10**9), st.integers(1, 10**9), st.integers(0, 2))
+def test_a_share_says_none_or_all_only_when_it_is(part, total, digits):
+    part = min(part, total)
+    text = share_text(part, total, digits)
+    zero, full = f"{0:.{digits}f}%", f"{100:.{digits}f}%"
+    assert (text == zero) == (part == 0) and (text == full) == (part == total)
