@@ -66,3 +66,14 @@ def test_the_notebook_table_pages_long_scans(tmp_path):
     bundle = scan._repr_mimebundle_()
     assert "text/html" in bundle and bundle["text/plain"].startswith("filter:")
     assert "✗ 117 files skipped by k < 3" in bundle["text/plain"]
+
+
+@pytest.mark.parametrize(("keep", "shown", "filled"), [(1, "<1% of bytes", 1),
+                                                      (199, ">99% of bytes", 39)])
+def test_the_bar_shows_a_small_read_and_a_small_skip(tmp_path, keep, shown, filled):
+    table = pa.table({"k": list(range(200)), "v": [b"x" * 400] * 200})
+    part = ds.partitioning(pa.schema([("k", pa.int64())]), flavor="hive")
+    ds.write_dataset(table, tmp_path, format="parquet", partitioning=part)
+    dataset = ds.dataset(tmp_path, format="parquet", partitioning=part)
+    bar = tk.to_text(tk.explain_scan(dataset, f"k < {keep}"), color=False).splitlines()[2]
+    assert bar.endswith(shown) and bar.count("█") == filled

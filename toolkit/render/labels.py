@@ -252,12 +252,12 @@ def rows_text(stat, total: int, reason: bool = True) -> str:
 def share_text(part: float, total: float, digits: int = 1) -> str:
     """`part` of `total` as a percentage that never rounds a few rows away: with one
     digit, 1 row of 50,000 is `<0.1%`, not `0.0%`, and all but one is `>99.9%`."""
-    percent, step = 100 * part / total, 10.0 ** -digits
-    if 0 < percent < step / 2:
+    text, step = f"{100 * part / total:.{digits}f}%", 10.0 ** -digits
+    if part > 0 and text == f"{0:.{digits}f}%":
         return f"<{step:.{digits}f}%"
-    if 100 - step / 2 <= percent < 100:
+    if part < total and text == f"{100:.{digits}f}%":
         return f">{100 - step:.{digits}f}%"
-    return f"{percent:.{digits}f}%"
+    return text
 
 
 def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:

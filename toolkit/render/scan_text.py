@@ -56,7 +56,8 @@ def scan_lines(scan, paint, limit: int = 50) -> list[str]:
              f" · {human_bytes(bytes_kept)} of {human_bytes(total_bytes)}"
              f" · {rows_kept:,} of {rows:,} rows")]
     share = bytes_kept / total_bytes if total_bytes else (files_kept / files if files else 0.0)
-    filled = round(share * BAR_CELLS)
+    # a scan that reads anything fills a cell, one that skips anything leaves one empty
+    filled = min(max(round(share * BAR_CELLS), share > 0), BAR_CELLS - (share < 1))
     lines.append("▕" + paint("█" * filled, "strip") + "·" * (BAR_CELLS - filled)
                  + f"▏ {share_text(share, 1, digits=0)} of {'bytes' if total_bytes else 'files'}")
     extra_files, extra_groups = scan.beyond_arrow()
