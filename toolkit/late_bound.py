@@ -9,7 +9,7 @@ provides it here when it is imported, and the method looks it up: the import
 graph stays a tree with the expression model at the bottom.
 
 An operation whose module is not loaded yet loads it on first use: the
-renderer (graphviz, the HTML report) costs a third of `import toolkit`, and a
+renderer (graphviz, the HTML report) is a third of toolkit's own import time, and a
 script that never displays anything never pays for it. If the renderer cannot
 be loaded, objects show as text.
 """
