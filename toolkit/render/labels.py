@@ -11,6 +11,8 @@ from __future__ import annotations
 import html
 import re
 
+import pyarrow.compute as pc
+
 from ..errors import UsageError
 from ..expression import COMPARISON_SYMBOLS, Expression, Literal
 from ..options import cast_target, field_names, option_values, options_to_string, value_set
@@ -209,8 +211,6 @@ def _call_pieces(call, symbols, short: bool = False) -> list:
         return ["(", args[0], f" {name[: -len('_kleene')]} ", args[1], ")"]
     pieces: list = []
     if name == "make_struct" and call.options is not None:
-        import pyarrow.compute as pc
-
         if isinstance(call.options, pc.MakeStructOptions):
             pieces.append("{")
             for i, (field_name, arg) in enumerate(zip(field_names(call.options), args)):

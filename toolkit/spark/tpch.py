@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pyarrow.types as pat
 
@@ -169,8 +170,6 @@ def query(n: int, sources: dict):
 
 
 def _like(pattern: str):
-    import pyarrow.compute as pc
-
     return pc.MatchSubstringOptions(pattern)
 
 
