@@ -32,7 +32,6 @@ class Strip:
         return f"{self.selected:,} of {self.total:,} rows{share}"
 
 
-
 def row_indices(rows) -> np.ndarray:
     if rows is None:
         return np.zeros(0, dtype=np.int64)
