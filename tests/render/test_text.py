@@ -131,3 +131,12 @@ def test_a_share_says_none_or_all_only_when_it_is(part, total, digits):
     text = share_text(part, total, digits)
     zero, full = f"{0:.{digits}f}%", f"{100:.{digits}f}%"
     assert (text == zero) == (part == 0) and (text == full) == (part == total)
+
+
+def test_a_wide_struct_type_is_cut_like_other_labels():
+    conds = [(tk.field("x") < i, tk.literal(f"b{i}")) for i in range(170)]
+    bound = tk.case_when(conds, else_=tk.literal("none")).bind(pa.schema([("x", pa.int64())]))
+    lines = tk.to_text(bound, color=False).splitlines()
+    assert lines[1].startswith("├── conditions: make_struct fields 0, 1, 2")
+    assert ": struct<0: bool, 1: bool" in lines[1] and lines[1].endswith("…")
+    assert max(map(len, lines)) < 200

@@ -120,7 +120,7 @@ def _describe(node: Expression, paint) -> str:
         text += " " + paint(visible(shorten(detail, 60)), "dim")
     t = type_text(node)
     if t:
-        text += paint(f": {visible(t)}", "dim")
+        text += paint(f": {visible(shorten(t, 60))}", "dim")  # a 170-field struct is 1,800
     return text
 
 
