@@ -46,6 +46,15 @@ def test_large_batches_draw_a_density_bar():
     assert cells[0] == UNSELECTED and cells[-1] == SELECTED  # empty, then full
 
 
+
+def test_a_masked_branch_says_why_once_at_its_top():
+    n = 100_000  # all rows but one take `then`: it runs masked on every row
+    table = pa.table({"a": np.where(np.arange(n) == 0, 0, 3), "b": np.arange(n)})
+    source = tk.to_dot(evaluation(table, HEADLINE)).source
+    assert source.count("masked: ") == 1
+    assert source.count("computed on 100,000 · used on 99,999") == 3  # divide, b and a
+    assert "computed on … · used on …" in source  # the legend still explains them
+
 def test_the_failing_node_is_red_with_its_row():
     table = pa.table({"a": [3, 1, 0, 2], "b": [1, 2, 3, 4]})
     event = evaluation(table, HEADLINE, mode="eager")

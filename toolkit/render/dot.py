@@ -472,8 +472,9 @@ class _EvalLook(_Look):
         rows = super().rows(path, node)
         stat = self.stats.get(path)
         if stat is not None:
-            lines = rows_lines(stat, self.event.num_rows)
-            if len(lines) > 1:
+            lines = rows_lines(stat, self.event.num_rows,
+                               self.stats.get(path[:-1]) if path else None)
+            if lines[0].startswith("computed on"):
                 self.used.add("dense")
             rows.extend(lines)
             if stat.elapsed:

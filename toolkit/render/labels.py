@@ -227,23 +227,28 @@ def _call_pieces(call, symbols, short: bool = False) -> list:
     return pieces
 
 
-def rows_lines(stat, total: int) -> list[str]:
+def rows_lines(stat, total: int, parent=None) -> list[str]:
     """A node's rows as short lines (a tree node's label): `3 of 5 rows`, or
     `computed on 100,000 · used on 51,051` and `dense: why` when it computed more
-    rows than its value was used for."""
+    rows than its value was used for. The reason is left out when `parent` (the
+    parent node's stat) ran on the same rows for the same reason: a tree says it
+    once, at the top of the branch."""
     used = stat.used
     how = getattr(stat, "how", "") or ""
     if used == stat.rows and how not in ("dense", "masked"):
         return [f"{stat.rows:,} of {total:,} rows"]
+    computed = f"computed on {stat.rows:,} · used on {used:,}"
+    if parent is not None and all(getattr(stat, name, None) == getattr(parent, name, None)
+                                  for name in ("rows", "used", "how", "why")):
+        return [computed]
     why = getattr(stat, "why", "") or ""
-    return [f"computed on {stat.rows:,} · used on {used:,}", f"{how}: {why}" if why else how]
+    return [computed, f"{how}: {why}" if why else how]
 
 
-def rows_text(stat, total: int, reason: bool = True) -> str:
-    """The same as one line: `computed on 100,000 (dense: why) · used on 51,051`;
-    `reason=False` leaves out the parenthesis (a tree says it once, at the top)."""
-    lines = rows_lines(stat, total)
-    if len(lines) == 1 or not reason:
+def rows_text(stat, total: int, parent=None) -> str:
+    """The same as one line: `computed on 100,000 (dense: why) · used on 51,051`."""
+    lines = rows_lines(stat, total, parent)
+    if len(lines) == 1:
         return lines[0]
     computed, used = lines[0].split(" · ")
     return f"{computed} ({lines[1]}) · {used}"

@@ -208,13 +208,6 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
     return lines
 
 
-def _same_rows(stat, parent) -> bool:
-    """True when a node ran on its parent's rows for its parent's reason, already shown."""
-    return parent is not None and all(
-        getattr(stat, name, None) == getattr(parent, name, None)
-        for name in ("rows", "used", "how", "why"))
-
-
 def _eval_lines(event: EvalEvent, paint) -> list[str]:
     lines = [paint(visible(step_title(event)), "title")]
     facts = error_facts(event.error)
@@ -238,8 +231,7 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
         text = _describe(node, paint)
         stat = stats.get(path)
         if stat is not None:
-            said = _same_rows(stat, stats.get(path[:-1])) if path else False
-            rows = rows_text(stat, event.num_rows, reason=not said)
+            rows = rows_text(stat, event.num_rows, stats.get(path[:-1]) if path else None)
             text += paint(f" · {visible(rows)}", "dim")
         elif path in unfinished:
             text += paint(" · did not finish", "dim")
