@@ -1,5 +1,6 @@
 """The standalone report: one step per pass, the evaluation, the checks; nothing to fetch."""
 
+import html
 import re
 from html.parser import HTMLParser
 from unittest import mock
@@ -92,6 +93,19 @@ def test_the_summary_shows_an_unchanged_expression_once(tmp_path, text, shown):
     html = tk.write_report(t, tmp_path / "r.html").read_text(encoding="utf-8")
     row = re.search(r"<dt>optimized</dt><dd>(.*?)</dd>", html).group(1)
     assert shown in row and row.count("<code>") == (1 if "unchanged" in shown else 2)
+
+
+def test_the_summary_keeps_a_large_expression_to_a_few_lines(tmp_path):
+    schema = pa.schema([("x", pa.int64()), ("y", pa.float64())])
+    conds = [(tk.field("x") < i, tk.literal(float(i))) for i in range(170)]
+    big = tk.if_else(tk.field("x") != 0, tk.field("y") / tk.field("x"),
+                     tk.case_when(conds, else_=tk.literal(0.0)))
+    with tk.trace() as t:
+        optimize(big, schema)
+    page = tk.write_report(t, tmp_path / "r.html").read_text(encoding="utf-8")
+    row = re.search(r"<dt>optimized</dt><dd><code>(.*?)</code>", page).group(1)
+    assert len(html.unescape(row)) <= 300 and row.endswith("…")
+    assert "cast(x, to double)" in row and "allow_int_overflow" not in row
 
 def test_invariant_checks_are_listed(tmp_path):
     from toolkit import plan

@@ -30,7 +30,8 @@ from .text import to_text
 __all__ = ["write_report", "report_html", "SELECTION_TABLE_ROWS"]
 
 SELECTION_TABLE_ROWS = 40  # rows shown in an evaluation's selection table (plus the failing row)
-_TEXT_LIMIT = 4000
+_TEXT_LIMIT = 4000  # a pass's before and after, under "before and after as text"
+_SUMMARY_LIMIT = 300  # an expression in the summary at the top: options as labels show them
 
 _CSS = """
 :root { --fg:#111827; --muted:#6b7280; --line:#e5e7eb; --accent:#2563eb; }
@@ -149,10 +150,14 @@ def _figure(obj) -> str:
     return f"<figure><pre>{html_text(to_text(obj, color=False))}</pre></figure>"
 
 
-def _expr_text(expr) -> str:
+def _expr_text(expr, limit: int = _TEXT_LIMIT, short: bool = False) -> str:
     if not isinstance(expr, Expression):
         return "" if expr is None else str(expr)
-    return bounded_text(expr, _TEXT_LIMIT)
+    return bounded_text(expr, limit, short=short)
+
+
+def _summary_code(expr) -> str:
+    return f"<code>{html_text(_expr_text(expr, _SUMMARY_LIMIT, short=True))}</code>"
 
 
 def _summary(trace: Trace) -> str:
@@ -160,9 +165,8 @@ def _summary(trace: Trace) -> str:
     passes = trace.passes
     evals = trace.evaluations
     for first, last, count in _optimize_runs(passes):
-        before = f"<code>{html_text(_expr_text(first.before))}</code>"
-        after = ("(unchanged)" if last.after is first.before
-                 else f"→ <code>{html_text(_expr_text(last.after))}</code>")
+        before = _summary_code(first.before)
+        after = "(unchanged)" if last.after is first.before else f"→ {_summary_code(last.after)}"
         rows.append(("optimized", f'{before} {after} <span class="hint">{count} passes</span>'))
     if passes:
         changed = sum(1 for p in passes if p.changed)
@@ -170,7 +174,7 @@ def _summary(trace: Trace) -> str:
         rows.append(("passes", html_text(f"{len(passes)} run, {changed} changed the tree, "
                                          f"{rewrites} rewrites")))
     elif evals and evals[0].expr is not None:
-        rows.append(("expression", f"<code>{html_text(_expr_text(evals[0].expr))}</code>"))
+        rows.append(("expression", _summary_code(evals[0].expr)))
     for e in evals:
         facts = error_facts(e.error)
         outcome = ('<span class="pass">ok</span>' if facts is None else
