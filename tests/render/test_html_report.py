@@ -188,3 +188,16 @@ def test_a_wide_tree_in_the_report_keeps_readable_labels(tmp_path):
     page = tk.write_report(t, tmp_path / "wide.html").read_text(encoding="utf-8")
     styles = re.findall(r'<figure><svg style="width:max\(([\d.]+)pt, min\(100%, ([\d.]+)pt', page)
     assert styles and all(abs(float(floor) - float(natural) / 2) <= 1 for floor, natural in styles)
+
+
+def test_a_many_branch_sample_keeps_the_row_table_short(tmp_path):
+    n = 200_000  # large enough to be sampled
+    table = pa.table({"x": pa.array([i % 250 for i in range(n)], pa.int64())})
+    conds = [(tk.field("x") == i, tk.literal(f"b{i}")) for i in range(250)]
+    with tk.trace() as t:
+        tk.evaluate(tk.case_when(conds, else_=tk.literal("none")).bind(table.schema), table)
+    page = tk.write_report(t, tmp_path / "r.html").read_text(encoding="utf-8")
+    rows = page.count("<tr>") + page.count('<tr class="failing">')
+    assert rows <= 125
+    assert re.search(r"120 rows of a sample of [\d,]+ of the 200,000 rows \(the first, the "
+                     r"first of [\d,]+ of the [\d,]+ branches", page)

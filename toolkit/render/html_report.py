@@ -30,6 +30,7 @@ from .text import to_text
 __all__ = ["write_report", "report_html", "SELECTION_TABLE_ROWS"]
 
 SELECTION_TABLE_ROWS = 40  # rows shown in an evaluation's selection table (plus the failing row)
+_BRANCH_TABLE_ROWS = 120  # at most, with the rows each branch adds when the batch was sampled
 _TEXT_LIMIT = 4000  # a pass's before and after, under "before and after as text"
 _SUMMARY_LIMIT = 300  # an expression in the summary at the top: options as labels show them
 
@@ -253,6 +254,27 @@ def _eval_html(index: int, event: EvalEvent) -> str:
     return "\n".join(out)
 
 
+def _branch_sample_rows(event: EvalEvent, sample: list[int], n: int
+                        ) -> tuple[list[int], int, int]:
+    """Rows of the kept sample to show: the first ones, then each branch's first row, then
+    its next two, until the table holds `_BRANCH_TABLE_ROWS`; how many branches got a row,
+    of those with a row in the sample. A 250-branch `case_when` would otherwise make a
+    table of 750 rows."""
+    shown = dict.fromkeys(range(min(n, SELECTION_TABLE_ROWS // 2)))
+    where = {row: k for k, row in enumerate(sample)}
+    firsts = [[where[r] for r in b.rows.slice(0, 3).to_pylist() if r in where]
+              for b in event.branches]
+    covered, having = 0, sum(1 for rows in firsts if rows)
+    for rank in range(3):
+        for rows in firsts:
+            if len(shown) >= _BRANCH_TABLE_ROWS:
+                return sorted(shown), covered, having
+            if rank < len(rows):
+                covered += rank == 0  # its first row is shown
+                shown.setdefault(rows[rank])
+    return sorted(shown), covered, having
+
+
 def _selection_table(event: EvalEvent, facts) -> str:
     """The first rows (and the failing one): input values, the branch each form took, result."""
     data = event.data
@@ -263,13 +285,9 @@ def _selection_table(event: EvalEvent, facts) -> str:
     sample = event.sample.to_pylist() if event.sample is not None else None
     row_of = (lambda k: sample[k]) if sample is not None else (lambda k: k)
     shown = list(range(min(n, SELECTION_TABLE_ROWS)))
+    covered = having = 0
     if sample is not None:  # the first rows, and a few of each branch's (wherever they are)
-        shown = list(range(min(n, SELECTION_TABLE_ROWS // 2)))
-        where = {row: k for k, row in enumerate(sample)}
-        for b in event.branches:
-            firsts = [where[r] for r in b.rows.slice(0, 3).to_pylist() if r in where]
-            shown += [k for k in firsts if k not in shown]
-        shown.sort()
+        shown, covered, having = _branch_sample_rows(event, sample, n)
     failing = facts.row if facts is not None else None
     at = failing if sample is None else (sample.index(failing) if failing in sample else None)
     if at is not None and 0 <= at < n and at not in shown:
@@ -310,8 +328,10 @@ def _selection_table(event: EvalEvent, facts) -> str:
         lines.append(f'<p class="hint">{NOT_REACHED} marks a row that never reached a form; '
                      "null, a row no branch gave a value.</p>")
     if sample is not None:
+        branches = ("every branch" if covered == having
+                    else f"{covered:,} of the {having:,} branches")
         lines.append(f'<p class="hint">{len(shown)} rows of a sample of {n:,} of the '
-                     f"{event.num_rows:,} rows (the first, the first of every branch, the "
+                     f"{event.num_rows:,} rows (the first, the first of {branches}, the "
                      "failing one).</p>")
     elif n > len(shown):
         lines.append(f'<p class="hint">{len(shown)} of {n:,} rows shown.</p>')
