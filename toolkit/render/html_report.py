@@ -330,9 +330,10 @@ def _selection_table(event: EvalEvent, facts) -> str:
     if sample is not None:
         branches = ("every branch" if covered == having
                     else f"{covered:,} of the {having:,} branches")
+        failed = ", the failing one" if failing is not None else ""
         lines.append(f'<p class="hint">{len(shown)} rows of a sample of {n:,} of the '
-                     f"{event.num_rows:,} rows (the first, the first of {branches}, the "
-                     "failing one).</p>")
+                     f"{event.num_rows:,} rows (the first, the first of {branches}"
+                     f"{failed}).</p>")
     elif n > len(shown):
         lines.append(f'<p class="hint">{len(shown)} of {n:,} rows shown.</p>')
     lines.append("</details>")
