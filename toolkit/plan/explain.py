@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import late_bound, observe
 from ..visible_text import visible
-from .optimizer import optimize
+from .optimizer import ROUND_LIMIT, optimize
 from .plan_text import plan_text
 from .planner import create_physical_plan
 
@@ -43,16 +43,19 @@ def explain_verbose(plan, show_schema: bool = False, observer=None) -> str:
         optimized = optimize(plan, observer=observer)
         physical = create_physical_plan(optimized, observer=observer)
     sections = [_section("initial_logical_plan", plan_text(plan, show_schema))]
-    for event in recorder.events:
+    stopped_by_bound = [e for e in recorder.events if e.rule == ROUND_LIMIT]
+    events = [e for e in recorder.events if e.rule != ROUND_LIMIT]
+    for event in events:
         if event.changed:
             title = f"logical_plan after {event.rule}"
             if event.reason:
                 title += f" ({visible(event.reason)})"
             sections.append(_section(title, plan_text(event.after, show_schema)))
-    unchanged = sorted({e.rule for e in recorder.events} -
-                       {e.rule for e in recorder.events if e.changed})
+    unchanged = sorted({e.rule for e in events} - {e.rule for e in events if e.changed})
     if unchanged:
         sections.append("rules that changed nothing: " + ", ".join(unchanged))
+    for event in stopped_by_bound:
+        sections.append(f"{ROUND_LIMIT}: {visible(event.reason)}")
     sections.append(_section("logical_plan", plan_text(optimized, show_schema)))
     sections.append(_section("physical_plan", plan_text(physical, show_schema)))
     sections.append(_section("invariant_checks", _checks_text(recorder.checks)))

@@ -8,6 +8,12 @@ paths, and a rule changed the plan exactly when something fired. After every
 rule the observer hears an `observe.PlanRuleEvent` (rule, plan before and after,
 the firings), as DataFusion's EXPLAIN VERBOSE lists them, and the plan's schema
 is checked against the input's (the optimizer must not change it).
+
+The rounds are bounded, as DataFusion's `max_passes` bounds its optimizer: a
+plan still changing after the last round is returned as it stands (every rule
+keeps the rows, so it is correct, only perhaps not fully optimized), and the
+observer hears one more event, from the pseudo-rule `ROUND_LIMIT`, whose reason
+says so; EXPLAIN VERBOSE prints it.
 """
 
 from __future__ import annotations
@@ -22,9 +28,10 @@ from .rules import Rule, RuleContext, default_rules
 from .schema_problems import schema_problems
 from .tree import PLAN_SHAPE
 
-__all__ = ["MAX_ROUNDS", "optimize", "run_rule"]
+__all__ = ["MAX_ROUNDS", "ROUND_LIMIT", "optimize", "run_rule"]
 
 MAX_ROUNDS = 3
+ROUND_LIMIT = "max_rounds"  # the pseudo-rule that reports a run stopped by the bound
 
 
 def run_rule(rule: Rule, plan: LogicalPlan, observer=None) -> tuple[LogicalPlan,
@@ -56,7 +63,8 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
     mode = current_mode(validation)
     rules = default_rules() if rules is None else list(rules)
     original = plan.schema
-    for _ in range(max(1, max_rounds)):
+    rounds = max(1, max_rounds)
+    for _ in range(rounds):
         changed_in_round = False
         for rule in rules:
             after, applied = run_rule(rule, plan, observer)
@@ -76,5 +84,16 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
                 plan = after
                 changed_in_round = True
         if not changed_in_round:
-            break
+            return plan
+    if observe.active_observers(observer):
+        observe.notify("on_plan_rule", _round_limit_event(plan, rounds), observer)
     return plan
+
+
+def _round_limit_event(plan: LogicalPlan, rounds: int) -> observe.PlanRuleEvent:
+    """The step that says the optimizer stopped at its bound, not at a fixed point."""
+    reason = (f"the optimizer stopped at its bound of {rounds} round"
+              f"{'s' if rounds != 1 else ''} while the plan was still changing; the plan "
+              "stands as the last round left it (same rows, perhaps not fully optimized)")
+    return observe.PlanRuleEvent(rule=ROUND_LIMIT, before=plan, after=plan, changed=False,
+                                 applied=(RuleApplied(ROUND_LIMIT, reason, (), plan, plan),))

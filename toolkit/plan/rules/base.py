@@ -16,8 +16,8 @@ import abc
 from dataclasses import dataclass, field
 
 from ...expression import Expression
-from ...rewrite import Firing, Transformed
-from ...visit import modify_expression
+from ...rewrite import Firing, Transformed, modify_tree
+from ...visit import EXPRESSION_SHAPE
 
 __all__ = ["Rule", "RuleContext", "substitute_columns"]
 
@@ -50,19 +50,28 @@ class Rule(abc.ABC):
 
 
 def substitute_columns(expr: Expression, replacements: dict[str, Expression]) -> Expression | None:
-    """`expr` with column refs replaced by expressions; None when a ref reaches into a struct."""
+    """`expr` with column refs replaced by expressions; None when a ref reaches into a struct.
+
+    The substitution is simultaneous: each ref of `expr` is replaced once, after the
+    walk has reached it as a leaf, and a replacement is never walked again. (Replacing
+    in pre-order would walk into `b + 1` put in for `b`, find `b` again, and never end.)
+    """
     blocked = []
 
-    def pre(node):
-        if node.is_field:
-            leaves = node.ref.leaves()
+    def replace_leaf(new, old):
+        if new.is_field:
+            leaves = new.ref.leaves()
             name = leaves[0].name
             if name in replacements:
                 if len(leaves) > 1:
-                    blocked.append(node)
-                    return node
+                    blocked.append(new)
+                    return new
                 return replacements[name]
-        return node
+        return new
 
-    out = modify_expression(expr, pre=pre)
+    out = modify_tree(expr, _LEAVES_TOO, post=replace_leaf)
     return None if blocked else out
+
+
+# expressions as modify_tree reads them, with `post` seeing leaves (field refs) too
+_LEAVES_TOO = EXPRESSION_SHAPE._replace(post_leaves=True)
