@@ -32,7 +32,7 @@ from .logical_plan import (
                      scan,
 )
 from .logical_schema import LogicalField, LogicalSchema
-from .optimizer import optimize
+from .optimizer import MAX_ROUNDS, ROUND_LIMIT, optimize
 from .physical_optimizer import PHYSICAL_RULES, PhysicalRule, optimize_physical
 from .physical_plan import (
                      EmptyExec,
@@ -52,7 +52,9 @@ from .sources import CsvSource, ParquetSource, Source, TableSource, add_reader, 
 __all__ = [
                      "AGGREGATE_FUNCTIONS",
                      "INVARIANTS",
+                     "MAX_ROUNDS",
                      "PHYSICAL_RULES",
+                     "ROUND_LIMIT",
                      "Aggregate",
                      "AggregateExpr",
                      "AmbiguousColumnError",

@@ -93,7 +93,7 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
 def _round_limit_event(plan: LogicalPlan, rounds: int) -> observe.PlanRuleEvent:
     """The step that says the optimizer stopped at its bound, not at a fixed point."""
     reason = (f"the optimizer stopped at its bound of {rounds} round"
-              f"{'s' if rounds != 1 else ''} while the plan was still changing; the plan "
-              "stands as the last round left it (same rows, perhaps not fully optimized)")
+              f"{'s' if rounds != 1 else ''}: the last round still changed the plan, so it "
+              "may not be fully optimized (its rows are the same)")
     return observe.PlanRuleEvent(rule=ROUND_LIMIT, before=plan, after=plan, changed=False,
                                  applied=(RuleApplied(ROUND_LIMIT, reason, (), plan, plan),))
