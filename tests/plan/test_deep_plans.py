@@ -7,6 +7,8 @@ depth runs level by level. Answers are held to DuckDB on the same data.
 
 from __future__ import annotations
 
+import sys
+
 import duckdb
 import pyarrow as pa
 import pytest
@@ -74,3 +76,18 @@ def test_deep_plans_of_every_kind_give_the_shallow_answer(kind):
         want = 200
     for p in (deep, plan.optimize(deep)):
         assert plan.create_physical_plan(p).collect().num_rows == want
+
+
+@pytest.mark.parametrize("kind", ["limit", "sort"])
+def test_chains_deeper_than_the_recursion_limit_optimize_with_columns_pruned(kind):
+    wide = pa.table({"a": list(range(200)), "b": [i % 7 for i in range(200)],
+                     "unused": [0] * 200})
+    deep = plan.scan("t", wide)
+    for _ in range(2 * sys.getrecursionlimit()):
+        deep = deep.limit(150) if kind == "limit" else deep.sort([("a", "descending")])
+    deep = deep.project(["a", "b"])
+    optimized = plan.optimize(deep)  # column pruning walks the whole chain at once
+    scan = next(n for n in optimized.walk() if isinstance(n, plan.TableScan))
+    assert scan.projection == ("a", "b")
+    got = plan.create_physical_plan(optimized).collect()
+    assert got.num_rows == (150 if kind == "limit" else 200)
