@@ -3,6 +3,11 @@
 The plain text of a plan needs nothing but the nodes themselves, so every plan
 class can print itself with it; EXPLAIN VERBOSE, which runs the optimizer and
 the planner, is `plan.explain`.
+
+Indentation stops growing at `INDENT_CAP` levels: a deeper node is printed at
+that indentation behind `⋯[depth N]`, so a 10,000-operator chain is linear text
+(uncapped, its indentation alone would be 100 M characters) and the nesting is
+still read from the depths.
 """
 
 from __future__ import annotations
@@ -11,7 +16,9 @@ import pyarrow as pa
 
 from ..visible_text import visible
 
-__all__ = ["fields_text", "plan_text"]
+__all__ = ["INDENT_CAP", "fields_text", "plan_text"]
+
+INDENT_CAP = 24  # levels of indentation; deeper nodes say their depth instead
 
 
 def plan_text(plan, show_schema: bool = False, indent: str = "  ") -> str:
@@ -20,9 +27,11 @@ def plan_text(plan, show_schema: bool = False, indent: str = "  ") -> str:
     stack = [(plan, 0)]
     while stack:
         node, depth = stack.pop()
-        lines.append(f"{indent * depth}{visible(node.label())}")
+        lead = indent * min(depth, INDENT_CAP)
+        deep = f"⋯[depth {depth}] " if depth > INDENT_CAP else ""
+        lines.append(f"{lead}{deep}{visible(node.label())}")
         if show_schema:
-            lines.append(f"{indent * depth}{indent}schema: {visible(_schema_text(node.schema))}")
+            lines.append(f"{lead}{indent}schema: {visible(_schema_text(node.schema))}")
         stack.extend((child, depth + 1) for child in reversed(node.children))
     return "\n".join(lines)
 

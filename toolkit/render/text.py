@@ -282,7 +282,12 @@ def _plan_lines(plan, paint, changed: set[int] = frozenset()) -> list[str]:
             continue
         last = last_child[parent] == position
         base = prefixes[parent]
-        lines.append(f"{base}{'└── ' if last else '├── '}{text}")
+        branch = "└── " if last else "├── "
+        if depth > INDENT_CAP:  # stop growing: say the depth instead, as expression trees do
+            lines.append(f"{base}⋯[depth {depth}] {branch}{text}")
+            prefixes[position] = base
+            continue
+        lines.append(f"{base}{branch}{text}")
         prefixes[position] = base + ("    " if last else "│   ")
     return lines
 
