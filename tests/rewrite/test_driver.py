@@ -103,13 +103,14 @@ def test_a_plan_rule_names_the_node_it_changed_by_path_and_keeps_it_through_json
     p = plan.scan("t", _table()).project(["a", "b"]).sort(["a"]).filter(tk.field("a") > 1)
     with tk.trace() as t:
         plan.optimize(p, rules=[PushDownFilter()], max_rounds=1)
-    (event,) = t.plan_rules
+    event, bound = t.plan_rules  # the one round changed the plan: the bound says so
+    assert bound.rule == plan.ROUND_LIMIT and not bound.changed
     assert event.changed and [a.rule for a in event.applied] == ["push_down_filter"] * 2
     assert [a.path for a in event.applied] == [(), (0,)]
     assert "below a sort" in event.applied[0].reason
     assert all(a.after is node_at_plan(event.after, a.path) for a in event.applied)
     back = Trace.from_json(t.to_json())
-    (loaded,) = back.plan_rules
+    loaded, _ = back.plan_rules
     assert [(a.rule, a.reason, a.path) for a in loaded.applied] == \
         [(a.rule, a.reason, a.path) for a in event.applied]
     assert loaded.reason == event.reason

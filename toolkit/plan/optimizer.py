@@ -34,9 +34,14 @@ MAX_ROUNDS = 3
 ROUND_LIMIT = "max_rounds"  # the pseudo-rule that reports a run stopped by the bound
 
 
-def run_rule(rule: Rule, plan: LogicalPlan, observer=None) -> tuple[LogicalPlan,
-                                                                    list[RuleApplied]]:
-    """`plan` after one run of `rule`, and every firing placed in the result."""
+def run_rule(rule: Rule, plan: LogicalPlan, observer=None,
+             placed: bool = True) -> tuple[LogicalPlan, list[RuleApplied]]:
+    """`plan` after one run of `rule`, and every firing placed in the result.
+
+    With `placed=False` the firings keep no paths: enough to know whether the rule
+    changed the plan, without the cost of placing each firing (a path per firing,
+    as long as the firing is deep, is quadratic on a deep chain).
+    """
     ctx = RuleContext(observer=observer)
     log = RewriteLog(PLAN_SHAPE)
     if rule.order == "plan":
@@ -52,7 +57,7 @@ def run_rule(rule: Rule, plan: LogicalPlan, observer=None) -> tuple[LogicalPlan,
         after = apply_rule(plan, visit, rule.order, log)
     if not isinstance(after, LogicalPlan):
         raise PlanError(f"rule {rule.name} returned {type(after).__name__}, not a plan")
-    return after, log.resolve(after)
+    return after, (log.resolve(after) if placed else log.firings)
 
 
 def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX_ROUNDS,
@@ -64,10 +69,11 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
     rules = default_rules() if rules is None else list(rules)
     original = plan.schema
     rounds = max(1, max_rounds)
+    observed = bool(observe.active_observers(observer))
     for _ in range(rounds):
         changed_in_round = False
         for rule in rules:
-            after, applied = run_rule(rule, plan, observer)
+            after, applied = run_rule(rule, plan, observer, placed=observed)
             if runs(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA, mode):
                 problems = schema_problems(original, after.schema, declared_by="expected")
                 report(LOGICAL_OPTIMIZATION_KEEPS_SCHEMA,
@@ -76,7 +82,7 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
                        details="; ".join(problems) if problems else "schema unchanged",
                        expected=str(original) if problems else None,
                        actual=str(after.schema) if problems else None, observer=observer)
-            if observe.active_observers(observer):
+            if observed:
                 observe.notify("on_plan_rule", observe.PlanRuleEvent(
                     rule=rule.name, before=plan, after=after, changed=bool(applied),
                     applied=tuple(applied)), observer)
@@ -85,7 +91,7 @@ def optimize(plan: LogicalPlan, observer=None, rules=None, max_rounds: int = MAX
                 changed_in_round = True
         if not changed_in_round:
             return plan
-    if observe.active_observers(observer):
+    if observed:
         observe.notify("on_plan_rule", _round_limit_event(plan, rounds), observer)
     return plan
 
