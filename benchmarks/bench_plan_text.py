@@ -15,14 +15,16 @@ depth ratio, and each phase's time over a peer measured in the same run (the
 labels alone for the printers; the optimizer and planner for EXPLAIN VERBOSE;
 validation "off" for the checks). Linear is a ratio near the depth ratio; the
 target is at most ~1.2x it. On a loaded machine the labels alone may grow faster
-than the depth (cache effects), so a steady /peer column is what says the
-printing itself is linear.
+than the depth (cache effects), so a steady /peer column, and the growth of the
+Python function calls made (cProfile, one more run), say the work is linear.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import sys
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
@@ -95,8 +97,17 @@ def optimized_and_planned(p) -> str:
     return str(plan.create_physical_plan(plan.optimize(p), optimize=True).schema)
 
 
+def calls(fn) -> int:
+    """Python function calls one run of `fn` makes: work, counted without the machine's noise."""
+    profile = cProfile.Profile()
+    profile.enable()
+    fn()
+    profile.disable()
+    return pstats.Stats(profile).total_calls
+
+
 def measure(depth: int) -> dict:
-    """{phase: (characters, seconds, its peer's seconds)}."""
+    """{phase: (characters, seconds, its peer's seconds, function calls)}."""
     chain, chain_of_limits, chain_mixed = filters(depth), limits(depth), mixed(depth)
     physical = plan.create_physical_plan(chain)
     printers = {"explain": lambda: chain.explain(),
@@ -104,7 +115,8 @@ def measure(depth: int) -> dict:
                 "physical explain": lambda: physical.explain(),
                 "to_text": lambda: tk.to_text(chain)}
     times = best_of_each([lambda: labels(chain)] + list(printers.values()), 5)
-    out = {name: (len(fn()), t, times[0]) for (name, fn), t in zip(printers.items(), times[1:])}
+    out = {name: (len(fn()), t, times[0], calls(fn))
+           for (name, fn), t in zip(printers.items(), times[1:])}
     slow = {  # phase: (its function, its peer)
         "verbose, limits": (lambda: chain_of_limits.explain(verbose=True),
                             lambda: optimized_and_planned(chain_of_limits)),
@@ -117,7 +129,7 @@ def measure(depth: int) -> dict:
     for name, (fn, peer) in slow.items():
         size = len(fn())
         t, t_peer = best_of_each([fn, peer or fn], 1)
-        out[name] = (size, t, t_peer if peer else None)
+        out[name] = (size, t, t_peer if peer else None, calls(fn))
     return out
 
 
@@ -130,12 +142,12 @@ def main() -> None:
     print(f"depth {small:,} -> {big:,} (x{big / small:g}); peer: the labels alone (printers), "
           "optimize + plan (verbose), validation off (checks)")
     print(f"{'phase':22} {'chars':>11} {'chars':>11} {'size x':>7} {'s':>8} {'s':>8} "
-          f"{'time x':>7} {'/peer':>6} {'/peer':>6}")
+          f"{'time x':>7} {'/peer':>6} {'/peer':>6} {'calls x':>8}")
     for name in results[small]:
-        (s1, t1, p1), (s2, t2, p2) = results[small][name], results[big][name]
+        (s1, t1, p1, c1), (s2, t2, p2, c2) = results[small][name], results[big][name]
         peers = f"{t1 / p1:>6.2f} {t2 / p2:>6.2f}" if p1 else f"{'-':>6} {'-':>6}"
         print(f"{name:22} {s1:>11,} {s2:>11,} {s2 / s1:>7.1f} {t1:>8.3f} {t2:>8.3f} "
-              f"{t2 / t1:>7.1f} {peers}")
+              f"{t2 / t1:>7.1f} {peers} {c2 / c1:>8.1f}")
 
 
 if __name__ == "__main__":
