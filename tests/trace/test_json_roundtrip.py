@@ -10,6 +10,7 @@ from hypothesis import given, strategies as st
 from strategies import DEFAULT_SCHEMA, expressions
 
 import toolkit as tk
+from toolkit.observe import BranchSelection
 from toolkit.trace.json_expressions import expression_from_doc, expression_to_doc
 from toolkit.trace.json_values import rows_from_json, rows_to_json
 
@@ -75,9 +76,10 @@ def test_selections_round_trip(case):
     if total == 0:
         rows = []
     for chosen in (sorted(set(rows)), rows):  # increasing (bitmap) and any order (list)
-        back = rows_from_json(json.loads(json.dumps(rows_to_json(pa.array(chosen, pa.int64()),
-                                                                 total))), total)
-        assert back.to_pylist() == list(chosen)
+        back, count = rows_from_json(json.loads(json.dumps(
+            rows_to_json(pa.array(chosen, pa.int64()), total))), total)
+        selection = BranchSelection((), "then", 1, back, total, count=count)
+        assert selection.rows.to_pylist() == list(chosen) and count == len(chosen)
 
 
 def test_a_million_row_selection_is_small():

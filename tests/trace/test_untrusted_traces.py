@@ -208,31 +208,43 @@ def test_a_trace_written_today_still_loads():
     assert len(trace.steps) > 5
 
 
-def _as_version_1(doc: dict) -> dict:
-    """The same trace as version 1 wrote it: every node and branch path in full."""
+def _as_version(doc: dict, version: int) -> dict:
+    """The same trace as an older version wrote it: version 2 wrote the places of rewrites
+    and plan-rule firings in full, version 1 also those of evaluation nodes and branches."""
     old = json.loads(json.dumps(doc))
-    old["version"] = 1
+    old["version"] = version
     for step in old["steps"]:
-        if step.get("kind") != "eval":
+        if "positions" not in step or (version == 2 and step.get("kind") == "eval"):
             continue
         paths = [[]]
         for parent, index in step.pop("positions"):
             paths.append(paths[parent] + [index])
-        for item in step["nodes"] + step["branches"]:
-            item["path"] = paths[item.pop("at")]
+        items = {"eval": ("nodes", "branches"), "pass": ("rewrites",),
+                 "plan_rule": ("applied",)}[step["kind"]]
+        for key in items:
+            for item in step[key]:
+                item["path"] = paths[item.pop("at")]
     return old
 
 
-def test_a_version_1_trace_with_full_paths_reads_as_today():
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_trace_with_full_paths_reads_as_today(version):
     doc = json.loads(REAL)
-    assert doc["version"] == 2 and any("positions" in s for s in doc["steps"])
-    old = tk.Trace.from_json(json.dumps(_as_version_1(doc)))
-    assert tk.to_text(old) == tk.to_text(tk.Trace.from_json(REAL))
+    assert doc["version"] == 3 and all("positions" in s for s in doc["steps"]
+                                       if s["kind"] in ("eval", "pass", "plan_rule"))
+    old = tk.Trace.from_json(json.dumps(_as_version(doc, version)))
+    today = tk.Trace.from_json(REAL)
+    assert tk.to_text(old) == tk.to_text(today)
+    assert [[tuple(r.path) for r in p.rewrites] for p in old.passes] \
+        == [[tuple(r.path) for r in p.rewrites] for p in today.passes]
+    assert [[(tuple(a.path), a.after.label()) for a in p.applied] for p in old.plan_rules] \
+        == [[(tuple(a.path), a.after.label()) for a in p.applied] for p in today.plan_rules]
 
 
 def test_a_positions_row_whose_parent_comes_later_is_refused():
     doc = json.loads(REAL)
-    k, step = next((k, s) for k, s in enumerate(doc["steps"]) if s.get("positions"))
+    k, step = next((k, s) for k, s in enumerate(doc["steps"])
+                   if s["kind"] == "eval" and s.get("positions"))
     step["positions"][0][0] = 5
     with pytest.raises(TraceFormatError, match=rf"steps\[{k}\]\.positions\[0\]\[0\] is 5"):
         tk.Trace.from_json(json.dumps(doc))
