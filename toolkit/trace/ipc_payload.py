@@ -34,10 +34,6 @@ _SCHEMA, _DICTIONARY_BATCH, _RECORD_BATCH = 1, 2, 3
 _FILE_MAGIC = b"ARROW1"
 
 
-class _Malformed(Exception):
-    """Raised inside this module only; the public functions turn it into TraceFormatError."""
-
-
 def read_stream(data: bytes, where: str, rows: int | None = None) -> pa.Table:
     """An IPC stream's batches as one table, checked; `rows`: the length it must have."""
     _check_size(data, where)
@@ -45,7 +41,7 @@ def read_stream(data: bytes, where: str, rows: int | None = None) -> pa.Table:
         _check_messages(data, _stream_messages(data, 0), len(data))
         table = pa.ipc.open_stream(pa.py_buffer(data)).read_all()
         table.validate(full=True)
-    except _Malformed as exc:
+    except TraceFormatError as exc:  # from the header checks: the reason alone
         raise _refused(where, str(exc)) from None
     except (pa.ArrowException, OSError, ValueError, TypeError, IndexError, KeyError,
             MemoryError) as exc:
@@ -70,13 +66,13 @@ def checked_file(data: bytes, where: str) -> pa.Buffer:
     _check_size(data, where)
     try:
         if len(data) < 2 * 8 + 4 or data[:6] != _FILE_MAGIC or data[-6:] != _FILE_MAGIC:
-            raise _Malformed("it is not an Arrow IPC file")
+            raise TraceFormatError("it is not an Arrow IPC file")
         _check_messages(data, _file_messages(data), len(data))
         buffer = pa.py_buffer(data)
         reader = pa.ipc.open_file(buffer)
         for i in range(reader.num_record_batches):
             reader.get_batch(i).validate(full=True)
-    except _Malformed as exc:
+    except TraceFormatError as exc:  # from the header checks: the reason alone
         raise _refused(where, str(exc)) from None
     except (pa.ArrowException, OSError, ValueError, TypeError, IndexError, KeyError,
             MemoryError) as exc:
@@ -106,11 +102,11 @@ def _check_messages(data: bytes, messages, size: int) -> None:
         if kind == _DICTIONARY_BATCH:
             header = header.table(1)
         elif kind != _RECORD_BATCH:
-            raise _Malformed(f"a message of kind {kind} (only schemas and batches are read)")
+            raise TraceFormatError(f"a message of kind {kind} (only schemas and batches are read)")
         if header is None:
-            raise _Malformed("a batch message without its header")
+            raise TraceFormatError("a batch message without its header")
         if header.has(3):
-            raise _Malformed("a compressed body (its unpacked size is not bounded)")
+            raise TraceFormatError("a compressed body (its unpacked size is not bounded)")
         elements += max(header.int64(0), 0)
         start, count = header.vector(1, 16)
         for k in range(count):
@@ -118,7 +114,7 @@ def _check_messages(data: bytes, messages, size: int) -> None:
             if elements > budget:
                 break
         if elements > budget:
-            raise _Malformed(f"its arrays claim more than {budget:,} elements in "
+            raise TraceFormatError(f"its arrays claim more than {budget:,} elements in "
                              f"{size:,} bytes")
 
 
@@ -134,12 +130,12 @@ def _stream_messages(data: bytes, pos: int, stop_after: int | None = None):
         if length == 0:
             return
         if length > len(data) - pos:
-            raise _Malformed(f"a message header of {length:,} bytes past the payload's end")
+            raise TraceFormatError(f"a message header of {length:,} bytes past the payload's end")
         meta = memoryview(data)[pos:pos + length]
         message = _FlatTable.root(meta)
         body = message.int64(3)
         if body < 0 or body > len(data) - pos - length:
-            raise _Malformed(f"a message body of {body:,} bytes past the payload's end")
+            raise TraceFormatError(f"a message body of {body:,} bytes past the payload's end")
         yield message.uint8(1), message.table(2)
         pos += length + body
         seen += 1
@@ -150,14 +146,14 @@ def _file_messages(data: bytes):
     footer_length = _unpack("<i", data, len(data) - 10)
     start = len(data) - 10 - footer_length
     if footer_length <= 0 or start < 8:
-        raise _Malformed("an IPC file footer that does not fit")
+        raise TraceFormatError("an IPC file footer that does not fit")
     footer = _FlatTable.root(memoryview(data)[start:len(data) - 10])
     for field in (2, 3):  # dictionaries, recordBatches: vectors of Block structs
         first, count = footer.vector(field, 24)
         for k in range(count):
             offset = _unpack("<q", footer.buf, first + 24 * k)
             if not 8 <= offset < start:
-                raise _Malformed(f"a file block at byte {offset:,}, outside the file")
+                raise TraceFormatError(f"a file block at byte {offset:,}, outside the file")
             yield from _stream_messages(data, offset, stop_after=1)
 
 
@@ -205,12 +201,12 @@ class _FlatTable:
         start = at + _unpack("<I", self.buf, at)
         count = _unpack("<I", self.buf, start)
         if start + 4 + count * item_size > len(self.buf):
-            raise _Malformed(f"a list of {count:,} entries past its header's end")
+            raise TraceFormatError(f"a list of {count:,} entries past its header's end")
         return start + 4, count
 
 
 def _unpack(fmt: str, buf, pos: int) -> int:
     size = struct.calcsize(fmt)
     if pos < 0 or pos + size > len(buf):
-        raise _Malformed(f"a header that points outside its {len(buf):,} bytes")
+        raise TraceFormatError(f"a header that points outside its {len(buf):,} bytes")
     return struct.unpack_from(fmt, buf, pos)[0]

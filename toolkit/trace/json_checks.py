@@ -13,6 +13,10 @@ and renders: the mutation tests hold the renderers to it.
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
+
 from ..errors import TraceFormatError
 from .json_steps import FORMAT, VERSION
 
@@ -69,23 +73,22 @@ def check_trace_text(text) -> None:
         raise TraceFormatError(f"the trace is {len(text):,} bytes; at most {MAX_TEXT_BYTES:,} "
                                "are read")
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
-    depth, in_string, escaped = 0, False, False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise TraceFormatError(f"the trace's JSON nests deeper than {MAX_DEPTH} levels")
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
+    outside_strings = _JSON_STRING.sub(b'""', data)  # brackets inside strings do not nest
+    codes = np.frombuffer(outside_strings, dtype=np.uint8)
+    depth = 0
+    for start in range(0, codes.size, _CHUNK):  # a running sum per chunk: bounded memory
+        chunk = codes[start:start + _CHUNK]
+        levels = np.cumsum(_NESTING[chunk]) + depth
+        if int(levels.max()) > MAX_DEPTH:
+            raise TraceFormatError(f"the trace's JSON nests deeper than {MAX_DEPTH} levels")
+        depth = int(levels[-1])
+
+
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_CHUNK = 1 << 24
+_NESTING = np.zeros(256, dtype=np.int32)  # per byte: +1 opens a level, -1 closes one
+_NESTING[[ord("["), ord("{")]] = 1
+_NESTING[[ord("]"), ord("}")]] = -1
 
 
 def check_trace_doc(doc) -> None:

@@ -133,7 +133,9 @@ def _common_prefix(a: tuple, b: tuple) -> int:
     n = min(len(a), len(b))
     if a[:n] == b[:n]:
         return n
-    low, high = 0, n - 1  # a[:low] == b[:low]; a[:high + 1] != b[:high + 1]
+    if a[:n - 1] == b[:n - 1]:  # walk order: siblings, or a parent after its child
+        return n - 1
+    low, high = 0, n - 2  # a[:low] == b[:low]; a[:high + 1] != b[:high + 1]
     while low < high:
         middle = (low + high + 1) // 2
         if a[:middle] == b[:middle]:
