@@ -115,7 +115,8 @@ class _TupleRows:
 
     def add(self, path: tuple) -> int:
         common = _common_prefix(self.last, path)
-        chain = self.last_chain[:common + 1]
+        chain = self.last_chain
+        del chain[common + 1:]  # in place: a firing one level up costs no copy of the rest
         pos = chain[-1]
         for index in path[common:]:
             found = self.written.get((pos, index))
@@ -124,14 +125,16 @@ class _TupleRows:
                 found = self.written[(pos, index)] = len(self.rows)
             chain.append(found)
             pos = found
-        self.last, self.last_chain = path, chain
+        self.last = path
         return pos
 
 
 def _common_prefix(a: tuple, b: tuple) -> int:
     """How long a prefix two tuples share: whole-slice comparisons, a binary search if needed."""
-    n = min(len(a), len(b))
-    if a[:n] == b[:n]:
+    if len(a) > len(b):
+        a, b = b, a
+    n = len(a)
+    if a == b[:n]:  # one slice: the shorter one is whole
         return n
     if a[:n - 1] == b[:n - 1]:  # walk order: siblings, or a parent after its child
         return n - 1
