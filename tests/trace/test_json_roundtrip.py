@@ -10,8 +10,11 @@ from hypothesis import given, strategies as st
 from strategies import DEFAULT_SCHEMA, expressions
 
 import toolkit as tk
+from toolkit.observe import BranchSelection
 from toolkit.trace.json_expressions import expression_from_doc, expression_to_doc
+from toolkit.trace.json_steps import _paths_from_table, _position_table
 from toolkit.trace.json_values import rows_from_json, rows_to_json
+from toolkit.tree_positions import TreePositions
 
 
 def _round_trip(expr):
@@ -75,9 +78,10 @@ def test_selections_round_trip(case):
     if total == 0:
         rows = []
     for chosen in (sorted(set(rows)), rows):  # increasing (bitmap) and any order (list)
-        back = rows_from_json(json.loads(json.dumps(rows_to_json(pa.array(chosen, pa.int64()),
-                                                                 total))), total)
-        assert back.to_pylist() == list(chosen)
+        back, count = rows_from_json(json.loads(json.dumps(
+            rows_to_json(pa.array(chosen, pa.int64()), total))), total)
+        selection = BranchSelection((), "then", 1, back, total, count=count)
+        assert selection.rows.to_pylist() == list(chosen) and count == len(chosen)
 
 
 def test_a_million_row_selection_is_small():
@@ -123,3 +127,11 @@ def test_plan_steps_round_trip():
 def test_bad_input_says_what_is_wrong(text, message):
     with pytest.raises(ValueError, match=message):
         tk.Trace.from_json(text)
+
+
+@given(st.lists(st.lists(st.integers(0, 3), max_size=12).map(tuple), max_size=40))
+def test_firing_places_written_as_a_positions_table_read_back_as_written(paths):
+    rows, at = _position_table(paths)
+    back = _paths_from_table(rows, TreePositions())
+    assert [tuple(back[k]) for k in at] == paths
+    assert len(rows) <= sum(len(p) for p in paths)

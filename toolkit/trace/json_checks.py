@@ -13,22 +13,56 @@ and renders: the mutation tests hold the renderers to it.
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
+
 from ..errors import TraceFormatError
 from .json_steps import FORMAT, VERSION
 
-__all__ = ["MAX_DEPTH", "MAX_EXPANDED_NODES", "MAX_ROWS", "MAX_TEXT_BYTES",
-           "check_trace_doc", "check_trace_text"]
+__all__ = ["MAX_DEPTH", "MAX_EXPANDED_NODES", "MAX_EXPANDED_ROWS", "MAX_ROWS",
+           "MAX_TEXT_BYTES", "LongNumber", "check_trace_doc", "check_trace_text",
+           "whole_number"]
 
 MAX_TEXT_BYTES = 512 * 1024 * 1024  # the JSON text
 MAX_DEPTH = 64  # nesting of JSON arrays and objects (the format needs about 8)
 MAX_ROWS = 2 ** 29  # rows an evaluation in a trace may claim (a 64 MB bitmap)
 MAX_EXPANDED_NODES = 2_000_000  # nodes of one expression with shared subtrees unfolded
-MAX_DECOMPRESSED = MAX_ROWS // 8 * 8  # bytes one compressed row selection may unfold to
+# What the row selections of a whole trace may expand to once drawn, in rows: per
+# evaluation its rows once, and once more per special form that recorded branches (a
+# per-row table of the branch each took), plus per branch its selected rows (as int64
+# indices when read) and its bitmap's bytes. Each unit is at most 8 bytes when all is
+# drawn, so 2^28 bounds that at 2 GiB; a 5,000,000-row evaluation through 40 nested
+# forms uses about 210 million. A trace claiming more is refused before anything expands.
+MAX_EXPANDED_ROWS = 2 ** 28
+MAX_NUMBER_DIGITS = 40  # longer whole numbers in a trace are kept as their digit count
 
 _NUMBER = (int, float)
 
 
 MAX_SAMPLE_ROWS = 100_000  # a sampled evaluation keeps far fewer; more is not a sample
+
+
+class LongNumber:
+    """A whole number too long for a trace, read as its digit count: converting 5,000
+    digits to an int raises a bare ValueError, and no field of a trace needs more than 40."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __str__(self) -> str:
+        return f"a {self.digits:,}-digit number"
+
+    __repr__ = __str__
+
+
+def whole_number(digits: str):
+    """`json.loads`'s `parse_int`: an int, or a `LongNumber` the checks refuse by path."""
+    if len(digits) > MAX_NUMBER_DIGITS:
+        return LongNumber(len(digits.lstrip("-")))
+    return int(digits)
 
 
 def check_trace_text(text) -> None:
@@ -39,23 +73,22 @@ def check_trace_text(text) -> None:
         raise TraceFormatError(f"the trace is {len(text):,} bytes; at most {MAX_TEXT_BYTES:,} "
                                "are read")
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
-    depth, in_string, escaped = 0, False, False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise TraceFormatError(f"the trace's JSON nests deeper than {MAX_DEPTH} levels")
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
+    outside_strings = _JSON_STRING.sub(b'""', data)  # brackets inside strings do not nest
+    codes = np.frombuffer(outside_strings, dtype=np.uint8)
+    depth = 0
+    for start in range(0, codes.size, _CHUNK):  # a running sum per chunk: bounded memory
+        chunk = codes[start:start + _CHUNK]
+        levels = np.cumsum(_NESTING[chunk]) + depth
+        if int(levels.max()) > MAX_DEPTH:
+            raise TraceFormatError(f"the trace's JSON nests deeper than {MAX_DEPTH} levels")
+        depth = int(levels[-1])
+
+
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_CHUNK = 1 << 24
+_NESTING = np.zeros(256, dtype=np.int32)  # per byte: +1 opens a level, -1 closes one
+_NESTING[[ord("["), ord("{")]] = 1
+_NESTING[[ord("]"), ord("}")]] = -1
 
 
 def check_trace_doc(doc) -> None:
@@ -98,20 +131,36 @@ class _Checker:
               optional: bool = False) -> None:
         if value is None and optional:
             return
+        if isinstance(value, LongNumber):
+            self.fail(where, f"is {value}; it must lie in [{low:,}, {high:,}]")
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(where, f"must be a whole number, not {_kind(value)}")
         if not low <= value <= high:
             self.fail(where, f"is {value:,}; it must lie in [{low:,}, {high:,}]")
 
-    def firings(self, value, where: str):
-        """Each RuleApplied record (rule, reason, path checked) with its JSON path."""
+    def firings(self, value, where: str, positions: list | None):
+        """Each RuleApplied record (rule, reason, place checked) with its JSON path."""
         for i, item in enumerate(self.items(value, where)):
             at = f"{where}[{i}]"
             item = self.obj(item, at)
             self.text(item.get("rule"), f"{at}.rule")
             self.text(item.get("reason"), f"{at}.reason")
-            self.path(item.get("path"), f"{at}.path")
+            self.position(item, positions, at)
             yield item, at
+
+    def positions(self, doc: dict, where: str) -> list | None:
+        """A step's [parent, index] table (None for a step from before there was one)."""
+        if "positions" not in doc:
+            return None
+        positions = self.items(doc["positions"], f"{where}.positions")
+        for k, row in enumerate(positions):
+            at = f"{where}.positions[{k}]"
+            row = self.items(row, at)
+            if len(row) != 2:
+                self.fail(at, "must be [parent, index]")
+            self.count(row[0], f"{at}[0]", 0, k)  # a parent is written before its children
+            self.count(row[1], f"{at}[1]", 0, 10 ** 6)
+        return positions
 
     def path(self, value, where: str) -> None:
         for i, step in enumerate(self.items(value, where)):
@@ -156,6 +205,8 @@ class _Checker:
             raise TraceFormatError(f"this trace was written by a newer exprscope (format version "
                                    f"{doc['version']}; this one reads up to {VERSION})")
         expressions = self.obj(doc.get("expressions"), "expressions")
+        self.nodes: list[dict] = []
+        self.expanded = 0  # rows the selections of the steps so far expand to
         self.node_count = self.expressions(expressions)
         for i, step in enumerate(self.items(doc.get("steps"), "steps")):
             self.step(step, f"steps[{i}]")
@@ -168,6 +219,7 @@ class _Checker:
         for i, v in enumerate(values):
             self.obj(v, f"expressions.values[{i}]")
         nodes = self.items(doc.get("nodes"), "expressions.nodes")
+        self.nodes = nodes
         expanded: list[int] = []
         for i, node in enumerate(nodes):
             where = f"expressions.nodes[{i}]"
@@ -204,6 +256,26 @@ class _Checker:
             expanded.append(size)
         return len(nodes)
 
+    def places(self, root: int, positions: list) -> list[int | None]:
+        """The expression node (table index) at each position of a step; None where the
+        position lies below a leaf or past a call's arguments. Parents come first."""
+        out: list[int | None] = [root]
+        for parent, index in positions:
+            node = out[parent]
+            args = None if node is None else self.nodes[node].get("args")
+            out.append(args[index] if isinstance(args, list) and index < len(args) else None)
+        return out
+
+    def node_at(self, root: int, path: tuple) -> int | None:
+        """The expression node at a path written in full (version 1), or None."""
+        node = root
+        for index in path:
+            args = self.nodes[node].get("args")
+            if not isinstance(args, list) or index >= len(args):
+                return None
+            node = args[index]
+        return node
+
     def expr(self, value, where: str, optional: bool = False) -> None:
         """An index into the expression table; `optional`: null stands for no expression."""
         self.count(value, where, 0, self.node_count - 1, optional=optional)
@@ -217,7 +289,8 @@ class _Checker:
             self.expr(doc.get("after"), f"{where}.after")
             self.flag(doc.get("changed"), f"{where}.changed")
             self.number(doc.get("elapsed"), f"{where}.elapsed")
-            for r, at in self.firings(doc.get("rewrites"), f"{where}.rewrites"):
+            positions = self.positions(doc, where)
+            for r, at in self.firings(doc.get("rewrites"), f"{where}.rewrites", positions):
                 self.expr(r.get("before"), f"{at}.before", optional=True)
                 self.expr(r.get("after"), f"{at}.after", optional=True)
         elif kind == "eval":
@@ -232,7 +305,8 @@ class _Checker:
             self.flag(doc.get("changed"), f"{where}.changed")
             self.text(doc.get("reason"), f"{where}.reason", optional=True)
             if "applied" in doc:
-                for _ in self.firings(doc.get("applied"), f"{where}.applied"):
+                positions = self.positions(doc, where)
+                for _ in self.firings(doc.get("applied"), f"{where}.applied", positions):
                     pass
             for key in ("before", "after"):
                 self.plan(doc.get(key), f"{where}.{key}")
@@ -247,16 +321,7 @@ class _Checker:
         if doc.get("mode") not in ("lazy", "eager"):
             self.fail(f"{where}.mode", "must be lazy or eager")
         self.number(doc.get("elapsed"), f"{where}.elapsed")
-        positions = None
-        if "positions" in doc:
-            positions = self.items(doc["positions"], f"{where}.positions")
-            for k, row in enumerate(positions):
-                at = f"{where}.positions[{k}]"
-                row = self.items(row, at)
-                if len(row) != 2:
-                    self.fail(at, "must be [parent, index]")
-                self.count(row[0], f"{at}[0]", 0, k)  # a parent is written before its children
-                self.count(row[1], f"{at}[1]", 0, 10 ** 6)
+        positions = self.positions(doc, where)
         for i, node in enumerate(self.items(doc.get("nodes"), f"{where}.nodes")):
             at = f"{where}.nodes[{i}]"
             node = self.obj(node, at)
@@ -271,10 +336,20 @@ class _Checker:
                 self.blob(node["type"], f"{at}.type", "ipc")
             self.number(node.get("elapsed"), f"{at}.elapsed")
             self.count(node.get("calls"), f"{at}.calls", 0, MAX_ROWS)
-        for i, branch in enumerate(self.items(doc.get("branches"), f"{where}.branches")):
+        branches = self.items(doc.get("branches"), f"{where}.branches")
+        places = self.places(doc["expr"], positions) if branches and positions else None
+        forms, expanded = set(), 0
+        for i, branch in enumerate(branches):
             at = f"{where}.branches[{i}]"
             branch = self.obj(branch, at)
             self.position(branch, positions, at)
+            form = branch["at"] if positions is not None else tuple(branch["path"])
+            node = places[form] if places is not None else self.node_at(doc["expr"], form)
+            if node is None or self.nodes[node].get("k") != "call":
+                self.fail(f"{at}.{'at' if positions is not None else 'path'}",
+                          "places the branch below a leaf or outside the expression: a "
+                          "branch belongs to a special form, a call in the tree")
+            forms.add(form)
             self.text(branch.get("branch"), f"{at}.branch")
             self.count(branch.get("arg_index"), f"{at}.arg_index", 0, 10 ** 6, optional=True)
             self.count(branch.get("total_rows"), f"{at}.total_rows", 0, rows)
@@ -284,6 +359,13 @@ class _Checker:
                 self.text(selection["bitmap"], f"{at}.rows.bitmap")
             else:
                 self.text(selection.get("list"), f"{at}.rows.list")
+            expanded += selection["count"] + branch["total_rows"] // 8
+        self.expanded += expanded + rows * (1 + len(forms))
+        if self.expanded > MAX_EXPANDED_ROWS:
+            self.fail(where, f"claims {rows:,} rows and {len(branches):,} branch selections "
+                             f"in {len(forms):,} special forms: with the steps before, the "
+                             f"trace would expand to {self.expanded:,} rows when drawn, more "
+                             f"than the {MAX_EXPANDED_ROWS:,} a loaded trace may")
         if doc.get("error") is not None:
             at = f"{where}.error"
             error = self.obj(doc["error"], at)
@@ -334,5 +416,7 @@ class _Checker:
 def _kind(value) -> str:
     if value is None:
         return "null"
+    if isinstance(value, LongNumber):
+        return str(value)
     return {bool: "true/false", int: "a number", float: "a number", str: "text",
             list: "a list", dict: "an object"}.get(type(value), type(value).__name__)

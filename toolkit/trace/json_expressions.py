@@ -136,14 +136,18 @@ def _value_key(value: pa.Scalar) -> tuple | None:
 class ExpressionReader:
     """Rebuilds the nodes of an `ExpressionWriter.doc()`; `get(i)` is node i."""
 
-    def __init__(self, doc: dict):
-        types = [type_from_json(t) for t in doc.get("types", [])]
-        values = [scalar_from_json(v) for v in doc.get("values", [])]
+    def __init__(self, doc: dict, where: str = "expressions"):
+        types = [type_from_json(t, f"{where}.types[{i}]")
+                 for i, t in enumerate(doc.get("types", []))]
+        values = [scalar_from_json(v, f"{where}.values[{i}]")
+                  for i, v in enumerate(doc.get("values", []))]
         self.nodes: list[Expression] = []
-        for n in doc["nodes"]:
+        for i, n in enumerate(doc["nodes"]):
+            at = f"{where}.nodes[{i}]"
             kind = n["k"]
             if kind == "literal":
-                value = values[n["value"]] if "value" in n else array_from_json(n["array"])
+                value = (values[n["value"]] if "value" in n
+                         else array_from_json(n["array"], f"{at}.array"))
                 self.nodes.append(Literal(value))
             elif kind == "field":
                 t = None if n.get("type") is None else types[n["type"]]
@@ -151,12 +155,13 @@ class ExpressionReader:
                 self.nodes.append(Parameter(ref_from_json(n["ref"]), t, path,
                                             n.get("nullable", True)))
             elif kind == "call":
-                args = [self.nodes[i] for i in n["args"]]
-                options = None if n.get("options") is None else options_from_json(n["options"])
+                args = [self.nodes[a] for a in n["args"]]
+                options = (None if n.get("options") is None
+                           else options_from_json(n["options"], f"{at}.options"))
                 t = None if n.get("type") is None else types[n["type"]]
                 self.nodes.append(_call(n["name"], args, options, t, n.get("bound", False)))
             else:
-                raise TraceFormatError(f"unknown expression node kind {kind!r} in the trace")
+                raise TraceFormatError(f"not a valid exprscope trace: {at}.k is {kind!r}")
 
     def get(self, index: int | None) -> Expression | None:
         return None if index is None else self.nodes[index]

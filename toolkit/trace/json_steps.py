@@ -45,7 +45,9 @@ FORMAT = "exprscope-trace"
 # 2: an evaluation's node and branch positions are rows of a "positions" table
 # ([parent, index]; row k is position k + 1, position 0 the root), so a deep tree's
 # paths take space linear in its size; version 1 wrote each path in full
-VERSION = 2
+# 3: so are the places of a pass's rewrites and of a plan rule's firings ("at"): a
+# rewrite at every level of a 20,000-deep tree wrote 200 million path numbers
+VERSION = 3
 
 
 def steps_to_doc(steps: list) -> dict:
@@ -62,7 +64,7 @@ def steps_from_doc(doc: dict) -> list:
         raise TraceFormatError(f"this trace was written by a newer exprscope (format version "
                          f"{doc['version']}, this one reads up to {VERSION})")
     exprs = ExpressionReader(doc["expressions"])
-    return [_step_from_json(d, exprs) for d in doc["steps"]]
+    return [_step_from_json(d, exprs, f"steps[{k}]") for k, d in enumerate(doc["steps"])]
 
 
 def _expr(value, exprs: ExpressionWriter):
@@ -74,14 +76,21 @@ def _path(path) -> list[int]:
 
 
 def _position_table(paths) -> tuple[list[list[int]], list[int]]:
-    """The [parent, index] rows `paths` need (ancestors first) and the position of each path."""
+    """The [parent, index] rows `paths` need (ancestors first) and the position of each path.
+
+    `TreePath`s (an evaluation's) share their table's rows; tuples (a rewrite's
+    place) share the prefix of the tuple before them, found by comparing slices,
+    so a firing at every level of a deep tree costs no Python step per level.
+    """
     rows: list[list[int]] = []
     written: dict[tuple[int, int], int] = {}  # (table, position there) -> position written
-    loose = TreePositions()  # tuple paths (events built by hand) share this table
+    tuples = _TupleRows(rows)
     out = []
     for path in paths:
-        at = path if isinstance(path, TreePath) else loose.of(path)
-        chain = []
+        if not isinstance(path, TreePath):
+            out.append(tuples.add(tuple(path)))
+            continue
+        at, chain = path, []
         while at and (id(at.table), at.pos) not in written:
             chain.append(at)
             at = at.parent
@@ -92,6 +101,51 @@ def _position_table(paths) -> tuple[list[list[int]], list[int]]:
             written[(id(step.table), step.pos)] = pos
         out.append(pos)
     return rows, out
+
+
+class _TupleRows:
+    """Writes tuple paths into a positions table, each sharing what it has in common with
+    the one before (firings come in walk order, so that is nearly all of it)."""
+
+    def __init__(self, rows: list[list[int]]):
+        self.rows = rows
+        self.written: dict[tuple[int, int], int] = {}  # (parent position, index) -> position
+        self.last: tuple = ()
+        self.last_chain = [0]  # positions of last[:0], last[:1], ... last
+
+    def add(self, path: tuple) -> int:
+        common = _common_prefix(self.last, path)
+        chain = self.last_chain
+        del chain[common + 1:]  # in place: a firing one level up costs no copy of the rest
+        pos = chain[-1]
+        for index in path[common:]:
+            found = self.written.get((pos, index))
+            if found is None:
+                self.rows.append([pos, int(index)])
+                found = self.written[(pos, index)] = len(self.rows)
+            chain.append(found)
+            pos = found
+        self.last = path
+        return pos
+
+
+def _common_prefix(a: tuple, b: tuple) -> int:
+    """How long a prefix two tuples share: whole-slice comparisons, a binary search if needed."""
+    if len(a) > len(b):
+        a, b = b, a
+    n = len(a)
+    if a == b[:n]:  # one slice: the shorter one is whole
+        return n
+    if a[:n - 1] == b[:n - 1]:  # walk order: siblings, or a parent after its child
+        return n - 1
+    low, high = 0, n - 2  # a[:low] == b[:low]; a[:high + 1] != b[:high + 1]
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _paths_from_table(rows: list, positions: TreePositions) -> list[TreePath]:
@@ -105,12 +159,13 @@ def _paths_from_table(rows: list, positions: TreePositions) -> list[TreePath]:
 # -- writing ----------------------------------------------------------------------
 def _step_to_json(step, exprs: ExpressionWriter) -> dict:
     if isinstance(step, PassEvent):
+        table, at = _position_table([r.path or () for r in step.rewrites])
         return {"kind": "pass", "name": step.name, "before": _expr(step.before, exprs),
                 "after": _expr(step.after, exprs), "changed": bool(step.changed),
-                "elapsed": float(step.elapsed),
-                "rewrites": [{"rule": r.rule, "reason": r.reason, "path": _path(r.path),
+                "elapsed": float(step.elapsed), "positions": table,
+                "rewrites": [{"rule": r.rule, "reason": r.reason, "at": k,
                               "before": _expr(r.before, exprs), "after": _expr(r.after, exprs)}
-                             for r in step.rewrites]}
+                             for r, k in zip(step.rewrites, at)]}
     if isinstance(step, EvalEvent):
         return _eval_to_json(step, exprs)
     if isinstance(step, InvariantCheck):
@@ -120,9 +175,11 @@ def _step_to_json(step, exprs: ExpressionWriter) -> dict:
                 "passed": bool(step.passed), "details": step.details,
                 "expected": plain_value(step.expected), "actual": plain_value(step.actual)}
     if isinstance(step, PlanRuleEvent):
+        table, at = _position_table([a.path or () for a in step.applied])
         return {"kind": "plan_rule", "rule": step.rule, "changed": bool(step.changed),
-                "applied": [{"rule": a.rule, "reason": a.reason, "path": _path(a.path)}
-                            for a in step.applied],
+                "positions": table,
+                "applied": [{"rule": a.rule, "reason": a.reason, "at": k}
+                            for a, k in zip(step.applied, at)],
                 "before": _plan_to_json(step.before), "after": _plan_to_json(step.after)}
     raise UsageError(f"a trace step must be an event from toolkit.observe, not "
                     f"{type(step).__name__}")
@@ -178,17 +235,18 @@ def _elapsed(doc: dict) -> float:
     return float(doc.get("elapsed") or 0.0)
 
 
-def _step_from_json(doc: dict, exprs: ExpressionReader):
+def _step_from_json(doc: dict, exprs: ExpressionReader, where: str):
     kind = doc.get("kind")
     if kind == "pass":
+        place = _places(doc)
         return PassEvent(name=doc["name"], before=exprs.get(doc["before"]),
                          after=exprs.get(doc["after"]), changed=doc["changed"],
-                         rewrites=tuple(RuleApplied(r["rule"], r["reason"], tuple(r["path"]),
+                         rewrites=tuple(RuleApplied(r["rule"], r["reason"], place(r),
                                                     exprs.get(r["before"]), exprs.get(r["after"]))
                                         for r in doc["rewrites"]),
                          elapsed=_elapsed(doc))
     if kind == "eval":
-        return _eval_from_json(doc, exprs)
+        return _eval_from_json(doc, exprs, where)
     if kind == "invariant":
         return InvariantCheck(name=doc["name"], level=doc["level"], subject=doc["subject"],
                               passed=doc["passed"], details=doc.get("details", ""),
@@ -198,7 +256,21 @@ def _step_from_json(doc: dict, exprs: ExpressionReader):
         return PlanRuleEvent(rule=doc["rule"], before=_plan_from_json(doc["before"]),
                              after=after, changed=doc["changed"],
                              applied=tuple(_applied_from_json(doc, after)))
-    raise TraceFormatError(f"unknown trace step kind {kind!r}")
+    raise TraceFormatError(f"not a valid exprscope trace: {where}.kind is {kind!r}")
+
+
+def _places(doc: dict):
+    """A function from an item of the step (a node, a branch, a firing) to its path.
+
+    With a "positions" table (version 2 evaluations, version 3 everything) every
+    path is a `TreePath` of one table, so a deep tree's paths take linear memory
+    after loading too; before, each item held its path in full.
+    """
+    positions = TreePositions()
+    if "positions" in doc:
+        written = _paths_from_table(doc["positions"], positions)
+        return lambda item: written[item["at"]]
+    return lambda item: positions.of(item["path"])
 
 
 def _applied_from_json(doc: dict, after) -> list[RuleApplied]:
@@ -210,38 +282,47 @@ def _applied_from_json(doc: dict, after) -> list[RuleApplied]:
     if "applied" not in doc:
         reason = doc.get("reason") or ""
         return [RuleApplied(doc["rule"], reason, (), None, after)] if reason else []
-    out = []
-    for a in doc["applied"]:
-        path = tuple(a["path"])
-        out.append(RuleApplied(a["rule"], a["reason"], path, None, _plan_node_at(after, path)))
-    return out
+    place = _places(doc)
+    paths = [place(a) for a in doc["applied"]]
+    nodes = _plan_nodes_at(after, paths)
+    return [RuleApplied(a["rule"], a["reason"], path, None, node)
+            for a, path, node in zip(doc["applied"], paths, nodes)]
 
 
-def _plan_node_at(plan, path):
-    node = plan
-    for i in path:
-        children = node.children if node is not None else ()
-        if i >= len(children):
-            return None
-        node = children[i]
-    return node
+def _plan_nodes_at(plan, paths: list[TreePath]) -> list:
+    """The plan node at each path (None where the plan has none), each position found once
+    from its parent's: a firing at every level of a deep plan costs linear time."""
+    found: dict[int, object] = {0: plan}  # position -> node (the root is position 0)
+
+    def node_at(path: TreePath):
+        chain = []
+        while path.pos not in found:
+            chain.append(path)
+            path = path.parent
+        node = found[path.pos]
+        for step in reversed(chain):
+            children = getattr(node, "children", ())
+            node = children[step.last] if step.last < len(children) else None
+            found[step.pos] = node
+        return node
+
+    return [node_at(path) for path in paths]
 
 
-def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:
-    positions = TreePositions()  # the paths share one table, as the engine's do
-    if "positions" in doc:
-        written = _paths_from_table(doc["positions"], positions)
-        path_of = lambda item: written[item["at"]]  # noqa: E731
-    else:  # version 1: every path in full
-        path_of = lambda item: positions.of(item["path"])  # noqa: E731
+def _eval_from_json(doc: dict, exprs: ExpressionReader, where: str) -> EvalEvent:
+    path_of = _places(doc)  # the paths share one table, as the engine's do
     nodes = [NodeStats(path=path_of(n), label=n["label"], rows=n["rows"],
-                       out_type=None if n["type"] is None else type_from_json(n["type"]),
+                       out_type=None if n["type"] is None
+                       else type_from_json(n["type"], f"{where}.nodes[{i}].type"),
                        elapsed=_elapsed(n), calls=n["calls"], used_rows=n.get("used_rows"),
-                       how=n.get("how") or "", why=n.get("why") or "") for n in doc["nodes"]]
-    branches = [BranchSelection(path=path_of(b), branch=b["branch"],
-                                arg_index=b["arg_index"],
-                                rows=rows_from_json(b["rows"], b["total_rows"]),
-                                total_rows=b["total_rows"]) for b in doc["branches"]]
+                       how=n.get("how") or "", why=n.get("why") or "")
+             for i, n in enumerate(doc["nodes"])]
+    branches = []
+    for i, b in enumerate(doc["branches"]):
+        rows, count = rows_from_json(b["rows"], b["total_rows"], f"{where}.branches[{i}].rows")
+        branches.append(BranchSelection(path=path_of(b), branch=b["branch"],
+                                        arg_index=b["arg_index"], rows=rows,
+                                        total_rows=b["total_rows"], count=count))
     error = None
     if doc.get("error"):
         e = doc["error"]
@@ -253,16 +334,16 @@ def _eval_from_json(doc: dict, exprs: ExpressionReader) -> EvalEvent:
     if doc.get("result"):
         r = doc["result"]
         if "scalar" in r:
-            result = scalar_from_json(r["scalar"])
+            result = scalar_from_json(r["scalar"], f"{where}.result.scalar")
         else:
-            result = array_from_json(r["array"])
+            result = array_from_json(r["array"], f"{where}.result.array")
             if r.get("chunked"):
                 result = pa.chunked_array([result])
     data = None
     if doc.get("data"):
-        table = table_from_json(doc["data"])
+        table = table_from_json(doc["data"], f"{where}.data")
         data = table if doc["data"].get("table") else (
-            table.to_batches()[0] if table.num_rows else
+            table.combine_chunks().to_batches()[0] if table.num_rows else
             pa.RecordBatch.from_pylist([], schema=table.schema))
     sample = doc.get("sample")
     return EvalEvent(expr=exprs.get(doc["expr"]), num_rows=doc["num_rows"], mode=doc["mode"],

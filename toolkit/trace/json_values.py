@@ -9,6 +9,7 @@ bitmaps (a million rows is 125 KB before compression), not lists of numbers.
 from __future__ import annotations
 
 import base64
+import binascii
 import zlib
 
 import numpy as np
@@ -16,6 +17,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import TraceFormatError
+from ..observe import RowPiece
+from .ipc_payload import checked_file, read_schema, read_stream
 
 __all__ = ["type_to_json", "type_from_json", "scalar_to_json", "scalar_from_json",
            "array_to_json", "array_from_json", "table_to_json", "table_from_json",
@@ -27,8 +30,13 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def _unb64(text: str) -> bytes:
-    return base64.b64decode(text.encode("ascii"), validate=True)
+def _payload(doc: dict, where: str, key: str = "ipc") -> bytes:
+    """The bytes under `key`, or a TraceFormatError naming where when they are not base64."""
+    try:
+        return base64.b64decode(doc[key].encode("ascii"), validate=True)
+    except (binascii.Error, ValueError, AttributeError) as exc:
+        raise TraceFormatError(f"not a valid exprscope trace: {where}.{key} is not base64: "
+                               f"{str(exc)[:100]}") from None
 
 
 def _ipc_batch(batch: pa.RecordBatch) -> str:
@@ -38,8 +46,8 @@ def _ipc_batch(batch: pa.RecordBatch) -> str:
     return _b64(sink.getvalue().to_pybytes())
 
 
-def _read_ipc(text: str) -> pa.Table:
-    return pa.ipc.open_stream(pa.py_buffer(_unb64(text))).read_all()
+def _whole(value) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 # -- types ------------------------------------------------------------------------
@@ -47,8 +55,12 @@ def type_to_json(t: pa.DataType) -> dict:
     return {"text": str(t), "ipc": _b64(pa.schema([pa.field("t", t)]).serialize().to_pybytes())}
 
 
-def type_from_json(doc: dict) -> pa.DataType:
-    return pa.ipc.read_schema(pa.py_buffer(_unb64(doc["ipc"]))).field(0).type
+def type_from_json(doc: dict, where: str = "a type") -> pa.DataType:
+    schema = read_schema(_payload(doc, where), f"{where}.ipc")
+    if len(schema) != 1:
+        raise TraceFormatError(f"not a valid exprscope trace: {where}.ipc holds "
+                               f"{len(schema)} fields, not one")
+    return schema.field(0).type
 
 
 # -- scalars and arrays -----------------------------------------------------------
@@ -59,8 +71,14 @@ def array_to_json(values: pa.Array | pa.ChunkedArray) -> dict:
     return {"type": str(values.type), "length": len(values), "ipc": _ipc_batch(batch)}
 
 
-def array_from_json(doc: dict) -> pa.Array:
-    column = _read_ipc(doc["ipc"]).column(0)
+def array_from_json(doc: dict, where: str = "an array", rows: int | None = None) -> pa.Array:
+    """The array back; `rows` (else the doc's "length") is the length it must have."""
+    rows = _whole(doc.get("length")) if rows is None else rows
+    table = read_stream(_payload(doc, where), f"{where}.ipc", rows)
+    if table.num_columns != 1:
+        raise TraceFormatError(f"not a valid exprscope trace: {where}.ipc holds "
+                               f"{table.num_columns} columns, not one")
+    column = table.column(0)
     return column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
 
 
@@ -70,8 +88,8 @@ def scalar_to_json(value: pa.Scalar) -> dict:
     return doc
 
 
-def scalar_from_json(doc: dict) -> pa.Scalar:
-    return array_from_json(doc)[0]
+def scalar_from_json(doc: dict, where: str = "a value") -> pa.Scalar:
+    return array_from_json(doc, where, rows=1)[0]
 
 
 def table_to_json(data: pa.Table | pa.RecordBatch) -> dict:
@@ -84,8 +102,8 @@ def table_to_json(data: pa.Table | pa.RecordBatch) -> dict:
     return {"rows": batch.num_rows, "ipc": _ipc_batch(batch)}
 
 
-def table_from_json(doc: dict) -> pa.Table:
-    return _read_ipc(doc["ipc"])
+def table_from_json(doc: dict, where: str = "a table") -> pa.Table:
+    return read_stream(_payload(doc, where), f"{where}.ipc", _whole(doc.get("rows")))
 
 
 # -- options ----------------------------------------------------------------------
@@ -93,11 +111,17 @@ def options_to_json(options: pc.FunctionOptions) -> dict:
     return {"class": type(options).__name__, "ipc": _b64(options.serialize().to_pybytes())}
 
 
-def options_from_json(doc: dict) -> pc.FunctionOptions:
+def options_from_json(doc: dict, where: str = "options") -> pc.FunctionOptions:
     cls = getattr(pc, doc["class"], None)
     if not (isinstance(cls, type) and issubclass(cls, pc.FunctionOptions)):
-        raise TraceFormatError(f"unknown pyarrow.compute options class {doc['class']!r}")
-    return cls.deserialize(pa.py_buffer(_unb64(doc["ipc"])))
+        raise TraceFormatError(f"not a valid exprscope trace: {where}.class is "
+                               f"{doc['class']!r}, not a pyarrow.compute options class")
+    checked = checked_file(_payload(doc, where), f"{where}.ipc")
+    try:
+        return cls.deserialize(checked)
+    except (pa.ArrowException, ValueError, TypeError) as exc:
+        raise TraceFormatError(f"not a valid exprscope trace: {where}.ipc is not "
+                               f"{doc['class']}: {str(exc)[:200]}") from None
 
 
 # -- row selections ---------------------------------------------------------------
@@ -116,29 +140,52 @@ def rows_to_json(rows, total: int) -> dict:
     return {"list": _b64(zlib.compress(indices.astype("<i8").tobytes())), "count": count}
 
 
-def rows_from_json(doc: dict, total: int) -> pa.Array:
-    """The row indices back; a payload that unpacks beyond what `total` rows need is refused
-    (a small compressed file must not expand into gigabytes)."""
+def rows_from_json(doc: dict, total: int, where: str = "a selection") -> tuple:
+    """The rows as `BranchSelection` takes them, and how many there are.
+
+    A bitmap stays one bit a row (a boolean mask in one `RowPiece`) until someone
+    reads the rows: 2^29 rows selected are 64 MB as a mask, 4 GiB as indices. A
+    payload that unpacks beyond what `total` rows need is refused (a small
+    compressed file must not expand into gigabytes), and so is a count that is
+    not the number of rows the payload selects.
+    """
     if "bitmap" in doc:
         need = (total + 7) // 8
-        packed = np.frombuffer(_inflate(doc["bitmap"], need), dtype=np.uint8)
+        packed = np.frombuffer(_inflate(doc, "bitmap", need, where), dtype=np.uint8)
         if len(packed) != need:
-            raise TraceFormatError(f"a row bitmap of {len(packed):,} bytes for {total:,} rows")
-        bits = np.unpackbits(packed, count=total).astype(bool) if total else np.zeros(0, bool)
-        return pa.array(np.flatnonzero(bits).astype(np.int64))
-    count = int(doc.get("count", 0))
-    indices = np.frombuffer(_inflate(doc["list"], 8 * count), dtype="<i8").astype(np.int64)
-    if len(indices) != count or (count and (indices.min() < 0 or indices.max() >= total)):
-        raise TraceFormatError(f"a row list that is not {count:,} rows below {total:,}")
-    return pa.array(indices)
+            raise TraceFormatError(f"not a valid exprscope trace: {where}.bitmap holds "
+                                   f"{len(packed):,} bytes for {total:,} rows")
+        arrow_bits = pa.py_buffer(_ARROW_BIT_ORDER[packed].tobytes())  # numpy packs MSB first
+        mask = pa.Array.from_buffers(pa.bool_(), total, [None, arrow_bits])
+        rows, count = (RowPiece(0, total, None, mask),), mask.true_count
+    else:
+        count = doc.get("count", 0)
+        indices = np.frombuffer(_inflate(doc, "list", 8 * count, where), dtype="<i8")
+        if len(indices) != count or (count and (indices.min() < 0 or indices.max() >= total)):
+            raise TraceFormatError(f"not a valid exprscope trace: {where}.list is not "
+                                   f"{count:,} rows below {total:,}")
+        rows = pa.array(indices.astype(np.int64))
+    if doc.get("count") is not None and doc["count"] != count:
+        raise TraceFormatError(f"not a valid exprscope trace: {where}.count is "
+                               f"{doc['count']:,} but the bitmap selects {count:,} rows")
+    return rows, count
 
 
-def _inflate(text: str, limit: int) -> bytes:
+_ARROW_BIT_ORDER = np.packbits(np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1),
+                               axis=1, bitorder="little")[:, 0]
+
+
+def _inflate(doc: dict, key: str, limit: int, where: str) -> bytes:
     """zlib data, unpacked to at most `limit` bytes (one more is read to notice a bomb)."""
     inflater = zlib.decompressobj()
-    data = inflater.decompress(_unb64(text), limit + 1)
+    try:
+        data = inflater.decompress(_payload(doc, where, key), limit + 1)
+    except zlib.error as exc:
+        raise TraceFormatError(f"not a valid exprscope trace: {where}.{key} is not zlib "
+                               f"data: {exc}") from None
     if len(data) > limit:
-        raise TraceFormatError(f"a compressed selection that unpacks beyond {limit:,} bytes")
+        raise TraceFormatError(f"not a valid exprscope trace: {where}.{key} is a compressed "
+                               f"selection that unpacks beyond {limit:,} bytes")
     return data
 
 

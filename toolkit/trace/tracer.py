@@ -19,7 +19,7 @@ import pyarrow as pa
 from .. import late_bound
 from ..errors import TraceFormatError
 from ..observe import EvalEvent, InvariantCheck, Observer, PassEvent, PlanRuleEvent, observing
-from .json_checks import check_trace_doc, check_trace_text
+from .json_checks import check_trace_doc, check_trace_text, whole_number
 from .json_steps import steps_from_doc, steps_to_doc
 
 __all__ = ["Trace", "trace"]
@@ -116,7 +116,7 @@ class Trace(Observer):
         """
         check_trace_text(text)
         try:
-            doc = json.loads(text)
+            doc = json.loads(text, parse_int=whole_number)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise TraceFormatError(f"a trace must be JSON written by Trace.to_json: {exc}") \
                 from None
