@@ -196,6 +196,8 @@ def test_nan_left_out_of_statistics_is_arrows_skip_with_a_warning(tmp_path, flt)
     assert "Arrow may lose rows" in tk.to_text(scan, color=False)
     assert "Arrow may lose rows" in scan_html(scan, 0, 50)
     assert "NaN out of x" in scan_html(scan, 0, 50)
+    from widgets import ScanView
+    assert "Arrow may lose rows" in ScanView(scan).table.value
 
 
 def test_a_filter_false_for_nan_gets_no_warning(tmp_path):
