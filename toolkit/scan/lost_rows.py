@@ -21,11 +21,15 @@ import math
 
 import pyarrow as pa
 
+from ..bounded_cache import BoundedCache
 from ..expression import Call, Expression, Literal, Parameter, postorder, preorder
 from ..expression_facts import conjuncts
 from ..passes import is_satisfiable, simplify_with_guarantee
+from ..passes.chain import ExprKey
 
 __all__ = ["lost_rows_warning"]
+
+_NAN_ANSWERS = BoundedCache(4096)  # (filter, the NaN row's guarantee) -> may the filter hold
 
 
 def lost_rows_warning(filter_expr: Expression, guarantee: Expression) -> str | None:
@@ -63,7 +67,11 @@ def _nan_may_match(filter_expr: Expression, guarantee: Expression, ref, field_ty
     for member in conjuncts(guarantee):
         if not any(n.is_field and n.ref == ref for n in preorder(member)):
             nan_row = Call("and_kleene", [nan_row, member])
-    return is_satisfiable(simplify_with_guarantee(filter_expr, nan_row))
+    key = (ExprKey(filter_expr), ExprKey(nan_row))
+    known = _NAN_ANSWERS.get(key)
+    if known is None:  # row groups of one file mostly share everything but the field's bounds
+        known = _NAN_ANSWERS.put(key, is_satisfiable(simplify_with_guarantee(filter_expr, nan_row)))
+    return known
 
 
 def _lossy_cast(node: Expression, guarantee: Expression) -> str | None:
