@@ -134,6 +134,8 @@ def bound_scalar(stats, which: str, target: pa.DataType) -> pa.Scalar | None:
 
 def _stored_scalar(stats, which: str, value_type: pa.DataType) -> pa.Scalar | None:
     """The bound as Parquet stores it, typed by the logical type, without Python datetimes."""
+    if not (pa.types.is_decimal(value_type) or pa.types.is_temporal(value_type)):
+        return pa.scalar(getattr(stats, which), type=value_type)
     raw = getattr(stats, f"{which}_raw")
     logical = json.loads(stats.logical_type.to_json()) if stats.logical_type else {}
     kind = logical.get("Type")
