@@ -14,7 +14,9 @@ before it reads any data, with exprscope's passes, and keeps what each one saw:
 
 The verdicts are Arrow's (the tests hold them to `dataset.get_fragments(filter=)`
 and `fragment.subset(filter=)`); a skip comes with the shortest clash that
-explains it. Each fragment's `.trace` replays its partition simplification
+explains it, and, where Arrow's skip may lose matching rows (NaN outside float
+statistics, a cast that rounds or overflows), with why (`lost_rows.py`); where
+pyarrow's own scan fails on the statistics, a one-line `ScanError` says so. Each fragment's `.trace` replays its partition simplification
 under a tracer when first read, so explaining a thousand files stays cheap.
 """
 
