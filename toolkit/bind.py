@@ -23,6 +23,7 @@ from .field_ref import FieldPath
 from .functions import get_function
 from .functions.cast import safe_cast_options
 from .functions.resolution import output_type, resolve
+from .scalar_values import python_value
 
 __all__ = ["bind", "bind_call", "schema_of"]
 
@@ -158,7 +159,7 @@ def _value_key(value: pa.Scalar):
     Python finds `-0.0 == 0.0` (and NaN unequal to itself), so floats are keyed by
     their IEEE bytes: a `-0.0` must never come back as the `0.0` cast earlier.
     """
-    py = value.as_py()
+    py = python_value(value)
     if isinstance(py, float):
         return struct.pack("<d", py)
     return py

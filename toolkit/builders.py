@@ -10,6 +10,7 @@ import pyarrow.compute as pc
 from .errors import BuildError
 from .expression import Call, Expression, Literal, Parameter, as_expression
 from .field_ref import FieldRef
+from .scalar_values import python_value
 
 __all__ = [
     "field", "literal", "call", "cast", "and_", "or_", "not_", "equal", "not_equal", "less",
@@ -40,7 +41,7 @@ def literal(value, type: pa.DataType | str | None = None) -> Literal:
             else:
                 value = pa.scalar(value, type=type)
         if isinstance(value, pa.Scalar):
-            value.as_py()  # a date or time Python cannot show would fail in every picture
+            python_value(value)  # a value no picture could show fails here, not later
         return Literal(value)
     except (OverflowError, ValueError, TypeError, pa.ArrowException) as exc:
         target = f" of type {type}" if type is not None else ""

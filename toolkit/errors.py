@@ -13,6 +13,7 @@ __all__ = [
     "DataSourceError",
     "MagicInputError",
     "EvaluationError",
+    "ScanError",
     "SelectionError",
     "InputError",
     "SqlTypeError",
@@ -357,3 +358,7 @@ class MagicInputError(ExprscopeError, ValueError):
 
 class DataSourceError(ExprscopeError, ValueError):
     """The name does not lead to data exprscope can read; says what it found instead."""
+
+
+class ScanError(ExprscopeError, ValueError):
+    """A dataset scan that cannot be explained (pyarrow's own scan fails there too)."""

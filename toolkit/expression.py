@@ -25,6 +25,7 @@ from .errors import BuildError, PyarrowConversionError, UsageError
 from .field_ref import FieldPath, FieldRef
 from .options import field_names, options_equal, options_to_string
 from .pyarrow_serialized import tokens as pyarrow_tokens
+from .scalar_values import python_value
 
 __all__ = [
     "COMPARISON_SYMBOLS",
@@ -565,12 +566,12 @@ def preorder(root: Expression) -> Iterator[Expression]:
 
 def _scalar_hash(value: pa.Scalar) -> int:
     try:
-        py = value.as_py() if not _unhashable(value) else str(value)
+        py = python_value(value) if not _unhashable(value) else str(pc.scalar(value))
         if isinstance(py, float) and math.isnan(py):
             py = "nan"  # hash(nan) is per-object in Python; NaN literals are equal here
         return hash((str(value.type), py))
     except (TypeError, ValueError, OverflowError, pa.ArrowException):
-        return hash((str(value.type), str(value)))
+        return hash((str(value.type), str(pc.scalar(value))))
 
 
 def _unhashable(value: pa.Scalar) -> bool:

@@ -30,6 +30,7 @@ from .errors import ExprscopeError
 from .expression import Call, Expression, Literal, Parameter, postorder
 from .field_ref import FieldPath
 from .options import cast_target, field_names, option_values, value_set
+from .scalar_values import value_text
 from .sql_functions import SQL_FUNCTIONS, entries_for, kwargs_for_options
 from .sql_types import SqlTypeError, sql_type_name
 
@@ -181,9 +182,10 @@ def _cast_constant(value: pa.Scalar) -> str:
             text = pc.cast(value, pa.string()).as_py()
         back = pa.scalar(text, pa.string()).cast(t)
     except (UnicodeDecodeError, pa.ArrowException) as exc:
-        raise _fail(f"the {t} constant {value} ({exc})") from None
+        raise _fail(f"the {t} constant {value_text(value)} ({exc})") from None
     if not back.equals(value):
-        raise _fail(f"the {t} constant {value} does not survive its text form {text!r}")
+        raise _fail(f"the {t} constant {value_text(value)} does not survive its text form "
+                    f"{text!r}")
     if t == pa.date32():
         return f"DATE {_string(text)}"
     if t == pa.timestamp("us"):

@@ -146,7 +146,8 @@ def test_every_kernel_signature_is_exercised_by_some_binding():
     """Each kernel (signature) is picked for at least one input the sweep can build."""
     extra = [pa.time32("ms"), pa.time64("ns"), pa.duration("us"), pa.timestamp("us"),
              pa.large_binary(), pa.float16(), pa.month_day_nano_interval(), pa.string_view(),
-             pa.binary_view(), pa.decimal256(5, 2), pa.large_list(pa.int8()),
+             pa.binary_view(), pa.decimal256(5, 2), pa.decimal32(5, 2), pa.decimal64(12, 2),
+             pa.large_list(pa.int8()),
              pa.list_view(pa.int8()), pa.large_list_view(pa.int8()), pa.list_(pa.int8(), 2),
              pa.map_(pa.utf8(), pa.int8()), pa.dense_union([pa.field("a", pa.int8())]),
              pa.sparse_union([pa.field("a", pa.int8())]), pa.binary(3)]

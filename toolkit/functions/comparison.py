@@ -1,7 +1,7 @@
 """The six comparisons: equal, not_equal, less, less_equal, greater, greater_equal.
 
 One kernel per type `(T, T) -> bool`, as Arrow registers them; mixed types are
-unified by `dispatch.best_compare` (decimals aligned, dictionaries decoded,
+unified by `dispatch.best_compare` (decimals brought to one width and scale, dictionaries decoded,
 common numeric / temporal / binary type).
 """
 
@@ -16,8 +16,6 @@ from .registry import define
 from .types import (
     NUMERIC,
     TIME_UNITS,
-    cast_binary_decimal_args,
-    computed,
     exact,
     fixed,
     of_kind,
@@ -38,13 +36,8 @@ COMPARISONS = {
 _BOOL = fixed(pa.bool_())
 
 
-def _aligned_decimals_then_bool(types, options) -> pa.DataType:
-    """The kernel aligns the scales (raising if that overflows the precision), then compares."""
-    cast_binary_decimal_args("add", types)
-    return pa.bool_()
-
-
-_DECIMAL_BOOL = computed("bool (scales aligned)", _aligned_decimals_then_bool)
+def _same_scale(types) -> bool:
+    return types[0].scale == types[1].scale
 
 
 def _same_tz_presence(types) -> bool:
@@ -69,9 +62,11 @@ def _kernels(name: str) -> list[Kernel]:
     kernels += [Kernel(name, (exact(t), exact(t)), _BOOL)
                 for t in (pa.binary(), pa.utf8(), pa.large_binary(), pa.large_utf8(),
                           pa.string_view(), pa.binary_view())]
-    for kind, pred in (("decimal128", pat.is_decimal128), ("decimal256", pat.is_decimal256)):
+    for kind, pred in (("decimal32", pat.is_decimal32), ("decimal64", pat.is_decimal64),
+                       ("decimal128", pat.is_decimal128), ("decimal256", pat.is_decimal256)):
         pattern = of_kind(kind, pred)
-        kernels.append(Kernel(name, (pattern, pattern), _DECIMAL_BOOL))
+        kernels.append(Kernel(name, (pattern, pattern), _BOOL, check=_same_scale,
+                              check_name="equal scales"))
     fsb = of_kind("fixed_size_binary", pat.is_fixed_size_binary)
     kernels.append(Kernel(name, (fsb, fsb), _BOOL, check=_same_width, check_name="equal widths"))
     return kernels

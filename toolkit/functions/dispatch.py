@@ -26,6 +26,7 @@ from .types import (
     common_numeric,
     common_temporal,
     common_temporal_resolution,
+    compare_decimal_operands,
     decimal_operands,
     decode_dictionaries,
     is_decimal,
@@ -234,12 +235,14 @@ def best_floating(function: Function, types: list) -> list:
 
 
 def best_compare(function: Function, types: list) -> list:
-    """CompareFunction: dictionaries decoded; null takes the other type; decimals meet
-    integers as decimals (floats as float64); then the common numeric, else the common
-    temporal, else the common binary type."""
+    """CompareFunction: dictionaries decoded; null takes the other type; decimals of
+    any width meet decimals and integers as one decimal of one scale (floats as
+    float64); then the common numeric, else the common temporal, else the common
+    binary type."""
     types = replace_null_with_other(decode_dictionaries(types))
-    if any(is_decimal(t) for t in types) and all(_is_number(t) for t in types):
-        return decimal_operands(types, align_scales=True)
+    if any(pat.is_decimal(t) for t in types) and all(
+            pat.is_decimal(t) or pat.is_integer(t) or pat.is_floating(t) for t in types):
+        return compare_decimal_operands(types)
     for common in (common_numeric, common_temporal, common_binary):
         t = common(types)
         if t is not None:

@@ -33,6 +33,7 @@ __all__ = [
     "common_numeric",
     "common_temporal",
     "common_temporal_resolution",
+    "compare_decimal_operands",
     "computed",
     "decimal_operands",
     "decode_dictionaries",
@@ -341,6 +342,40 @@ def decimal_operands(types: Sequence[pa.DataType], align_scales: bool = False
         raise BindError(f"a decimal of precision {max(p for p, _ in shapes)} is needed to "
                         "compare or add these exactly; Decimal256 holds at most 76 digits")
     return [make_decimal(wide, p, s) for p, s in shapes]
+
+
+_DECIMAL_WIDTHS = ((32, 9, pa.decimal32), (64, 18, pa.decimal64), (128, 38, pa.decimal128),
+                   (256, 76, pa.decimal256))
+
+
+def compare_decimal_operands(types: Sequence[pa.DataType]) -> list[pa.DataType]:
+    """Both sides of a decimal comparison as decimals of one width and one scale (or float64).
+
+    Arrow's CompareFunction casts with DecimalPromotion::kAdd: a float makes both
+    float64; an integer becomes the decimal of its digits; the side with the
+    smaller scale is scaled up, its precision growing as much. Both take the
+    widest decimal width present (decimal32 < 64 < 128 < 256), and a wider one
+    when a precision outgrows it.
+    """
+    if any(pat.is_floating(t) for t in types):
+        return [pa.float64()] * len(types)
+    shapes = []
+    for t in types:
+        if pat.is_decimal(t):
+            shapes.append((t.precision, t.scale))
+        elif is_integer(t):
+            shapes.append((max_decimal_digits(t), 0))
+        else:
+            raise BindError(f"decimal promotion needs a decimal or an integer, not {t}")
+    top = max(s for _, s in shapes)
+    shapes = [(p + top - s, top) for p, s in shapes]
+    width = max((t.bit_width for t in types if pat.is_decimal(t)), default=128)
+    need = max(p for p, _ in shapes)
+    for bits, digits, make in _DECIMAL_WIDTHS:
+        if bits >= width and need <= digits:
+            return [make(p, s) for p, s in shapes]
+    raise BindError(f"a decimal of precision {need} is needed to compare these exactly; "
+                    "Decimal256 holds at most 76 digits")
 
 
 def cast_decimal_args(types: Sequence[pa.DataType]) -> list[pa.DataType]:

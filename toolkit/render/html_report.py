@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from ..expression import Expression
 from ..observe import EvalEvent, InvariantCheck, PassEvent
+from ..scalar_values import value_text
 from ..scan import ScanExplanation
 from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
@@ -342,7 +343,7 @@ def _selection_table(event: EvalEvent, facts) -> str:
 
 def _cell(value) -> str:
     return "null" if value is None or (hasattr(value, "is_valid") and not value.is_valid) \
-        else str(value.as_py() if hasattr(value, "as_py") else value)
+        else (value_text(value) if hasattr(value, "as_py") else str(value))
 
 
 def _invariants_section(checks: list[InvariantCheck]) -> str:

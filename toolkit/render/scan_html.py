@@ -30,6 +30,7 @@ _CSS = """
 .xs-scan code{font-size:12px;word-break:break-word}
 .xs-scan details pre{white-space:pre;overflow-x:auto;font-size:12px;background:#f7f7f7;padding:6px}
 .xs-scan .beyond{border-left:3px solid #8250df;padding-left:8px;color:#5a3e99}
+.xs-scan .lost{border-left:3px solid #cf222e;padding-left:8px;color:#a40e26}
 .xs-scan .path{overflow-wrap:anywhere;min-width:12em}
 .xs-scan th{white-space:nowrap}
 """
@@ -75,6 +76,11 @@ def _summary(scan) -> str:
         beyond = (f"<p class='beyond'><b>Beyond Arrow</b> (a suggestion, not what Arrow does): "
                   f"exprscope could also skip {len(extra_files):,} files and "
                   f"{len(extra_groups):,} row groups, e.g. <code>{html_text(example)}</code></p>")
+    lost = scan.lost_rows()
+    if lost:
+        beyond += (f"<p class='lost'><b>⚠ Arrow may lose rows</b>: {len(lost):,} skipped row "
+                   f"group{'s' if len(lost) > 1 else ''} may hold matching rows, e.g. group "
+                   f"{lost[0].id}: {html_text(lost[0].lost_rows)}</p>")
     return (f"<p><b>filter</b> <code>{html_text(str(scan.filter))}</code></p>"
             f"<p>reads <b>{files_kept:,}</b> of {files:,} files · <b>{groups_kept:,}</b> of "
             f"{groups:,} row groups · <b>{human_bytes(bytes_kept)}</b> of "
@@ -133,7 +139,9 @@ def _details(verdict) -> str:
                 f"<td><code>{html_text(str(g.guarantee))}</code></td>"
                 f"<td><code>{html_text(str(g.simplified) if g.kept else g.reason)}</code>"
                 + (f"<br><span class='beyond'>beyond Arrow: {html_text(g.beyond_arrow)}</span>"
-                   if g.beyond_arrow else "") + "</td></tr>")
+                   if g.beyond_arrow else "")
+                + (f"<br><span class='lost'>⚠ {html_text(g.lost_rows)}</span>"
+                   if g.lost_rows else "") + "</td></tr>")
         parts.append("</tbody></table>")
     steps = to_text(verdict.trace, color=False)
     parts.append(f"<pre>{html_text(steps).replace('&#x27;', chr(39))}</pre></details>")

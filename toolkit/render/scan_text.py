@@ -66,6 +66,11 @@ def scan_lines(scan, paint, limit: int = 50) -> list[str]:
         lines.append(paint("beyond Arrow (not what Arrow does): ", "rule")
                      + f"exprscope could also skip {len(extra_files):,} files and "
                      f"{len(extra_groups):,} row groups, e.g. {visible(example)}")
+    lost = scan.lost_rows()
+    if lost:
+        lines.append(paint("⚠ Arrow may lose rows: ", "fail")
+                     + f"{len(lost):,} skipped row group{'s' if len(lost) > 1 else ''} may hold "
+                     f"matching rows, e.g. group {lost[0].id}: {visible(lost[0].lost_rows)}")
     names = dict(zip((id(f) for f in scan.fragments),
                      relative_paths([f.path for f in scan.fragments])))
     kept = [f for f in scan.fragments if f.kept]

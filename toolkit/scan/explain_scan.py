@@ -14,7 +14,9 @@ before it reads any data, with exprscope's passes, and keeps what each one saw:
 
 The verdicts are Arrow's (the tests hold them to `dataset.get_fragments(filter=)`
 and `fragment.subset(filter=)`); a skip comes with the shortest clash that
-explains it. Each fragment's `.trace` replays its partition simplification
+explains it, and, where Arrow's skip may lose matching rows (NaN outside float
+statistics, a cast that rounds or overflows), with why (`lost_rows.py`); where
+pyarrow's own scan fails on the statistics, a one-line `ScanError` says so. Each fragment's `.trace` replays its partition simplification
 under a tracer when first read, so explaining a thousand files stays cheap.
 """
 
@@ -27,12 +29,14 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 
 from .. import heavy_imports, late_bound
-from ..errors import ExprscopeError
+from ..errors import ExprscopeError, GuaranteeError, ScanError
 from ..expression import Expression, Literal, as_expression, preorder
 from ..parse import parse
 from ..passes import is_satisfiable, simplify_with_guarantee
 from ..passes.chain import ExprKey
 from ..trace import Trace, trace
+from ..visible_text import visible
+from .lost_rows import lost_rows_warning
 from .range_suggestion import never_true
 from .skip_reason import Clash, skip_reason
 from .statistics_guarantee import row_group_guarantee
@@ -76,6 +80,14 @@ class RowGroupVerdict:
         if not self.kept:
             return None
         return never_true(self.simplified, self.guarantee)
+
+    @functools.cached_property
+    def lost_rows(self) -> str | None:
+        """Why Arrow's skip may lose matching rows here (NaN left out of the statistics,
+        a cast that rounds or overflows); None when the skip is safe or the group is read."""
+        if self.kept or self.file_skipped:
+            return None
+        return lost_rows_warning(self.filter, self.guarantee)
 
     @property
     def reason(self) -> str | None:
@@ -197,6 +209,10 @@ class ScanExplanation:
                 groups.setdefault(verdict.clash.filter_text, []).append(verdict)
         return sorted(groups.items(), key=lambda item: -len(item[1]))
 
+    def lost_rows(self) -> list[RowGroupVerdict]:
+        """Row groups Arrow skips although rows there may match (see `lost_rows.py`)."""
+        return [g for f in self.fragments if f.kept for g in f.row_groups if g.lost_rows]
+
     @property
     def row_groups(self) -> tuple[int, int]:
         groups = [g for f in self.fragments for g in f.row_groups]
@@ -257,6 +273,14 @@ def _fragment_verdict(fragment, predicate: Expression, dataset_open: bool,
     return FragmentVerdict(path, kept, guarantee, simplified, predicate, fragment, groups)
 
 
+def _arrow_fails(fragment, group_id: int, exc: GuaranteeError) -> str:
+    """One line: pyarrow's own scan fails on this row group too, and why."""
+    why = str(exc).splitlines()[0]
+    path = visible(getattr(fragment, "path", None) or str(fragment))
+    return (f"pyarrow's scan fails here too: row group {group_id} of {path}: its statistics "
+            f"cannot be compared with the filter ({why})")
+
+
 def _parquet_metadata(fragment):
     if not isinstance(fragment, heavy_imports.dataset().ParquetFileFragment):
         return None
@@ -279,7 +303,10 @@ def _row_group_verdicts(fragment, metadata, simplified: Expression,
         guarantee = row_group_guarantee(refs, schema, metadata.row_group(info.id))
         key = (ExprKey(simplified), ExprKey(guarantee))
         if key not in memo:
-            result = simplify_with_guarantee(simplified, guarantee)
+            try:
+                result = simplify_with_guarantee(simplified, guarantee)
+            except GuaranteeError as exc:
+                raise ScanError(_arrow_fails(fragment, info.id, exc)) from None
             memo[key] = (result, is_satisfiable(result))
         result, kept = memo[key]
         out.append(RowGroupVerdict(info.id, kept, guarantee, result,

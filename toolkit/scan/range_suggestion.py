@@ -147,7 +147,7 @@ def _abstract(node: Expression, args: list, ranges: dict):
     if name in _ARITHMETIC and all(isinstance(a, Interval) for a in args):
         return _arithmetic(name, args, node.type)
     if name == "cast" and len(args) == 1 and isinstance(args[0], Interval):
-        return args[0] if _fits(args[0], node.type) else None
+        return _cast(args[0], node.args[0].type, node.type)
     if name in _COMPARE or name in ("equal", "not_equal"):
         if len(args) == 2 and all(isinstance(a, Interval) for a in args):
             return _compare(name, *args)
@@ -188,21 +188,54 @@ def _arithmetic(name: str, args: list[Interval], out_type) -> Interval | None:
             low, high = min(products), max(products)
         result = Interval(low, high, a.may_be_null or b.may_be_null,
                           a.may_be_nan or b.may_be_nan)
-    return result if out_type is not None and _fits(result, out_type) else None
+    if out_type is None or math.isnan(result.low) or math.isnan(result.high):
+        return None  # inf - inf: the bounds say nothing
+    return _as_type(result, out_type)
 
 
-def _fits(value: Interval, target) -> bool:
-    """Whether every value of the interval is exactly representable in `target` (no overflow)."""
+def _as_type(value: Interval, target) -> Interval | None:
+    """The interval as `target` holds it: floats rounded to the type, past its largest
+    value to infinity (rounding and overflow to infinity both keep order); integers
+    only when every value fits (wrapping would not keep order); else None."""
     if pa.types.is_floating(target):
-        return True
+        low, high = _to_float(value.low, target), _to_float(value.high, target)
+        if low is None or high is None:
+            return None
+        return Interval(low, high, value.may_be_null, value.may_be_nan)
     if not pa.types.is_integer(target):
-        return False
+        return None
     bits = target.bit_width
     if pa.types.is_signed_integer(target):
         low, high = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
     else:
         low, high = 0, 2 ** bits - 1
-    return low <= value.low and value.high <= high
+    return value if low <= value.low and value.high <= high else None
+
+
+def _to_float(x, target) -> float | None:
+    """`x` as Arrow's cast to float32/float64 gives it (nearest value, overflow to inf)."""
+    if isinstance(x, float):
+        source = pa.float64()
+    elif -(2 ** 63) <= x < 2 ** 63:
+        source = pa.int64()
+    elif 0 <= x < 2 ** 64:
+        source = pa.uint64()
+    else:
+        return None
+    try:
+        return pa.scalar(x, source).cast(target, safe=False).as_py()
+    except (pa.ArrowException, OverflowError):
+        return None
+
+
+def _cast(value: Interval, source, target) -> Interval | None:
+    """A cast of the interval: floats to integers truncate toward zero (which keeps
+    order) and must then fit; NaN cast to an integer is any value, so no interval."""
+    if pa.types.is_integer(target) and source is not None and pa.types.is_floating(source):
+        if value.may_be_nan or math.isinf(value.low) or math.isinf(value.high):
+            return None
+        value = Interval(math.trunc(value.low), math.trunc(value.high), value.may_be_null)
+    return _as_type(value, target)
 
 
 def _compare(name: str, a: Interval, b: Interval) -> frozenset:

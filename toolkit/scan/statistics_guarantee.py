@@ -8,7 +8,13 @@ columns. The rules, followed here exactly so the verdicts are Arrow's:
 
 - only leaf (primitive) columns the filter references and the file holds count;
 - no values and some nulls: `is_null(x)`; no values and no nulls: nothing known;
-- min and max are cast to the field's type; if either cast fails, nothing known;
+- min and max are read as the physical values Parquet stores (integers for
+  dates, times, timestamps and integer-backed decimals, big-endian bytes for
+  other decimals), typed by the column's logical type, then cast to the field's
+  type; if either cast fails, nothing known. Reading them through Python's
+  datetime would drop nanoseconds and fail past the year 9999;
+- decimal32 and decimal64 columns: nothing known (Arrow's statistics do not
+  cast to those types, so it reads every such row group);
 - min == max: `x == min`, or `(x == min) or is_null(x)` when nulls may be present;
 - otherwise `x >= min and x <= max` (a NaN bound is dropped; both NaN: nothing
   known), `or is_null(x)` when nulls may be present. "May be present" means the
@@ -17,6 +23,8 @@ columns. The rules, followed here exactly so the verdicts are Arrow's:
 
 from __future__ import annotations
 
+import decimal
+import json
 import math
 from typing import TYPE_CHECKING
 
@@ -29,7 +37,7 @@ from ..field_ref import FieldRef
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
-__all__ = ["column_guarantee", "row_group_guarantee"]
+__all__ = ["bound_scalar", "column_guarantee", "row_group_guarantee"]
 
 
 def column_guarantee(ref: FieldRef, field: pa.Field, stats) -> Expression | None:
@@ -43,7 +51,7 @@ def column_guarantee(ref: FieldRef, field: pa.Field, stats) -> Expression | None
         return Call("is_null", [column], _null_options()) if has_null else None
     if not stats.has_min_max:
         return None
-    low, high = _as_field_type(stats.min, field.type), _as_field_type(stats.max, field.type)
+    low, high = bound_scalar(stats, "min", field.type), bound_scalar(stats, "max", field.type)
     if low is None or high is None:
         return None
     if low.equals(high):
@@ -105,15 +113,68 @@ def _leaf(ref: FieldRef, schema: pa.Schema) -> tuple[str, pa.Field] | None:
     return ".".join(names), field
 
 
-def _as_field_type(value, target: pa.DataType) -> pa.Scalar | None:
-    """A statistics bound as a scalar of the column's Arrow type, or None if it will not cast."""
+_UNITS = {"milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns"}
+
+
+def bound_scalar(stats, which: str, target: pa.DataType) -> pa.Scalar | None:
+    """Statistics bound `which` ("min" or "max") as a scalar of the column's Arrow type,
+    read from the physical value; None when it will not cast (Arrow then knows nothing)."""
+    value_type = target.value_type if pa.types.is_dictionary(target) else target
+    if _is_narrow_decimal(value_type):
+        return None
     try:
-        if pa.types.is_dictionary(target):
-            return pa.scalar(value, type=target.value_type).cast(target)
-        return pa.scalar(value, type=target)
+        stored = _stored_scalar(stats, which, value_type)
+        if stored is None:
+            return None
+        return stored.cast(target) if stored.type != target else stored
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, TypeError,
             ValueError, OverflowError):
         return None
+
+
+def _stored_scalar(stats, which: str, value_type: pa.DataType) -> pa.Scalar | None:
+    """The bound as Parquet stores it, typed by the logical type, without Python datetimes."""
+    if not (pa.types.is_decimal(value_type) or pa.types.is_temporal(value_type)):
+        return pa.scalar(getattr(stats, which), type=value_type)
+    raw = getattr(stats, f"{which}_raw")
+    logical = json.loads(stats.logical_type.to_json()) if stats.logical_type else {}
+    kind = logical.get("Type")
+    if pa.types.is_decimal(value_type):
+        return _decimal_scalar(raw, logical, value_type)
+    if isinstance(raw, int) and kind in ("Timestamp", "Time", "Date"):
+        width = pa.int64() if stats.physical_type == "INT64" else pa.int32()
+        return pa.scalar(raw, width).cast(_stored_temporal_type(logical, width))
+    if isinstance(raw, int) and pa.types.is_temporal(value_type):
+        return pa.scalar(raw, value_type)
+    return pa.scalar(getattr(stats, which), type=value_type)
+
+
+def _stored_temporal_type(logical: dict, width: pa.DataType) -> pa.DataType:
+    kind = logical["Type"]
+    if kind == "Date":
+        return pa.date32()
+    unit = _UNITS[logical["timeUnit"]]
+    if kind == "Time":
+        return pa.time32(unit) if width == pa.int32() else pa.time64(unit)
+    return pa.timestamp(unit, "UTC" if logical.get("isAdjustedToUTC") else None)
+
+
+def _decimal_scalar(raw, logical: dict, value_type: pa.DataType) -> pa.Scalar | None:
+    """A decimal bound from its unscaled integer (int, or big-endian two's complement bytes)."""
+    if isinstance(raw, (bytes, bytearray)):
+        if not raw:
+            return None
+        raw = int.from_bytes(raw, "big", signed=True)
+    if not isinstance(raw, int):
+        return None
+    scale = logical.get("scale", value_type.scale)
+    digits = tuple(int(c) for c in str(abs(raw)))
+    exact = decimal.Decimal((int(raw < 0), digits, -scale))
+    return pa.scalar(exact, type=value_type)
+
+
+def _is_narrow_decimal(t: pa.DataType) -> bool:
+    return isinstance(t, (pa.Decimal32Type, pa.Decimal64Type))
 
 
 def _is_nan(value: pa.Scalar) -> bool:

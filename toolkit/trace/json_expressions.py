@@ -16,6 +16,7 @@ from ..bind import bind_call
 from ..errors import TraceFormatError
 from ..expression import Call, Expression, Literal, Parameter
 from ..field_ref import FieldPath, FieldRef
+from ..scalar_values import python_value
 from .json_values import (
     array_from_json,
     array_to_json,
@@ -125,7 +126,7 @@ def _value_key(value: pa.Scalar) -> tuple | None:
     if pa.types.is_nested(value.type) or pa.types.is_dictionary(value.type) \
             or isinstance(value.type, pa.ExtensionType):
         return None
-    py = value.as_py()
+    py = python_value(value)
     if isinstance(py, float):
         return (str(value.type), "float", py.hex())
     if isinstance(py, (bool, int, str, bytes)):
