@@ -23,9 +23,12 @@ import pyarrow.compute as pc
 
 from .errors import ParseError
 
-__all__ = ["MAX_PYARROW_TEXT", "parse_pyarrow"]
+__all__ = ["MAX_PYARROW_NESTING", "MAX_PYARROW_TEXT", "parse_pyarrow"]
 
-MAX_PYARROW_TEXT = 100_000  # characters; deeper nesting than Python's parser takes is refused too
+MAX_PYARROW_TEXT = 100_000  # characters
+# operators, calls and brackets inside each other; the reader follows the syntax tree
+# by recursion, a few frames a level, and Python's own parser gives up near 3,000
+MAX_PYARROW_NESTING = 200
 
 _MODULES = {"pc", "ds", "pyarrow.compute", "pyarrow.dataset"}
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -45,14 +48,66 @@ def parse_pyarrow(text: str) -> pc.Expression:
     if len(text) > MAX_PYARROW_TEXT:
         raise ParseError(f"pyarrow expression text over {MAX_PYARROW_TEXT:,} characters",
                          text[:200])
+    deep = _too_deep_at(text)
+    if deep is not None:
+        raise ParseError(_TOO_DEEP, text, deep)
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as err:
         position = _position(text, err.lineno or 1, err.offset - 1 if err.offset else 0, False)
         raise ParseError(f"not a pyarrow expression: {err.msg}", text, position) from None
-    except (RecursionError, MemoryError, ValueError) as err:
-        raise ParseError(f"not a pyarrow expression: {err}", text[:200]) from None
-    return _Reader(text).expression(tree.body)
+    except (RecursionError, MemoryError) as err:
+        raise ParseError(f"{_TOO_DEEP} ({type(err).__name__} in Python's parser)",
+                         text, 0) from None
+    except ValueError as err:  # a NUL in the text
+        raise ParseError(f"not a pyarrow expression: {err}", text, 0) from None
+    reader = _Reader(text)
+    deep_node = _deeper_than_allowed(tree.body)
+    if deep_node is not None:
+        reader.fail(deep_node, _TOO_DEEP)
+    return reader.expression(tree.body)
+
+
+_TOO_DEEP = (f"the expression nests more than {MAX_PYARROW_NESTING} levels deep (operators, "
+             "calls and brackets inside each other); the caret is where it gets too deep")
+
+
+def _too_deep_at(text: str) -> int | None:
+    """Where brackets and runs of prefix operators (`~~~x`, `--x`) first nest deeper than
+    MAX_PYARROW_NESTING, outside string quotes; None when they never do. Checked before
+    Python's parser, which recurses on them."""
+    depth = prefix = 0
+    quote = None
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote and text[i - 1] != "\\":
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch in "~-+":
+            prefix += 1
+        elif not ch.isspace():
+            prefix = 0
+        if depth + prefix > MAX_PYARROW_NESTING:
+            return i
+    return None
+
+
+def _deeper_than_allowed(root: ast.AST) -> ast.AST | None:
+    """The first node below MAX_PYARROW_NESTING levels of the syntax tree (a long
+    `a | b | ...` chain nests one level a term), found with an explicit stack."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_PYARROW_NESTING and hasattr(node, "lineno"):
+            return node
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return None
 
 
 def _position(text: str, lineno: int, column: int, in_bytes: bool = True) -> int:
