@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from strategies import expressions, literals
 
 import toolkit as tk
+from toolkit.visible_text import visible_lines
 from toolkit.expression import Call, Literal, Parameter, postorder
 from toolkit.field_ref import FieldPath
 
@@ -41,7 +42,8 @@ def to_arrow(expr):
 def same_as_arrow(expr) -> str:
     ours = expr.to_string()
     assert ours == str(to_arrow(expr))
-    assert str(expr) == ours
+    # str() is the same text with invisible characters spelled out (visible_text)
+    assert str(expr) == visible_lines(ours)
     return ours
 
 

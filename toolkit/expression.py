@@ -25,6 +25,7 @@ from .errors import BuildError, PyarrowConversionError, UsageError
 from .field_ref import FieldPath, FieldRef
 from .options import field_names, options_equal, options_to_string
 from .pyarrow_serialized import tokens as pyarrow_tokens
+from .visible_text import visible, visible_lines
 
 __all__ = [
     "COMPARISON_SYMBOLS",
@@ -168,13 +169,16 @@ class Expression:
         raise UsageError(f"{type(self).__name__} is not one of Literal, Parameter, Call")
 
     def __str__(self) -> str:
-        return self.to_string()
+        """`to_string()` as a person reads it: invisible characters in names and
+        literals spelled out, so no name prints like another. Line breaks stay, as
+        Arrow prints a value set over lines; `repr` spells them out too."""
+        return visible_lines(self.to_string())
 
     def __repr__(self) -> str:
         text = self.to_string()
         if len(text) > 200:
             text = text[:197] + "..."
-        return f"<toolkit.Expression {text}>"
+        return f"<toolkit.Expression {visible(text)}>"
 
     def to_sql(self) -> str:
         """SQL-like text that `toolkit.parse` reads back to an equal expression."""

@@ -25,6 +25,7 @@ from .frozen import FrozenNode
 from .invariants import UNIQUE_NAMES, report
 from .logical_field import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
+from ..visible_text import visible
 from .plan_text import plan_text
 from .sources import Source, as_source
 
@@ -169,7 +170,7 @@ class LogicalPlan(FrozenNode):
         return plan_text(self)
 
     def __repr__(self) -> str:
-        return f"<LogicalPlan {self.label()}>"
+        return f"<LogicalPlan {visible(self.label())}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return late_bound.mimebundle(self)
