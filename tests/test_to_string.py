@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from strategies import expressions, literals
 
 import toolkit as tk
-from toolkit.visible_text import visible_lines
 from toolkit.expression import Call, Literal, Parameter, postorder
 from toolkit.field_ref import FieldPath
+from toolkit.visible_text import visible_lines
 
 a, b = tk.field("a"), tk.field("b")
 

@@ -18,6 +18,7 @@ import pyarrow as pa
 from .. import late_bound
 from ..bind import bind
 from ..expression import Expression
+from ..visible_text import visible
 from . import builder
 from .aggregates import AggregateExpr, aggregate_nullable, aggregate_type
 from .errors import PlanError
@@ -25,7 +26,6 @@ from .frozen import FrozenNode
 from .invariants import UNIQUE_NAMES, report
 from .logical_field import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
-from ..visible_text import visible
 from .plan_text import plan_text
 from .sources import Source, as_source
 
