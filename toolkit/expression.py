@@ -144,8 +144,13 @@ class Expression:
         )
 
     # -- text --------------------------------------------------------------------
-    def to_string(self) -> str:
+    def to_string(self, shown: bool = False) -> str:
         """Arrow's ToString format, e.g. `(add(a, 1) > 3)`.
+
+        `shown=True` (what `str()` and `repr()` print): every name, literal and
+        option spelled through `visible`, so a name with a newline or a zero-width
+        space in it never prints like another; only the line breaks Arrow itself
+        puts into a value set stay.
 
         Streamed: each node gives a template of text pieces and argument slots,
         expanded with an explicit stack and joined once, so a 10,000-deep chain
@@ -156,6 +161,9 @@ class Expression:
         while stack:
             item = stack.pop()
             if isinstance(item, str):
+                if shown:
+                    item = (visible_lines(item) if isinstance(item, _ArrowLayout)
+                            else visible(item))
                 out.append(item)
                 continue
             template = item._template()
@@ -171,14 +179,14 @@ class Expression:
     def __str__(self) -> str:
         """`to_string()` as a person reads it: invisible characters in names and
         literals spelled out, so no name prints like another. Line breaks stay, as
-        Arrow prints a value set over lines; `repr` spells them out too."""
-        return visible_lines(self.to_string())
+        Arrow prints a value set over lines; `repr` spells those out too."""
+        return self.to_string(shown=True)
 
     def __repr__(self) -> str:
-        text = self.to_string()
+        text = visible(self.to_string(shown=True))
         if len(text) > 200:
             text = text[:197] + "..."
-        return f"<toolkit.Expression {visible(text)}>"
+        return f"<toolkit.Expression {text}>"
 
     def to_sql(self) -> str:
         """SQL-like text that `toolkit.parse` reads back to an equal expression."""
@@ -364,6 +372,10 @@ class Literal(Expression):
         return [self._text]
 
 
+class _ArrowLayout(str):
+    """Options text whose line breaks are Arrow's own layout (a value set over lines)."""
+
+
 class Parameter(Expression):
     """A field reference; after binding it also holds the field's type, path and nullability."""
 
@@ -490,7 +502,7 @@ class Call(Expression):
         for i in range(n):
             pieces += [", " if i else "", i]
         if self.options is not None:
-            pieces.append((", " if n else "") + options_to_string(self.options))
+            pieces.append(_ArrowLayout((", " if n else "") + options_to_string(self.options)))
         return pieces + [")"]
 
 
