@@ -250,7 +250,8 @@ def _write_outputs(recorded, args, title: str) -> None:
                       encoding="utf-8") as out:
                 out.write(to_svg(step))
             written += 1
-        print(f"{written} SVG file{'s' if written != 1 else ''} in {visible(os.path.abspath(args.svg_dir))}")
+        folder = visible(os.path.abspath(args.svg_dir))
+        print(f"{written} SVG file{'s' if written != 1 else ''} in {folder}")
 
 
 if __name__ == "__main__":
