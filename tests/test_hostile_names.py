@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import toolkit as tk
 from toolkit import plan
 from toolkit.cli import main
+from toolkit.render.svg import dot_available
 from toolkit.visible_text import visible
 
 # characters that draw nothing, move the cursor, reorder text or draw over others
@@ -148,7 +149,8 @@ def test_report_widgets_scan_and_cli_spell_out_a_hostile_name(name, tmp_path, ca
         pq.write_table(table, tmp_path / which / "d.parquet")
         main(["explain", "zz > 1", "--data", str(tmp_path / which / "d.parquet")])
         captured = capsys.readouterr()
-        outputs[which] = {"report": report, "explorer": "".join(pages),
+        svg = tk.to_svg(expr) if dot_available() else ""
+        outputs[which] = {"report": report, "explorer": "".join(pages), "svg": svg,
                           "scan text": tk.to_text(scan, color=False), "scan repr": repr(scan),
                           "scan html": view.table.value,
                           "picker": "\n".join(label for label, _ in view.picker.options),
@@ -158,5 +160,5 @@ def test_report_widgets_scan_and_cli_spell_out_a_hostile_name(name, tmp_path, ca
         assert not raw, (printer, [f"U+{ord(c):04X}" for c in raw])
         if printer in ("picker", "scan text", "cli"):
             assert out.count("\n") == outputs["plain"][printer].count("\n"), printer
-    for printer in ("report", "explorer", "picker", "cli"):
+    for printer in ("report", "explorer", "picker", "cli") + (("svg",) if dot_available() else ()):
         assert outputs["hostile"][printer] != outputs["plain"][printer], printer
