@@ -369,11 +369,12 @@ class Literal(Expression):
                 _set(self, "_text", f"Array[{self.value.type}]")
             else:
                 _set(self, "_text", str(pc.scalar(self.value)))
-        return [self._text]
+        return [_ArrowLayout(self._text)]  # a dictionary or list value prints over lines
 
 
 class _ArrowLayout(str):
-    """Options text whose line breaks are Arrow's own layout (a value set over lines)."""
+    """Text whose line breaks are Arrow's own layout (a value set or a list value over
+    lines; Arrow escapes those inside strings)."""
 
 
 class Parameter(Expression):
