@@ -73,7 +73,8 @@ def _printers(name: str) -> dict[str, str]:
     expr = tk.field(name) > 1
     table = pa.table({name: [1, 2, 3]})
     p = plan.scan("t", table).filter(tk.field(name) > 0)
-    return {"repr": repr(expr), "str": str(expr), "to_text": tk.to_text(expr, color=False),
+    return {"repr": repr(expr), "str": str(expr), "ref repr": repr(tk.FieldRef(name)),
+            "to_text": tk.to_text(expr, color=False),
             "dot": tk.to_dot(expr).source, "plan repr": repr(p), "plan text": str(p),
             "explain": p.explain(schema=True), "physical": str(plan.create_physical_plan(p))}
 

@@ -131,7 +131,7 @@ class FieldRef:
         return self._hash
 
     def __repr__(self):
-        return self.to_string()
+        return visible(self.to_string())  # Arrow's text, names spelled so none hides
 
     def to_string(self) -> str:
         if isinstance(self.impl, str):
