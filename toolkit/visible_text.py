@@ -11,6 +11,7 @@ where a caller splits lines itself (`visible_lines`).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 __all__ = ["hidden_at", "visible", "visible_lines"]
@@ -30,6 +31,7 @@ _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Cn", "Co", "Zl", "Zp", "Zs"})
 # other variation selectors
 _BLANK_RANGES = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
                  (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF))
+_ASCII_CONTROL = re.compile("[\x00-\x1f\x7f]")
 _MAX_MARKS = 2  # combining marks drawn on one letter; a pile of them covers other lines
 
 
@@ -65,7 +67,10 @@ def hidden_at(text: str, keep: str = "") -> int | None:
     """The index of the first character `visible` spells as an escape, those in `keep`
     aside; None when there is none. A reader refuses such characters where they do
     not belong (in a name) by the same rule that prints them."""
-    if text.isascii() and text.isprintable():
+    if text.isascii():  # a megabyte of generated text: only its controls need a look
+        for found in _ASCII_CONTROL.finditer(text):
+            if found.group() not in keep:
+                return found.start()
         return None
     for i, (ch, hidden) in enumerate(_characters(text)):
         if hidden and ch not in keep:
