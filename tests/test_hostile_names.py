@@ -109,6 +109,11 @@ def test_parse_refuses_a_hostile_name_with_a_caret_under_the_first_hidden_charac
     first = min(i for i, ch in enumerate(text) if _hidden(ch) and ch not in "\t\n\r")
     if text[first] not in "\n\r\t":
         assert info.value.position == first, (info.value.position, first)
+        # the message shows the line spelled out, the caret under the escape
+        message = str(info.value)
+        assert not any(_hidden(ch) for ch in message if ch != "\n")
+        shown, caret = message.splitlines()[-2:]
+        assert shown[caret.index("^")] == "\\" or _hidden(text[first]) is False
 
 
 def test_a_hidden_character_in_a_string_literal_is_data_and_parses():
