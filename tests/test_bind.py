@@ -312,6 +312,15 @@ def test_bad_options_fail_at_bind_time():
         tk.call("make_struct", [F("i8")], pc.MakeStructOptions(["a", "b"])).bind(SCHEMA)
 
 
+def test_make_struct_of_nothing_is_a_bind_error_not_an_index_error():
+    # pyarrow's eager answer has no rows whatever the input, and Acero crashes on it
+    assert len(pc.make_struct()) == 0
+    table = pa.table({"i8": pa.array([1, 2], pa.int8())})
+    for options in (None, pc.MakeStructOptions([])):
+        with pytest.raises(BindError, match="make_struct needs at least one argument"):
+            tk.evaluate(tk.call("make_struct", [], options), table)
+
+
 def test_options_of_the_wrong_class_are_refused():
     with pytest.raises(BindError, match="Function 'round' expects RoundOptions, not CastOptions"):
         tk.call("round", [F("f64")], pc.CastOptions.safe(pa.int8())).bind(SCHEMA)

@@ -75,3 +75,29 @@ def test_cli_reads_pyarrow_text(tmp_path, capsys):
     assert code == 0 and "reads 2 of 3 files" in capsys.readouterr().out
     assert main(["explain", 'pc.field("a") + 1 > 3', "--schema", "a:int32", "--pyarrow"]) == 0
     assert "add_checked" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text, culprit", [
+    ("~" * 10_000 + 'pc.field("a")', "~"),
+    ("~" * 2_000 + 'pc.field("a")', "~"),  # Python parses this; reading it recursed too deep
+    ("-" * 10_000 + "1", "-"),
+    (" | ".join(['pc.field("a")'] * 2_000), None),
+])
+def test_too_deep_text_is_refused_naming_the_limit_and_where(text, culprit):
+    from toolkit.pyarrow_text import MAX_PYARROW_NESTING
+    with pytest.raises(ParseError) as info:
+        parse_pyarrow(text)
+    assert f"more than {MAX_PYARROW_NESTING:,} levels" in info.value.reason
+    assert 0 <= info.value.position < len(text)
+    if culprit is not None:
+        assert info.value.position == MAX_PYARROW_NESTING
+        assert text[info.value.position] == culprit
+
+
+def test_nesting_up_to_the_limit_reads_what_pyarrow_builds():
+    inverted, chain = pc.field("a"), pc.field("a")
+    for _ in range(600):
+        inverted = ~inverted
+        chain = chain | pc.field("b")
+    assert parse_pyarrow("~" * 600 + 'pc.field("a")').equals(inverted)
+    assert parse_pyarrow('pc.field("a")' + ' | pc.field("b")' * 600).equals(chain)

@@ -177,7 +177,7 @@ def _trace(args) -> int:
             failure = exc
     _print_story(recorded, args)
     if result is not None:
-        print(f"\nresult ({_length(result):,} values of {result.type}):")
+        print(f"\nresult ({_length(result):,} values of {visible(str(result.type))}):")
         print(_preview(result))
     else:
         _print_failing_row(failure, table)
@@ -204,7 +204,7 @@ def _scan(args) -> int:
     print(to_text(scan, color=args.color, stream=sys.stdout, limit=max(args.limit, 0)))
     if args.html:
         path = write_report(scan, args.html, title=f"exprscope scan: {args.filter}")
-        print(f"report: {os.path.abspath(path)}")
+        print(f"report: {visible(os.path.abspath(path))}")
     return 0
 
 
@@ -240,7 +240,7 @@ def _print_failing_row(failure, table) -> None:
 def _write_outputs(recorded, args, title: str) -> None:
     if args.html:
         path = write_report(recorded, args.html, title=title)
-        print(f"report: {os.path.abspath(path)}")
+        print(f"report: {visible(os.path.abspath(path))}")
     if args.svg_dir:
         os.makedirs(args.svg_dir, exist_ok=True)
         written = 0
@@ -250,7 +250,8 @@ def _write_outputs(recorded, args, title: str) -> None:
                       encoding="utf-8") as out:
                 out.write(to_svg(step))
             written += 1
-        print(f"{written} SVG file{'s' if written != 1 else ''} in {os.path.abspath(args.svg_dir)}")
+        folder = visible(os.path.abspath(args.svg_dir))
+        print(f"{written} SVG file{'s' if written != 1 else ''} in {folder}")
 
 
 if __name__ == "__main__":

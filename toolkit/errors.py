@@ -108,7 +108,8 @@ def _boundary(text: str, i: int) -> bool:
 
 
 def caret_snippet(text: str, position: int, width: int = 1) -> str:
-    """The line of `text` holding `position`, with carets under the culprit."""
+    """The line of `text` holding `position`, with carets under the culprit; characters
+    that do not show as themselves are spelled out (`visible`), the carets moved along."""
     position = max(0, min(position, len(text)))
     start = text.rfind("\n", 0, position) + 1
     end = text.find("\n", position)
@@ -122,7 +123,10 @@ def caret_snippet(text: str, position: int, width: int = 1) -> str:
         line = prefix + line[lo:hi] + suffix
         col = col - lo + len(prefix)
         width = min(width, hi - (position - start))
-    return f"  {line}\n  {' ' * col}{'^' * max(1, width)}"
+    # the line as a person may see it, the carets under the culprit's spelled-out form
+    before, culprit = visible(line[:col]), visible(line[col:col + max(1, width)])
+    line = before + culprit + visible(line[col + max(1, width):])
+    return f"  {line}\n  {' ' * len(before)}{'^' * max(1, len(culprit), width)}"
 
 
 _SNIPPET_WIDTH = 100

@@ -26,6 +26,7 @@ from .field_ref import FieldPath, FieldRef
 from .options import field_names, options_equal, options_to_string
 from .pyarrow_serialized import tokens as pyarrow_tokens
 from .scalar_values import python_value
+from .visible_text import visible, visible_lines
 
 __all__ = [
     "COMPARISON_SYMBOLS",
@@ -144,8 +145,13 @@ class Expression:
         )
 
     # -- text --------------------------------------------------------------------
-    def to_string(self) -> str:
+    def to_string(self, shown: bool = False) -> str:
         """Arrow's ToString format, e.g. `(add(a, 1) > 3)`.
+
+        `shown=True` (what `str()` and `repr()` print): every name, literal and
+        option spelled through `visible`, so a name with a newline or a zero-width
+        space in it never prints like another; only the line breaks Arrow itself
+        puts into a value set stay.
 
         Streamed: each node gives a template of text pieces and argument slots,
         expanded with an explicit stack and joined once, so a 10,000-deep chain
@@ -156,6 +162,9 @@ class Expression:
         while stack:
             item = stack.pop()
             if isinstance(item, str):
+                if shown:
+                    item = (visible_lines(item) if isinstance(item, _ArrowLayout)
+                            else visible(item))
                 out.append(item)
                 continue
             template = item._template()
@@ -169,10 +178,13 @@ class Expression:
         raise UsageError(f"{type(self).__name__} is not one of Literal, Parameter, Call")
 
     def __str__(self) -> str:
-        return self.to_string()
+        """`to_string()` as a person reads it: invisible characters in names and
+        literals spelled out, so no name prints like another. Line breaks stay, as
+        Arrow prints a value set over lines; `repr` spells those out too."""
+        return self.to_string(shown=True)
 
     def __repr__(self) -> str:
-        text = self.to_string()
+        text = visible(self.to_string(shown=True))
         if len(text) > 200:
             text = text[:197] + "..."
         return f"<toolkit.Expression {text}>"
@@ -358,7 +370,12 @@ class Literal(Expression):
                 _set(self, "_text", f"Array[{self.value.type}]")
             else:
                 _set(self, "_text", str(pc.scalar(self.value)))
-        return [self._text]
+        return [_ArrowLayout(self._text)]  # a dictionary or list value prints over lines
+
+
+class _ArrowLayout(str):
+    """Text whose line breaks are Arrow's own layout (a value set or a list value over
+    lines; Arrow escapes those inside strings)."""
 
 
 class Parameter(Expression):
@@ -487,7 +504,7 @@ class Call(Expression):
         for i in range(n):
             pieces += [", " if i else "", i]
         if self.options is not None:
-            pieces.append((", " if n else "") + options_to_string(self.options))
+            pieces.append(_ArrowLayout((", " if n else "") + options_to_string(self.options)))
         return pieces + [")"]
 
 

@@ -14,6 +14,7 @@ from typing import Iterable, Union
 import pyarrow as pa
 
 from .errors import BuildError, FieldRefError
+from .visible_text import visible
 
 __all__ = ["FieldPath", "FieldRef", "children_of"]
 
@@ -130,7 +131,7 @@ class FieldRef:
         return self._hash
 
     def __repr__(self):
-        return self.to_string()
+        return visible(self.to_string())  # Arrow's text, names spelled so none hides
 
     def to_string(self) -> str:
         if isinstance(self.impl, str):
@@ -255,7 +256,7 @@ _LISTED_FIELDS = 12
 def _field_list(schema_or_type) -> str:
     """`3 fields: a (int64), b (string), c (double)`, the first dozen of them."""
     fields = children_of(schema_or_type) or []
-    shown = ", ".join(f"{f.name} ({f.type})" for f in fields[:_LISTED_FIELDS])
+    shown = ", ".join(f"{visible(f.name)} ({f.type})" for f in fields[:_LISTED_FIELDS])
     more = f", and {len(fields) - _LISTED_FIELDS} more" if len(fields) > _LISTED_FIELDS else ""
     return f"{len(fields)} field{'s' if len(fields) != 1 else ''}: {shown}{more}"
 

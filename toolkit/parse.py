@@ -46,10 +46,12 @@ This module checks the text on its own; sqlglot and the translation of its tree
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from . import heavy_imports
 from .errors import ParseError
 from .expression import Expression
+from .visible_text import hidden_at
 
 __all__ = ["parse"]
 
@@ -110,11 +112,6 @@ def _too_deep_at(text: str) -> int | None:
     return None
 
 
-# characters that must not hide in an identifier or a literal: controls (but tab and line
-# breaks), surrogates, unassigned code points, the byte order mark, line/paragraph
-# separators and bidi overrides, which change what a reader sees
-_INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufeff\u2028"
-                        "\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 _TYPOS = [
     (re.compile(r"[<>]\s+[<>=]"), "two comparison operators in a row (`> >` is not `>>`; "
                                    "write one operator, or `>>` for a shift without a space)"),
@@ -127,14 +124,19 @@ def _check_text(text: str) -> None:
 
     A string literal ('...') is data and may hold any character but a lone surrogate
     (which no encoding can carry); names, quoted or not, and the rest of the text may
-    not hold invisible or layout-changing ones.
+    not hold a character that would not show as itself: whatever `visible` spells
+    as an escape (controls but tab and line breaks, format characters such as
+    U+200B, bidi controls, odd spaces, stray combining marks), the one rule for
+    what a person can read.
     """
     surrogate = re.search("[\ud800-\udfff]", text)
-    bad = surrogate or _INVISIBLE.search(_outside_quotes(text, "'"))
-    if bad is not None:
-        code = ord(text[bad.start()])
-        raise ParseError(f"the text holds an invisible or control character (U+{code:04X}) "
-                         "outside a string literal; remove it", text, bad.start())
+    at = surrogate.start() if surrogate else hidden_at(_outside_quotes(text, "'"), keep=" \t\n\r")
+    if at is not None:
+        ch = text[at]
+        name = unicodedata.name(ch, "") if not surrogate else "a lone surrogate"
+        raise ParseError(f"the text holds an invisible or control character (U+{ord(ch):04X}"
+                         f"{' ' + name if name else ''}) outside a string literal; a name "
+                         "would print like another; remove it", text, at)
     outside = _outside_quotes(text)
     for pattern, reason in _TYPOS:
         found = pattern.search(outside)

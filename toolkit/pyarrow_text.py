@@ -23,9 +23,13 @@ import pyarrow.compute as pc
 
 from .errors import ParseError
 
-__all__ = ["MAX_PYARROW_TEXT", "parse_pyarrow"]
+__all__ = ["MAX_PYARROW_NESTING", "MAX_PYARROW_TEXT", "parse_pyarrow"]
 
-MAX_PYARROW_TEXT = 100_000  # characters; deeper nesting than Python's parser takes is refused too
+MAX_PYARROW_TEXT = 100_000  # characters
+# operators, calls and brackets inside each other: Python's own parser gives up near
+# 3,000 prefix operators (and at 200 parentheses, with its own message), and pyarrow
+# crashes the interpreter on expressions some 10,000 deep
+MAX_PYARROW_NESTING = 1_000
 
 _MODULES = {"pc", "ds", "pyarrow.compute", "pyarrow.dataset"}
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -45,14 +49,66 @@ def parse_pyarrow(text: str) -> pc.Expression:
     if len(text) > MAX_PYARROW_TEXT:
         raise ParseError(f"pyarrow expression text over {MAX_PYARROW_TEXT:,} characters",
                          text[:200])
+    deep = _too_deep_at(text)
+    if deep is not None:
+        raise ParseError(_TOO_DEEP, text, deep)
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as err:
         position = _position(text, err.lineno or 1, err.offset - 1 if err.offset else 0, False)
         raise ParseError(f"not a pyarrow expression: {err.msg}", text, position) from None
-    except (RecursionError, MemoryError, ValueError) as err:
-        raise ParseError(f"not a pyarrow expression: {err}", text[:200]) from None
-    return _Reader(text).expression(tree.body)
+    except (RecursionError, MemoryError) as err:
+        raise ParseError(f"{_TOO_DEEP} ({type(err).__name__} in Python's parser)",
+                         text, 0) from None
+    except ValueError as err:  # a NUL in the text
+        raise ParseError(f"not a pyarrow expression: {err}", text, 0) from None
+    reader = _Reader(text)
+    deep_node = _deeper_than_allowed(tree.body)
+    if deep_node is not None:
+        reader.fail(deep_node, _TOO_DEEP)
+    return reader.expression(tree.body)
+
+
+_TOO_DEEP = (f"the expression nests more than {MAX_PYARROW_NESTING:,} levels deep (operators, "
+             "calls and brackets inside each other); the caret is where it gets too deep")
+
+
+def _too_deep_at(text: str) -> int | None:
+    """Where brackets and runs of prefix operators (`~~~x`, `--x`) first nest deeper than
+    MAX_PYARROW_NESTING, outside string quotes; None when they never do. Checked before
+    Python's parser, which recurses on them."""
+    depth = prefix = 0
+    quote = None
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote and text[i - 1] != "\\":
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch in "~-+":
+            prefix += 1
+        elif not ch.isspace():
+            prefix = 0
+        if depth + prefix > MAX_PYARROW_NESTING:
+            return i
+    return None
+
+
+def _deeper_than_allowed(root: ast.AST) -> ast.AST | None:
+    """The first node below MAX_PYARROW_NESTING levels of the syntax tree (a long
+    `a | b | ...` chain nests one level a term), found with an explicit stack."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_PYARROW_NESTING and hasattr(node, "lineno"):
+            return node
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return None
 
 
 def _position(text: str, lineno: int, column: int, in_bytes: bool = True) -> int:
@@ -66,14 +122,55 @@ def _position(text: str, lineno: int, column: int, in_bytes: bool = True) -> int
 
 
 class _Reader:
+    """Reads the syntax tree children first, with an explicit stack: `value(node)` of a
+    child is looked up, never computed by recursion, so a long `a | b | ...` chain reads."""
+
     def __init__(self, text: str):
         self.text = text
+        self.done: dict[int, object] = {}
+
+    def _compute(self, root: ast.AST) -> None:
+        stack: list[tuple[ast.AST, bool]] = [(root, False)]
+        while stack:
+            node, ready = stack.pop()
+            if ready:
+                self.done[id(node)] = self._build(node)
+                continue
+            stack.append((node, True))
+            stack.extend((kid, False) for kid in reversed(self._kids(node)))
+
+    def _kids(self, node: ast.AST) -> list:
+        """The nodes whose values `node` is built from, after the checks that come first."""
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return list(node.elts)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            return [node.left, node.right]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.USub)):
+            return [node.operand]
+        if isinstance(node, ast.Compare):
+            if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
+                self.fail(node, "one comparison at a time (==, !=, <, <=, >, >=); "
+                                "join several with & and parentheses")
+            return [node.left, node.comparators[0]]
+        if isinstance(node, ast.Call):
+            if node.keywords and not (isinstance(node.func, ast.Attribute)
+                                      and node.func.attr in ("is_null", "cast")):
+                self.fail(node.keywords[0], "keyword arguments are only read by is_null and cast")
+            func = node.func
+            if not isinstance(func, ast.Attribute):
+                return []
+            values = [*node.args, *(k.value for k in node.keywords)]
+            if _module(func.value) and func.attr in ("field", "scalar"):
+                return values
+            return [func.value, *values] if func.attr in _METHODS else []
+        return []
 
     def fail(self, node: ast.AST, what: str):
         position = _position(self.text, getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
         raise ParseError(what, self.text, position)
 
     def expression(self, root: ast.AST) -> pc.Expression:
+        self._compute(root)
         value = self.value(root)
         if not isinstance(value, pc.Expression):
             return self.scalar(root, value)
@@ -87,6 +184,10 @@ class _Reader:
             self.fail(node, f"no Arrow value for this: {str(err).splitlines()[0][:120]}")
 
     def value(self, node: ast.AST):
+        """The value read for `node`, a child already built."""
+        return self.done[id(node)]
+
+    def _build(self, node: ast.AST):
         """An Expression, or a plain Python value for literals and lists."""
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (int, float, str, bool, bytes)) or node.value is None:
@@ -102,11 +203,10 @@ class _Reader:
             inner = self.value(node.operand)
             if isinstance(inner, (int, float)) and not isinstance(inner, bool):
                 return -inner
-            return pc.Expression._call("negate_checked", [self.expression(node.operand)])
+            operand = (inner if isinstance(inner, pc.Expression)
+                       else self.scalar(node.operand, inner))
+            return pc.Expression._call("negate_checked", [operand])
         if isinstance(node, ast.Compare):
-            if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
-                self.fail(node, "one comparison at a time (==, !=, <, <=, >, >=); "
-                                "join several with & and parentheses")
             return self.apply(node, _COMPARE[type(node.ops[0])], node.left, node.comparators[0])
         if isinstance(node, ast.Call):
             return self.call(node)
@@ -139,9 +239,6 @@ class _Reader:
             self.fail(node, f"pyarrow refused this operation: {err}")
 
     def call(self, node: ast.Call) -> pc.Expression:
-        if node.keywords and not (isinstance(node.func, ast.Attribute)
-                                  and node.func.attr in ("is_null", "cast")):
-            self.fail(node.keywords[0], "keyword arguments are only read by is_null and cast")
         func = node.func
         if isinstance(func, ast.Attribute) and _module(func.value) and func.attr == "field":
             parts = [self.value(a) for a in node.args]

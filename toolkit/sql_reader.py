@@ -27,6 +27,7 @@ from .builders import case_when, make_struct
 from .errors import BuildError, ParseError
 from .expression import Call, Expression, Literal, Parameter
 from .field_ref import FieldRef
+from .passes.gc_pause import gc_paused
 from .sql_functions import EXTRACT_UNITS, SQL_FUNCTIONS, ArgumentError, options_from_kwargs
 from .sql_types import SqlTypeError, arrow_type_for
 
@@ -54,9 +55,21 @@ _DIALECT = _ExpressionDialect()
 
 
 def read(text: str) -> Expression:
-    """The Expression of `text`, which `toolkit.parse` has checked (see its docstring)."""
+    """The Expression of `text`, which `toolkit.parse` has checked (see its docstring).
+
+    The cyclic collector is paused meanwhile (as for a pass, see `gc_pause`): a
+    megabyte of text builds a million small objects, and collections rescanning
+    them made reading super-linear; sqlglot's tree (its nodes point to their
+    parents) is collected after.
+    """
+    with gc_paused():
+        return _read(text)
+
+
+def _read(text: str) -> Expression:
     try:
-        statements = _sqlglot_parse(text)
+        tokens = _DIALECT.tokenize(text)
+        statements = _sqlglot_parse(tokens, text)
     except sqlglot.errors.ParseError as exc:
         err = exc.errors[0] if exc.errors else {}
         highlight = err.get("highlight") or " "
@@ -71,46 +84,63 @@ def read(text: str) -> Expression:
         pos = exc.start if exc.start is not None else 0
         raise ParseError(f"cannot read the text: {exc}", text, pos) from None
     if "," in text:
-        _reject_empty_arguments(text)
+        _reject_empty_arguments(tokens, text)
     statements = [s for s in statements if s is not None]
     if not statements:
         raise ParseError("there is no expression in the text", text, 0)
     if len(statements) > 1:
-        span = _span(statements[1])
+        span = _spans(statements[1]).get(id(statements[1]))
         raise ParseError(f"expected one expression, found {len(statements)} statements",
                          text, span[0] if span else text.find(";") + 1)
-    return _translate(statements[0], _Context(text))
+    return _translate(statements[0], _Context(text, statements[0]))
 
 
 # -- running sqlglot -------------------------------------------------------------------
-def _sqlglot_parse(text: str) -> list:
+def _sqlglot_parse(tokens: list, text: str) -> list:
     """sqlglot's statements (`toolkit.parse` already refused text that nests too deeply)."""
     try:
-        return _DIALECT.parse(text)
+        return _DIALECT.parser().parse(tokens, text)
     except RecursionError:
         raise ParseError("the expression nests too deeply to read", text, 0) from None
 
 
 # -- positions ---------------------------------------------------------------------------
-def _span(node) -> tuple[int, int] | None:
-    """(start, end) offsets in the text covered by `node`, from sqlglot's token positions."""
-    lo, hi = None, None
-    for n in node.walk():  # breadth-first, iterative
+def _spans(root) -> dict[int, tuple[int, int]]:
+    """(start, end) offsets in the text covered by each node of `root`'s tree, by id.
+
+    A node covers its own tokens and all of its descendants'; one breadth-first
+    walk, then children before parents, so a 10,000-term chain costs one pass
+    over the tree rather than one pass per node.
+    """
+    order = list(root.walk())  # breadth-first, iterative
+    spans: dict[int, tuple[int, int]] = {}
+    for n in reversed(order):  # every child comes after its parent in `order`
         meta = n.meta if isinstance(n, exp.Expression) else None
+        lo = hi = None
         if meta and "start" in meta:
-            lo = meta["start"] if lo is None else min(lo, meta["start"])
-            hi = meta["end"] + 1 if hi is None else max(hi, meta["end"] + 1)
-    return (lo, hi) if lo is not None else None
+            lo, hi = meta["start"], meta["end"] + 1
+        for child in n.iter_expressions():
+            span = spans.get(id(child))
+            if span is not None:
+                lo = span[0] if lo is None else min(lo, span[0])
+                hi = span[1] if hi is None else max(hi, span[1])
+        if lo is not None:
+            spans[id(n)] = (lo, hi)
+    return spans
 
 
 class _Context:
-    def __init__(self, text: str):
+    def __init__(self, text: str, root):
         self.text = text
+        self.spans = _spans(root)
+
+    def span(self, node) -> tuple[int, int] | None:
+        return self.spans.get(id(node))
 
     def error(self, reason: str, node=None, fallback: int = 0) -> ParseError:
         span = None
         if node is not None:
-            span = _span(node) or self._locate(node)
+            span = self.span(node) or self._locate(node)
         if span is None:
             return ParseError(reason, self.text, fallback, 1)
         return ParseError(reason, self.text, span[0], max(1, span[1] - span[0]))
@@ -120,7 +150,7 @@ class _Context:
         after the start of the nearest ancestor that has a position."""
         start, parent = 0, node.parent
         while parent is not None:
-            span = _span(parent)
+            span = self.span(parent)
             if span is not None:
                 start = span[0]
                 break
@@ -134,7 +164,7 @@ class _Context:
         return (m.start(), m.end()) if m else None
 
     def snippet(self, node) -> str:
-        span = _span(node)
+        span = self.span(node)
         if span is None:
             return type(node).__name__
         return self.text[span[0]: span[1]]
@@ -189,9 +219,8 @@ def _readable(description: str) -> str:
                   description)
 
 
-def _reject_empty_arguments(text: str) -> None:
+def _reject_empty_arguments(tokens: list, text: str) -> None:
     """sqlglot silently drops empty list items (`f(1,,2)`); an expression never has them."""
-    tokens = _DIALECT.tokenize(text)
     kinds = [t.token_type for t in tokens]
     comma, lp, rp = TokenType.COMMA, TokenType.L_PAREN, TokenType.R_PAREN
     for i, kind in enumerate(kinds):
@@ -221,7 +250,7 @@ def _translate(root, ctx: _Context) -> Expression:
         try:
             built = done[id(node)] = _HANDLERS[type(node)][1](node, args, ctx)
             if built.is_call:
-                text_spans.remember(built, ctx.text, _span(node))
+                text_spans.remember(built, ctx.text, ctx.span(node))
         except ArgumentError as exc:
             where = kids[exc.index] if exc.index is not None and exc.index < len(kids) else node
             raise ctx.error(exc.reason, where) from None
@@ -401,7 +430,8 @@ def _in(node, args, ctx):
     else:
         raise ctx.error(f"IN (...) mixes constants of types {', '.join(map(str, kinds))}",
                         node.expressions[0])
-    value_set = pa.array([v.value.cast(target).as_py() for v in values], type=target)
+    value_set = pa.array([(v.value if v.type == target else v.value.cast(target)).as_py()
+                          for v in values], type=target)
     return Call("is_in", args[:1], pc.SetLookupOptions(value_set))
 
 

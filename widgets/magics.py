@@ -33,6 +33,7 @@ from toolkit.errors import (
 )
 from toolkit.pyarrow_text import parse_pyarrow
 from toolkit.trace.steps import EVAL, step_kind
+from toolkit.visible_text import visible_lines
 
 from .data_source import DataSourceError, resolve_data
 from .explorer import Explorer
@@ -207,5 +208,6 @@ def _message(exc: Exception, text: str | None = None) -> str:
 
 
 def _report(message: str) -> None:
-    """One message on stderr: what the user typed wrong, with no traceback."""
-    print(message, file=sys.stderr)
+    """One message on stderr: what the user typed wrong, with no traceback; a name in it
+    that hides characters shows them spelled out, as everywhere else."""
+    print(visible_lines(message), file=sys.stderr)

@@ -13,6 +13,7 @@ import ipywidgets as w
 from toolkit.render.scan_html import PAGE_SIZE, scan_html
 from toolkit.render.scan_text import relative_paths
 from toolkit.scan import ScanExplanation
+from toolkit.visible_text import visible
 
 from .explorer import Explorer
 
@@ -37,7 +38,7 @@ class ScanView(w.VBox):
         names = relative_paths([f.path for f in scan.fragments])
         self.picker = w.Dropdown(
             options=[("pick a file to see its simplification", -1)]
-            + [(("✓ " if f.kept else "✗ ") + name, i)
+            + [(("✓ " if f.kept else "✗ ") + visible(name), i)
                for i, (f, name) in enumerate(zip(scan.fragments, names))],
             value=-1, layout=w.Layout(width="100%"))
         self.picker.observe(lambda change: self.open_fragment(change["new"]), names="value")

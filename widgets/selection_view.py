@@ -12,6 +12,7 @@ import ipywidgets as w
 import numpy as np
 
 from toolkit.render.labels import bounded_text, html_text, path_text
+from toolkit.visible_text import visible
 
 from .selection_rows import NOT_REACHED, SelectionRows, form_key
 
@@ -91,7 +92,7 @@ class SelectionView(w.VBox):
             for name, count in self.rows.branch_counts(form).items():
                 label = (f"{form.name} {path_text(form.path)}: {_branch_words(name)} "
                          f"({_rows(count)})")
-                options.append((label, (k, name)))
+                options.append((visible(label), (k, name)))
         return options
 
     # -- looking rows up ----------------------------------------------------------------

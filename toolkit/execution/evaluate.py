@@ -30,6 +30,7 @@ from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
 from ..tree_positions import TreePositions
+from ..visible_text import visible
 from ..visit import modify_expression
 from .batch_context import BatchContext, accumulate, now
 from .chunk_buffer import buffer_for
@@ -208,9 +209,9 @@ def _where_now(param, schema: pa.Schema):
             have = "no such field"
         else:
             have = f"it as {found.type} at {found_paths[0].to_string()}"
-        fields = ", ".join(f"{f.name} ({f.type})" for f in list(schema)[:12])
+        fields = ", ".join(f"{visible(f.name)} ({f.type})" for f in list(schema)[:12])
         raise EvaluationError(
-            f"evaluate: field {param.to_string()} was bound as {bound}, but the data has "
+            f"evaluate: field {param.to_string(shown=True)} was bound as {bound}, but the data has "
             f"{have} (the data's fields: {fields}); bind the expression to this data's schema")
     return found_paths[0]
 

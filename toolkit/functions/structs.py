@@ -23,6 +23,12 @@ __all__ = ["struct_field_type"]
 
 
 def _make_struct_type(types, options) -> pa.DataType:
+    if not types:
+        # pyarrow's eager pc.make_struct() gives a struct<> array of length 0 whatever the
+        # rows, and Acero crashes the interpreter projecting one: there is no answer to follow
+        raise BindError("make_struct needs at least one argument: with none, pyarrow's "
+                        "pc.make_struct() returns an empty struct<> array of no rows, and "
+                        "a scan or projection of it crashes")
     values = option_values(options) if options is not None else {"field_names": []}
     if not values["field_names"]:  # Arrow names unnamed fields "0", "1", ...
         names = [str(i) for i in range(len(types))]

@@ -18,6 +18,7 @@ import pyarrow as pa
 from .. import late_bound
 from ..bind import bind
 from ..expression import Expression
+from ..visible_text import visible
 from . import builder
 from .aggregates import AggregateExpr, aggregate_nullable, aggregate_type
 from .errors import PlanError
@@ -169,7 +170,7 @@ class LogicalPlan(FrozenNode):
         return plan_text(self)
 
     def __repr__(self) -> str:
-        return f"<LogicalPlan {self.label()}>"
+        return f"<LogicalPlan {visible(self.label())}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return late_bound.mimebundle(self)

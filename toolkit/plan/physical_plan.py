@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from .. import late_bound
 from ..execution import evaluate
 from ..expression import Expression
+from ..visible_text import visible
 from .frozen import FrozenNode
 from .invariants import (
     BATCH_SCHEMA_IS_PLAN_SCHEMA,
@@ -179,7 +180,7 @@ class PhysicalPlan(FrozenNode, abc.ABC):
         return self.explain()
 
     def __repr__(self) -> str:
-        return f"<PhysicalPlan {self.label()}>"
+        return f"<PhysicalPlan {visible(self.label())}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return late_bound.mimebundle(self)

@@ -33,6 +33,7 @@ from ..errors import ExprscopeError, GuaranteeError, ScanError
 from ..expression import Expression, Literal, as_expression, preorder
 from ..parse import parse
 from ..passes import is_satisfiable, simplify_with_guarantee
+from ..visible_text import visible
 from ..passes.chain import ExprKey
 from ..trace import Trace, trace
 from ..visible_text import visible
@@ -230,7 +231,7 @@ class ScanExplanation:
 
     def __repr__(self) -> str:
         kept, total = self.files
-        return f"<ScanExplanation {self.filter}: {kept:,} of {total:,} files kept>"
+        return f"<ScanExplanation {visible(str(self.filter))}: {kept:,} of {total:,} files kept>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return late_bound.mimebundle(self)
