@@ -11,6 +11,7 @@ from . import (  # noqa: F401  (each registers its functions)
     comparison,
     conditional,
     logic,
+    math_family,
     nulls,
     rounding,
     sets,

@@ -14,7 +14,7 @@ import pyarrow.types as pat
 
 from .dispatch import best_arithmetic, best_decimal_to_float, best_floating
 from .function import Kernel
-from .registry import define
+from .registry import definer
 from .types import (
     FLOATS,
     NUMERIC,
@@ -30,6 +30,8 @@ from .types import (
     same_as,
     timestamp_unit,
 )
+
+define = definer("math")
 
 __all__: list[str] = []
 

@@ -13,8 +13,10 @@ import pyarrow.types as pat
 
 from .dispatch import best_case_when, best_choose, best_if_else
 from .function import Arity, FunctionKind, InputType, Kernel, NullHandling
-from .registry import define
+from .registry import definer
 from .types import FLOATS, INTS, TIME_UNITS, computed, exact, of_kind
+
+define = definer("conditional")
 
 __all__ = ["value_patterns"]
 

@@ -13,7 +13,7 @@ import difflib
 from ..errors import RegistryError, UnknownFunctionError
 from .function import Arity, Function, FunctionKind, Kernel, NullHandling
 
-__all__ = ["define", "function_names", "get_function", "has_function", "register"]
+__all__ = ["define", "definer", "function_names", "get_function", "has_function", "register"]
 
 _FUNCTIONS: dict[str, Function] = {}
 _ALIASES: dict[str, str] = {}
@@ -65,3 +65,12 @@ def get_function(name: str) -> Function:
 def function_names() -> list[str]:
     """Every registered function name, sorted."""
     return sorted(_FUNCTIONS)
+
+
+def definer(family: str):
+    """`define` for one family's module: every function it registers is of `family`."""
+
+    def define_in_family(name: str, kernels: list[Kernel], doc: str, **attributes) -> Function:
+        return define(name, kernels, doc, family=family, **attributes)
+
+    return define_in_family
