@@ -113,5 +113,5 @@ define(
     "The value argument the first argument's index picks, row by row (0 picks the second "
     "argument); a null index gives null, an index out of range is an error.",
     arity=Arity(2, None), null_handling=NullHandling.COMPUTED, kind=FunctionKind.SPECIAL_FORM,
-    dispatch_best=best_choose,
+    dispatch_best=best_choose, can_fail=True,  # an index out of range
 )

@@ -21,9 +21,9 @@ import pyarrow.types as pat
 from ..bounded_cache import ObjectCache
 from ..errors import BindError
 from .function import Arity, InputType, Kernel, NullHandling, OutputType
-from .init_checks import probe_empty
+from .init_checks import requires_options
 from .registry import define, has_function
-from .types import TIME_UNITS, computed, exact, fixed, of_kind, same_as, timestamp_unit
+from .types import ANY, TIME_UNITS, computed, exact, fixed, of_kind, same_as, timestamp_unit
 
 __all__ = ["Family", "define_family", "kernel_signatures", "probed_output", "pyarrow_scalar_names"]
 
@@ -43,6 +43,9 @@ _TYPE_IDS: dict[str, Callable[[pa.DataType], bool]] = {
     "LIST_VIEW": pat.is_list_view, "LARGE_LIST_VIEW": pat.is_large_list_view,
     "FIXED_SIZE_LIST": pat.is_fixed_size_list, "MAP": pat.is_map, "STRUCT": pat.is_struct,
     "DICTIONARY": pat.is_dictionary,
+    "INTERVAL_DAY_TIME": lambda t: t.id == pa.lib.Type_INTERVAL_DAY_TIME,
+    "INTERVAL_MONTHS": lambda t: t.id == pa.lib.Type_INTERVAL_MONTHS,
+    "INTERVAL_MONTH_DAY_NANO": lambda t: t.id == pa.lib.Type_INTERVAL_MONTH_DAY_NANO,
     **{name: (lambda t, m=mode: pat.is_union(t) and t.mode == m)
        for name, mode in _UNION_MODES.items()},
 }
@@ -65,6 +68,8 @@ def _named_types() -> dict[str, pa.DataType]:
 
 
 _NAMED = _named_types()
+# interval types pyarrow cannot construct, printed by name
+_INTERVALS = {"day_time_interval": "INTERVAL_DAY_TIME", "month_interval": "INTERVAL_MONTHS"}
 _SIGNATURE = re.compile(r"ScalarKernel<(?:\((?P<args>.*)\)|varargs\[(?P<var>.*)\*\]) -> (?P<out>.*)>$",
                         re.DOTALL)
 _SPLIT = re.compile(r", (?![^<]*>)")  # commas outside <...>
@@ -85,10 +90,17 @@ def _input_type(text: str) -> InputType:
         if predicate is None:
             raise KeyError(text)
         return of_kind(text[len("Type::"):].lower(), predicate)
-    unit = re.fullmatch(r"timestamp\((s|ms|us|ns)\)", text)
-    if unit:
-        return timestamp_unit(unit.group(1))
-    return exact(_NAMED[text])
+    if text == "any":
+        return ANY
+    if text in _INTERVALS:
+        return of_kind(text, _TYPE_IDS[_INTERVALS[text]])
+    unit = re.fullmatch(r"(timestamp|duration|time32|time64)\((s|ms|us|ns)\)", text)
+    if unit is None:
+        return exact(_NAMED[text])
+    kind, u = unit.groups()
+    if kind == "timestamp":
+        return timestamp_unit(u)
+    return exact(getattr(pa, kind)(u))
 
 
 def kernel_signatures(name: str) -> list[Signature]:
@@ -113,11 +125,23 @@ def pyarrow_scalar_names() -> list[str]:
 
 # -- output types pyarrow prints as "computed" -------------------------------------------
 
+def empty_arguments(name: str, types) -> list:
+    """Arguments of these types holding one null; a `list_element` index as the scalar it takes.
+
+    One null row rather than none: some kernels check their types only when there
+    is a row (`is_dst` refuses a timestamp without a time zone), and a null is a
+    row no kernel computes anything for.
+    """
+    if name == "list_element" and len(types) == 2:  # a null index is an error: no rows, index 0
+        return [pa.nulls(0, types[0]), pa.scalar(0, types[1])]
+    return [pa.nulls(1, t) for t in types]
+
+
 _PROBED = ObjectCache(8192)  # (options, function, types) -> output type
 
 
 def probed_output(name: str) -> OutputType:
-    """The type pyarrow's kernel gives for these types and options, asked on empty arrays.
+    """The type pyarrow's kernel gives for these types and options, asked on one null row.
 
     For the kernels whose output depends on their options in ways Arrow spells out
     only in code (regex group names, a strptime format with %z, a list slice's
@@ -130,7 +154,10 @@ def probed_output(name: str) -> OutputType:
         if hit is not None:
             return hit
         try:
-            result = pc.call_function(name, [pa.nulls(0, t) for t in types], options)
+            result = pc.call_function(name, empty_arguments(name, types), options)
+        except KeyError as exc:  # an array class pyarrow lacks (day_time_interval)
+            raise BindError(f"Function '{name}' returns a type pyarrow has no array class "
+                            f"for (type id {exc}); it cannot run from Python") from exc
         except (pa.ArrowException, TypeError, ValueError) as exc:
             raise BindError(f"Function '{name}' rejects input types "
                             f"({', '.join(map(str, types))}) with its options: {exc}") from exc
@@ -166,9 +193,31 @@ def _output(family: Family, name: str, signature: Signature) -> OutputType:
     return probed_output(name)  # a struct or other type this reader does not name
 
 
-def _probe_given_options(function, kernel, types, options) -> None:
-    if options is not None:
-        probe_empty(function, kernel, types, options)
+_CHECKED = ObjectCache(8192)  # (options, function, types) that pyarrow's kernel accepted
+
+
+def probe_types(function, kernel, types, options) -> None:
+    """Arrow's kernel init and the checks its kernels make on types alone, at bind time.
+
+    Some kernels refuse a type only when they run (`is_dst` on a timestamp without
+    a time zone, `round_to_multiple` of a decimal whose precision cannot hold the
+    multiple): running the kernel once on a null row reports that when binding.
+    """
+    if function.options_required:
+        requires_options(function, kernel, types, options)
+    tag = (function.name, *types)
+    if _CHECKED.get(options, tag):
+        return
+    try:
+        function(empty_arguments(function.name, types), options, kernel)
+    except KeyError as exc:  # an array class pyarrow lacks (day_time_interval)
+        raise BindError(f"Function '{function.name}' returns a type pyarrow has no array "
+                        f"class for (type id {exc}); it cannot run from Python") from exc
+    except (pa.ArrowException, TypeError, ValueError) as exc:
+        raise BindError(f"Function '{function.name}' rejects input types "
+                        f"({', '.join(map(str, types))}){' with its options' if options else ''}"
+                        f": {exc}") from exc
+    _CHECKED.put(options, True, tag)
 
 
 def define_family(family: Family, names: Sequence[str]) -> list[str]:
@@ -196,8 +245,7 @@ def define_family(family: Family, names: Sequence[str]) -> list[str]:
                options_class=options_class, default_options=default,
                options_required=doc.options_required, dispatch_best=family.dispatch_best,
                can_fail=any(k.can_fail for k in kernels),
-               init=probe_empty if doc.options_required else
-               (_probe_given_options if options_class is not None else None),
+               init=probe_types,
                family=family.name, description=doc.description)
         registered.append(name)
     return registered

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from . import arithmetic, rounding  # noqa: F401  (the hand-written functions register first)
 from .derive import Family, define_family, first_type
 from .dispatch import best_arithmetic, best_element_wise, best_floating, best_round_binary
 from .function import NullHandling
