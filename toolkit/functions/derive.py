@@ -19,13 +19,13 @@ import pyarrow.compute as pc
 import pyarrow.types as pat
 
 from ..bounded_cache import ObjectCache
-from ..errors import BindError
+from ..errors import BindError, RegistryError
 from .function import Arity, InputType, Kernel, NullHandling, OutputType
 from .init_checks import requires_options
 from .registry import define, has_function
 from .types import ANY, TIME_UNITS, computed, exact, fixed, of_kind, same_as, timestamp_unit
 
-__all__ = ["Family", "define_family", "kernel_signatures", "probed_output", "pyarrow_scalar_names"]
+__all__ = ["DERIVED", "Family", "define_family", "kernel_signatures", "probed_output", "pyarrow_scalar_names"]
 
 _UNION_MODES = {"DENSE_UNION": "dense", "SPARSE_UNION": "sparse"}
 # Arrow's Type::ID names as its kernels print them, as predicates over pyarrow types
@@ -88,7 +88,7 @@ def _input_type(text: str) -> InputType:
     if text.startswith("Type::"):
         predicate = _TYPE_IDS.get(text[len("Type::"):])
         if predicate is None:
-            raise KeyError(text)
+            raise RegistryError(f"a kernel input this reader cannot name: {text}")
         return of_kind(text[len("Type::"):].lower(), predicate)
     if text == "any":
         return ANY
@@ -96,6 +96,8 @@ def _input_type(text: str) -> InputType:
         return of_kind(text, _TYPE_IDS[_INTERVALS[text]])
     unit = re.fullmatch(r"(timestamp|duration|time32|time64)\((s|ms|us|ns)\)", text)
     if unit is None:
+        if text not in _NAMED:
+            raise RegistryError(f"a kernel input this reader cannot name: {text}")
         return exact(_NAMED[text])
     kind, u = unit.groups()
     if kind == "timestamp":
@@ -104,12 +106,12 @@ def _input_type(text: str) -> InputType:
 
 
 def kernel_signatures(name: str) -> list[Signature]:
-    """pyarrow's kernels of `name` as patterns; KeyError on a type this reader does not know."""
+    """pyarrow's kernels of `name` as patterns; RegistryError on a type this reader lacks."""
     out = []
     for kernel in pc.get_function(name).kernels:
         found = _SIGNATURE.match(str(kernel))
         if found is None:
-            raise KeyError(str(kernel))
+            raise RegistryError(f"a kernel signature this reader cannot read: {kernel}")
         varargs = found.group("var") is not None
         text = found.group("var") if varargs else found.group("args")
         inputs = tuple(_input_type(t) for t in _SPLIT.split(text)) if text else ()
@@ -165,6 +167,8 @@ def probed_output(name: str) -> OutputType:
 
     return computed("as the kernel computes it for the options", resolve)
 
+
+DERIVED: list[str] = []  # the names registered from pyarrow's registry, in order
 
 # -- families ----------------------------------------------------------------------------
 
@@ -230,7 +234,7 @@ def define_family(family: Family, names: Sequence[str]) -> list[str]:
         pyfn = pc.get_function(name)
         try:
             signatures = kernel_signatures(name)
-        except KeyError:
+        except RegistryError:
             continue  # a type this reader cannot name: the registry test reports the gap
         kernels = [Kernel(name, s.inputs, _output(family, name, s), varargs=s.varargs,
                           can_fail=family.can_fail(name, s.inputs)) for s in signatures]
@@ -248,6 +252,7 @@ def define_family(family: Family, names: Sequence[str]) -> list[str]:
                init=probe_types,
                family=family.name, description=doc.description)
         registered.append(name)
+    DERIVED.extend(registered)
     return registered
 
 
