@@ -189,6 +189,12 @@ class Family:
         lambda name, inputs: None)
 
 
+# options classes left without a default object: theirs holds a pa.Scalar, and building
+# one from a Python float imports pandas, which `import toolkit` must not; given no
+# options, pyarrow's kernel uses the same defaults
+_DEFAULTS_COSTLY = (pc.RoundToMultipleOptions,)
+
+
 def _output(family: Family, name: str, signature: Signature) -> OutputType:
     if signature.output == "computed":
         return family.computed(name, signature.inputs) or probed_output(name)
@@ -241,7 +247,8 @@ def define_family(family: Family, names: Sequence[str]) -> list[str]:
         doc = pyfn._doc
         options_class = getattr(pc, doc.options_class) if doc.options_class else None
         default = None
-        if options_class is not None and not doc.options_required:
+        if options_class is not None and not doc.options_required and (
+                options_class not in _DEFAULTS_COSTLY):
             default = options_class()
         arity = Arity(pyfn.arity, pyfn.arity) if pyfn.arity is not Ellipsis else Arity(1, None)
         summary = doc.summary.rstrip(".") + "."

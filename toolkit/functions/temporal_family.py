@@ -14,8 +14,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import temporal  # noqa: F401  (the hand-written functions register first)
 from ..options import option_values
+from . import temporal  # noqa: F401  (the hand-written functions register first)
 from .derive import Family, define_family, first_type
 from .function import NullHandling
 from .types import computed
@@ -24,7 +24,7 @@ __all__ = ["TEMPORAL_NAMES"]
 
 _NAMES = sorted(
     n for n in pc.list_functions()
-    if n.endswith("_between") or n.endswith("_temporal") or n in (
+    if n.endswith(("_between", "_temporal")) or n in (
         "strptime", "strftime", "iso_week", "iso_year", "iso_calendar", "us_week", "us_year",
         "week", "year_month_day", "is_leap_year", "is_dst", "subsecond", "assume_timezone",
         "local_timestamp"))
