@@ -38,8 +38,10 @@ def _floats_only(inputs) -> bool:
 def _can_fail(name: str, inputs) -> bool:
     if name.endswith("_checked"):
         return True
-    if name in ("modulo", "remainder", "round_to_multiple", "round_binary"):
-        return not _floats_only(inputs)  # a zero divisor or an overflow; floats give NaN/inf
+    if name in ("modulo", "remainder"):
+        return not _floats_only(inputs)  # a zero divisor; floats give NaN
+    if name in ("round_to_multiple", "round_binary"):
+        return not _floats_only(inputs[:1])  # integers and decimals overflow; floats do not
     return False
 
 
