@@ -6,7 +6,7 @@ families, so implicit casts are exercised; the rows hold nulls, NaN, infinities,
 empty strings, leap days and times around a daylight saving change. For each
 call: exprscope binds exactly where pyarrow's dispatch accepts the types, the
 bound type is pyarrow's result type, lazy and eager evaluation give pyarrow's
-values, and a call fails where pyarrow fails. A kernel that failed must say it
+values, and a call fails where pyarrow fails, at the row pyarrow fails on. A kernel that failed must say it
 can fail, and a function that says nulls in give nulls out must do so.
 """
 
@@ -181,6 +181,16 @@ def _run_pyarrow(name, arrays, options):
         return None, ("data", exc)
 
 
+def _first_failing_row(name, values, options) -> int | None:
+    """The first row pyarrow fails on alone (None when every row passes alone)."""
+    n = max((len(v) for v in values if isinstance(v, pa.Array)), default=0)
+    for r in range(n):
+        row = [v.slice(r, 1) if isinstance(v, pa.Array) else v for v in values]
+        if _run_pyarrow(name, row, options)[1] is not None:
+            return r
+    return None
+
+
 def check_call(name: str, types, problems: list, flip: bool = False) -> bool:
     """Compare one call; True when pyarrow ran it. `flip` swaps the two samples."""
     columns = [f"a{i}" for i in range(len(types))]
@@ -216,6 +226,11 @@ def check_call(name: str, types, problems: list, flip: bool = False) -> bool:
         except ExprscopeError as exc:
             if failure is None:
                 problems.append(f"{where} {mode}: fails ({exc}), pyarrow does not")
+            elif getattr(exc, "row", None) is not None:
+                first = _first_failing_row(name, values, options)
+                if first is not None and exc.row != first:
+                    problems.append(f"{where} {mode}: fails at row {exc.row}, pyarrow's first "
+                                    f"failing row is {first}")
             continue
         if failure is not None:
             problems.append(f"{where} {mode}: gives {got}, pyarrow fails: {failure[1]}")
