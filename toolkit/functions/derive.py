@@ -20,9 +20,9 @@ import pyarrow.types as pat
 
 from ..bounded_cache import ObjectCache
 from ..errors import BindError, RegistryError
-from .function import Arity, InputType, Kernel, NullHandling, OutputType
+from .function import Arity, Function, InputType, Kernel, NullHandling, OutputType
 from .init_checks import requires_options
-from .registry import define, has_function
+from .registry import define, has_function, register_later
 from .types import ANY, TIME_UNITS, computed, exact, fixed, of_kind, same_as, timestamp_unit
 
 __all__ = ["DERIVED", "Family", "define_family", "kernel_signatures", "probed_output", "pyarrow_scalar_names"]
@@ -231,36 +231,40 @@ def probe_types(function, kernel, types, options) -> None:
 
 
 def define_family(family: Family, names: Sequence[str]) -> list[str]:
-    """Register each of `names` pyarrow has and exprscope lacks; the names registered."""
+    """Register each of `names` pyarrow has and exprscope lacks; the names registered.
+
+    Each is built (its kernels read from pyarrow) when its name is first looked up.
+    """
     registered = []
     available = set(pc.list_functions())
     for name in names:
         if name not in available or has_function(name):
             continue
-        pyfn = pc.get_function(name)
-        try:
-            signatures = kernel_signatures(name)
-        except RegistryError:
-            continue  # a type this reader cannot name: the registry test reports the gap
-        kernels = [Kernel(name, s.inputs, _output(family, name, s), varargs=s.varargs,
-                          can_fail=family.can_fail(name, s.inputs)) for s in signatures]
-        doc = pyfn._doc
-        options_class = getattr(pc, doc.options_class) if doc.options_class else None
-        default = None
-        if options_class is not None and not doc.options_required and (
-                options_class not in _DEFAULTS_COSTLY):
-            default = options_class()
-        arity = Arity(pyfn.arity, pyfn.arity) if pyfn.arity is not Ellipsis else Arity(1, None)
-        summary = doc.summary.rstrip(".") + "."
-        define(name, kernels, summary, arity=arity, null_handling=family.null_handling(name),
-               options_class=options_class, default_options=default,
-               options_required=doc.options_required, dispatch_best=family.dispatch_best,
-               can_fail=any(k.can_fail for k in kernels),
-               init=probe_types,
-               family=family.name, description=doc.description)
+        if pc.get_function(name).kind != "scalar":  # count_all, replace_with_mask, ...
+            continue
+        register_later(name, lambda name=name: _define_from_pyarrow(family, name))
         registered.append(name)
     DERIVED.extend(registered)
     return registered
+
+
+def _define_from_pyarrow(family: Family, name: str) -> Function:
+    pyfn = pc.get_function(name)
+    kernels = [Kernel(name, s.inputs, _output(family, name, s), varargs=s.varargs,
+                      can_fail=family.can_fail(name, s.inputs)) for s in kernel_signatures(name)]
+    doc = pyfn._doc
+    options_class = getattr(pc, doc.options_class) if doc.options_class else None
+    default = None
+    if options_class is not None and not doc.options_required and (
+            options_class not in _DEFAULTS_COSTLY):
+        default = options_class()
+    arity = Arity(pyfn.arity, pyfn.arity) if pyfn.arity is not Ellipsis else Arity(1, None)
+    summary = doc.summary.rstrip(".") + "."
+    return define(name, kernels, summary, arity=arity, null_handling=family.null_handling(name),
+                  options_class=options_class, default_options=default,
+                  options_required=doc.options_required, dispatch_best=family.dispatch_best,
+                  can_fail=any(k.can_fail for k in kernels), init=probe_types,
+                  family=family.name, description=doc.description)
 
 
 def first_type(name: str, inputs) -> OutputType:
