@@ -232,7 +232,8 @@ def best_integer_to_float(function: Function, types: list) -> list:
 
 
 def best_floating(function: Function, types: list) -> list:
-    """ArithmeticFloatingPointFunction (sqrt): integers and decimals become float64."""
+    """ArithmeticFloatingPointFunction (sqrt, trigonometry, logarithms): integers and decimals
+    become float64."""
     return _to_float64_then_common(function, types, lambda t: pat.is_integer(t) or is_decimal(t))
 
 
