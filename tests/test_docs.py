@@ -89,3 +89,13 @@ def test_the_jupyter_guides_python_blocks_run_as_written(capsys):
     for block in blocks:
         exec(compile(block, "docs/jupyter.md", "exec"), namespace)
     assert namespace["explorer"].current is not None
+
+
+def test_the_function_list_in_the_api_page_is_current(build):
+    """docs/api.md lists every function as the registry has it (regenerate with
+    `python docs/build.py --functions`)."""
+    assert build.current_function_list() == build.function_list()
+    from toolkit.functions import function_names
+
+    listed = build.current_function_list()
+    assert all(f"| `{name}` |" in listed for name in function_names())

@@ -9,12 +9,13 @@ gives the values without a table of per-class parsers.
 from __future__ import annotations
 
 import functools
+import inspect
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = ["option_values", "option_scalars", "options_to_string", "cast_target", "value_set",
-           "field_names", "options_equal"]
+           "field_names", "options_equal", "options_changed_text"]
 
 
 def _fingerprint(options: pc.FunctionOptions) -> bytes:
@@ -71,3 +72,66 @@ def _options_text(serialized: bytes, cls: type) -> str:
 def options_to_string(options: pc.FunctionOptions) -> str:
     """Arrow's ToString of options: `{prop=value, ...}` (taken from Arrow itself)."""
     return _options_text(_fingerprint(options), type(options))
+
+
+def _top_level_pieces(text: str) -> list[str]:
+    """`a=1, b=[1, 2], c="x, y"` split at the commas outside brackets and quotes."""
+    pieces, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(text):
+        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and ch in "[{(":
+            depth += 1
+        elif not quoted and ch in "]})":
+            depth -= 1
+        elif not quoted and depth == 0 and text.startswith(", ", i):
+            pieces.append(text[start:i])
+            start = i + 2
+    pieces.append(text[start:])
+    return pieces
+
+
+@functools.lru_cache(maxsize=512)
+def _defaults_for(cls: type, required: tuple) -> pc.FunctionOptions | None:
+    try:
+        return cls(**dict(required))
+    except (TypeError, ValueError, pa.ArrowException):
+        return None
+
+
+def _required_fields(cls: type) -> tuple[str, ...]:
+    try:
+        parameters = inspect.signature(cls.__init__).parameters.values()
+    except (TypeError, ValueError):
+        return ()
+    return tuple(p.name for p in parameters if p.name != "self" and p.default is p.empty
+                 and p.kind is p.POSITIONAL_OR_KEYWORD)
+
+
+def options_changed_text(options: pc.FunctionOptions) -> str:
+    """Arrow's `{prop=value}` text keeping only what differs from the class's defaults.
+
+    The fields the class cannot do without (PadOptions' width) always show;
+    `{width=5, padding="*"}` rather than every field. The full text when the
+    defaults cannot be built or the text cannot be matched to the fields.
+    """
+    full = options_to_string(options)
+    mine = option_scalars(options)
+    required = _required_fields(type(options))
+    try:
+        kept = tuple((k, mine[k].as_py()) for k in required if k in mine)
+        defaults = _defaults_for(type(options), kept)
+    except (TypeError, ValueError, pa.ArrowException):  # unhashable or unreadable values
+        return full
+    if defaults is None or not (full.startswith("{") and full.endswith("}")):
+        return full
+    try:
+        theirs = option_scalars(defaults)
+    except pa.ArrowException:  # defaults Arrow cannot serialize (CastOptions without a type)
+        return full
+    pieces = _top_level_pieces(full[1:-1])
+    if len(pieces) != len(mine) or list(theirs) != list(mine):
+        return full
+    shown = [piece for piece, key in zip(pieces, mine)
+             if key in required or not mine[key].equals(theirs[key])]
+    return "{" + ", ".join(shown) + "}"

@@ -28,6 +28,7 @@ from .expression import Call, Expression, Literal
 from .options import option_values, options_to_string
 
 __all__ = [
+    "DATE_DIFF_UNITS",
     "EXTRACT_UNITS",
     "ROUND_MODES",
     "SQL_FUNCTIONS",
@@ -167,11 +168,14 @@ def _substr() -> SqlFunction:
     return SqlFunction(("substr", "substring"), "utf8_slice_codeunits", build, unbuild)
 
 
-def _match(name: str) -> SqlFunction:
+def _match(name: str, arrow: str | None = None, names: tuple[str, ...] = ()) -> SqlFunction:
+    """`name(x, 'pattern')`: Arrow's matcher with the pattern in MatchSubstringOptions."""
+    arrow = arrow or name
+
     def build(args):
         _arity(name, args, 2, 2)
         pattern = _str_arg(name, args, 1, "pattern")
-        return Call(name, args[:1], pc.MatchSubstringOptions(pattern))
+        return Call(arrow, args[:1], pc.MatchSubstringOptions(pattern))
 
     def unbuild(call):
         if not (isinstance(call.options, pc.MatchSubstringOptions) and len(call.args) == 1):
@@ -181,7 +185,42 @@ def _match(name: str) -> SqlFunction:
             return None
         return [call.args[0], Literal(pa.scalar(values["pattern"]))]
 
-    return SqlFunction((name,), name, build, unbuild)
+    return SqlFunction((name, *names), arrow, build, unbuild)
+
+
+# date_diff('unit', start, end): the unit names and the Arrow function counting them
+DATE_DIFF_UNITS = {
+    "year": "years_between", "quarter": "quarters_between", "week": "weeks_between",
+    "day": "days_between", "hour": "hours_between", "minute": "minutes_between",
+    "second": "seconds_between", "millisecond": "milliseconds_between",
+    "microsecond": "microseconds_between", "nanosecond": "nanoseconds_between",
+}
+
+
+def _date_diff(unit: str) -> SqlFunction:
+    """`date_diff('day', start, end)`: the unit boundaries crossed, Arrow's `*_between`.
+
+    `datediff(end, start)` with two arguments counts days (the end comes first, as
+    in Spark and MySQL). One entry per unit so `to_sql` prints each `*_between`
+    back with its unit; the day entry is the one `parse` reads every unit with.
+    """
+    arrow = DATE_DIFF_UNITS[unit]
+
+    def build(args):
+        if len(args) == 2:
+            return Call("days_between", [args[1], args[0]])
+        _arity("date_diff", args, 2, 3)
+        given = _str_arg("date_diff", args, 0, "unit").lower()
+        given = given.removesuffix("s")
+        if given not in DATE_DIFF_UNITS:
+            raise ArgumentError(f"date_diff(): unknown unit {given!r}; one of "
+                                f"{', '.join(DATE_DIFF_UNITS)}", 0)
+        return Call(DATE_DIFF_UNITS[given], args[1:])
+
+    def unbuild(call):
+        return [Literal(pa.scalar(unit)), *call.args] if _is_plain(call, 2) else None
+
+    return SqlFunction(("date_diff", "datediff"), arrow, build, unbuild)
 
 
 def _is_empty_separator(e: Expression) -> bool:
@@ -235,6 +274,8 @@ _ENTRIES = [
     _renamed(("reverse",), "utf8_reverse", 1),
     _match("starts_with"),
     _match("ends_with"),
+    _match("regexp_like", "match_substring_regex", ("regexp_matches",)),
+    _renamed(("octet_length",), "binary_length", 1),
     _substr(),
     _concat(),
     _concat_ws(),
@@ -247,6 +288,11 @@ _ENTRIES = [
     _renamed(("ln",), "ln", 1),
     _renamed(("exp",), "exp", 1),
     _renamed(("sign",), "sign", 1),
+    _renamed(("mod",), "remainder", 2),  # SQL's mod keeps the dividend's sign, as remainder
+    _renamed(("greatest",), "max_element_wise", 1, None),  # both skip nulls
+    _renamed(("least",), "min_element_wise", 1, None),
+    _renamed(("is_finite", "isfinite"), "is_finite", 1),
+    _renamed(("is_inf", "isinf"), "is_inf", 1),
     _renamed(("coalesce",), "coalesce", 1, None),
     _renamed(("ifnull", "nvl"), "coalesce", 2),
     _renamed(("year",), "year", 1),
@@ -261,12 +307,15 @@ _ENTRIES = [
     _renamed(("millisecond",), "millisecond", 1),
     _renamed(("microsecond",), "microsecond", 1),
     _renamed(("nanosecond",), "nanosecond", 1),
+    _date_diff("day"),
 ]
+# printed by to_sql only: parse reads every unit through the day entry above
+_PRINTED_ONLY = [_date_diff(unit) for unit in DATE_DIFF_UNITS if unit != "day"]
 
 SQL_FUNCTIONS: dict[str, SqlFunction] = _build_table(_ENTRIES)
 
 _BY_ARROW: dict[str, list[SqlFunction]] = {}
-for _entry in _ENTRIES:
+for _entry in _ENTRIES + _PRINTED_ONLY:
     _BY_ARROW.setdefault(_entry.arrow_name, []).append(_entry)
 
 
@@ -307,6 +356,10 @@ def options_from_kwargs(function_name: str, kwargs: dict[str, object]) -> pc.Fun
         raise ArgumentError(f"bad options for {function_name}() ({cls.__name__}): {exc}") from None
 
 
+# TimeUnit prints as SECOND, MILLI, ...; options take "s", "ms", ...
+_TIME_UNIT_NAMES = {"second": "s", "milli": "ms", "micro": "us", "nano": "ns"}
+
+
 def kwargs_for_options(options: pc.FunctionOptions) -> dict[str, object]:
     """Keyword arguments that rebuild `options` exactly, or an ExprscopeError saying why not."""
     values = option_values(options)
@@ -318,7 +371,8 @@ def kwargs_for_options(options: pc.FunctionOptions) -> dict[str, object]:
         elif isinstance(value, int):
             # enums serialize as numbers but are built from their (lower-case) names
             m = re.search(rf"(?:^|[{{ ]){re.escape(key)}=([A-Z][A-Z_0-9]*)(?:[,}}])", text)
-            kwargs[key] = m.group(1).lower() if m else value
+            name = m.group(1).lower() if m else value
+            kwargs[key] = _TIME_UNIT_NAMES.get(name, name) if key == "unit" else name
         else:
             raise ExprscopeError(
                 f"options {text} have no SQL text: {key}={value!r} is not a number, string or boolean")

@@ -29,7 +29,7 @@ from . import heavy_imports, late_bound
 from .errors import ExprscopeError
 from .expression import Call, Expression, Literal, Parameter, postorder
 from .field_ref import FieldPath
-from .options import cast_target, field_names, option_values, value_set
+from .options import cast_target, field_names, option_values, options_equal, value_set
 from .scalar_values import value_text
 from .sql_functions import SQL_FUNCTIONS, entries_for, kwargs_for_options
 from .sql_types import SqlTypeError, sql_type_name
@@ -215,7 +215,9 @@ def _call(node: Call, printed) -> tuple[int, object]:
         return UNARY, ("-", _tight(args[0], ATOM))
     if name == "bit_wise_not" and n == 1 and options is None:
         return UNARY, ("~", _tight(args[0], ATOM))
-    if name == "is_null" and n == 1 and options == pc.NullOptions(nan_is_null=False):
+    # `None == options` crashes pyarrow (a segmentation fault): options_equal checks first
+    if name == "is_null" and n == 1 and options_equal(options or pc.NullOptions(),
+                                                      pc.NullOptions(nan_is_null=False)):
         return CMP, (_tight(args[0], CMP + 1), " IS NULL")
     if name == "is_valid" and n == 1 and options is None:
         return CMP, (_tight(args[0], CMP + 1), " IS NOT NULL")

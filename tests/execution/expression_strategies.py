@@ -2,10 +2,13 @@
 
 Each strategy draws a pair `(toolkit expression, pc.Expression)` of the same
 tree, so one run can be compared with Acero. Types: int (int64 and int32
-columns), float, bool, str. Random tables come with nulls, zeros and NaNs.
+columns), float, bool, str. Besides the forms and operators drawn by their own
+rules, any registered function taking and giving these types may appear.
+Random tables come with nulls, zeros and NaNs.
 """
 
 import functools
+import itertools
 import math
 
 import pyarrow as pa
@@ -13,6 +16,8 @@ import pyarrow.compute as pc
 from hypothesis import strategies as st
 
 import toolkit as tk
+from toolkit.errors import BindError
+from toolkit.functions import FunctionKind, function_names, get_function
 
 COLUMNS = {"int": ["i", "j"], "float": ["f"], "bool": ["p"], "str": ["s"]}
 SCHEMA = pa.schema([("i", pa.int64()), ("j", pa.int32()), ("f", pa.float64()),
@@ -53,6 +58,64 @@ def case_when(conds, values, else_):
     return call("case_when", [struct, *values] + ([else_] if else_ is not None else []))
 
 
+# options for the functions that need them, by options class (the rest run on defaults)
+_OPTIONS = {
+    pc.PadOptions: pc.PadOptions(4, "*"), pc.TrimOptions: pc.TrimOptions("a"),
+    pc.MatchSubstringOptions: pc.MatchSubstringOptions("a"),
+    pc.ReplaceSubstringOptions: pc.ReplaceSubstringOptions("a", "zz"),
+    pc.Utf8NormalizeOptions: pc.Utf8NormalizeOptions("NFD"),
+    pc.ReplaceSliceOptions: pc.ReplaceSliceOptions(0, 1, "x"),
+    pc.SliceOptions: pc.SliceOptions(0, 2), pc.ZeroFillOptions: pc.ZeroFillOptions(3),
+}
+# forms with rules of their own above, and functions whose arguments are not plain columns
+_OWN_RULES = {"cast", "make_struct", "struct_field", "is_in", "index_in"}
+_KIND_OF = {pa.int64(): "int", pa.int32(): "int", pa.float64(): "float", pa.bool_(): "bool",
+            pa.string(): "str"}
+# results of another width: cast back to the kind (a safe cast, in both engines)
+_WIDENED = {"int": pa.int64(), "float": pa.float64()}
+
+
+@functools.cache
+def signatures() -> dict[str, list]:
+    """Per result kind: (function, argument kinds, options, cast to) for every registered
+    scalar function that binds over these columns: the random trees draw from all of them."""
+    found: dict[str, list] = {k: [] for k in COLUMNS}
+    for name in function_names():
+        fn = get_function(name)
+        if fn.kind is FunctionKind.SPECIAL_FORM or name in _OWN_RULES:
+            continue
+        options = _OPTIONS.get(fn.options_class) if fn.options_required else None
+        if fn.options_required and options is None:
+            continue
+        for n in [n for n in (1, 2) if fn.arity.accepts(n)]:
+            for kinds in itertools.product(COLUMNS, repeat=n):
+                args = [tk.field(COLUMNS[k][0]) for k in kinds]
+                try:
+                    out = tk.call(name, args, options).bind(SCHEMA).type
+                except BindError:
+                    continue
+                if out in _KIND_OF:
+                    found[_KIND_OF[out]].append((name, kinds, options, None))
+                elif pa.types.is_integer(out) or pa.types.is_float32(out):
+                    kind = "int" if pa.types.is_integer(out) else "float"
+                    found[kind].append((name, kinds, options, _WIDENED[kind]))
+    return found
+
+
+def _any_function(kind, sub):
+    """A call of any registered function whose result is of `kind`."""
+
+    def build(signature):
+        name, kinds, options, cast_to = signature
+        made = st.tuples(*[sub(k) for k in kinds]).map(lambda args: call(name, list(args),
+                                                                          options))
+        if cast_to is not None:
+            made = made.map(lambda c: call("cast", [c], pc.CastOptions.safe(cast_to)))
+        return made
+
+    return st.sampled_from(signatures()[kind]).flatmap(build)
+
+
 @functools.cache
 def expressions(kind, depth=3):
     """A random well-typed expression pair of the given kind."""
@@ -66,6 +129,7 @@ def expressions(kind, depth=3):
     options.append(st.integers(1, 3).flatmap(lambda n: st.tuples(
         st.lists(sub("bool"), min_size=n, max_size=n), st.lists(sub(kind), min_size=n, max_size=n),
         st.one_of(st.none(), sub(kind)))).map(lambda t: case_when(*t)))
+    options.append(_any_function(kind, sub))
     if kind == "int":
         options.append(st.tuples(st.sampled_from(["add", "subtract", "multiply", "divide"]),
                                  sub("int"), sub("int")).map(lambda t: call(t[0], [t[1], t[2]])))

@@ -8,7 +8,7 @@ from pyarrow import acero
 import toolkit as tk
 from toolkit.errors import KernelError
 
-from .expression_strategies import expressions, same_values, tables
+from .expression_strategies import expressions, same_values, signatures, tables
 
 
 def run_acero(expression, table):
@@ -50,3 +50,11 @@ def test_lazy_fails_only_where_eager_fails(pair, table):
         except KernelError:
             return
         raise AssertionError(f"lazy failed where eager succeeded: {expr}")
+
+
+def test_random_trees_draw_from_the_whole_registry():
+    """Not only the first catalog: trigonometry, padding, extremes, bits and the rest."""
+    drawn = {name for found in signatures().values() for name, *_ in found}
+    assert {"sin", "atan2", "utf8_lpad", "max_element_wise", "bit_wise_and", "modulo",
+            "match_substring_regex", "utf8_is_alpha", "is_finite"} <= drawn
+    assert len(drawn) > 150

@@ -144,3 +144,22 @@ def test_explain_dispatch_narrates_the_binding_steps():
     assert "best dispatch: none (exact only)" in no_casts
     assert ("fails: utf8_upper(b: uint8) has no kernel (Arrow: Function 'utf8_upper' has no "
             "kernel matching input types (uint8))") in no_casts
+
+
+@pytest.mark.parametrize("int_type", [pa.int8(), pa.int32(), pa.uint16(), pa.int64()])
+# (choose is left out: pyarrow's takes its last value's type and casts nothing)
+@pytest.mark.parametrize("form", ["coalesce", "if_else", "case_when"])
+def test_special_forms_give_integer_literals_their_declared_digits_next_to_decimals(form,
+                                                                                   int_type):
+    """pyarrow's CastDecimalArgs: an int32 takes ten digits before the decimal's scale."""
+    from decimal import Decimal
+
+    integer = pa.scalar(None, int_type)
+    decimal = pa.scalar(Decimal("1.25"), pa.decimal128(3, 2))
+    before = {"coalesce": [], "if_else": [pa.scalar(True)],
+              "case_when": [pa.scalar({"c": True}, pa.struct([("c", pa.bool_())]))]}[form]
+    args = before + [integer, decimal]
+    bound = tk.call(form, [tk.literal(a) for a in args]).bind(pa.schema([]))
+    expected = pc.call_function(form, args)
+    assert bound.type == expected.type
+    assert tk.evaluate(bound, pa.table({"x": [1]})) == expected.cast(bound.type)

@@ -11,12 +11,16 @@ from . import (  # noqa: F401  (each registers its functions)
     comparison,
     conditional,
     logic,
+    math_family,
+    nested_family,
     nulls,
     rounding,
     sets,
+    string_family,
     strings,
     structs,
     temporal,
+    temporal_family,
 )
 from .describe import describe
 from .function import Arity, Function, FunctionKind, InputType, Kernel, NullHandling, OutputType

@@ -14,7 +14,7 @@ import pyarrow.types as pat
 
 from .dispatch import best_arithmetic, best_decimal_to_float, best_floating
 from .function import Kernel
-from .registry import define
+from .registry import definer
 from .types import (
     FLOATS,
     NUMERIC,
@@ -30,6 +30,8 @@ from .types import (
     same_as,
     timestamp_unit,
 )
+
+define = definer("math")
 
 __all__: list[str] = []
 
@@ -82,10 +84,13 @@ def _time_duration_kernels(name: str, both_orders: bool) -> list[Kernel]:
     out = []
     times = [pa.time32("s"), pa.time32("ms"), pa.time64("us"), pa.time64("ns")]
     for t in times:
-        out.append(Kernel(name, (exact(t), exact(pa.duration(t.unit))), same_as(0, str(t))))
+        # a time of day that leaves [0, 24h) is an error, row by row
+        out.append(Kernel(name, (exact(t), exact(pa.duration(t.unit))), same_as(0, str(t)),
+                          can_fail=True))
     if both_orders:
         for t in times:
-            out.append(Kernel(name, (exact(pa.duration(t.unit)), exact(t)), same_as(1, str(t))))
+            out.append(Kernel(name, (exact(pa.duration(t.unit)), exact(t)), same_as(1, str(t)),
+                              can_fail=True))
     return out
 
 
@@ -178,7 +183,8 @@ for _name, _make, _doc in _BINARY:
 for _checked in (False, True):
     _suffix = "_checked" if _checked else ""
     define(f"negate{_suffix}",
-           _unary_kernels(f"negate{_suffix}", SIGNED_INTS + FLOATS if _checked else NUMERIC),
+           _unary_kernels(f"negate{_suffix}", (SIGNED_INTS + FLOATS if _checked else NUMERIC)
+                          + [pa.float16()]),
            "Negate the argument element-wise" + (" (fails on overflow)." if _checked else
                                                  " (integers wrap around)."),
            dispatch_best=best_arithmetic, can_fail=_checked)

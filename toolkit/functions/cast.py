@@ -25,8 +25,10 @@ from .cast_range_check import (
     values_in_range,
 )
 from .function import Kernel
-from .registry import define
+from .registry import definer
 from .types import ANY, computed
+
+define = definer("cast")
 
 __all__ = ["can_cast", "cast_options_target", "safe_cast_options"]
 

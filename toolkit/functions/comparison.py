@@ -12,7 +12,7 @@ import pyarrow.types as pat
 
 from .dispatch import best_compare
 from .function import Kernel
-from .registry import define
+from .registry import definer
 from .types import (
     NUMERIC,
     TIME_UNITS,
@@ -21,6 +21,8 @@ from .types import (
     of_kind,
     timestamp_unit,
 )
+
+define = definer("comparison")
 
 __all__ = ["COMPARISONS"]
 

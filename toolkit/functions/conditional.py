@@ -13,8 +13,10 @@ import pyarrow.types as pat
 
 from .dispatch import best_case_when, best_choose, best_if_else
 from .function import Arity, FunctionKind, InputType, Kernel, NullHandling
-from .registry import define
+from .registry import definer
 from .types import FLOATS, INTS, TIME_UNITS, computed, exact, of_kind
+
+define = definer("conditional")
 
 __all__ = ["value_patterns"]
 
@@ -111,5 +113,5 @@ define(
     "The value argument the first argument's index picks, row by row (0 picks the second "
     "argument); a null index gives null, an index out of range is an error.",
     arity=Arity(2, None), null_handling=NullHandling.COMPUTED, kind=FunctionKind.SPECIAL_FORM,
-    dispatch_best=best_choose,
+    dispatch_best=best_choose, can_fail=True,  # an index out of range
 )

@@ -23,6 +23,7 @@ def describe(name: str) -> str:
     lines = [
         f"{fn.name}: {fn.doc}",
         f"  kind:          {', '.join(traits)}",
+        f"  family:        {fn.family}",
         f"  arity:         {fn.arity}",
         f"  null handling: {fn.null_handling.value}",
         f"  options:       {options}",

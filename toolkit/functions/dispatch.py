@@ -42,9 +42,11 @@ __all__ = [
     "best_compare",
     "best_decimal_to_float",
     "best_decode",
+    "best_element_wise",
     "best_floating",
     "best_if_else",
     "best_integer_to_float",
+    "best_round_binary",
     "check_arity",
     "dispatch",
     "dispatch_exact",
@@ -172,7 +174,8 @@ def dispatch(function: Function, types: Sequence[pa.DataType]) -> tuple[Kernel, 
 
 def _decimal_promotion(name: str) -> str | None:
     op = name.split("_")[0]
-    return {"add": "add", "subtract": "add", "multiply": "multiply", "divide": "divide"}.get(op)
+    return {"add": "add", "subtract": "add", "multiply": "multiply", "divide": "divide",
+            "modulo": "add", "remainder": "add"}.get(op)
 
 
 def best_arithmetic(function: Function, types: list) -> list:
@@ -230,7 +233,8 @@ def best_integer_to_float(function: Function, types: list) -> list:
 
 
 def best_floating(function: Function, types: list) -> list:
-    """ArithmeticFloatingPointFunction (sqrt): integers and decimals become float64."""
+    """ArithmeticFloatingPointFunction (sqrt, trigonometry, logarithms): integers and decimals
+    become float64."""
     return _to_float64_then_common(function, types, lambda t: pat.is_integer(t) or is_decimal(t))
 
 
@@ -312,6 +316,27 @@ def best_choose(function: Function, types: list) -> list:
         return types
     index = pa.int64() if pat.is_integer(types[0]) or pat.is_null(types[0]) else types[0]
     return [index, *_common_of_values(types[1:])]
+
+
+def best_element_wise(function: Function, types: list) -> list:
+    """VarArgsCompareFunction (max/min_element_wise): dictionaries decoded, then one common
+    numeric, temporal or binary type; decimals (with nothing but decimals) to one decimal."""
+    types = decode_dictionaries(types)
+    for common in (common_numeric, common_temporal, common_binary):
+        t = common(types)
+        if t is not None:
+            return [t] * len(types)
+    if types and all(is_decimal(t) for t in types):
+        return cast_decimal_args(types)
+    return types
+
+
+def best_round_binary(function: Function, types: list) -> list:
+    """RoundBinary: dictionaries decoded, the number of digits as int32."""
+    types = decode_dictionaries(types)
+    if len(types) == 2 and (_is_number(types[1]) or pat.is_null(types[1])):
+        return [types[0], pa.int32()]
+    return types
 
 
 def best_decode(function: Function, types: list) -> list:

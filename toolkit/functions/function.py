@@ -149,6 +149,8 @@ class Function:
     # Arrow's kernel init: (function, kernel, types, options) -> None, raising on bad options
     init: Callable | None = None
     options_required: bool = False  # binding without options fails (is_in, cast, struct_field)
+    family: str = ""  # math, strings, temporal, nested, comparison, ... (docs group by it)
+    description: str = ""  # the longer text of pyarrow's documentation, when it has one
 
     def dispatch_exact(self, types: Sequence[pa.DataType]) -> Kernel | None:
         for kernel in self.kernels:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import pyarrow as pa
 
 from .function import FunctionKind, Kernel, NullHandling
-from .registry import define
+from .registry import definer
 from .types import exact, fixed
+
+define = definer("logic")
 
 __all__: list[str] = []
 

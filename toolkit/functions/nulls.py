@@ -14,8 +14,10 @@ import pyarrow.types as pat
 from .conditional import all_same, value_patterns
 from .dispatch import best_coalesce
 from .function import Arity, FunctionKind, Kernel, NullHandling
-from .registry import define
+from .registry import definer
 from .types import ANY, computed, exact, fixed, of_kind
+
+define = definer("nulls")
 
 __all__: list[str] = []
 

@@ -17,7 +17,8 @@ import pyarrow as pa
 
 from ..errors import NoKernelError
 from .dispatch import check_arity, dispatch, exact_kernel, no_kernel_error, smallest_type_for
-from .function import Function, Kernel
+from .function import Function, FunctionKind, Kernel
+from .types import is_decimal, is_integer
 from .no_kernel import no_kernel_message
 
 __all__ = ["Resolution", "output_type", "resolve"]
@@ -44,14 +45,25 @@ def resolve(function: Function, args: Sequence, implicit_casts: bool = True) -> 
         return Resolution(function, given, kernel, given, True)
     if not implicit_casts:
         raise no_kernel_error(function, given)
-    narrowed = tuple(smallest_type_for(a.value) if a.is_literal and a.is_scalar else a.type
-                     for a in args)
+    keep_integers = _integers_meet_decimals(function, given)
+    narrowed = tuple(smallest_type_for(a.value)
+                     if a.is_literal and a.is_scalar and not (keep_integers and is_integer(a.type))
+                     else a.type for a in args)
     try:
         kernel, best = dispatch(function, narrowed)
     except NoKernelError as err:
         raise NoKernelError(no_kernel_message(function, args, narrowed), err.function,
                             err.types, err.signatures, str(err)) from None
     return Resolution(function, given, kernel, tuple(best), False, narrowed)
+
+
+def _integers_meet_decimals(function: Function, given: Sequence[pa.DataType]) -> bool:
+    """A special form whose values mix decimals with integers takes each integer at its
+    declared width: Arrow's CastDecimalArgs gives an int32 ten digits before the scale,
+    so `coalesce(int32 null, decimal128(3, 2))` is decimal128(12, 2), as pyarrow types it
+    (narrowing the literal to int8 first would give decimal128(5, 2), a type the int32
+    value cannot be cast to)."""
+    return function.kind is FunctionKind.SPECIAL_FORM and any(is_decimal(t) for t in given)
 
 
 def output_type(name: str, given: Sequence[pa.DataType], resolution: Resolution,

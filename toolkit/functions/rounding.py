@@ -14,8 +14,10 @@ import pyarrow.types as pat
 
 from .dispatch import best_arithmetic, best_integer_to_float
 from .function import Kernel
-from .registry import define
+from .registry import definer
 from .types import FLOATS, NUMERIC, exact, fixed, of_kind, same_as
+
+define = definer("math")
 
 __all__: list[str] = []
 

@@ -14,8 +14,10 @@ import pyarrow.types as pat
 from .dispatch import best_decode
 from .function import Kernel, NullHandling
 from .init_checks import probe_empty
-from .registry import define
+from .registry import definer
 from .types import exact, fixed, of_kind
+
+define = definer("sets")
 
 __all__: list[str] = []
 

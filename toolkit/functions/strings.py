@@ -16,8 +16,10 @@ from .conditional import all_same
 from .dispatch import best_join
 from .function import Arity, Kernel, NullHandling
 from .init_checks import probe_empty
-from .registry import define
+from .registry import definer
 from .types import BASE_BINARY, STRINGS, exact, fixed, same_as
+
+define = definer("strings")
 
 __all__: list[str] = []
 

@@ -16,8 +16,10 @@ from ..errors import BindError, FieldRefError
 from ..field_ref import FieldRef
 from ..options import option_values
 from .function import Arity, Kernel, NullHandling
-from .registry import define
+from .registry import definer
 from .types import ANY, computed, of_kind
+
+define = definer("nested")
 
 __all__ = ["struct_field_type"]
 

@@ -12,8 +12,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .function import Kernel
-from .registry import define
+from .registry import definer
 from .types import TIME_UNITS, exact, fixed, timestamp_unit
+
+define = definer("temporal")
 
 __all__: list[str] = []
 

@@ -13,10 +13,11 @@ from ..expression import Call, Expression
 
 __all__ = ["ASSOCIATIVE_COMMUTATIVE", "Chain", "ExprKey", "flatten_chain"]
 
-# Arrow's IsBinaryAssociativeCommutative
+# Arrow's IsBinaryAssociativeCommutative, and the bit-wise and/or/xor, which are too
+# (on integers of any widths: sign extension distributes over each of them)
 ASSOCIATIVE_COMMUTATIVE = frozenset({
     "and", "or", "and_kleene", "or_kleene", "xor", "add", "add_checked", "multiply",
-    "multiply_checked",
+    "multiply_checked", "bit_wise_and", "bit_wise_or", "bit_wise_xor",
 })
 
 

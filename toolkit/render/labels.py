@@ -15,7 +15,14 @@ import pyarrow.compute as pc
 
 from ..errors import UsageError
 from ..expression import COMPARISON_SYMBOLS, Expression, Literal
-from ..options import cast_target, field_names, option_values, options_to_string, value_set
+from ..options import (
+    cast_target,
+    field_names,
+    option_values,
+    options_changed_text,
+    options_to_string,
+    value_set,
+)
 from ..visible_text import visible
 
 __all__ = ["MAX_FORM_COLUMNS", "SPECIAL_FORMS", "parse_path_text", "path_text", "node_kind",
@@ -105,8 +112,9 @@ def node_detail(node: Expression) -> str | None:
             except Exception:  # not MakeStructOptions after all: fall through
                 pass
 
-        try:
-            return options_to_string(node.options)
+        try:  # only what differs from the defaults: `{width=5, padding="*"}`
+            text = options_changed_text(node.options)
+            return text if text != "{}" else None
         except Exception:  # an options class Arrow cannot print: its class name still helps
             return type(node.options).__name__
     return None

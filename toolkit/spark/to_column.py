@@ -47,7 +47,8 @@ def _translate(expr: Expression, schema):
         else:
             translate = TRANSLATORS.get(node.name)
             if translate is None:
-                raise untranslatable(node.name)
+                raise untranslatable(node.name, "Spark has no function that means the same; "
+                                     "mode='engine' runs it with exprscope")
             args = [columns[id(a)] for a in node.args]
             columns[id(node)] = translate(node, args, [a.type for a in node.args])
     return columns[id(expr)]
