@@ -27,6 +27,15 @@ DENSE_THRESHOLD = 0.8 is the compromise. Two refinements:
   (DataFusion's AND pre-selection figure): its merge is a free bitmap kernel
   instead of a scatter.
 
+Whether a call can fail is its bound kernel's word for its types
+(`call_can_fail`: a float division cannot, an integer one can; int32 -> double
+cannot, int64 -> double can, past 2**53). One refinement comes from the data:
+a subtree whose only fallible calls are safe integer casts of columns (the
+implicit int64 -> double of `b / a`) cannot fail on a batch whose columns'
+values all lie in the casts' ranges, which one `min_max` per column settles
+(`cast_range_check`, the same check the cast itself makes before running
+unchecked); such a subtree is then treated as SAFE for that batch.
+
 Domains under MIN_DENSE_ROWS always stay compact: the gathers are cheap there,
 and the row counts the tracer shows stay exact (a dense branch reports the
 rows it actually ran on, the whole domain).
@@ -38,6 +47,7 @@ import enum
 
 import pyarrow as pa
 
+from ..functions.cast_range_check import checked_range, values_in_range
 from ..functions.function import FunctionKind, NullHandling, call_can_fail
 
 __all__ = [
@@ -47,14 +57,19 @@ __all__ = [
     "MIN_DENSE_ROWS",
     "Density",
     "could_be_dense",
+    "density_here",
     "density_kinds",
     "is_cheap",
+    "is_cheap_here",
     "use_dense",
 ]
+
+IN_RANGE = "cannot fail here: every cast's values are in range"
 
 DENSE_THRESHOLD = 0.8
 KLEENE_DENSE_THRESHOLD = 0.2
 CHEAP_MAX_CALLS = 16
+PROOF_MAX_CALLS = 64  # larger subtrees are not searched for casts to check (the walk is linear)
 MIN_DENSE_ROWS = 16_384
 
 
@@ -118,6 +133,71 @@ def is_cheap(root, memo: dict) -> bool:
     density (special forms inside stay lazy, with cheap children of their own)."""
     fails, _, _, fixed, calls = _facts(root, memo)
     return fixed and not fails and calls <= CHEAP_MAX_CALLS
+
+
+def density_here(root, ctx) -> Density:
+    """`density_kinds`, with the batch's data as evidence: SAFE when the only calls that
+    can fail are range-checked casts of columns whose values are in range."""
+    kind = density_kinds(root, ctx.density_memo)
+    if kind is not Density.SAFE and _facts(root, ctx.density_memo)[4] <= PROOF_MAX_CALLS \
+            and casts_in_range(root, ctx):
+        return Density.SAFE
+    return kind
+
+
+def is_cheap_here(root, ctx) -> bool:
+    """`is_cheap`, with the batch's data as evidence (see `density_here`)."""
+    fails, _, _, fixed, calls = _facts(root, ctx.density_memo)
+    if not fixed or calls > CHEAP_MAX_CALLS:
+        return False
+    return not fails or casts_in_range(root, ctx)
+
+
+def casts_in_range(root, ctx) -> bool:
+    """Whether every call of `root` that can fail is a range-checked cast of a column
+    whose values in this batch all lie in the range (so none of them can fail here)."""
+    casts = _fallible_casts(root, ctx.density_memo)
+    if not casts:
+        return False
+    seen = ctx.casts_in_range
+    for param, low, high in casts:
+        key = (param.path.indices, low, high)
+        found = seen.get(key)
+        if found is None:
+            found = seen[key] = values_in_range(ctx.column(param), low, high)
+        if not found:
+            return False
+    return True
+
+
+def _fallible_casts(root, memo: dict):
+    """[(field, low, high)] of the casts that make `root` fallible, or None when something
+    else can fail (or nothing can: nothing to prove). Walked once per tree and evaluation."""
+    key = ("casts", id(root))
+    if key in memo:
+        return memo[key]
+    casts: list | None = []
+    stack = [root]
+    while stack and casts is not None:
+        node = stack.pop()
+        if not node.is_call:
+            continue
+        if call_can_fail(node):
+            casts = _range_cast(node, casts)
+        stack.extend(node.args)
+    memo[key] = casts or None
+    return memo[key]
+
+
+def _range_cast(node, casts: list) -> list | None:
+    arg = node.args[0] if node.args else None
+    if node.name != "cast" or arg is None or arg.kind != "field" or arg.path is None \
+            or arg.type is None or node.options is None:
+        return None
+    checked = checked_range(arg.type, node.type, node.options)
+    if checked is None:
+        return None
+    return [*casts, (arg, checked[0], checked[1])]
 
 
 def could_be_dense(selected: int, domain: int, threshold: float | None = None) -> bool:

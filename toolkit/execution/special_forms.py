@@ -20,7 +20,14 @@ import pyarrow.compute as pc
 
 from . import dense_path
 from .case_chain import case_when_chain
-from .dense_path import Density, could_be_dense, density_kinds, is_cheap, use_dense
+from .dense_path import (
+    Density,
+    could_be_dense,
+    density_here,
+    density_kinds,
+    is_cheap_here,
+    use_dense,
+)
 from .gather_scatter import empty_of, merge_parts, null_of, spread, take
 from .kernel_errors import kernel_error
 from .logical_nulls import logical_null_count, null_rows
@@ -39,12 +46,14 @@ def _sub_selection(sel: SelectionVector | None, rows: SelectionVector) -> Select
 
 
 def _branch(ctx, sel, child, rel, rows: SelectionVector, path, label, arg_index, allow_full=False,
-            threshold=None):
+            threshold=None, cheap_dense=True):
     """The child's value on `rows` of the domain: `(value, is_full)`.
 
     `is_full` is true when the value covers the whole domain: the branch had
     every row, or it ran densely and the caller can merge without compacting
-    (`allow_full`).
+    (`allow_full`). `cheap_dense=False`: a cheap child on a small share of the
+    domain runs on its rows only (one of many case values: computing each on
+    every row would cost one full pass per branch).
     """
     if path is not None:
         _record(ctx, sel, path, label, arg_index, rows)
@@ -58,17 +67,18 @@ def _branch(ctx, sel, child, rel, rows: SelectionVector, path, label, arg_index,
                    (rows, "selected", "", True))
         return child.value, False
     domain = rows.length
-    memo = ctx.density_memo
-    cheap = domain >= dense_path.MIN_DENSE_ROWS and is_cheap(child, memo)
+    cheap = cheap_dense and domain >= dense_path.MIN_DENSE_ROWS and is_cheap_here(child, ctx)
     if cheap:
         threshold = 0.0  # cheap fixed-width work: every row costs less than gather + scatter
-    kind = density_kinds(child, memo) if could_be_dense(rows.count, domain, threshold) else None
+    kind = density_here(child, ctx) if could_be_dense(rows.count, domain, threshold) else None
     if kind is not None and use_dense(kind, rows.count, domain, threshold):
         mask = rows.mask if kind is Density.MASKED else None
         use = None
         if path is not None:
-            use = (rows, "masked" if mask is not None else "dense",
-                   _dense_reason(cheap, rows.count, domain, threshold, mask is not None), False)
+            why = _dense_reason(cheap, rows.count, domain, threshold, mask is not None)
+            if mask is None and density_kinds(child, ctx.density_memo) is not Density.SAFE:
+                why += f"; {dense_path.IN_RANGE}"
+            use = (rows, "masked" if mask is not None else "dense", why, False)
         full = yield (child, rel, sel, mask, use)
         if allow_full and not isinstance(full, pa.Scalar):
             return full, True
@@ -87,10 +97,12 @@ def _dense_reason(cheap: bool, selected: int, domain: int, threshold, masked: bo
         why = f"over {limit:.0%} of the rows selected"
     if masked:
         why += ", the others made null so no failing kernel sees them"
+    elif not cheap:
+        why += ", cannot fail"
     return why
 
 
-_CHEAP_FORM = "cheap branches: one kernel, all rows"
+_CHEAP_FORM = "cheap branches that cannot fail: one kernel, all rows"
 
 
 def _dense_use(ctx, path, rows: SelectionVector):
@@ -108,8 +120,7 @@ def _all_dense(ctx, domain, *children) -> bool:
     """
     if domain < dense_path.MIN_DENSE_ROWS:
         return False
-    memo = ctx.density_memo
-    return all(is_cheap(c, memo) for c in children)
+    return all(is_cheap_here(c, ctx) for c in children)
 
 
 def _record(ctx, sel, path, label, arg_index, rows: SelectionVector) -> None:
