@@ -12,6 +12,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .selection import row_numbers
+
 __all__ = [
     "broadcast",
     "empty_of",
@@ -210,7 +212,7 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
     covered = sum(rows.count for rows, _, _ in parts) == domain
     if not others:
         return null_out_unselected(base_value, base[0].mask)
-    index = pa.arange(0, domain)
+    index = row_numbers(domain)
     if not covered:
         index = null_out_unselected(index, base[0].mask)
     values = [base_value]

@@ -189,8 +189,21 @@ def if_else(ctx, node, path, sel):
     return merge_parts(domain, [(true_rows, tv, t_full), (false_rows, fv, f_full)], node.type)
 
 
+CHAIN_MAX_CASES = 2  # cheap cases merged by a chain of if_else (cheaper than Arrow's kernel)
+DENSE_MAX_CASES = 8  # up to here Arrow's case_when kernel over dense cases; beyond, the funnel
+
+
 def case_when(ctx, node, path, sel):
-    """Condition i runs only on rows no earlier case took; a null condition is not taken."""
+    """Condition i runs only on rows no earlier case took; a null condition is not taken.
+
+    Up to DENSE_MAX_CASES cheap cases run densely, merged by a chain of `if_else`
+    (up to CHAIN_MAX_CASES) or Arrow's own kernel (measured, 1M rows: 5 cases
+    funnel 8.5 ms, chain 10.2, kernel 7.1; 12 cases 11.9, 23.3, 13.8). More cases funnel, as DuckDB's CASE does: each condition decides only the rows
+    no earlier case took (cheap conditions densely, combined with bitmap kernels),
+    stopping once none remain; each value runs on its own rows only, and one merge
+    (`merge_parts`: one `take` through the inverse permutation of every branch's
+    rows) puts them together, instead of one full pass per case.
+    """
     domain = ctx.size(sel)
     args = node.args
     conds_node = args[0]
@@ -204,7 +217,8 @@ def case_when(ctx, node, path, sel):
         n_cases = struct_value.type.num_fields
         conds = None
     else_node = args[1 + n_cases] if len(args) > 1 + n_cases else None
-    if conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
+    few = n_cases <= DENSE_MAX_CASES
+    if few and conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
         # cheap everywhere: Arrow's own case_when kernel over fully evaluated arguments
         struct = yield (conds_node, (0,), sel, None)
         used: dict[int, SelectionVector] = {}
@@ -215,7 +229,7 @@ def case_when(ctx, node, path, sel):
         for i in range(1, len(args)):
             rows = used.get(i, SelectionVector.none(domain)) if path is not None else None
             values.append((yield (args[i], (i,), sel, None, _dense_use(ctx, path, rows))))
-        return _cast(_dense_case_when(node, struct, values), node.type)
+        return _cast(_dense_case_when(node, struct, values, n_cases), node.type)
     remaining = SelectionVector.all(domain)
     parts = []
     for i in range(n_cases):
@@ -232,14 +246,14 @@ def case_when(ctx, node, path, sel):
         taken = _picked(remaining, c, c_full)
         if taken.count:
             value, full = yield from _branch(ctx, sel, args[1 + i], (1 + i,), taken, path,
-                                             f"then {i + 1}", 1 + i, True)
+                                             f"then {i + 1}", 1 + i, True, cheap_dense=few)
             parts.append((taken, value, full))
             remaining = remaining.minus(taken)
         else:
             _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
     if else_node is not None and remaining.count:
         value, full = yield from _branch(ctx, sel, else_node, (1 + n_cases,), remaining, path,
-                                         "else", 1 + n_cases, True)
+                                         "else", 1 + n_cases, True, cheap_dense=few)
         parts.append((remaining, value, full))
     elif else_node is not None:
         _skipped(ctx, sel, path, "else", 1 + n_cases)
@@ -281,9 +295,9 @@ def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool,
     return used
 
 
-def _dense_case_when(node, struct, values):
-    """A chain of if_else where it applies (faster), else Arrow's case_when kernel."""
-    chained = case_when_chain(struct, values, node.type)
+def _dense_case_when(node, struct, values, n_cases: int):
+    """A chain of if_else where it applies and is faster, else Arrow's case_when kernel."""
+    chained = case_when_chain(struct, values, node.type) if n_cases <= CHAIN_MAX_CASES else None
     if chained is not None:
         return chained
     return node.function([struct, *values], node.options, node.kernel)
