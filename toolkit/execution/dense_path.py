@@ -20,7 +20,9 @@ wins at 95% (0.62x); a costly string branch (`utf8_upper(s)`) wins from 60%
 DENSE_THRESHOLD = 0.8 is the compromise. Two refinements:
 
 - cheap subtrees (fixed-width values only, nothing that can fail, at most
-  CHEAP_MAX_CALLS calls) always run densely on large domains: one SIMD pass
+  CHEAP_MAX_CALLS calls, none of them a transcendental function: `ln`, `exp`,
+  `sin`, `power` cost 10-50 times a `multiply` per row, so on a 1% branch
+  computing every row is the waste laziness exists to avoid) always run densely on large domains: one SIMD pass
   over every row is cheaper than gather + kernel + scatter at any density, and
   a special form whose children are all cheap just calls Arrow's own kernel;
 - the right side of and/or goes dense from KLEENE_DENSE_THRESHOLD = 0.2
@@ -52,6 +54,7 @@ from ..functions.function import FunctionKind, NullHandling, call_can_fail
 
 __all__ = [
     "CHEAP_MAX_CALLS",
+    "COSTLY_FUNCTIONS",
     "DENSE_THRESHOLD",
     "KLEENE_DENSE_THRESHOLD",
     "MIN_DENSE_ROWS",
@@ -84,17 +87,29 @@ def _intersecting(call) -> bool:
     return fn.null_handling is NullHandling.INTERSECTION or call.name == "cast"
 
 
+COSTLY_FUNCTIONS = frozenset({
+    "ln", "log10", "log2", "log1p", "logb", "exp", "expm1", "power", "sin", "cos", "tan",
+    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+    "cbrt", "round", "round_to_multiple", "round_binary",
+})
+
+
+def _costly(call) -> bool:
+    return call.name.removesuffix("_checked") in COSTLY_FUNCTIONS
+
+
 def _facts(root, memo: dict) -> tuple:
     """Per node: (can fail somewhere, has a special form, every call null-intersecting,
-    every value fixed-width, number of calls). `memo` (id(node) -> facts) is shared
-    across calls, so asking for every branch of a deeply nested tree stays linear."""
+    every value fixed-width, number of calls, has a costly call). `memo` (id(node) ->
+    facts) is shared across calls, so asking for every branch of a deeply nested tree
+    stays linear."""
     stack = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if id(node) in memo:
             continue
         if not node.is_call:
-            memo[id(node)] = (False, False, True, _fixed_width(node.type), 0)
+            memo[id(node)] = (False, False, True, _fixed_width(node.type), 0, False)
             continue
         if not expanded:
             stack.append((node, True))
@@ -109,7 +124,8 @@ def _facts(root, memo: dict) -> tuple:
         fixed = (_fixed_width(node.type) or node.name == "make_struct") \
             and all(b[3] for b in below)
         calls = 1 + sum(b[4] for b in below)
-        memo[id(node)] = (fails, special, intersecting, fixed, calls)
+        costly = _costly(node) or any(b[5] for b in below)
+        memo[id(node)] = (fails, special, intersecting, fixed, calls, costly)
     return memo[id(root)]
 
 
@@ -119,7 +135,7 @@ def _fixed_width(t) -> bool:
 
 def density_kinds(root, memo: dict) -> Density:
     """The Density of `root` (SAFE, MASKED or NEVER)."""
-    fails, special, intersecting, _, _ = _facts(root, memo)
+    fails, special, intersecting, _, _, _ = _facts(root, memo)
     if not fails:
         return Density.SAFE
     if not special and intersecting:
@@ -131,8 +147,8 @@ def is_cheap(root, memo: dict) -> bool:
     """Few calls over fixed-width values only, none that can fail: computing every row
     costs less than the gathers and the scatter a compact evaluation needs, at any
     density (special forms inside stay lazy, with cheap children of their own)."""
-    fails, _, _, fixed, calls = _facts(root, memo)
-    return fixed and not fails and calls <= CHEAP_MAX_CALLS
+    fails, _, _, fixed, calls, costly = _facts(root, memo)
+    return fixed and not fails and not costly and calls <= CHEAP_MAX_CALLS
 
 
 def density_here(root, ctx) -> Density:
@@ -147,8 +163,8 @@ def density_here(root, ctx) -> Density:
 
 def is_cheap_here(root, ctx) -> bool:
     """`is_cheap`, with the batch's data as evidence (see `density_here`)."""
-    fails, _, _, fixed, calls = _facts(root, ctx.density_memo)
-    if not fixed or calls > CHEAP_MAX_CALLS:
+    fails, _, _, fixed, calls, costly = _facts(root, ctx.density_memo)
+    if not fixed or costly or calls > CHEAP_MAX_CALLS:
         return False
     return not fails or casts_in_range(root, ctx)
 

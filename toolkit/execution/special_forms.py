@@ -186,7 +186,35 @@ def if_else(ctx, node, path, sel):
     fv, f_full = yield from _branch(ctx, sel, other, (2,), false_rows, path, "else", 2, True)
     if t_full and f_full and true_rows.count and false_rows.count:
         return _cast(pc.if_else(c, tv, fv), node.type)
-    return merge_parts(domain, [(true_rows, tv, t_full), (false_rows, fv, f_full)], node.type)
+    sides = ((true_rows, tv, t_full), (false_rows, fv, f_full))
+    if _if_else_mergeable(node.type, sides):
+        # one side covers the domain (or is one value): Arrow's if_else, after the other
+        # side's rows are scattered back to place, instead of a merge through a permutation
+        # (1M rows, a 1% branch over a literal: 1.4 ms against 4)
+        t_side, f_side = (_in_place(value, rows, full, domain, node.type)
+                          for rows, value, full in sides)
+        return _cast(pc.if_else(c, t_side, f_side), node.type)
+    return merge_parts(domain, list(sides), node.type)
+
+
+def _if_else_mergeable(out_type, sides) -> bool:
+    """At most one side is compact, and the type is one `scatter` and `if_else` handle."""
+    compact = sum(1 for rows, value, full in sides
+                  if rows.count and not full and not isinstance(value, pa.Scalar))
+    return compact <= 1 and not (pa.types.is_nested(out_type)
+                                 or pa.types.is_dictionary(out_type)
+                                 or pa.types.is_null(out_type))
+
+
+def _in_place(value, rows: SelectionVector, full: bool, domain: int, out_type):
+    """A branch's value over the whole domain (right at `rows`), or one value for all."""
+    if rows.count == 0:
+        return null_of(out_type)  # no row takes it: only its type matters
+    if isinstance(value, pa.Scalar):
+        return value if value.type == out_type else value.cast(out_type)
+    if not full:
+        value = spread(value, rows.indices, domain)
+    return _cast(value, out_type)
 
 
 CHAIN_MAX_CASES = 2  # cheap cases merged by a chain of if_else (cheaper than Arrow's kernel)
