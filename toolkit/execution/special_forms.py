@@ -66,6 +66,11 @@ def _branch(ctx, sel, child, rel, rows: SelectionVector, path, label, arg_index,
             yield (child, rel, _sub_selection(sel, rows), None,
                    (rows, "selected", "", True))
         return child.value, False
+    if allow_full and child.kind == "field" and sel is None \
+            and rows.length >= dense_path.MIN_DENSE_ROWS:
+        # a column of the batch: reading every row costs nothing, gathering some costs a copy
+        use = (rows, "dense", _COLUMN, False) if path is not None else None
+        return (yield (child, rel, sel, None, use)), True
     domain = rows.length
     cheap = cheap_dense and domain >= dense_path.MIN_DENSE_ROWS and is_cheap_here(child, ctx)
     if cheap:
@@ -102,6 +107,7 @@ def _dense_reason(cheap: bool, selected: int, domain: int, threshold, masked: bo
     return why
 
 
+_COLUMN = "a column: read, not computed"
 _CHEAP_FORM = "cheap branches that cannot fail: one kernel, all rows"
 
 
