@@ -282,7 +282,10 @@ def case_when(ctx, node, path, sel):
             value, full = yield from _branch(ctx, sel, args[1 + i], (1 + i,), taken, path,
                                              f"then {i + 1}", 1 + i, True, cheap_dense=few)
             parts.append((taken, value, full))
-            remaining = remaining.minus(taken)
+            if c_full or isinstance(c, pa.Scalar) or remaining.is_all:
+                remaining = remaining.minus(taken)
+            else:  # compact: the rest of `remaining` straight from the condition, no mask
+                remaining = remaining.scatter_local(pc.invert(_no_nulls(c, False)))
         else:
             _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
     if else_node is not None and remaining.count:
