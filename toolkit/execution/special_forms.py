@@ -28,7 +28,7 @@ from .dense_path import (
     is_cheap_here,
     use_dense,
 )
-from .gather_scatter import empty_of, merge_parts, null_of, spread, take
+from .gather_scatter import empty_of, merge_parts, null_of, placed, spread, take
 from .kernel_errors import kernel_error
 from .logical_nulls import logical_null_count, null_rows
 from .selection import SelectionVector
@@ -219,7 +219,7 @@ def _in_place(value, rows: SelectionVector, full: bool, domain: int, out_type):
     if isinstance(value, pa.Scalar):
         return value if value.type == out_type else value.cast(out_type)
     if not full:
-        value = spread(value, rows.indices, domain)
+        value = placed(value, rows, domain)  # if_else reads it only where `rows` are
     return _cast(value, out_type)
 
 
