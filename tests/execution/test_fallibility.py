@@ -25,6 +25,8 @@ SCHEMA = pa.schema([("i", pa.int32()), ("l", pa.int64()), ("f", pa.float32()),
     ("cast(s as bigint)", True),
     ("d / d", False),  # IEEE: inf or NaN, never an error
     ("l / l", True),  # integer division by zero
+    ("power(d, d)", False),  # NaN or inf
+    ("power(l, l)", True),  # a negative integer exponent
 ])
 def test_a_call_fails_by_its_kernel_and_types(text, fails):
     assert call_can_fail(tk.bind(tk.parse(text), SCHEMA)) is fails
