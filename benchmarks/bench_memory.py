@@ -26,6 +26,9 @@ EXPRESSIONS = {
     "arithmetic (a + 1) * 2 - b": "(a + 1) * 2 - b",
     "comparison mask a > b": "a > b",
     "if_else(a > b, a, b)": "if(a > b, a, b)",
+    "guarded divide": "if(a != 0, b / cast(a as double), 0.0)",
+    "case_when of 20 cases": "case " + " ".join(
+        f"when a < {50 * (i + 1)} then b * {i}" for i in range(20)) + " else 0 end",
 }
 
 _CHILD = r"""

@@ -21,11 +21,17 @@ def best_of(fn, repeat: int) -> float:
     return best
 
 
-def best_of_each(fns: list, repeat: int) -> list[float]:
-    """Seconds of the fastest call of each function, the calls interleaved round by round."""
+def best_of_each(fns: list, repeat: int, rotate: bool = False) -> list[float]:
+    """Seconds of the fastest call of each function, the calls interleaved round by round.
+
+    `rotate`: each round starts with the next function, so none always runs first (the
+    first call of a round was measured ~10% slower, whichever engine it was).
+    """
     best = [float("inf")] * len(fns)
-    for _ in range(repeat):
-        for i, fn in enumerate(fns):
+    for round_ in range(repeat):
+        start = round_ % len(fns) if rotate else 0
+        for i in [*range(start, len(fns)), *range(start)]:
+            fn = fns[i]
             started = time.perf_counter()
             fn()
             best[i] = min(best[i], time.perf_counter() - started)

@@ -83,3 +83,20 @@ def test_dense_results_equal_compact_results(pair, table):
         return
     assert dense.type == compact.type
     assert same_values(dense, compact), str(expr)
+
+
+def test_a_transcendental_branch_runs_on_its_rows_only_and_the_literal_merges_with_if_else():
+    import numpy as np
+    import pyarrow.compute as pc
+
+    rng = np.random.default_rng(3)
+    n = 50_000
+    table = pa.table({"r": rng.random(n), "b": rng.random(n) * 100})
+    text = "if(r < 0.01, ln(b + 1) * sqrt(b) + exp(b / 100), 0.0)"
+    bound = tk.bind(tk.parse(text), table.schema)
+    with tk.trace() as trace:
+        lazy = tk.evaluate(bound, table)
+    assert lazy.equals(tk.evaluate(bound, table, mode="eager"))
+    taken = pc.sum(pc.less(table["r"], 0.01)).as_py()
+    then = next(s for s in trace.evaluations[-1].nodes if s.path == (1,))
+    assert then.rows == taken and then.how == "selected"  # not 50,000 rows of ln and exp

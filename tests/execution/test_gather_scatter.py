@@ -1,11 +1,20 @@
 """Gather/scatter helpers against plain Python references."""
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolkit.execution.gather_scatter import merge_branches, null_out_unselected, overlay
+from toolkit.execution.gather_scatter import (
+    merge_branches,
+    null_out_unselected,
+    overlay,
+    placed,
+    spread,
+)
+from toolkit.execution.selection import SelectionVector
 
 values = st.one_of(st.none(), st.integers(-50, 50))
 
@@ -92,3 +101,14 @@ def test_merge_parts_with_a_full_base_equals_merge_branches(case, data):
     if isinstance(out, pa.Scalar):
         out = pa.repeat(out, n)
     assert out.to_pylist() == expected.to_pylist()
+
+
+@pytest.mark.parametrize("density", [0.0, 0.1, 0.6, 1.0])
+def test_placed_values_read_under_their_mask_are_the_scattered_ones(density):
+    rng = np.random.default_rng(11)
+    n = 5_000
+    mask = pa.array(rng.random(n) < density)
+    rows = SelectionVector.from_mask(mask)
+    values = pa.array(rng.random(rows.count), mask=rng.random(rows.count) < 0.2)
+    at_rows = pc.if_else(mask, placed(values, rows, n), -1.0)
+    assert at_rows.equals(pc.if_else(mask, spread(values, rows.indices, n), -1.0))

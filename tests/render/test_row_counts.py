@@ -15,14 +15,15 @@ from render_helpers import needs_dot, svg_texts
 
 @pytest.fixture(scope="module")
 def dense_else():
-    """`if(a != 0, c / a, coalesce(c * 2, 0))` on 100,000 rows: the else branch runs densely."""
+    """`if(a != 0, 100 / a, coalesce(c * 2, 0))` on 100,000 rows: the else branch runs densely
+    (an integer division can fail, so the then branch runs on its rows only)."""
     rng = np.random.default_rng(0)
     n = 100_000
     c = rng.integers(0, 100, n).astype(float)
     c[rng.random(n) < 0.1] = np.nan
     table = pa.table({"a": rng.integers(-1, 2, n), "c": pa.array(c, from_pandas=True)})
     with tk.trace() as t:
-        tk.evaluate(tk.parse("if(a != 0, c / a, coalesce(c * 2, 0))").bind(table.schema), table)
+        tk.evaluate(tk.parse("if(a != 0, 100 / a, coalesce(c * 2, 0))").bind(table.schema), table)
     event = t.evaluations[-1]
     coalesce = next(s for s in event.nodes if tuple(s.path) == (2,))
     used = int((table["a"].to_numpy() == 0).sum())

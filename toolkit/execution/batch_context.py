@@ -28,6 +28,7 @@ class BatchContext:
         "_gathered",
         "batch",
         "branches",
+        "casts_in_range",
         "density_memo",
         "lazy",
         "observing",
@@ -46,6 +47,7 @@ class BatchContext:
         self.stats: dict[tuple, NodeStats] = {}
         self.branches: list[BranchSelection] = []
         self.density_memo = density_memo  # shared by every slice of one evaluate call
+        self.casts_in_range: dict[tuple, bool] = {}  # (column, low, high) -> all values in it
         self.positions = positions if positions is not None else TreePositions()
         self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)
         self._columns: dict[tuple, pa.Array] = {}

@@ -20,12 +20,23 @@ wins at 95% (0.62x); a costly string branch (`utf8_upper(s)`) wins from 60%
 DENSE_THRESHOLD = 0.8 is the compromise. Two refinements:
 
 - cheap subtrees (fixed-width values only, nothing that can fail, at most
-  CHEAP_MAX_CALLS calls) always run densely on large domains: one SIMD pass
+  CHEAP_MAX_CALLS calls, none of them a transcendental function: `ln`, `exp`,
+  `sin`, `power` cost 10-50 times a `multiply` per row, so on a 1% branch
+  computing every row is the waste laziness exists to avoid) always run densely on large domains: one SIMD pass
   over every row is cheaper than gather + kernel + scatter at any density, and
   a special form whose children are all cheap just calls Arrow's own kernel;
 - the right side of and/or goes dense from KLEENE_DENSE_THRESHOLD = 0.2
   (DataFusion's AND pre-selection figure): its merge is a free bitmap kernel
   instead of a scatter.
+
+Whether a call can fail is its bound kernel's word for its types
+(`call_can_fail`: a float division cannot, an integer one can; int32 -> double
+cannot, int64 -> double can, past 2**53). One refinement comes from the data:
+a subtree whose only fallible calls are safe integer casts of columns (the
+implicit int64 -> double of `b / a`) cannot fail on a batch whose columns'
+values all lie in the casts' ranges, which one `min_max` per column settles
+(`cast_range_check`, the same check the cast itself makes before running
+unchecked); such a subtree is then treated as SAFE for that batch.
 
 Domains under MIN_DENSE_ROWS always stay compact: the gathers are cheap there,
 and the row counts the tracer shows stay exact (a dense branch reports the
@@ -38,23 +49,30 @@ import enum
 
 import pyarrow as pa
 
+from ..functions.cast_range_check import checked_range, values_in_range
 from ..functions.function import FunctionKind, NullHandling, call_can_fail
 
 __all__ = [
     "CHEAP_MAX_CALLS",
+    "COSTLY_FUNCTIONS",
     "DENSE_THRESHOLD",
     "KLEENE_DENSE_THRESHOLD",
     "MIN_DENSE_ROWS",
     "Density",
     "could_be_dense",
+    "density_here",
     "density_kinds",
     "is_cheap",
+    "is_cheap_here",
     "use_dense",
 ]
+
+IN_RANGE = "cannot fail here: every cast's values are in range"
 
 DENSE_THRESHOLD = 0.8
 KLEENE_DENSE_THRESHOLD = 0.2
 CHEAP_MAX_CALLS = 16
+PROOF_MAX_CALLS = 64  # larger subtrees are not searched for casts to check (the walk is linear)
 MIN_DENSE_ROWS = 16_384
 
 
@@ -69,17 +87,29 @@ def _intersecting(call) -> bool:
     return fn.null_handling is NullHandling.INTERSECTION or call.name == "cast"
 
 
+COSTLY_FUNCTIONS = frozenset({
+    "ln", "log10", "log2", "log1p", "logb", "exp", "expm1", "power", "sin", "cos", "tan",
+    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+    "cbrt", "round", "round_to_multiple", "round_binary",
+})
+
+
+def _costly(call) -> bool:
+    return call.name.removesuffix("_checked") in COSTLY_FUNCTIONS
+
+
 def _facts(root, memo: dict) -> tuple:
     """Per node: (can fail somewhere, has a special form, every call null-intersecting,
-    every value fixed-width, number of calls). `memo` (id(node) -> facts) is shared
-    across calls, so asking for every branch of a deeply nested tree stays linear."""
+    every value fixed-width, number of calls, has a costly call). `memo` (id(node) ->
+    facts) is shared across calls, so asking for every branch of a deeply nested tree
+    stays linear."""
     stack = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if id(node) in memo:
             continue
         if not node.is_call:
-            memo[id(node)] = (False, False, True, _fixed_width(node.type), 0)
+            memo[id(node)] = (False, False, True, _fixed_width(node.type), 0, False)
             continue
         if not expanded:
             stack.append((node, True))
@@ -94,7 +124,8 @@ def _facts(root, memo: dict) -> tuple:
         fixed = (_fixed_width(node.type) or node.name == "make_struct") \
             and all(b[3] for b in below)
         calls = 1 + sum(b[4] for b in below)
-        memo[id(node)] = (fails, special, intersecting, fixed, calls)
+        costly = _costly(node) or any(b[5] for b in below)
+        memo[id(node)] = (fails, special, intersecting, fixed, calls, costly)
     return memo[id(root)]
 
 
@@ -104,7 +135,7 @@ def _fixed_width(t) -> bool:
 
 def density_kinds(root, memo: dict) -> Density:
     """The Density of `root` (SAFE, MASKED or NEVER)."""
-    fails, special, intersecting, _, _ = _facts(root, memo)
+    fails, special, intersecting, _, _, _ = _facts(root, memo)
     if not fails:
         return Density.SAFE
     if not special and intersecting:
@@ -116,8 +147,73 @@ def is_cheap(root, memo: dict) -> bool:
     """Few calls over fixed-width values only, none that can fail: computing every row
     costs less than the gathers and the scatter a compact evaluation needs, at any
     density (special forms inside stay lazy, with cheap children of their own)."""
-    fails, _, _, fixed, calls = _facts(root, memo)
-    return fixed and not fails and calls <= CHEAP_MAX_CALLS
+    fails, _, _, fixed, calls, costly = _facts(root, memo)
+    return fixed and not fails and not costly and calls <= CHEAP_MAX_CALLS
+
+
+def density_here(root, ctx) -> Density:
+    """`density_kinds`, with the batch's data as evidence: SAFE when the only calls that
+    can fail are range-checked casts of columns whose values are in range."""
+    kind = density_kinds(root, ctx.density_memo)
+    if kind is not Density.SAFE and _facts(root, ctx.density_memo)[4] <= PROOF_MAX_CALLS \
+            and casts_in_range(root, ctx):
+        return Density.SAFE
+    return kind
+
+
+def is_cheap_here(root, ctx) -> bool:
+    """`is_cheap`, with the batch's data as evidence (see `density_here`)."""
+    fails, _, _, fixed, calls, costly = _facts(root, ctx.density_memo)
+    if not fixed or costly or calls > CHEAP_MAX_CALLS:
+        return False
+    return not fails or casts_in_range(root, ctx)
+
+
+def casts_in_range(root, ctx) -> bool:
+    """Whether every call of `root` that can fail is a range-checked cast of a column
+    whose values in this batch all lie in the range (so none of them can fail here)."""
+    casts = _fallible_casts(root, ctx.density_memo)
+    if not casts:
+        return False
+    seen = ctx.casts_in_range
+    for param, low, high in casts:
+        key = (param.path.indices, low, high)
+        found = seen.get(key)
+        if found is None:
+            found = seen[key] = values_in_range(ctx.column(param), low, high)
+        if not found:
+            return False
+    return True
+
+
+def _fallible_casts(root, memo: dict):
+    """[(field, low, high)] of the casts that make `root` fallible, or None when something
+    else can fail (or nothing can: nothing to prove). Walked once per tree and evaluation."""
+    key = ("casts", id(root))
+    if key in memo:
+        return memo[key]
+    casts: list | None = []
+    stack = [root]
+    while stack and casts is not None:
+        node = stack.pop()
+        if not node.is_call:
+            continue
+        if call_can_fail(node):
+            casts = _range_cast(node, casts)
+        stack.extend(node.args)
+    memo[key] = casts or None
+    return memo[key]
+
+
+def _range_cast(node, casts: list) -> list | None:
+    arg = node.args[0] if node.args else None
+    if node.name != "cast" or arg is None or arg.kind != "field" or arg.path is None \
+            or arg.type is None or node.options is None:
+        return None
+    checked = checked_range(arg.type, node.type, node.options)
+    if checked is None:
+        return None
+    return [*casts, (arg, checked[0], checked[1])]
 
 
 def could_be_dense(selected: int, domain: int, threshold: float | None = None) -> bool:

@@ -35,7 +35,7 @@ from ..visit import modify_expression
 from .batch_context import BatchContext, accumulate, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of
-from .morsel_size import morsel_rows
+from .morsel_size import rows_for_width, type_width
 from .parallel import Morsel, Outcome, run_morsels, split
 from .trampoline import run_tree
 
@@ -69,7 +69,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
         simplified = _simplified_as_acero_does(expr, observer)
         if simplified is not expr:  # a tree that folded to a constant still gives one per row
             expr = simplified
-            rows_per_morsel = _walk_facts(expr)[2]
+            rows_per_morsel = _walk_facts(expr).rows
     observers = active_observers(observer)
     observing = bool(observers)
     started = now() if observing else 0.0
@@ -110,39 +110,65 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     return value
 
 
-def _walk_facts(expr: Expression) -> tuple[list, bool, int | None]:
-    """The field references of `expr`, whether every node is bound, and its morsel size.
+class _Facts:
+    """What evaluating a tree needs to know before any kernel runs, from one walk."""
 
-    Expressions are immutable, so the walk (about 2 us per node) is done once
+    __slots__ = ("array_literal", "bound", "expr", "params", "rows", "schema")
+
+    def __init__(self, expr: Expression):
+        self.expr = expr  # held, so its id is not reused while the entry lives
+        self.bound = expr.is_bound  # O(1): remembered by each call at construction
+        self.schema = None  # the last schema every field was found at its bound path in
+        params: dict = {}  # one per distinct field: a tree may read a column many times
+        width = 0.0
+        self.array_literal = None
+        for node in postorder(expr):
+            kind = node.kind
+            if kind == "field":
+                params.setdefault((node.ref, node.path), node)
+            elif kind == "literal":
+                if self.array_literal is None and isinstance(node.value, pa.Array):
+                    self.array_literal = node
+            elif node is not expr:
+                width = max(width, type_width(node.type))
+        self.params = list(params.values())
+        self.rows = rows_for_width(width) if self.bound else None
+
+
+def _walk_facts(expr: Expression) -> _Facts:
+    """The facts of `expr` (fields read, bound or not, morsel size, array literals).
+
+    Expressions are immutable, so the one walk (about 2 us per node) is done once
     per tree for the last few trees evaluated: a prepared expression evaluated
     batch after batch (Spark's engine mode, a notebook loop) skips it.
     """
     key = id(expr)
     hit = _FACTS.get(key)
-    if hit is not None and hit[0] is expr:
-        return hit[1:]
-    params = [node for node in postorder(expr) if node.kind == "field"]
-    bound = expr.is_bound  # O(1): remembered by each call at construction
-    rows = morsel_rows(expr) if bound else None
+    if hit is not None and hit.expr is expr:
+        return hit
+    facts = _Facts(expr)
     if len(_FACTS) >= _FACTS_SIZE:
         _FACTS.pop(next(iter(_FACTS)), None)  # the oldest entry
-    _FACTS[key] = (expr, params, bound, rows)  # holding expr keeps its id from being reused
-    return params, bound, rows
+    _FACTS[key] = facts
+    return facts
 
 
-_FACTS: dict[int, tuple] = {}
+_FACTS: dict[int, _Facts] = {}
 _FACTS_SIZE = 64
 
 
 def _bound(expr: Expression, schema: pa.Schema):
     """(bound expression, reads any field?, morsel rows); checks that a pre-bound one fits."""
-    params, bound, rows = _walk_facts(expr)
-    _refuse_array_literals(expr)
-    if not bound:
+    facts = _walk_facts(expr)
+    if facts.array_literal is not None:
+        _refuse_array_literal(facts.array_literal)
+    if not facts.bound:
         expr = bind(expr, schema)
-        return expr, bool(params), morsel_rows(expr)
+        return expr, bool(facts.params), _walk_facts(expr).rows
+    if facts.schema is schema or (facts.schema is not None and facts.schema.equals(schema)):
+        return expr, bool(facts.params), facts.rows  # checked on this schema already
     moved = {}
-    for param in params:
+    for param in facts.params:
         if param.path is None:
             continue
         where = _where_now(param, schema)
@@ -150,7 +176,9 @@ def _bound(expr: Expression, schema: pa.Schema):
             moved[param.ref] = where
     if moved:
         expr = _follow_names(expr, moved, schema)
-    return expr, bool(params), rows
+        return expr, bool(facts.params), _walk_facts(expr).rows
+    facts.schema = schema
+    return expr, bool(facts.params), facts.rows
 
 
 _SIMPLIFIED: dict[int, tuple] = {}
@@ -181,14 +209,12 @@ def _folded(expr: Expression) -> Expression:
     return expr if folded is canonical else folded
 
 
-def _refuse_array_literals(expr: Expression) -> None:
+def _refuse_array_literal(node) -> None:
     """An array literal has its own length, not the batch's: evaluating one would pair
     its values with rows by chance (Arrow's expressions do not run them either)."""
-    for node in postorder(expr):
-        if node.is_literal and isinstance(node.value, pa.Array):
-            raise EvaluationError(
-                f"evaluate: {node} is an array literal ({len(node.value):,} values); an "
-                "expression is evaluated row by row, so put the values in a column")
+    raise EvaluationError(
+        f"evaluate: {node} is an array literal ({len(node.value):,} values); an "
+        "expression is evaluated row by row, so put the values in a column")
 
 
 def _where_now(param, schema: pa.Schema):

@@ -12,6 +12,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .selection import row_numbers
+
 __all__ = [
     "broadcast",
     "empty_of",
@@ -20,6 +22,7 @@ __all__ = [
     "null_of",
     "null_out_unselected",
     "overlay",
+    "placed",
     "take",
 ]
 
@@ -93,6 +96,23 @@ def spread(values, positions: pa.Array, length: int):
     if isinstance(values, pa.Scalar):
         return values  # the same on every row the consumer looks at
     return pc.scatter(values, positions, max_index=length - 1)
+
+
+PLACE_BY_RANK_DENSITY = 0.25
+
+
+def placed(values, rows, length: int):
+    """Compact values at their rows of a `length`-row array; the other rows hold any value.
+
+    For a consumer that ignores the other rows (`if_else` under the same condition). Up
+    to PLACE_BY_RANK_DENSITY of the rows, Arrow's scatter; above it, each row takes the
+    value of its rank among the selected rows (a running count of the mask), a `take`
+    whose indices only grow: 1M rows at 50%, 3.3 ms against scatter's 6.8.
+    """
+    if isinstance(values, pa.Scalar) or rows.count <= PLACE_BY_RANK_DENSITY * length:
+        return spread(values, rows.indices, length)
+    rank = pc.subtract(pc.cumulative_sum(rows.mask.cast(pa.int64())), 1)
+    return pc.take(values, pc.max_element_wise(rank, 0))  # rows before the first: any value
 
 
 def overlay(base: pa.Array, mask: pa.BooleanArray, values):
@@ -210,7 +230,7 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
     covered = sum(rows.count for rows, _, _ in parts) == domain
     if not others:
         return null_out_unselected(base_value, base[0].mask)
-    index = pa.arange(0, domain)
+    index = row_numbers(domain)
     if not covered:
         index = null_out_unselected(index, base[0].mask)
     values = [base_value]

@@ -31,6 +31,8 @@ __all__ = [
     "VARIABLE_WIDTH_BYTES",
     "intermediate_width",
     "morsel_rows",
+    "rows_for_width",
+    "type_width",
 ]
 
 MORSEL_BYTES = 2 << 20  # per intermediate array: a core's share of the cache it streams through
@@ -58,8 +60,11 @@ def type_width(type_: pa.DataType | None) -> float:
 
 def morsel_rows(root) -> int | None:
     """Rows per morsel for this tree, or None: do not cut (pieces of PIECE_ROWS)."""
-    width = intermediate_width(root)
+    return rows_for_width(intermediate_width(root))
+
+
+def rows_for_width(width: float) -> int | None:
+    """Rows per morsel for a tree whose widest intermediate has `width` bytes per row."""
     if width == 0:
         return None
-    rows = int(MORSEL_BYTES / width)
-    return max(rows, MIN_MORSEL_ROWS)
+    return max(int(MORSEL_BYTES / width), MIN_MORSEL_ROWS)

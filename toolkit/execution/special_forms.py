@@ -20,8 +20,15 @@ import pyarrow.compute as pc
 
 from . import dense_path
 from .case_chain import case_when_chain
-from .dense_path import Density, could_be_dense, density_kinds, is_cheap, use_dense
-from .gather_scatter import empty_of, merge_parts, null_of, spread, take
+from .dense_path import (
+    Density,
+    could_be_dense,
+    density_here,
+    density_kinds,
+    is_cheap_here,
+    use_dense,
+)
+from .gather_scatter import empty_of, merge_parts, null_of, placed, spread, take
 from .kernel_errors import kernel_error
 from .logical_nulls import logical_null_count, null_rows
 from .selection import SelectionVector
@@ -39,12 +46,14 @@ def _sub_selection(sel: SelectionVector | None, rows: SelectionVector) -> Select
 
 
 def _branch(ctx, sel, child, rel, rows: SelectionVector, path, label, arg_index, allow_full=False,
-            threshold=None):
+            threshold=None, cheap_dense=True):
     """The child's value on `rows` of the domain: `(value, is_full)`.
 
     `is_full` is true when the value covers the whole domain: the branch had
     every row, or it ran densely and the caller can merge without compacting
-    (`allow_full`).
+    (`allow_full`). `cheap_dense=False`: a cheap child on a small share of the
+    domain runs on its rows only (one of many case values: computing each on
+    every row would cost one full pass per branch).
     """
     if path is not None:
         _record(ctx, sel, path, label, arg_index, rows)
@@ -57,18 +66,24 @@ def _branch(ctx, sel, child, rel, rows: SelectionVector, path, label, arg_index,
             yield (child, rel, _sub_selection(sel, rows), None,
                    (rows, "selected", "", True))
         return child.value, False
+    if allow_full and child.kind == "field" and sel is None \
+            and rows.length >= dense_path.MIN_DENSE_ROWS:
+        # a column of the batch: reading every row costs nothing, gathering some costs a copy
+        use = (rows, "dense", _COLUMN, False) if path is not None else None
+        return (yield (child, rel, sel, None, use)), True
     domain = rows.length
-    memo = ctx.density_memo
-    cheap = domain >= dense_path.MIN_DENSE_ROWS and is_cheap(child, memo)
+    cheap = cheap_dense and domain >= dense_path.MIN_DENSE_ROWS and is_cheap_here(child, ctx)
     if cheap:
         threshold = 0.0  # cheap fixed-width work: every row costs less than gather + scatter
-    kind = density_kinds(child, memo) if could_be_dense(rows.count, domain, threshold) else None
+    kind = density_here(child, ctx) if could_be_dense(rows.count, domain, threshold) else None
     if kind is not None and use_dense(kind, rows.count, domain, threshold):
         mask = rows.mask if kind is Density.MASKED else None
         use = None
         if path is not None:
-            use = (rows, "masked" if mask is not None else "dense",
-                   _dense_reason(cheap, rows.count, domain, threshold, mask is not None), False)
+            why = _dense_reason(cheap, rows.count, domain, threshold, mask is not None)
+            if mask is None and density_kinds(child, ctx.density_memo) is not Density.SAFE:
+                why += f"; {dense_path.IN_RANGE}"
+            use = (rows, "masked" if mask is not None else "dense", why, False)
         full = yield (child, rel, sel, mask, use)
         if allow_full and not isinstance(full, pa.Scalar):
             return full, True
@@ -87,10 +102,13 @@ def _dense_reason(cheap: bool, selected: int, domain: int, threshold, masked: bo
         why = f"over {limit:.0%} of the rows selected"
     if masked:
         why += ", the others made null so no failing kernel sees them"
+    elif not cheap:
+        why += ", cannot fail"
     return why
 
 
-_CHEAP_FORM = "cheap branches: one kernel, all rows"
+_COLUMN = "a column: read, not computed"
+_CHEAP_FORM = "cheap branches that cannot fail: one kernel, all rows"
 
 
 def _dense_use(ctx, path, rows: SelectionVector):
@@ -108,8 +126,7 @@ def _all_dense(ctx, domain, *children) -> bool:
     """
     if domain < dense_path.MIN_DENSE_ROWS:
         return False
-    memo = ctx.density_memo
-    return all(is_cheap(c, memo) for c in children)
+    return all(is_cheap_here(c, ctx) for c in children)
 
 
 def _record(ctx, sel, path, label, arg_index, rows: SelectionVector) -> None:
@@ -175,11 +192,52 @@ def if_else(ctx, node, path, sel):
     fv, f_full = yield from _branch(ctx, sel, other, (2,), false_rows, path, "else", 2, True)
     if t_full and f_full and true_rows.count and false_rows.count:
         return _cast(pc.if_else(c, tv, fv), node.type)
-    return merge_parts(domain, [(true_rows, tv, t_full), (false_rows, fv, f_full)], node.type)
+    sides = ((true_rows, tv, t_full), (false_rows, fv, f_full))
+    if _if_else_mergeable(node.type, sides):
+        # one side covers the domain (or is one value): Arrow's if_else, after the other
+        # side's rows are scattered back to place, instead of a merge through a permutation
+        # (1M rows, a 1% branch over a literal: 1.4 ms against 4)
+        t_side, f_side = (_in_place(value, rows, full, domain, node.type)
+                          for rows, value, full in sides)
+        return _cast(pc.if_else(c, t_side, f_side), node.type)
+    return merge_parts(domain, list(sides), node.type)
+
+
+def _if_else_mergeable(out_type, sides) -> bool:
+    """At most one side is compact, and the type is one `scatter` and `if_else` handle."""
+    compact = sum(1 for rows, value, full in sides
+                  if rows.count and not full and not isinstance(value, pa.Scalar))
+    return compact <= 1 and not (pa.types.is_nested(out_type)
+                                 or pa.types.is_dictionary(out_type)
+                                 or pa.types.is_null(out_type))
+
+
+def _in_place(value, rows: SelectionVector, full: bool, domain: int, out_type):
+    """A branch's value over the whole domain (right at `rows`), or one value for all."""
+    if rows.count == 0:
+        return null_of(out_type)  # no row takes it: only its type matters
+    if isinstance(value, pa.Scalar):
+        return value if value.type == out_type else value.cast(out_type)
+    if not full:
+        value = placed(value, rows, domain)  # if_else reads it only where `rows` are
+    return _cast(value, out_type)
+
+
+CHAIN_MAX_CASES = 2  # cheap cases merged by a chain of if_else (cheaper than Arrow's kernel)
+DENSE_MAX_CASES = 8  # up to here Arrow's case_when kernel over dense cases; beyond, the funnel
 
 
 def case_when(ctx, node, path, sel):
-    """Condition i runs only on rows no earlier case took; a null condition is not taken."""
+    """Condition i runs only on rows no earlier case took; a null condition is not taken.
+
+    Up to DENSE_MAX_CASES cheap cases run densely, merged by a chain of `if_else`
+    (up to CHAIN_MAX_CASES) or Arrow's own kernel (measured, 1M rows: 5 cases
+    funnel 8.5 ms, chain 10.2, kernel 7.1; 12 cases 11.9, 23.3, 13.8). More cases funnel, as DuckDB's CASE does: each condition decides only the rows
+    no earlier case took (cheap conditions densely, combined with bitmap kernels),
+    stopping once none remain; each value runs on its own rows only, and one merge
+    (`merge_parts`: one `take` through the inverse permutation of every branch's
+    rows) puts them together, instead of one full pass per case.
+    """
     domain = ctx.size(sel)
     args = node.args
     conds_node = args[0]
@@ -193,7 +251,8 @@ def case_when(ctx, node, path, sel):
         n_cases = struct_value.type.num_fields
         conds = None
     else_node = args[1 + n_cases] if len(args) > 1 + n_cases else None
-    if conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
+    few = n_cases <= DENSE_MAX_CASES
+    if few and conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
         # cheap everywhere: Arrow's own case_when kernel over fully evaluated arguments
         struct = yield (conds_node, (0,), sel, None)
         used: dict[int, SelectionVector] = {}
@@ -204,7 +263,7 @@ def case_when(ctx, node, path, sel):
         for i in range(1, len(args)):
             rows = used.get(i, SelectionVector.none(domain)) if path is not None else None
             values.append((yield (args[i], (i,), sel, None, _dense_use(ctx, path, rows))))
-        return _cast(_dense_case_when(node, struct, values), node.type)
+        return _cast(_dense_case_when(node, struct, values, n_cases), node.type)
     remaining = SelectionVector.all(domain)
     parts = []
     for i in range(n_cases):
@@ -221,14 +280,17 @@ def case_when(ctx, node, path, sel):
         taken = _picked(remaining, c, c_full)
         if taken.count:
             value, full = yield from _branch(ctx, sel, args[1 + i], (1 + i,), taken, path,
-                                             f"then {i + 1}", 1 + i, True)
+                                             f"then {i + 1}", 1 + i, True, cheap_dense=few)
             parts.append((taken, value, full))
-            remaining = remaining.minus(taken)
+            if c_full or isinstance(c, pa.Scalar) or remaining.is_all:
+                remaining = remaining.minus(taken)
+            else:  # compact: the rest of `remaining` straight from the condition, no mask
+                remaining = remaining.scatter_local(pc.invert(_no_nulls(c, False)))
         else:
             _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
     if else_node is not None and remaining.count:
         value, full = yield from _branch(ctx, sel, else_node, (1 + n_cases,), remaining, path,
-                                         "else", 1 + n_cases, True)
+                                         "else", 1 + n_cases, True, cheap_dense=few)
         parts.append((remaining, value, full))
     elif else_node is not None:
         _skipped(ctx, sel, path, "else", 1 + n_cases)
@@ -270,9 +332,9 @@ def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool,
     return used
 
 
-def _dense_case_when(node, struct, values):
-    """A chain of if_else where it applies (faster), else Arrow's case_when kernel."""
-    chained = case_when_chain(struct, values, node.type)
+def _dense_case_when(node, struct, values, n_cases: int):
+    """A chain of if_else where it applies and is faster, else Arrow's case_when kernel."""
+    chained = case_when_chain(struct, values, node.type) if n_cases <= CHAIN_MAX_CASES else None
     if chained is not None:
         return chained
     return node.function([struct, *values], node.options, node.kernel)

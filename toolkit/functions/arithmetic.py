@@ -192,7 +192,9 @@ for _checked in (False, True):
            "Absolute value, element-wise" + (" (fails on overflow)." if _checked else "."),
            dispatch_best=best_arithmetic, can_fail=_checked)
     define(f"power{_suffix}",
-           [Kernel(f"power{_suffix}", (exact(t), exact(t)), same_as(0, str(t))) for t in NUMERIC]
+           # IEEE: a float power is NaN or inf, never an error (even checked)
+           [Kernel(f"power{_suffix}", (exact(t), exact(t)), same_as(0, str(t)),
+                   can_fail=False if t in FLOATS else None) for t in NUMERIC]
            + [Kernel(f"power{_suffix}", (NULL, NULL), fixed(pa.null()))],
            "Raise the base to the exponent element-wise; integer bases reject negative exponents"
            + (" and overflow." if _checked else "."),

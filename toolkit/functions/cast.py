@@ -30,7 +30,7 @@ from .types import ANY, computed
 
 define = definer("cast")
 
-__all__ = ["can_cast", "cast_options_target", "safe_cast_options"]
+__all__ = ["can_cast", "cast_can_fail", "cast_options_target", "safe_cast_options"]
 
 # Reading `to_type` out of CastOptions costs a serialization (~0.1 ms); binding a
 # deep tree reads the same options objects again and again, so the target is
@@ -82,6 +82,38 @@ def _init(function, kernel, types, options) -> None:
                             function="cast", types=types)
 
 
+def cast_can_fail(call) -> bool:
+    """Whether this bound cast can fail on some value, from its types and options alone.
+
+    A safe cast checks only what can be lost: an integer that does not fit the target
+    (`checked_range`: an int64 beyond 2**53 is not exactly a double, so int64 -> double
+    CAN fail), a float truncated to an integer, a string that does not parse. Casts
+    that lose nothing for any value of the source type cannot: the same type, a null,
+    a wider integer or float, an integer that every value of fits the float's mantissa
+    (int32 -> double), a number or boolean written as a string.
+    """
+    source, target = call.args[0].type, call.type
+    if source is None or target is None:
+        return True
+    if source == target or pa.types.is_null(source):
+        return False
+    if pa.types.is_integer(source) and (pa.types.is_integer(target)
+                                        or pa.types.is_floating(target)):
+        return checked_range(source, target, call.options) is not None
+    if pa.types.is_floating(source) and pa.types.is_floating(target):
+        return target.bit_width < source.bit_width and not call.options.allow_float_truncate
+    if pa.types.is_boolean(source):
+        return not (pa.types.is_integer(target) or pa.types.is_floating(target)
+                    or _is_text(target))
+    if pa.types.is_integer(source) or pa.types.is_floating(source):
+        return not _is_text(target)
+    return True
+
+
+def _is_text(type_: pa.DataType) -> bool:
+    return pa.types.is_string(type_) or pa.types.is_large_string(type_)
+
+
 def _execute(function, args, options, kernel):
     """pyarrow's cast; a safe integer cast whose range min/max settle skips the per-value check."""
     value = args[0]
@@ -97,5 +129,5 @@ _CAST = pc.get_function("cast")
 
 define("cast", [Kernel("cast", (ANY,), computed("options.to_type", lambda ts, o: _target(ts, o)))],
        "Convert the argument to the type in CastOptions; a safe cast fails on lost values.",
-       options_class=pc.CastOptions, can_fail=True, init=_init, options_required=True,
-       execute=_execute)
+       options_class=pc.CastOptions, can_fail=True, can_fail_for=cast_can_fail, init=_init,
+       options_required=True, execute=_execute)

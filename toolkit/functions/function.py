@@ -143,6 +143,8 @@ class Function:
     # kernels that can fail per row (divide by zero, overflow, invalid cast) -> the lazy evaluator
     # must not run them densely over unselected rows
     can_fail: bool = False
+    # where one kernel covers types that fail and types that cannot (cast): (call) -> bool
+    can_fail_for: Callable | None = None
     aliases: tuple[str, ...] = ()
     # DispatchBest: (function, types) -> the types to cast the arguments to (None: exact only)
     dispatch_best: Callable | None = None
@@ -169,7 +171,8 @@ class Function:
 
 
 def call_can_fail(call) -> bool:
-    """Whether a bound call may raise on some row: its kernel's word, else its function's.
+    """Whether a bound call may raise on some row: its kernel's word, else its function's
+    answer for the call's types (`can_fail_for`), else its function's word.
 
     Unbound calls are assumed to fail: the safe answer for the lazy evaluator and the
     plan optimizer, which use this to decide what may run on rows nobody selected.
@@ -180,4 +183,6 @@ def call_can_fail(call) -> bool:
     kernel = getattr(call, "kernel", None)
     if kernel is not None and kernel.can_fail is not None:
         return kernel.can_fail
+    if function.can_fail_for is not None and kernel is not None:
+        return function.can_fail_for(call)
     return function.can_fail

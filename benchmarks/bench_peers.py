@@ -1,0 +1,227 @@
+"""Speed: exprscope (lazy and eager) against Acero, DuckDB, DataFusion and Polars.
+
+    python benchmarks/bench_peers.py                 # 5M rows, the headline
+    python benchmarks/bench_peers.py --rows 500000   # a quick run
+    python benchmarks/bench_peers.py --only case     # shapes whose name contains "case"
+
+Every engine takes the same Arrow table (one chunk per 1M rows) and returns
+Arrow; each runs with two threads. For each shape the engines run in
+interleaved rounds (a busy moment hits all of them; each round starts
+with the next engine), and the best of
+`--repeat` rounds is kept. Printed per shape: milliseconds per engine, then
+the ratios the targets are stated in: eager/lazy and Acero/lazy (>= 1.0: lazy
+is at least as fast), lazy/DuckDB (<= 1.5 is the target). Acero runs the
+expression as a pyarrow Expression in a `project` node; a shape an engine
+cannot run (or a peer that is not installed) shows as "-". DataFusion and
+Polars come from the `bench` extra (`pip install -e .[bench]`).
+
+The last table is the fixed cost: the same shapes on a 1,000-row batch, in
+microseconds per call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from bench_evaluate import run_acero, to_pyarrow
+from timing import best_of_each
+
+import toolkit as tk
+
+THREADS = 2
+WORDS = pa.array(["alpha", "Beta", "gamma ray", "Delta-9", "epsilon", None, "Eta", "theta x"])
+
+
+def make_table(rows: int, chunk_rows: int = 1 << 20, seed: int = 29) -> pa.Table:
+    """int64 `a` (10% zeros, else 1..49), float64 `b`, float64 `x`, `y`, `z`, `w` (50% nulls),
+    int64 `k` (0..999), float64 `r` (uniform in [0, 1), for selectivity), string `s`."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(1, 50, rows)
+    a[rng.random(rows) < 0.1] = 0
+
+    def half_null():
+        return pa.array(rng.random(rows) * 100.0, mask=rng.random(rows) < 0.5)
+
+    table = pa.table({
+        "a": pa.array(a), "b": pa.array(rng.random(rows) * 100.0),
+        "x": half_null(), "y": half_null(), "z": half_null(), "w": half_null(),
+        "k": pa.array(rng.integers(0, 1000, rows)), "r": pa.array(rng.random(rows)),
+        "s": pc.take(WORDS, pa.array(rng.integers(0, len(WORDS), rows))),
+    })
+    return pa.Table.from_batches(table.to_batches(max_chunksize=chunk_rows))
+
+
+def _case_when(n: int, column: str, top: int, value: str) -> tuple[str, str]:
+    """A case_when of `n` whens `column < t_i then b * i` with thresholds spread below `top`."""
+    step = top / (n + 1)
+    whens = [f"when {column} < {max(1, round(step * (i + 1)))} then b * {i}" for i in range(n)]
+    text = "case " + " ".join(whens) + f" else {value} end"
+    return text, text
+
+
+def shapes() -> dict[str, tuple[str, str]]:
+    """name -> (exprscope text, SQL text) of every shape timed."""
+    out = {
+        "guarded divide": ("if(a != 0, b / a, 0.0)",
+                           "CASE WHEN a <> 0 THEN b / a ELSE 0.0 END"),
+        "case_when 2 (issue)": (
+            "case when a > 40 then b * 3 when a > 10 then b + 1 else 0.0 end",) * 2,
+        "case_when 20 on a (issue)": (
+            "case " + " ".join(f"when a < {2 * (i + 1)} then b * {i}" for i in range(20))
+            + " else 0.0 end",) * 2,
+        "coalesce(x, y * 2, 0.0)": ("coalesce(x, y * 2, 0.0)",) * 2,
+        "a != 0 and b / a > 2": ("a != 0 and b / a > 2", "a <> 0 AND b / a > 2"),
+        "(b * 2 + x) * 3 - b / 7": ("(b * 2 + x) * 3 - b / 7",) * 2,
+    }
+    for p in (1, 10, 50, 90, 100):
+        cut = p / 100
+        out[f"if costly branch {p}%"] = (
+            f"if(r < {cut}, ln(b + 1) * sqrt(b) + exp(b / 100), 0.0)",
+            f"CASE WHEN r < {cut} THEN ln(b + 1) * sqrt(b) + exp(b / 100) ELSE 0.0 END")
+    for p in (1, 10, 50, 90, 100):
+        cut = p / 100
+        out[f"if failing branch {p}%"] = (
+            f"if(r < {cut} and a != 0, k / a, 0)",
+            f"CASE WHEN r < {cut} AND a <> 0 THEN k // a ELSE 0 END")
+    for n in (2, 5, 20, 100):
+        out[f"case_when {n} on k"] = _case_when(n, "k", 1000, "0.0")
+    out["coalesce 2"] = ("coalesce(x, y)",) * 2
+    out["coalesce 5"] = ("coalesce(x, y, z, w, 0.0)",) * 2
+    out["and chain 2"] = ("a > 5 and b < 50",) * 2
+    terms = ["a > 1", "b < 95", "k > 20", "r < 0.9", "a < 48", "b > 3",
+             "k < 990", "r > 0.05", "a != 7", "b != 50.0", "k != 500", "r != 0.5"]
+    out["and chain 12"] = (" and ".join(terms),) * 2
+    eq = [f"k = {7 * i}" for i in range(12)]
+    out["or chain 12"] = (" or ".join(eq),) * 2
+    out["string branches"] = (
+        "case when a < 10 then utf8_upper(s) when a < 30 then utf8_lower(s) else s end",
+        "CASE WHEN a < 10 THEN upper(s) WHEN a < 30 THEN lower(s) ELSE s END")
+    return out
+
+
+SMALL_SHAPES = ("guarded divide", "case_when 20 on a (issue)", "coalesce(x, y * 2, 0.0)",
+                "a != 0 and b / a > 2", "(b * 2 + x) * 3 - b / 7")
+
+
+class Engines:
+    """Each engine as `name -> (shape text, sql) -> a function running it on one table`."""
+
+    def __init__(self, table: pa.Table):
+        self.table = table
+        self.names = ["lazy", "eager", "acero"]
+        self.duckdb = self.datafusion = self.polars = None
+        try:
+            import duckdb
+            self.duckdb = duckdb.connect()
+            self.duckdb.execute(f"SET threads TO {THREADS}")
+            self.duckdb.register("t", table)
+            self.names.append("duckdb")
+        except ImportError:
+            print("DuckDB not installed: skipped")
+        try:
+            import datafusion
+            config = datafusion.SessionConfig().with_target_partitions(THREADS)
+            self.datafusion = datafusion.SessionContext(config)
+            self.datafusion.register_record_batches("t", [table.to_batches()])
+            self.names.append("datafusion")
+        except ImportError:
+            print("DataFusion not installed (pip install -e .[bench]): skipped")
+        try:
+            import polars
+            os.environ.setdefault("POLARS_MAX_THREADS", str(THREADS))
+            self.polars = polars.SQLContext(t=polars.from_arrow(table))
+            self.names.append("polars")
+        except ImportError:
+            print("Polars not installed (pip install -e .[bench]): skipped")
+
+    def runners(self, text: str, sql: str, data) -> list:
+        """One function per engine (None: the engine cannot run this shape)."""
+        expr = tk.parse(text)
+        bound = tk.bind(expr, data.schema)
+        # eager fails where an untaken branch would fail on a row: only lazy runs it
+        out = [lambda: tk.evaluate(bound, data, mode="lazy"),
+               _working(lambda: tk.evaluate(bound, data, mode="eager"))]
+        reference = to_pyarrow(expr)
+        out.append(_working(lambda: run_acero(reference, data)))
+        query = f"SELECT {sql} AS out FROM t"
+        if self.duckdb is not None:
+            out.append(_working(lambda: self.duckdb.sql(query).to_arrow_table()))
+        if self.datafusion is not None:
+            out.append(_working(lambda: self.datafusion.sql(query).to_arrow_table()))
+        if self.polars is not None:
+            out.append(_working(lambda: self.polars.execute(query, eager=True).to_arrow()))
+        return out
+
+
+def _working(fn):
+    """`fn` if it runs, else None (the engine cannot run this shape)."""
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - each peer has its own error types
+        print(f"    ({str(exc).splitlines()[0][:90]})")
+        return None
+    return fn
+
+
+def _checked(lazy, eager, name: str) -> None:
+    if eager is None:
+        return
+    got, want = lazy(), eager()
+    assert got.equals(want), f"{name}: lazy and eager differ"
+
+
+def compare(engines: Engines, shapes_: dict, data, repeat: int, per_call: float = 1e3,
+            unit: str = "ms") -> None:
+    names = engines.names
+    head = " ".join(f"{n:>10}" for n in names)
+    print(f"{'shape':<28} {head}  {'eager/lazy':>10} {'acero/lazy':>10} {'lazy/duckdb':>11}")
+    for name, (text, sql) in shapes_.items():
+        runners = engines.runners(text, sql, data)
+        _checked(runners[0], runners[1], name)
+        live = [r for r in runners if r is not None]
+        times = iter(best_of_each(live, repeat, rotate=True))
+        best = [next(times) * per_call if r is not None else None for r in runners]
+        cells = " ".join(f"{t:>10.2f}" if t is not None else f"{'-':>10}" for t in best)
+        lazy, eager, acero = best[0], best[1], best[2]
+        duck = best[names.index("duckdb")] if "duckdb" in names else None
+        ratios = [_ratio(eager, lazy), _ratio(acero, lazy), _ratio(lazy, duck)]
+        print(f"{name:<28} {cells}  {ratios[0]:>10} {ratios[1]:>10} {ratios[2]:>11}", flush=True)
+    print(f"({unit} per call, best of {repeat} interleaved rounds)")
+
+
+def _ratio(top, bottom) -> str:
+    return "-" if top is None or bottom is None else f"{top / bottom:.2f}"
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=5_000_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", default="", help="run the shapes whose name contains this")
+    args = parser.parse_args(argv)
+    pa.set_cpu_count(THREADS)
+    print(f"pyarrow {pa.__version__}, {os.cpu_count()} CPUs, {args.rows:,} rows "
+          "(the machine may be shared: compare ratios, not milliseconds)")
+    table = make_table(args.rows)
+    chosen = {k: v for k, v in shapes().items() if args.only in k}
+    engines = Engines(table)
+    compare(engines, chosen, table, args.repeat)
+    small = make_table(1000).combine_chunks()
+    small_shapes = {k: v for k, v in chosen.items() if k in SMALL_SHAPES}
+    if small_shapes:
+        print("\n1,000-row batch (fixed cost)")
+        batch = small.to_batches()[0]
+        engines = Engines(small)
+        compare(engines, small_shapes, batch, args.repeat * 40, per_call=1e6, unit="us")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Whether a node can fail is its bound kernel's word for its types, and, for range-checked
+casts, the batch's values: what cannot fail runs densely and the trace says so."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+
+import toolkit as tk
+from toolkit.functions.function import call_can_fail
+
+SCHEMA = pa.schema([("i", pa.int32()), ("l", pa.int64()), ("f", pa.float32()),
+                    ("d", pa.float64()), ("s", pa.string())])
+
+
+@pytest.mark.parametrize("text, fails", [
+    ("cast(i as double)", False),  # every int32 is exactly a double
+    ("cast(l as double)", True),  # an int64 beyond 2**53 is not: Arrow's safe cast refuses it
+    ("cast(f as double)", False),
+    ("cast(i as bigint)", False),
+    ("cast(l as int)", True),
+    ("cast(l as varchar)", False),
+    ("cast(s as bigint)", True),
+    ("d / d", False),  # IEEE: inf or NaN, never an error
+    ("l / l", True),  # integer division by zero
+    ("power(d, d)", False),  # NaN or inf
+    ("power(l, l)", True),  # a negative integer exponent
+])
+def test_a_call_fails_by_its_kernel_and_types(text, fails):
+    assert call_can_fail(tk.bind(tk.parse(text), SCHEMA)) is fails
+
+
+def _traced(text, table):
+    with tk.trace() as trace:
+        value = tk.evaluate(tk.bind(tk.parse(text), table.schema), table)
+    return value, trace.evaluations[-1]
+
+
+def _guarded_table(n=50_000, huge_row=None):
+    rng = np.random.default_rng(1)
+    a = rng.integers(1, 50, n)
+    a[rng.random(n) < 0.1] = 0
+    if huge_row is not None:
+        a[huge_row] = (1 << 60) + 1  # not exactly a double: the implicit cast fails there
+    return pa.table({"a": a, "b": rng.random(n) * 100})
+
+
+def test_a_guarded_float_divide_runs_dense_because_it_cannot_fail():
+    table = _guarded_table()
+    value, event = _traced("if(a != 0, b / a, 0.0)", table)
+    a, b = table["a"], table["b"]
+    expected = pc.if_else(pc.not_equal(a, 0), pc.divide(b, pc.cast(a, pa.float64())), 0.0)
+    assert value.equals(expected)
+    then = next(s for s in event.nodes if s.path == (1,))
+    assert then.how == "dense" and "cannot fail" in then.why
+    assert then.rows == table.num_rows and then.used_rows == pc.sum(pc.not_equal(a, 0)).as_py()
+
+
+def test_a_cast_that_would_fail_on_an_unselected_row_runs_on_the_selected_rows_only():
+    table = _guarded_table(huge_row=7)
+    text = "if(a != 0 and a < 1000, b / a, 0.0)"
+    value, event = _traced(text, table)
+    assert value[7].as_py() == 0.0  # the row the cast would fail on was not selected
+    then = next(s for s in event.nodes if s.path == (1,))
+    assert then.how != "dense"
+    with pytest.raises(tk.KernelError) as failed:
+        tk.evaluate(tk.bind(tk.parse(text), table.schema), table, mode="eager")
+    assert failed.value.row == 7
