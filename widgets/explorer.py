@@ -16,7 +16,7 @@ from ipyevents import Event
 import toolkit as tk
 from toolkit.errors import UsageError
 from toolkit.expression import Expression
-from toolkit.render.labels import bounded_text, html_text
+from toolkit.render.labels import bounded_text, html_text, path_text
 from toolkit.trace.steps import (
     EVAL,
     INVARIANT,
@@ -353,7 +353,7 @@ def _rules_html(step, kind: str) -> str:
         for r in event.rewrites:
             rows.append(f"<tr><td style='{_CELL}'><code>{html_text(r.rule)}</code></td>"
                         f"<td style='{_CELL}'>{html_text(r.reason)}</td>"
-                        f"<td style='{_CELL}'>{html_text(_path(r.path))}</td>"
+                        f"<td style='{_CELL}'>{html_text(path_text(r.path))}</td>"
                         f"<td style='{_CELL}'><code>{html_text(_expr_text(r.before))}</code></td>"
                         f"<td style='{_CELL}'><code>{html_text(_expr_text(r.after))}</code></td>"
                         "</tr>")
@@ -399,10 +399,6 @@ def _expr_text(obj) -> str:
 
 
 _TEXT_CHARS = 2000  # an expression's text in a panel: the beginning of a 10,000-deep one
-
-
-def _path(path) -> str:
-    return "root" if not path else "/".join(str(i) for i in path)
 
 
 # two texts side by side in equal halves: a long one cannot squeeze the other to a sliver

@@ -224,7 +224,7 @@ def _passes_section(passes: list[PassEvent]) -> str:
                  else '<span class="badge same">no change</span>')
         items = "".join(
             f'<li><span class="rule">{html_text(r.rule)}</span> '
-            f'{html_text("at root" if not r.path else "at " + ".".join(map(str, r.path)))}: '
+            f'{html_text("at " + path_text(r.path))}: '
             f"{html_text(r.reason)}</li>" for r in event.rewrites)
         rewrites = f'<ul class="rewrites">{items}</ul>' if items else ""
         out.append(

@@ -29,6 +29,7 @@ from .labels import (
     bounded_text,
     node_detail,
     node_title,
+    path_text,
     rows_text,
     shorten,
     type_text,
@@ -168,7 +169,7 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
     lines = [paint(visible(step_title(event)), "title")]
     shown = event.rewrites[:MAX_REWRITE_LINES]
     for r in shown:
-        where = "root" if not r.path else "at " + ".".join(str(i) for i in r.path)
+        where = "at " + path_text(r.path)
         lines.append(f"  {paint('⟲ ' + visible(r.rule), 'rule')} {where}: {visible(r.reason)}")
     if len(event.rewrites) > len(shown):
         lines.append(paint(f"  … {len(event.rewrites) - len(shown):,} more rewrites; every rule "
@@ -290,7 +291,7 @@ def _plan_lines(plan, paint, changed: set[int] = frozenset()) -> list[str]:
 def _plan_rule_lines(event: PlanRuleEvent, paint) -> list[str]:
     lines = [paint(visible(step_title(event)), "title")]
     for a in event.applied[:MAX_REWRITE_LINES]:
-        where = "root" if not a.path else "at " + ".".join(str(i) for i in a.path)
+        where = f"at {path_text(a.path)} (plan after)"
         lines.append(f"  {paint('⟲ ' + visible(a.rule), 'rule')} {where}: {visible(a.reason)}")
     if len(event.applied) > MAX_REWRITE_LINES:
         lines.append(paint(f"  … {len(event.applied) - MAX_REWRITE_LINES:,} more", "dim"))
