@@ -34,9 +34,12 @@ from .dot_style import (
     UNSELECTED,
     density_color,
 )
+from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
 from .labels import (
+    CONDITIONS_RAN,
     arg_role,
     bounded_text,
+    conditions_ran,
     dot_text,
     dot_tooltip,
     node_detail,
@@ -459,6 +462,8 @@ class _EvalLook(_Look):
         for b in event.branches:
             target = branch_target(root, b)
             self.strips.setdefault(target, []).append((b.branch, strip_of(b.rows, b.total_rows)))
+        # rows a form gave null without a branch: a strip in the form's own box
+        self.nulls = {b.path: strip_of(b.rows, b.total_rows) for b in null_selections(event)}
 
     def _failed(self, path) -> bool:
         return self.facts is not None and self.facts.path is not None and \
@@ -481,17 +486,25 @@ class _EvalLook(_Look):
                 rows.append(f"{stat.elapsed * 1000:.2f} ms")
         elif self._above_failure(path):
             rows.append("did not finish")
+        elif conditions_ran(node, path, self.stats):
+            rows.append(CONDITIONS_RAN)
         elif not self._failed(path) and not node.is_literal:
             rows.append("not evaluated")
         return rows
 
     def raw_rows(self, path, node):
+        rows = []
+        null = self.nulls.get(path)
+        if null is not None and node.is_call:
+            self.used.add("strip" if null.per_row else "density")
+            rows.append(_strip_html(f"{NULL_BRANCH} ({NULL_BECAUSE.get(node.name, 'no branch')})",
+                                    null))
         if self._failed(path):
             at = f" at row {self.facts.row}" if self.facts.row is not None else ""
-            return [f'<FONT POINT-SIZE="10" COLOR="#7f1d1d"><B>✖ {dot_text(self.facts.kind)}'
-                    f'{dot_text(at)}</B></FONT>',
-                    f'<FONT POINT-SIZE="9" COLOR="#7f1d1d">{dot_text(self.facts.message)}</FONT>']
-        return []
+            rows += [f'<FONT POINT-SIZE="10" COLOR="#7f1d1d"><B>✖ {dot_text(self.facts.kind)}'
+                     f'{dot_text(at)}</B></FONT>',
+                     f'<FONT POINT-SIZE="9" COLOR="#7f1d1d">{dot_text(self.facts.message)}</FONT>']
+        return rows
 
     def extra(self, path, node):
         if node_kind(node) == "special":
@@ -499,7 +512,8 @@ class _EvalLook(_Look):
         if self._failed(path):
             self.used.add("failed")
             return ERROR_STYLE
-        if path not in self.stats and not node.is_literal:
+        if path not in self.stats and not node.is_literal \
+                and not conditions_ran(node, path, self.stats):
             self.used.add("unfinished" if self._above_failure(path) else "skipped")
             return SKIPPED_STYLE
         return None

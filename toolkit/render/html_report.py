@@ -20,7 +20,7 @@ from ..scan import ScanExplanation
 from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
 from ..trace.tracer import Trace
-from .branch_table import NOT_REACHED, BranchTable
+from .branch_table import NOT_REACHED, BranchTable, is_value_branch
 from .dot_style import STATUS_STYLE
 from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text
 from .scan_html import scan_report_html
@@ -263,7 +263,7 @@ def _branch_sample_rows(event: EvalEvent, sample: list[int], n: int
     shown = dict.fromkeys(range(min(n, SELECTION_TABLE_ROWS // 2)))
     where = {row: k for k, row in enumerate(sample)}
     firsts = [[where[r] for r in b.rows.slice(0, 3).to_pylist() if r in where]
-              for b in event.branches]
+              for b in event.branches if is_value_branch(b)]
     covered, having = 0, sum(1 for rows in firsts if rows)
     for rank in range(3):
         for rows in firsts:

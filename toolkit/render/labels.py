@@ -245,6 +245,17 @@ def rows_lines(stat, total: int, parent=None) -> list[str]:
     return [computed, f"{how}: {why}" if why else how]
 
 
+CONDITIONS_RAN = "ran one condition at a time"
+
+
+def conditions_ran(node: Expression, path, stats) -> bool:
+    """Whether `node` is a struct of conditions that was never built as a whole because
+    its fields ran one by one (case_when's conditions: each runs on the rows no earlier
+    `when` took); `stats` maps paths to the evaluation's statistics."""
+    return (node.is_call and node.name == "make_struct" and bool(node.args)
+            and path not in stats and (*path, 0) in stats)
+
+
 def rows_text(stat, total: int, parent=None) -> str:
     """The same as one line: `computed on 100,000 (dense: why) · used on 51,051`."""
     lines = rows_lines(stat, total, parent)

@@ -24,9 +24,12 @@ from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_node
 from ..trace.recorded_error import error_facts
 from ..trace.steps import branch_target, step_title
 from ..trace.tracer import Trace
+from .branch_table import NULL_BECAUSE, null_selections
 from .labels import (
+    CONDITIONS_RAN,
     arg_role,
     bounded_text,
+    conditions_ran,
     node_detail,
     node_title,
     path_text,
@@ -223,6 +226,7 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
         target = branch_target(root, b)
         strips.setdefault(target, []).append(
             f"{visible(b.branch)} {strip_text(b.rows, b.total_rows)}")
+    nulls = {b.path: b for b in null_selections(event)}
     def lead(path, node, parent):
         if path in strips:
             return paint("[" + "; ".join(strips[path]) + "] ", "strip")
@@ -236,6 +240,8 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
             text += paint(f" · {visible(rows)}", "dim")
         elif path in unfinished:
             text += paint(" · did not finish", "dim")
+        elif conditions_ran(node, path, stats):
+            text += paint(f" · {CONDITIONS_RAN}", "dim")
         elif not node.is_literal and failed != path:
             text += paint(" · not evaluated", "dim")
         if failed is not None and failed == path:
@@ -244,7 +250,14 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
                                 "error")
         return text
 
-    tree = _tree_lines(root, describe, lead, root_path=event.root_path())
+    def extra(path, node):
+        null = nulls.get(path)
+        if null is None or not node.args:
+            return ()
+        strip = paint(f"[{null.branch} {strip_text(null.rows, null.total_rows)}]", "strip")
+        return (f"├── {strip} " + paint(f"no value: {NULL_BECAUSE[node.name]}", "dim"),)
+
+    tree = _tree_lines(root, describe, lead, extra, root_path=event.root_path())
     lines += ["  " + line for line in tree]
     if facts is not None and facts.path is None:
         lines.append("  " + paint(f"✖ {visible(facts.message)}", "error"))
