@@ -60,7 +60,7 @@ def _wall(fn) -> float:
 
 
 def _ratio(small, large, runs: int) -> tuple[float, float, float]:
-    """Median wall seconds (graphviz runs in child processes) of `small()` and `large()`, interleaved, and their ratio."""
+    """Median wall seconds of `small()` and `large()`, interleaved, and their ratio."""
     a, b = [], []
     small()  # the first call loads the renderer
     for _ in range(runs):
