@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import sys
 
 import pyarrow as pa
@@ -36,6 +37,7 @@ from .parse import parse
 from .passes import optimize
 from .pyarrow_text import parse_pyarrow
 from .render import to_svg, to_text, write_report
+from .render.text import DEFAULT_WIDTH, MIN_WIDTH, fit_line
 from .scan import explain_scan
 from .trace.steps import step_title
 from .visible_text import visible, visible_lines
@@ -159,7 +161,9 @@ def _explain(args) -> int:
             except KernelError as exc:
                 failure = exc
     _print_story(recorded, args)
-    print(f"\noptimized: {visible(optimized.to_string())}")
+    print()
+    for line in fit_line(f"optimized: {visible(optimized.to_string())}", _width()):
+        print(line)
     _write_outputs(recorded, args, f"exprscope explain: {args.expr}")
     if failure is not None:
         return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
@@ -201,7 +205,8 @@ def _scan(args) -> int:
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
         return _fail(f"cannot open {args.path} as a {args.format} dataset: {_one_line(exc)}")
     scan = explain_scan(dataset, _expression(args.filter, args.pyarrow))
-    print(to_text(scan, color=args.color, stream=sys.stdout, limit=max(args.limit, 0)))
+    print(to_text(scan, color=args.color, stream=sys.stdout, limit=max(args.limit, 0),
+                  width=_width()))
     if args.html:
         path = write_report(scan, args.html, title=f"exprscope scan: {args.filter}")
         print(f"report: {os.path.abspath(path)}")
@@ -210,7 +215,12 @@ def _scan(args) -> int:
 
 # -- output -----------------------------------------------------------------------
 def _print_story(recorded, args) -> None:
-    print(to_text(recorded, color=args.color, stream=sys.stdout))
+    print(to_text(recorded, color=args.color, stream=sys.stdout, width=_width()))
+
+
+def _width() -> int:
+    """The terminal's columns (COLUMNS when set), 100 when not a terminal; 40 at least."""
+    return max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
 
 
 def _length(result) -> int:

@@ -16,7 +16,7 @@ from ipyevents import Event
 import toolkit as tk
 from toolkit.errors import UsageError
 from toolkit.expression import Expression
-from toolkit.render.labels import bounded_text, html_text, path_text
+from toolkit.render.labels import bounded_text, html_text, path_text, visible
 from toolkit.trace.steps import (
     EVAL,
     INVARIANT,
@@ -28,7 +28,6 @@ from toolkit.trace.steps import (
     step_title,
     tree_of,
 )
-from toolkit.visible_text import visible
 
 from .invariants_panel import InvariantsPanel
 from .rich_display import text_html, tree_html

@@ -37,12 +37,12 @@ def test_if_else_null_conditions_have_a_strip_of_their_own_in_text_and_dot():
     table = _table()
     t, event = _traced(tk.call("if_else", [tk.field("c"), tk.field("x"), tk.literal(0)]), table)
     nulls = table["c"].null_count
-    text = tk.to_text(t, color=False)
+    text = tk.to_text(t, color=False, width=200)
     found = re.search(r"\[null ▕.*▏ ([\d,]+) of 200,000 rows", text)
     assert found and int(found.group(1).replace(",", "")) == nulls
     then = pc.sum(pc.fill_null(table["c"], False)).as_py()
     assert "then ▕" in text and f"{then:,} of 200,000" in text
-    assert "no value: a null condition" in text
+    assert "] a null condition" in text
     assert f"null (a null condition): {nulls:,} of 200,000 rows" in tk.to_dot(event).source
 
 
@@ -51,8 +51,8 @@ def test_case_when_rows_no_when_matched_are_counted_and_conditions_say_what_reac
     t, event = _traced(_case_when(3, with_else=False), table)
     x = table["x"]
     unmatched = pc.sum(pc.greater_equal(x, 30)).as_py()
-    text = tk.to_text(t, color=False)
-    assert "] no value: no when matched" in text and f"{unmatched:,} of 200,000 rows" in text
+    text = tk.to_text(t, color=False, width=200)
+    assert "] no when matched" in text and f"{unmatched:,} of 200,000 rows" in text
     # condition 2 is used on the rows condition 1 left: x >= 10
     reached = pc.sum(pc.greater_equal(x, 10)).as_py()
     second = {tuple(s.path): s for s in event.nodes}[(0, 1)]

@@ -317,7 +317,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
 
 def _tooltip(node) -> str:
     """A node's tooltip: its subtree as text, which graphviz must not read as HTML."""
-    return _tip(bounded_text(node, TOOLTIP_CHARS))
+    return _tip(bounded_text(node, TOOLTIP_CHARS, short=True))
 
 
 def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: int,
@@ -381,7 +381,7 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
         g.node(gid, label=_table(bounded_text(gone, 60, short=True) if gone.args
                                  else node_title(gone),
                                  ["removed"]),
-               tooltip=_tip("removed: " + bounded_text(gone, TOOLTIP_CHARS)),
+               tooltip=_tip("removed: " + bounded_text(gone, TOOLTIP_CHARS, short=True)),
                **_style(node_kind(gone), "removed"))
         anchor = look.node_ids.get(key)
         if anchor is not None:

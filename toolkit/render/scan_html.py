@@ -10,7 +10,7 @@ Everything from the dataset is escaped by `labels.html_text`.
 
 from __future__ import annotations
 
-from .labels import html_text, share_text
+from .labels import counted, html_text, share_text
 from .scan_text import human_bytes, relative_paths
 from .text import to_text
 
@@ -115,7 +115,8 @@ def _first_group_reason(groups) -> str:
     skipped = [g for g in groups if not g.kept]
     if not skipped:
         return ""
-    return f"{len(skipped)} groups skipped, e.g. group {skipped[0].id}: {skipped[0].reason}"
+    return (f"{counted(len(skipped), 'group')} skipped, e.g. group {skipped[0].id}: "
+            f"{skipped[0].reason}")
 
 
 def _details(verdict) -> str:

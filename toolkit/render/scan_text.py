@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from .labels import share_text, shorten, visible
+from .labels import counted, share_text, shorten, visible
 
 __all__ = ["human_bytes", "relative_paths", "scan_lines"]
 
@@ -57,8 +57,9 @@ def scan_lines(scan, paint, limit: int = 50) -> list[str]:
              f" · {rows_kept:,} of {rows:,} rows")]
     share = bytes_kept / total_bytes if total_bytes else (files_kept / files if files else 0.0)
     # a scan that reads anything fills a cell, one that skips anything leaves one empty
-    filled = min(max(round(share * BAR_CELLS), share > 0), BAR_CELLS - (share < 1))
-    lines.append("▕" + paint("█" * filled, "strip") + "·" * (BAR_CELLS - filled)
+    cells = min(BAR_CELLS, getattr(paint, "cells", BAR_CELLS))
+    filled = min(max(round(share * cells), share > 0), cells - (share < 1))
+    lines.append("▕" + paint("█" * filled, "strip") + "·" * (cells - filled)
                  + f"▏ {share_text(share, 1, digits=0)} of {'bytes' if total_bytes else 'files'}")
     extra_files, extra_groups = scan.beyond_arrow()
     if extra_files or extra_groups:
@@ -88,9 +89,9 @@ def _kept_detail(verdict) -> str:
     groups = verdict.row_groups
     if not groups:
         rows = verdict.num_rows
-        return "whole file" + (f"   {rows:,} rows" if rows is not None else "")
+        return "whole file" + (f"   {counted(rows, 'row')}" if rows is not None else "")
     kept = sum(g.kept for g in groups)
-    text = f"{kept} of {len(groups)} row groups   {verdict.rows_kept:,} rows"
+    text = f"{kept} of {counted(len(groups), 'row group')}   {counted(verdict.rows_kept, 'row')}"
     skipped = [g for g in groups if not g.kept]
     if skipped:
         first = skipped[0]
