@@ -154,7 +154,8 @@ def _figure(obj) -> str:
             return f"<figure>{fitted(inline_svg(to_svg(obj)))}</figure>"
         except (DotNotFound, OSError, RuntimeError):
             pass
-    return f"<figure><pre>{html_text(to_text(obj, color=False))}</pre></figure>"
+    lines = to_text(obj, color=False).splitlines()
+    return "<figure><pre>" + "\n".join(html_text(line) for line in lines) + "</pre></figure>"
 
 
 def _expr_text(expr, limit: int = _TEXT_LIMIT, short: bool = False) -> str:
