@@ -296,7 +296,7 @@ def _passes_section(passes: list[PassEvent]) -> str:
                 f"after:  {html_text(_expr_text(event.after))}</pre></details>"
                 if event.changed else "")
         out.append(
-            f'<div class="step" data-step="{k}" data-title="{html_text(title)}"'
+            f'<div class="step" data-step="{k}" data-title="{html_text(title.partition(". ")[2])}"'
             f'{" hidden" if k else ""}>'
             f"<h3>{html_text(title)} {badge}{expr}</h3>{rewrites}{figure}{text}</div>")
     out.append("</section>")
