@@ -52,8 +52,8 @@ def test_a_pass_that_changed_nothing_is_one_line_in_a_trace():
 
 def test_the_cli_fits_its_terminal():
     out = subprocess.run(
-        [sys.executable, "-m", "toolkit.cli", "explain", "month in (1, 12) and x > 2 and x + 1 > 3 + 4",
-         "--schema", "month:int64,x:int64"],
+        [sys.executable, "-m", "toolkit.cli", "explain",
+         "month in (1, 12) and x > 2 and x + 1 > 3 + 4", "--schema", "month:int64,x:int64"],
         capture_output=True, text=True, timeout=120, env={"COLUMNS": "60", "PATH": ""},
         cwd=".")
     assert out.returncode == 0, out.stderr
