@@ -48,8 +48,15 @@ def null_selections(event) -> list:
     for form in table.forms:
         if form.name not in NULL_BECAUSE:
             continue
-        names, codes = table.taken(form)
-        null_rows = np.flatnonzero(codes == names.index(NULL_BRANCH))
+        values = [b for b in form.branches if is_value_branch(b)]
+        reaching = table.rows_reaching(form.path)
+        if (table.num_rows if reaching is None else len(reaching)) <= sum(b.count
+                                                                          for b in values):
+            continue  # every row that reached it took a branch: no rows to read
+        base = np.arange(table.num_rows, dtype=np.int64) if reaching is None else reaching
+        taken = [row_indices(b.rows) for b in values]
+        # a cost of the rows that reached the form, not of the batch (deep chains)
+        null_rows = np.setdiff1d(base, np.concatenate(taken)) if taken else base
         if null_rows.size:
             out.append(BranchSelection(form.path, NULL_BRANCH, -1,
                                        pa.array(null_rows, pa.int64()), table.num_rows,
