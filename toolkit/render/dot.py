@@ -23,6 +23,7 @@ from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_node
 from ..trace.recorded_error import error_facts
 from ..trace.steps import branch_target, step_title
 from ..trace.tracer import Trace
+from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
 from .dot_style import (
     ERROR_STYLE,
     FONT,
@@ -34,7 +35,6 @@ from .dot_style import (
     UNSELECTED,
     density_color,
 )
-from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
 from .labels import (
     CONDITIONS_RAN,
     arg_role,
