@@ -389,12 +389,13 @@ def _any_text(obj) -> str:
     if obj is None:
         return "(nothing)"
     if isinstance(obj, Expression):
-        return bounded_text(obj, _TEXT_CHARS)
+        return bounded_text(obj, _TEXT_CHARS, short=True)
     return tk.to_text(obj, color=False)
 
 
 def _expr_text(obj) -> str:
-    return bounded_text(obj, _TEXT_CHARS) if isinstance(obj, Expression) else str(obj)
+    return bounded_text(obj, _TEXT_CHARS, short=True) if isinstance(obj, Expression) \
+        else str(obj)
 
 
 _TEXT_CHARS = 2000  # an expression's text in a panel: the beginning of a 10,000-deep one

@@ -292,8 +292,8 @@ def _passes_section(passes: list[PassEvent]) -> str:
             f"{html_text(r.reason)}</li>" for r in event.rewrites)
         rewrites = f'<ul class="rewrites">{items}</ul>' if items else ""
         text = (f"<details><summary>before and after as text</summary>"
-                f"<pre>before: {html_text(_expr_text(event.before))}\n"
-                f"after:  {html_text(_expr_text(event.after))}</pre></details>"
+                f"<pre>before: {html_text(_expr_text(event.before, short=True))}\n"
+                f"after:  {html_text(_expr_text(event.after, short=True))}</pre></details>"
                 if event.changed else "")
         out.append(
             f'<div class="step" data-step="{k}" data-title="{html_text(title.partition(". ")[2])}"'

@@ -216,7 +216,7 @@ def bounded_text(expr: Expression, limit: int = 4000, short: bool = False) -> st
     Same format as Arrow's ToString (infix comparisons and Kleene logic,
     `{name=value}` structs, options last). `short`: options as a tree's labels
     show them (`cast(a, to double)`, `is_in(species, {"Gentoo", "Chinstrap"})`),
-    for a label or a table cell; the full text is for tooltips and before/after.
+    for anything a person reads; Arrow's full text is for tests and exports.
     """
     out: list[str] = []
     size = 0
