@@ -248,6 +248,9 @@ class _Look:
         role = arg_role(parent, index)
         return f"{node_title(parent)}: {role or f'argument {index}'}"
 
+    def drawn(self, g, nid: str, path, node) -> None:
+        """Called once a node is drawn as `nid`: a look may hang more on it."""
+
 
 def _tip(text: str) -> str:
     """A tooltip attribute: graphviz takes it as is (no HTML label parsing)."""
@@ -294,6 +297,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                                  look.raw_rows(path, node)),
                tooltip=_tooltip(node),
                **_style(kind, look.status(path, node), look.extra(path, node)))
+        look.drawn(g, nid, path, node)
         if parent is not None:
             label = look.edge_label(parent, path, path[-1])
             attrs = look.edge_style(path)
@@ -492,13 +496,22 @@ class _EvalLook(_Look):
             rows.append("not evaluated")
         return rows
 
+    def drawn(self, g, nid, path, node):
+        """A form's rows that got null from no branch: an edge with its strip to a null box."""
+        null = self.nulls.get(path)
+        if null is None or not node.is_call:
+            return
+        self.used.add("strip" if null.per_row else "density")
+        because = NULL_BECAUSE.get(node.name, "no branch")
+        g.node(f"{nid}null", label=_table(NULL_BRANCH, [because]), shape="note", style="dashed",
+               color="#9ca3af", fontcolor="#4b5563", tooltip=_tip(f"rows given null: {because}"),
+               **{"class": "null-rows"})
+        g.edge(nid, f"{nid}null", label=f"<{_strip_html(f'{NULL_BRANCH} ({because})', null)}>",
+               color=SELECTED, penwidth="1.5", style="dashed",
+               tooltip=_tip(f"{node_title(node)}: {NULL_BRANCH} ({because}): {null.caption}"))
+
     def raw_rows(self, path, node):
         rows = []
-        null = self.nulls.get(path)
-        if null is not None and node.is_call:
-            self.used.add("strip" if null.per_row else "density")
-            rows.append(_strip_html(f"{NULL_BRANCH} ({NULL_BECAUSE.get(node.name, 'no branch')})",
-                                    null))
         if self._failed(path):
             at = f" at row {self.facts.row}" if self.facts.row is not None else ""
             rows += [f'<FONT POINT-SIZE="10" COLOR="#7f1d1d"><B>✖ {dot_text(self.facts.kind)}'
