@@ -43,7 +43,9 @@ def test_if_else_null_conditions_have_a_strip_of_their_own_in_text_and_dot():
     then = pc.sum(pc.fill_null(table["c"], False)).as_py()
     assert "then ▕" in text and f"{then:,} of 200,000" in text
     assert "] a null condition" in text
-    assert f"null (a null condition): {nulls:,} of 200,000 rows" in tk.to_dot(event).source
+    dot = tk.to_dot(event).source
+    assert f"null (a null condition): {nulls:,} of 200,000 rows" in dot
+    assert re.search(r"n0 -> n0null \[", dot) and "null-rows" in dot  # an edge of its own
 
 
 def test_case_when_rows_no_when_matched_are_counted_and_conditions_say_what_reached_them():
