@@ -77,7 +77,7 @@ def test_a_deep_trace_keeps_its_paths_in_one_table_of_one_row_per_position():
     assert len(event.root_path().table) <= 2 * len(event.nodes) + len(event.branches)
     # its text has a line per node (five per level and the innermost literal); the
     # innermost if_else, thousands of levels down, shows the rows that reached it
-    lines = tk.to_text(trace).splitlines()
+    lines = tk.to_text(trace, width=400).splitlines()
     tree = lines[lines.index(next(x for x in lines if x.startswith("evaluate"))) + 1:]
     assert len(tree) == 5 * depth + 1
     forms = [x for x in tree if "if_else" in x]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import sys
 
 import pyarrow as pa
@@ -36,6 +37,7 @@ from .parse import parse
 from .passes import optimize
 from .pyarrow_text import parse_pyarrow
 from .render import to_svg, to_text, write_report
+from .render.text import DEFAULT_WIDTH, MIN_WIDTH, fit_line
 from .scan import explain_scan
 from .trace.steps import step_title
 from .visible_text import visible, visible_lines
@@ -88,9 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the scan's filter in SQL-like text: \"year >= 2022 AND x < 5\"")
     scan.add_argument("--pyarrow", action="store_true",
                       help="the filter is pyarrow Python text: 'pc.field(\"year\") >= 2022'")
-    scan.add_argument("--partitioning", metavar="SPEC",
-                      help="\"hive\" for key=value folders, or the folder levels' field names "
-                           "(\"year,month\"); none by default")
+    scan.add_argument("--partitioning", metavar="SPEC", default="hive",
+                      help="\"hive\" for key=value folders (the default, as %%%%explain_scan "
+                           "reads them), the folder levels' field names (\"year,month\"), "
+                           "or \"none\"")
     scan.add_argument("--format", default="parquet", choices=("parquet", "csv", "ipc", "feather"),
                       help="the files' format (default parquet)")
     scan.add_argument("--html", metavar="OUT", help="write the standalone HTML report here")
@@ -159,7 +162,9 @@ def _explain(args) -> int:
             except KernelError as exc:
                 failure = exc
     _print_story(recorded, args)
-    print(f"\noptimized: {visible(optimized.to_string())}")
+    print()
+    for line in fit_line(f"optimized: {visible(optimized.to_string())}", _width()):
+        print(line)
     _write_outputs(recorded, args, f"exprscope explain: {args.expr}")
     if failure is not None:
         return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
@@ -194,23 +199,49 @@ def _scan(args) -> int:
         return _fail(f"no such file or folder: {args.path}")
     ds = heavy_imports.dataset()
     partitioning = args.partitioning
-    if partitioning and partitioning != "hive":
+    if partitioning in ("", "none"):
+        partitioning = None
+    elif partitioning != "hive":
         partitioning = ds.partitioning(field_names=[n.strip() for n in partitioning.split(",")])
     try:
         dataset = ds.dataset(args.path, format=args.format, partitioning=partitioning)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
         return _fail(f"cannot open {args.path} as a {args.format} dataset: {_one_line(exc)}")
-    scan = explain_scan(dataset, _expression(args.filter, args.pyarrow))
-    print(to_text(scan, color=args.color, stream=sys.stdout, limit=max(args.limit, 0)))
+    try:
+        scan = explain_scan(dataset, _expression(args.filter, args.pyarrow))
+    except FieldRefError as exc:
+        return _fail(f"cannot bind the filter: {exc.located(args.filter)}"
+                     f"{_partition_hint(exc, dataset, args.partitioning)}")
+    print(to_text(scan, color=args.color, stream=sys.stdout, limit=max(args.limit, 0),
+                  width=_width()))
     if args.html:
         path = write_report(scan, args.html, title=f"exprscope scan: {args.filter}")
         print(f"report: {visible(os.path.abspath(path))}")
     return 0
 
 
+def _partition_hint(exc, dataset, partitioning) -> str:
+    """A hint when the missing field could come from the folders' names."""
+    names = set(dataset.schema.names)
+    missing = [ref.to_string() for ref in getattr(exc, "refs", ())] or \
+        re.findall(r"no field '([^']+)'", str(exc))
+    if not missing or any(m in names for m in missing):
+        return ""
+    where = "key=value folders were looked for and none found" if partitioning == "hive" \
+        else "the folders are not read as partitions"
+    return (f"\n  hint: {', '.join(repr(m) for m in missing)} may be a partition field "
+            f"({where}):\n  give --partitioning hive for key=value folders, or the folder "
+            "levels' names, --partitioning year,month")
+
+
 # -- output -----------------------------------------------------------------------
 def _print_story(recorded, args) -> None:
-    print(to_text(recorded, color=args.color, stream=sys.stdout))
+    print(to_text(recorded, color=args.color, stream=sys.stdout, width=_width()))
+
+
+def _width() -> int:
+    """The terminal's columns (COLUMNS when set), 100 when not a terminal; 40 at least."""
+    return max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
 
 
 def _length(result) -> int:

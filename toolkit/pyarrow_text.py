@@ -8,9 +8,12 @@ The command line (`--pyarrow`) and the magics take this text. It is never
 evaluated: Python's own parser (`ast.parse`) reads it into a syntax tree, and
 only the forms above are turned into the `pyarrow.compute.Expression` that
 pyarrow itself would build (`pc.field`, `ds.field`, `pc.scalar`, Python
-literals, `+ - * /`, comparisons, `& | ~`, unary minus, and the methods
-`isin`, `is_null`, `is_valid`, `is_nan`, `cast`). Anything else is a
-`ParseError` with a caret under it.
+literals, `+ - * /`, comparisons, `& | ~`, unary minus, the methods
+`isin`, `is_null`, `is_valid`, `is_nan`, `cast`, and the compute functions
+called by name with expressions and values, `pc.if_else(pc.field("a") > 0,
+pc.field("a"), 0)`, options as keywords: pyarrow builds the call as an
+expression, it runs nothing). Anything else is a `ParseError` with a caret
+under it.
 """
 
 from __future__ import annotations
@@ -153,13 +156,16 @@ class _Reader:
                                 "join several with & and parentheses")
             return [node.left, node.comparators[0]]
         if isinstance(node, ast.Call):
-            if node.keywords and not (isinstance(node.func, ast.Attribute)
-                                      and node.func.attr in ("is_null", "cast")):
-                self.fail(node.keywords[0], "keyword arguments are only read by is_null and cast")
             func = node.func
+            values = [*node.args, *(k.value for k in node.keywords)]
+            if _is_compute_call(func):
+                return values
+            if node.keywords and not (isinstance(func, ast.Attribute)
+                                      and func.attr in ("is_null", "cast")):
+                self.fail(node.keywords[0], "keyword arguments are only read by is_null, cast "
+                                            "and compute functions")
             if not isinstance(func, ast.Attribute):
                 return []
-            values = [*node.args, *(k.value for k in node.keywords)]
             if _module(func.value) and func.attr in ("field", "scalar"):
                 return values
             return [func.value, *values] if func.attr in _METHODS else []
@@ -240,6 +246,8 @@ class _Reader:
 
     def call(self, node: ast.Call) -> pc.Expression:
         func = node.func
+        if _is_compute_call(func):
+            return self.compute_call(node, func.attr)
         if isinstance(func, ast.Attribute) and _module(func.value) and func.attr == "field":
             parts = [self.value(a) for a in node.args]
             if not parts or not all(isinstance(p, (str, int)) and not isinstance(p, bool)
@@ -261,8 +269,54 @@ class _Reader:
                 return getattr(target, func.attr)(*args, **kwargs)
             except (TypeError, ValueError, OverflowError, pa.ArrowException) as err:
                 self.fail(node, f"pyarrow refused .{func.attr}(): {err}")
-        self.fail(node, "only pc.field, pc.scalar (or ds.field) and the methods "
-                        + ", ".join(_METHODS) + " can be called")
+        self.fail(node, "only pc.field, pc.scalar (or ds.field), compute functions "
+                        "(pc.if_else, ...) and the methods " + ", ".join(_METHODS)
+                        + " can be called")
+
+    def compute_call(self, node: ast.Call, name: str) -> pc.Expression:
+        """`pc.name(...)` as pyarrow builds it from expressions: a call in the tree."""
+        args = [self.operand(a) for a in node.args]
+        kwargs = {k.arg: self.value(k.value) for k in node.keywords if k.arg is not None}
+        for key, value in kwargs.items():
+            if isinstance(value, list):  # a value set, as pyarrow reads it from an array
+                try:
+                    kwargs[key] = pa.array(value)
+                except (TypeError, ValueError, pa.ArrowException) as err:
+                    self.fail(node, f"pc.{name}({key}=[...]): {err}")
+        if len(kwargs) != len(node.keywords):
+            self.fail(node, f"pc.{name}(**...) cannot be read: name each option")
+        try:
+            out = getattr(pc, name)(*args, **kwargs)
+        except (TypeError, ValueError, OverflowError, pa.ArrowException) as err:
+            self.fail(node, f"pyarrow refused pc.{name}(): {err}")
+        if not isinstance(out, pc.Expression):
+            self.fail(node, f"pc.{name}() of these arguments is not an expression")
+        return out
+
+
+def _compute_functions() -> frozenset[str]:
+    """The names pyarrow.compute registers (its expression calls take these)."""
+    global _COMPUTE_NAMES
+    if _COMPUTE_NAMES is None:
+        _COMPUTE_NAMES = frozenset(pc.list_functions()) & frozenset(dir(pc))
+    return _COMPUTE_NAMES
+
+
+_COMPUTE_NAMES: frozenset[str] | None = None
+
+
+def _is_compute_call(func: ast.AST) -> bool:
+    """`pc.name(...)` for a compute function pyarrow has (not field or scalar)."""
+    return (isinstance(func, ast.Attribute) and _compute_module(func.value)
+            and func.attr not in ("field", "scalar") and func.attr in _compute_functions())
+
+
+def _compute_module(node: ast.AST) -> bool:
+    """`pc` or `pyarrow.compute` spelled out (ds has no compute functions)."""
+    if isinstance(node, ast.Name):
+        return node.id == "pc"
+    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and f"{node.value.id}.{node.attr}" == "pyarrow.compute")
 
 
 def _module(node: ast.AST) -> bool:

@@ -16,7 +16,7 @@ from ipyevents import Event
 import toolkit as tk
 from toolkit.errors import UsageError
 from toolkit.expression import Expression
-from toolkit.render.labels import bounded_text, html_text
+from toolkit.render.labels import bounded_text, html_text, path_text, visible
 from toolkit.trace.steps import (
     EVAL,
     INVARIANT,
@@ -28,7 +28,6 @@ from toolkit.trace.steps import (
     step_title,
     tree_of,
 )
-from toolkit.visible_text import visible
 
 from .invariants_panel import InvariantsPanel
 from .rich_display import text_html, tree_html
@@ -353,7 +352,7 @@ def _rules_html(step, kind: str) -> str:
         for r in event.rewrites:
             rows.append(f"<tr><td style='{_CELL}'><code>{html_text(r.rule)}</code></td>"
                         f"<td style='{_CELL}'>{html_text(r.reason)}</td>"
-                        f"<td style='{_CELL}'>{html_text(_path(r.path))}</td>"
+                        f"<td style='{_CELL}'>{html_text(path_text(r.path))}</td>"
                         f"<td style='{_CELL}'><code>{html_text(_expr_text(r.before))}</code></td>"
                         f"<td style='{_CELL}'><code>{html_text(_expr_text(r.after))}</code></td>"
                         "</tr>")
@@ -390,19 +389,16 @@ def _any_text(obj) -> str:
     if obj is None:
         return "(nothing)"
     if isinstance(obj, Expression):
-        return bounded_text(obj, _TEXT_CHARS)
+        return bounded_text(obj, _TEXT_CHARS, short=True)
     return tk.to_text(obj, color=False)
 
 
 def _expr_text(obj) -> str:
-    return bounded_text(obj, _TEXT_CHARS) if isinstance(obj, Expression) else str(obj)
+    return bounded_text(obj, _TEXT_CHARS, short=True) if isinstance(obj, Expression) \
+        else str(obj)
 
 
 _TEXT_CHARS = 2000  # an expression's text in a panel: the beginning of a 10,000-deep one
-
-
-def _path(path) -> str:
-    return "root" if not path else "/".join(str(i) for i in path)
 
 
 # two texts side by side in equal halves: a long one cannot squeeze the other to a sliver

@@ -3,7 +3,7 @@
     %load_ext widgets
     %expr --data penguins bill_length_mm / bill_depth_mm > 2.5
     %%explain --data penguins --guarantee "year == 2008"
-    %%trace --data penguins --mode lazy
+    %%trace --data penguins --mode lazy --out my_trace
     %%explain_scan --data flights_dataset
 
 Mistakes in what the user typed (a parse error, an unknown variable, a kernel
@@ -14,10 +14,12 @@ exprscope's insides to fix a typo.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import sys
 
+import ipywidgets as w
 import pyarrow as pa
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
@@ -37,6 +39,7 @@ from toolkit.visible_text import visible_lines
 
 from .data_source import DataSourceError, resolve_data
 from .explorer import Explorer
+from .rich_display import tree_html
 from .scan_view import ScanView
 from .selection_view import SelectionView
 
@@ -107,10 +110,17 @@ class ExprscopeMagics(Magics):
     @argument("--mode", "-m", choices=("lazy", "eager"), default="lazy",
               help="lazy special forms (the default) or eager, as Arrow does today")
     @argument("--pyarrow", action="store_true",
-              help='the cell is pyarrow Python text, e.g. pc.field("a") > 3 (read, never run)')
+              help='the cell is pyarrow Python text, e.g. pc.if_else(pc.field("a") > 3, 1, 0) '
+                   "(read, never run)")
+    @argument("--out", "-o", metavar="NAME", default="_trace",
+              help="the variable that keeps the trace, for Explorer(NAME) (default _trace)")
     def trace(self, line: str, cell: str):
-        """Evaluate the cell's expression with tracing and open the selection view."""
+        """Evaluate the cell's expression with tracing: its tree with each branch's rows,
+        then the selection view; the trace is kept in the variable `--out` names."""
         args = parse_argstring(self.trace, line)
+        out = _unquote(args.out)
+        if not out.isidentifier():
+            return _report(f"--out {out}: give a Python variable name, such as my_trace")
         recorded = None
         try:
             expression = _parse_cell(cell, args.pyarrow)
@@ -121,9 +131,21 @@ class ExprscopeMagics(Magics):
             _report(_message(exc, cell))
             evaluations = [s for s in (recorded.steps if recorded else []) if step_kind(s) == EVAL]
             # a failed evaluation still recorded what ran: show it next to the message
-            return SelectionView(evaluations[-1]) if evaluations else None
+            return self._traced(recorded, evaluations[-1], out) if evaluations else None
         evaluations = [s for s in recorded.steps if step_kind(s) == EVAL]
-        return SelectionView(evaluations[-1])
+        return self._traced(recorded, evaluations[-1], out)
+
+    def _traced(self, recorded, evaluation, out: str) -> SelectionView:
+        """The selection view under the evaluation's tree; the trace kept as `out`."""
+        self.shell.user_ns[out] = recorded
+        view = SelectionView(evaluation)
+        tree = w.HTML(tree_html(evaluation))
+        tree.add_class("exprscope-trace-tree")
+        note = w.HTML(f'<div style="color:#6b7280;font-size:12px">the trace is kept as '
+                      f"<code>{html.escape(out)}</code>: <code>from widgets import Explorer; "
+                      f"Explorer({html.escape(out)})</code> steps through it</div>")
+        view.children = (tree, note, *view.children)
+        return view
 
     @cell_magic
     @magic_arguments()

@@ -29,8 +29,11 @@ def mimebundle(obj) -> dict:
 
 
 def text_html(text: str, css_class: str = "exprscope-text") -> str:
-    """Text in a <pre>, escaped: labels can hold `<`, `&`, quotes and terminal escapes."""
-    return f'<pre class="{css_class}" style="margin:0">{html.escape(visible_lines(text))}</pre>'
+    """Text in a <pre>, escaped: labels can hold `<`, `&`, quotes and terminal escapes.
+    A long line wraps between words, never inside one (the notebook's own style breaks
+    anywhere)."""
+    return (f'<pre class="{css_class}" style="margin:0;white-space:pre-wrap;'
+            f'word-break:normal;overflow-wrap:break-word">{html.escape(visible_lines(text))}</pre>')
 
 
 def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,

@@ -23,6 +23,7 @@ import pyarrow.dataset as ds
 import toolkit as tk
 from toolkit import plan
 from toolkit.expression_facts import conjuncts
+from toolkit.render.labels import path_text
 
 __all__ = ["EXERCISES", "Verdict", "check", "monthly_flights", "penguins", "self_join_plan"]
 
@@ -143,7 +144,7 @@ def _predict_pass(pass_name: str, source: str, answer) -> tuple[bool, str]:
         return False, (f"that is the input, unchanged; but {pass_name} does change it: "
                        + "; ".join(fired[:3]) + ".")
     where, yours, theirs = _first_difference(predicted, actual)
-    at = f"at {where}" if where else "at the root"
+    at = f"at {where}" if where != "root" else "at the root"
     if _same_values(predicted, actual):
         return False, (f"your expression gives the same values on every penguin, but {pass_name} "
                        f"returns another tree: passes produce one normal form. The first "
@@ -154,18 +155,19 @@ def _predict_pass(pass_name: str, source: str, answer) -> tuple[bool, str]:
 
 
 def _first_difference(a: tk.Expression, b: tk.Expression) -> tuple[str, str, str]:
-    """The path (argument indices, as "1.0") of the first node where two trees differ."""
+    """The path (argument indices, as "1/0", as "subtree at" reads it) of the first node
+    where two trees differ."""
     stack = [((), a, b)]
     while stack:
         path, x, y = stack.pop()
         same_node = (x.is_call and y.is_call and x.name == y.name and len(x.args) == len(y.args))
         if not same_node:
             if not x.equals(y):
-                return ".".join(map(str, path)), str(x), str(y)
+                return path_text(path), str(x), str(y)
             continue
         stack.extend((path + (i,), xa, ya) for i, xa, ya in reversed(
             list(zip(range(len(x.args)), x.args, y.args))))
-    return "", str(a), str(b)
+    return "root", str(a), str(b)
 
 
 def _size(expr: tk.Expression) -> int:

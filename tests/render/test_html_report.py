@@ -29,7 +29,8 @@ class _Page(HTMLParser):
     def handle_starttag(self, tag, attrs):
         self.tags.append(tag)
         for name, value in attrs:
-            if name in ("src", "href", "xlink:href", "data", "action", "poster") and value:
+            if name in ("src", "href", "xlink:href", "data", "action", "poster") and value \
+                    and not value.startswith("#"):  # a link within the page loads nothing
                 self.loads.append(value)
 
     def handle_data(self, data):
@@ -55,12 +56,16 @@ def story(tmp_path):
 
 
 @needs_dot
-def test_one_step_per_pass_with_inline_svg(story, tmp_path):
+def test_one_step_per_changing_pass_and_per_run_of_passes_that_changed_nothing(story, tmp_path):
     path = tk.write_report(story, tmp_path / "sub" / "report.html")
     text = path.read_text(encoding="utf-8")
     page = _page(text)
-    assert text.count('<div class="step"') == len(story.passes) > 1
-    assert page.tags.count("svg") >= len(story.passes) + len(story.evaluations)
+    # canonicalize | fold_constants (changed) | four more that changed nothing
+    assert [e.changed for e in story.passes] == [False, True, False, False, False, False]
+    assert text.count('<div class="step"') == 3
+    assert "2. pass fold_constants: 1 rewrite" in text
+    assert "3–6. 4 passes changed nothing: " in text
+    assert page.tags.count("svg") >= 3 + len(story.evaluations)
     assert page.tags.count("script") == 1 and page.tags.count("link") == 0
     assert 'id="step-prev"' in text and 'id="step-next"' in text and "ArrowRight" in text
     assert "Content-Security-Policy" in text and "default-src 'none'" in text
@@ -152,7 +157,7 @@ def test_without_dot_the_trees_are_text(monkeypatch, story):
     monkeypatch.setattr(html_report, "dot_available", lambda: False)
     text = html_report.report_html(story)
     assert "<svg" not in text and "was not installed" in text
-    assert text.count('<div class="step"') == len(story.passes)
+    assert text.count('<div class="step"') == len(html_report.pass_groups(story.passes)) == 3
     assert "├──" in text
 
 
@@ -201,3 +206,17 @@ def test_a_many_branch_sample_keeps_the_row_table_short(tmp_path):
     assert rows <= 125
     assert re.search(r"120 rows of a sample of [\d,]+ of the 200,000 rows \(the first, the "
                      r"first of [\d,]+ of the [\d,]+ branches\)", page)  # nothing failed
+
+
+def test_contents_list_one_line_per_step_and_headings_name_the_expression(tmp_path):
+    table = pa.table({"a": [0, 1, 2], "b": [1, 2, 3]})
+    with tk.trace() as t:
+        for name in ("a", "b"):
+            tk.evaluate(tk.field(name) + 1, table)
+    text = html_report.report_html(t)
+    contents = text[text.index('id="contents"'):text.index("</nav>")]
+    assert contents.count("<li>") == 2
+    assert "<code>add_checked(a, 1)</code>" in contents and "add_checked(b, 1)" in contents
+    headings = re.findall(r"<h3>(.*?)</h3>", text)
+    assert headings[0].startswith("1. evaluate") and "add_checked(a, 1)" in headings[0]
+    assert headings[1].startswith("2. evaluate") and "add_checked(b, 1)" in headings[1]

@@ -11,6 +11,7 @@ import pytest
 
 import toolkit as tk
 from toolkit.passes import optimize
+from toolkit.render import html_report
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -29,7 +30,7 @@ def test_previous_next_and_arrow_keys_step_through_the_passes(tmp_path):
     with tk.trace() as t:
         tk.evaluate(optimize(tk.less(3, tk.field("a") + (tk.literal(1) + 2)), table.schema),
                     table)
-    n = len(t.passes)
+    n = len(html_report.pass_groups(t.passes))  # a run of passes that changed nothing is one
     assert n >= 3
     report = tk.write_report(t, tmp_path / "report.html")
     outside: list[str] = []

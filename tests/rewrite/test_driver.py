@@ -115,7 +115,7 @@ def test_a_plan_rule_names_the_node_it_changed_by_path_and_keeps_it_through_json
         [(a.rule, a.reason, a.path) for a in event.applied]
     assert loaded.reason == event.reason
     text = tk.to_text(loaded, color=False)
-    assert "⟲ push_down_filter root: pushed (t.a > 1) below a sort" in text
+    assert "⟲ push_down_filter at root (plan after): pushed (t.a > 1) below a sort" in text
 
 
 def node_at_plan(root, path):

@@ -44,7 +44,7 @@ def test_arithmetic_arrow_cannot_invert(tmp_path):
     assert all(g.kept for g in groups)  # Arrow reads every group
     assert [g.id for g in groups if g.beyond_arrow] == list(range(2, 10))
     assert groups[2].beyond_arrow.startswith("multiply_checked(2, x) lies in [4,000, 5,998]")
-    text = tk.to_text(scan, color=False)
+    text = tk.to_text(scan, color=False, width=200)
     assert "beyond Arrow (not what Arrow does): exprscope could also skip 0 files and 8 row groups" in text
 
 

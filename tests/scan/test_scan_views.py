@@ -26,7 +26,7 @@ def hostile(tmp_path_factory):
 
 def test_text_has_totals_a_bar_and_a_line_per_file(hostile):
     scan = tk.explain_scan(hostile, "tag = 'plain' AND v < 30")
-    text = tk.to_text(scan, color=False)
+    text = tk.to_text(scan, color=False, width=200)
     lines = text.splitlines()
     assert lines[1].startswith("reads 1 of 3 files · 1 of 12 row groups")
     assert lines[2].startswith("▕") and "% of bytes" in lines[2]
@@ -37,7 +37,7 @@ def test_text_has_totals_a_bar_and_a_line_per_file(hostile):
 
 def test_no_escape_or_markup_from_the_data_reaches_the_screen(hostile):
     scan = tk.explain_scan(hostile, "tag = 'plain'")
-    text = tk.to_text(scan, color=False)
+    text = tk.to_text(scan, color=False, width=200)
     assert 'tag == "\\x1b[31mred\\u202e"' in text or 'tag == "<img' in text
     assert "\x1b" not in text and "\u202e" not in text
     page = scan_html(scan)
@@ -75,5 +75,6 @@ def test_the_bar_shows_a_small_read_and_a_small_skip(tmp_path, keep, shown, fill
     part = ds.partitioning(pa.schema([("k", pa.int64())]), flavor="hive")
     ds.write_dataset(table, tmp_path, format="parquet", partitioning=part)
     dataset = ds.dataset(tmp_path, format="parquet", partitioning=part)
-    bar = tk.to_text(tk.explain_scan(dataset, f"k < {keep}"), color=False).splitlines()[2]
+    bar = tk.to_text(tk.explain_scan(dataset, f"k < {keep}"), color=False,
+                     width=200).splitlines()[2]
     assert bar.endswith(shown) and bar.count("█") == filled

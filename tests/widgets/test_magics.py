@@ -181,3 +181,25 @@ def test_no_kernel_is_one_short_message_in_every_magic(ip, capsys, penguins, mag
     assert lines[0] == f"add(species: {kind}, 1) has no kernel"
     assert lines[1:3] == ["  species + 1", "  ^^^^^^^^^^^"]  # the caret under the call
     assert "narrowed" in captured.err and "add takes integers, floats" in captured.err
+
+
+def test_trace_draws_the_tree_and_keeps_the_trace_for_the_explorer(ip, penguins):
+    ip.user_ns["penguins"] = penguins
+    view = ip.run_cell_magic("trace", "--data penguins",
+                             "if(bill_depth_mm > 18, bill_length_mm, 0)")
+    kept = ip.user_ns["_trace"]
+    assert isinstance(kept, tk.Trace) and kept.evaluations
+    tree = view.children[0]
+    assert "exprscope-trace-tree" in tree._dom_classes and "if_else" in tree.value
+    assert "_trace" in view.children[1].value
+    Explorer(kept)  # opens on what the magic kept
+    ip.run_cell_magic("trace", "--data penguins --out mine", "bill_length_mm + 1")
+    assert isinstance(ip.user_ns["mine"], tk.Trace)
+
+
+def test_trace_reads_pyarrow_compute_calls(ip, penguins):
+    ip.user_ns["penguins"] = penguins
+    view = ip.run_cell_magic(
+        "trace", "--data penguins --pyarrow",
+        'pc.if_else(pc.field("bill_depth_mm") > 18, pc.field("bill_length_mm"), 0.0)')
+    assert isinstance(view, SelectionView) and view.rows.num_rows == 344

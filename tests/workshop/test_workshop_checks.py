@@ -26,7 +26,7 @@ EXERCISE_IDS = ["canonicalize", "fold_constants", "guarantee_keeps_mass",
 
 # what the message for the solutions' tempting wrong answer must explain
 WRONG_ANSWER_SAYS = {
-    "canonicalize": ["same values on every penguin", "first difference is at 1.0.0",
+    "canonicalize": ["same values on every penguin", "first difference is at 1/0/0",
                      "yours has `flipper_length_mm`"],
     "fold_constants": ["same values on every penguin", "multiply(1000, 4)", "`4000`"],
     "guarantee_keeps_mass": ["Still there: (year >= 2008)"],

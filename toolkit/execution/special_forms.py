@@ -254,9 +254,11 @@ def case_when(ctx, node, path, sel):
     few = n_cases <= DENSE_MAX_CASES
     if few and conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
         # cheap everywhere: Arrow's own case_when kernel over fully evaluated arguments
-        struct = yield (conds_node, (0,), sel, None)
         used: dict[int, SelectionVector] = {}
-        if path is not None:
+        if path is None:
+            struct = yield (conds_node, (0,), sel, None)
+        else:  # traced: condition k's value is used on the rows no earlier when took
+            struct = yield from _dense_conditions(ctx, sel, path, conds_node, domain)
             used = _record_case_when(ctx, sel, path, struct, n_cases, else_node is not None,
                                      domain)
         values = []
@@ -297,6 +299,18 @@ def case_when(ctx, node, path, sel):
     if len(parts) == 1 and parts[0][0].is_all:
         return _cast(parts[0][1], node.type)
     return merge_parts(domain, parts, node.type)
+
+
+def _dense_conditions(ctx, sel, path, conds_node, domain: int):
+    """case_when's conditions, each on every row and used on the rows that reached its
+    `when` (the rows no earlier condition took), built into the struct Arrow's kernel reads."""
+    remaining = SelectionVector.all(domain)
+    values = []
+    for i, cond in enumerate(conds_node.args):
+        value = yield (cond, (0, i), sel, None, _dense_use(ctx, path, remaining))
+        values.append(value)
+        remaining = remaining.minus(_picked(remaining, value, True))
+    return conds_node.function(values, conds_node.options, conds_node.kernel)
 
 
 def _skip_cases(ctx, sel, path, first: int, n_cases: int) -> None:

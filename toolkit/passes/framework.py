@@ -3,7 +3,8 @@
 Every pass is a function `(expr, **ctx)` decorated with `@optimization_pass(name)`.
 The decorator opens a `RewriteLog` in a context variable, runs the pass, and,
 when observers are active, sends one `observe.PassEvent` holding a
-`RuleApplied` for every rule that fired, placed in the pass's result. A pass
+`RuleApplied` for every rule that fired, at the position of the node it changed
+in the tree the pass was given. A pass
 that runs inside another (simplify_with_guarantee calls canonicalize and
 fold_constants) finds the outer log and writes into it, so the observer sees
 one event for the outer pass, holding every rewrite.
@@ -90,7 +91,7 @@ def run_as_pass(name: str, fn: Callable[..., Expression], expr: Expression, *,
     if _CURRENT.get() is not None:
         return fn(expr, **ctx)
     observers = observe.active_observers(observer)
-    log = RewriteLog(EXPRESSION_SHAPE, recording=bool(observers))
+    log = RewriteLog(EXPRESSION_SHAPE, recording=bool(observers), positions="given")
     token = _CURRENT.set(log)
     start = time.perf_counter()
     try:
@@ -100,7 +101,7 @@ def run_as_pass(name: str, fn: Callable[..., Expression], expr: Expression, *,
         _CURRENT.reset(token)
     elapsed = time.perf_counter() - start
     if observers and (report_unchanged or out is not expr):
-        event = observe.PassEvent(name, expr, out, out is not expr, tuple(log.resolve(out)),
+        event = observe.PassEvent(name, expr, out, out is not expr, tuple(log.resolve(out, expr)),
                                   elapsed)
         observe.notify("on_pass", event, observer)
     return out

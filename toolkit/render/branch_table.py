@@ -12,15 +12,56 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 
+from ..observe import BranchSelection
 from ..trace.steps import branch_target
 from .labels import bounded_text
 from .selection_strip import row_indices
 
-__all__ = ["NOT_REACHED", "BranchTable", "SpecialForm"]
+__all__ = ["NOT_REACHED", "NULL_BECAUSE", "NULL_BRANCH", "BranchTable", "SpecialForm",
+           "is_value_branch", "null_selections"]
 
 NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
 _CONDITION_PREFIX = "when "  # case_when's condition branches: they decide, they give no value
+NULL_BRANCH = "null"  # the rows a form gave null without a branch (a null condition, no match)
+
+
+NULL_BECAUSE = {"if_else": "a null condition", "case_when": "no when matched",
+                "choose": "a null index"}
+
+
+def is_value_branch(branch) -> bool:
+    """Whether a recorded branch gave rows their value (case_when's `when k` only decides)."""
+    return not branch.branch.startswith(_CONDITION_PREFIX)
+
+
+def null_selections(event) -> list:
+    """For each if_else, case_when and choose of `event`, the rows that reached it and that
+    no branch gave a value (a null condition or index, no `when` matched and no `else`), as
+    a `BranchSelection` named `null` (no argument: `arg_index` -1). Forms with none are left
+    out, so a form's branches and its null rows add up to the rows that reached it."""
+    if not event.branches or event.expr is None:
+        return []
+    table = BranchTable(event)
+    out = []
+    for form in table.forms:
+        if form.name not in NULL_BECAUSE:
+            continue
+        values = [b for b in form.branches if is_value_branch(b)]
+        reaching = table.rows_reaching(form.path)
+        if (table.num_rows if reaching is None else len(reaching)) <= sum(b.count
+                                                                          for b in values):
+            continue  # every row that reached it took a branch: no rows to read
+        base = np.arange(table.num_rows, dtype=np.int64) if reaching is None else reaching
+        taken = [row_indices(b.rows) for b in values]
+        # a cost of the rows that reached the form, not of the batch (deep chains)
+        null_rows = np.setdiff1d(base, np.concatenate(taken)) if taken else base
+        if null_rows.size:
+            out.append(BranchSelection(form.path, NULL_BRANCH, -1,
+                                       pa.array(null_rows, pa.int64()), table.num_rows,
+                                       count=int(null_rows.size)))
+    return out
 
 
 @dataclass
@@ -120,7 +161,7 @@ class BranchTable:
     def _branch_per_row(self, form: SpecialForm) -> tuple[list[str], np.ndarray]:
         """The form's branch names and, per row, the index of the one that gave its value."""
         reaching = self.rows_reaching(form.path)
-        fallback = "left" if form.name in ("and_kleene", "or_kleene") else "null"
+        fallback = "left" if form.name in ("and_kleene", "or_kleene") else NULL_BRANCH
         names = [NOT_REACHED, fallback]
         codes = np.zeros(self.num_rows, dtype=np.int32)
         if reaching is None:

@@ -23,6 +23,7 @@ from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_node
 from ..trace.recorded_error import error_facts
 from ..trace.steps import branch_target, step_title
 from ..trace.tracer import Trace
+from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
 from .dot_style import (
     ERROR_STYLE,
     FONT,
@@ -35,8 +36,10 @@ from .dot_style import (
     density_color,
 )
 from .labels import (
+    CONDITIONS_RAN,
     arg_role,
     bounded_text,
+    conditions_ran,
     dot_text,
     dot_tooltip,
     node_detail,
@@ -245,6 +248,9 @@ class _Look:
         role = arg_role(parent, index)
         return f"{node_title(parent)}: {role or f'argument {index}'}"
 
+    def drawn(self, g, nid: str, path, node) -> None:
+        """Called once a node is drawn as `nid`: a look may hang more on it."""
+
 
 def _tip(text: str) -> str:
     """A tooltip attribute: graphviz takes it as is (no HTML label parsing)."""
@@ -291,6 +297,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                                  look.raw_rows(path, node)),
                tooltip=_tooltip(node),
                **_style(kind, look.status(path, node), look.extra(path, node)))
+        look.drawn(g, nid, path, node)
         if parent is not None:
             label = look.edge_label(parent, path, path[-1])
             attrs = look.edge_style(path)
@@ -314,7 +321,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
 
 def _tooltip(node) -> str:
     """A node's tooltip: its subtree as text, which graphviz must not read as HTML."""
-    return _tip(bounded_text(node, TOOLTIP_CHARS))
+    return _tip(bounded_text(node, TOOLTIP_CHARS, short=True))
 
 
 def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: int,
@@ -378,7 +385,7 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
         g.node(gid, label=_table(bounded_text(gone, 60, short=True) if gone.args
                                  else node_title(gone),
                                  ["removed"]),
-               tooltip=_tip("removed: " + bounded_text(gone, TOOLTIP_CHARS)),
+               tooltip=_tip("removed: " + bounded_text(gone, TOOLTIP_CHARS, short=True)),
                **_style(node_kind(gone), "removed"))
         anchor = look.node_ids.get(key)
         if anchor is not None:
@@ -459,6 +466,8 @@ class _EvalLook(_Look):
         for b in event.branches:
             target = branch_target(root, b)
             self.strips.setdefault(target, []).append((b.branch, strip_of(b.rows, b.total_rows)))
+        # rows a form gave null without a branch: a strip in the form's own box
+        self.nulls = {b.path: strip_of(b.rows, b.total_rows) for b in null_selections(event)}
 
     def _failed(self, path) -> bool:
         return self.facts is not None and self.facts.path is not None and \
@@ -481,17 +490,34 @@ class _EvalLook(_Look):
                 rows.append(f"{stat.elapsed * 1000:.2f} ms")
         elif self._above_failure(path):
             rows.append("did not finish")
+        elif conditions_ran(node, path, self.stats):
+            rows.append(CONDITIONS_RAN)
         elif not self._failed(path) and not node.is_literal:
             rows.append("not evaluated")
         return rows
 
+    def drawn(self, g, nid, path, node):
+        """A form's rows that got null from no branch: an edge with its strip to a null box."""
+        null = self.nulls.get(path)
+        if null is None or not node.is_call:
+            return
+        self.used.add("strip" if null.per_row else "density")
+        because = NULL_BECAUSE.get(node.name, "no branch")
+        g.node(f"{nid}null", label=_table(NULL_BRANCH, [because]), shape="note", style="dashed",
+               color="#9ca3af", fontcolor="#4b5563", tooltip=_tip(f"rows given null: {because}"),
+               **{"class": "null-rows"})
+        g.edge(nid, f"{nid}null", label=f"<{_strip_html(f'{NULL_BRANCH} ({because})', null)}>",
+               color=SELECTED, penwidth="1.5", style="dashed",
+               tooltip=_tip(f"{node_title(node)}: {NULL_BRANCH} ({because}): {null.caption}"))
+
     def raw_rows(self, path, node):
+        rows = []
         if self._failed(path):
             at = f" at row {self.facts.row}" if self.facts.row is not None else ""
-            return [f'<FONT POINT-SIZE="10" COLOR="#7f1d1d"><B>✖ {dot_text(self.facts.kind)}'
-                    f'{dot_text(at)}</B></FONT>',
-                    f'<FONT POINT-SIZE="9" COLOR="#7f1d1d">{dot_text(self.facts.message)}</FONT>']
-        return []
+            rows += [f'<FONT POINT-SIZE="10" COLOR="#7f1d1d"><B>✖ {dot_text(self.facts.kind)}'
+                     f'{dot_text(at)}</B></FONT>',
+                     f'<FONT POINT-SIZE="9" COLOR="#7f1d1d">{dot_text(self.facts.message)}</FONT>']
+        return rows
 
     def extra(self, path, node):
         if node_kind(node) == "special":
@@ -499,7 +525,8 @@ class _EvalLook(_Look):
         if self._failed(path):
             self.used.add("failed")
             return ERROR_STYLE
-        if path not in self.stats and not node.is_literal:
+        if path not in self.stats and not node.is_literal \
+                and not conditions_ran(node, path, self.stats):
             self.used.add("unfinished" if self._above_failure(path) else "skipped")
             return SKIPPED_STYLE
         return None

@@ -21,7 +21,7 @@ from ..scan import ScanExplanation
 from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
 from ..trace.tracer import Trace
-from .branch_table import NOT_REACHED, BranchTable
+from .branch_table import NOT_REACHED, BranchTable, is_value_branch
 from .dot_style import STATUS_STYLE
 from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text
 from .scan_html import scan_report_html
@@ -64,6 +64,8 @@ table.data th, table.data td { border: 1px solid var(--line); padding: .15rem .5
 table.data tr.failing td { background: #fee2e2; }
 td.branch { font-family: ui-monospace, monospace; color: var(--accent); }
 .gap td { text-align: center; color: var(--muted); }
+.contents { columns: 2 28rem; font-size: 13px; } .contents code { color: var(--muted); }
+h3 code { font-weight: normal; overflow-wrap: anywhere; }
 """
 
 _JS = """
@@ -87,6 +89,9 @@ _JS = """
     if (e.target && /input|textarea|select/i.test(e.target.tagName)) return;
     if (e.key === 'ArrowLeft') { show(current - 1); e.preventDefault(); }
     if (e.key === 'ArrowRight') { show(current + 1); e.preventDefault(); }
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('a[data-goto]'), function (a) {
+    a.addEventListener('click', function () { show(+a.getAttribute('data-goto')); });
   });
   show(0);
 })();
@@ -122,8 +127,9 @@ def report_html(trace: Trace, title: str = "exprscope report") -> str:
     if not dot_available():
         parts.append('<p class="hint">graphviz\'s <code>dot</code> was not installed when this '
                      "report was written: trees are shown as text.</p>")
-    parts.append(_passes_section(passes))
     evals = trace.evaluations
+    parts.append(_contents(passes, evals, trace.plan_rules))
+    parts.append(_passes_section(passes))
     if evals:
         parts.append('<section id="evaluations"><h2>Evaluation</h2>')
         parts += [_eval_html(i, e) for i, e in enumerate(evals)]
@@ -134,8 +140,8 @@ def report_html(trace: Trace, title: str = "exprscope report") -> str:
         parts.append('<section id="plan-rules"><h2>Plan optimizer rules</h2>')
         for i, event in enumerate(rules):  # only the rules that changed the plan get a picture
             figure = _figure(event) if event.changed else ""
-            parts.append(f'<div class="plan-rule"><h3>{i + 1}. {html_text(step_title(event))}'
-                         f"</h3>{figure}</div>")
+            parts.append(f'<div class="plan-rule" id="plan-rule-{i}"><h3>{i + 1}. '
+                         f"{html_text(step_title(event))}</h3>{figure}</div>")
         parts.append("</section>")
     parts.append("<script>" + _JS + "</script></body></html>")
     return "\n".join(parts)
@@ -149,7 +155,8 @@ def _figure(obj) -> str:
             return f"<figure>{fitted(inline_svg(to_svg(obj)))}</figure>"
         except (DotNotFound, OSError, RuntimeError):
             pass
-    return f"<figure><pre>{html_text(to_text(obj, color=False))}</pre></figure>"
+    lines = to_text(obj, color=False).splitlines()
+    return "<figure><pre>" + "\n".join(html_text(line) for line in lines) + "</pre></figure>"
 
 
 def _expr_text(expr, limit: int = _TEXT_LIMIT, short: bool = False) -> str:
@@ -210,6 +217,54 @@ def _optimize_runs(passes: list[PassEvent]) -> list[tuple[PassEvent, PassEvent, 
     return [(run[0], run[-1], len(run)) for run in runs]
 
 
+def pass_groups(passes: list[PassEvent]) -> list[tuple[int, list[PassEvent]]]:
+    """The passes as steps a person reads: each pass that changed the tree alone, each run
+    of passes that changed nothing as one; with the index of its first pass."""
+    groups: list[tuple[int, list[PassEvent]]] = []
+    for i, event in enumerate(passes):
+        if not event.changed and groups and not groups[-1][1][-1].changed \
+                and groups[-1][1][-1].after is event.before:
+            groups[-1][1].append(event)
+        else:
+            groups.append((i, [event]))
+    return groups
+
+
+def _numbers(start: int, count: int) -> str:
+    return f"{start + 1}" if count == 1 else f"{start + 1}–{start + count}"
+
+
+def _group_title(start: int, group: list[PassEvent]) -> str:
+    """`3. pass fold_constants: 2 rewrites` or `4–9. 6 passes changed nothing: a, b, …`."""
+    if len(group) == 1:
+        return f"{start + 1}. {step_title(group[0])}"
+    names = ", ".join(dict.fromkeys(e.name for e in group))
+    return f"{_numbers(start, len(group))}. {len(group)} passes changed nothing: {names}"
+
+
+def _step_expr(event) -> str:
+    """The expression a step works on, cut as the summary cuts it."""
+    tree = event.after if isinstance(event, PassEvent) else event.expr
+    return _expr_text(tree, 80, short=True) if isinstance(tree, Expression) else ""
+
+
+def _contents(passes: list[PassEvent], evals: list[EvalEvent], rules) -> str:
+    """One line per step, naming its expression; a pass step's link opens it in the stepper."""
+    items = []
+    for k, (start, group) in enumerate(pass_groups(passes)):
+        title = html_text(_group_title(start, group))
+        items.append(f'<li><a href="#passes" data-goto="{k}">{title}'
+                     f"</a> <code>{html_text(_step_expr(group[-1]))}</code></li>")
+    for i, event in enumerate(evals):
+        items.append(f'<li><a href="#evaluation-{i}">{html_text(step_title(event))}</a> '
+                     f"<code>{html_text(_step_expr(event))}</code></li>")
+    for i, event in enumerate(rules):
+        items.append(f'<li><a href="#plan-rule-{i}">{html_text(step_title(event))}</a></li>')
+    if not items:
+        return ""
+    return f'<nav id="contents"><h2>Contents</h2><ol class="contents">{"".join(items)}</ol></nav>'
+
+
 def _passes_section(passes: list[PassEvent]) -> str:
     out = ['<section id="passes"><h2>Optimization passes</h2>']
     if not passes:
@@ -219,30 +274,41 @@ def _passes_section(passes: list[PassEvent]) -> str:
                '<span class="counter" id="step-counter"></span>'
                '<button id="step-next" type="button">next ▶</button>'
                '<span class="hint">or use the ← → keys</span></div>')
-    for i, event in enumerate(passes):
-        title = step_title(event)
-        badge = ('<span class="badge changed">changed</span>' if event.changed
-                 else '<span class="badge same">no change</span>')
+    drawn: dict[int, str] = {}  # id(tree) -> the picture of a pass that left it unchanged
+    for k, (start, group) in enumerate(pass_groups(passes)):
+        event = group[0]
+        title = _group_title(start, group)
+        expr = f" <code>{html_text(_step_expr(group[-1]))}</code>"
+        if event.changed:
+            badge = '<span class="badge changed">changed</span>'
+            figure = _figure(event)
+        else:  # the tree as it stands, drawn once however many passes left it so
+            badge = '<span class="badge same">no change</span>'
+            figure = drawn.get(id(event.after))
+            if figure is None:
+                figure = drawn[id(event.after)] = _figure(event)
         items = "".join(
             f'<li><span class="rule">{html_text(r.rule)}</span> '
-            f'{html_text("at root" if not r.path else "at " + ".".join(map(str, r.path)))}: '
+            f'{html_text("at " + path_text(r.path))}: '
             f"{html_text(r.reason)}</li>" for r in event.rewrites)
         rewrites = f'<ul class="rewrites">{items}</ul>' if items else ""
+        text = (f"<details><summary>before and after as text</summary>"
+                f"<pre>before: {html_text(_expr_text(event.before, short=True))}\n"
+                f"after:  {html_text(_expr_text(event.after, short=True))}</pre></details>"
+                if event.changed else "")
         out.append(
-            f'<div class="step" data-step="{i}" data-title="{html_text(title)}"'
-            f'{" hidden" if i else ""}>'
-            f"<h3>{i + 1}. pass <code>{html_text(event.name)}</code> {badge}</h3>{rewrites}"
-            f"{_figure(event)}"
-            f"<details><summary>before and after as text</summary>"
-            f"<pre>before: {html_text(_expr_text(event.before))}\n"
-            f"after:  {html_text(_expr_text(event.after))}</pre></details></div>")
+            f'<div class="step" data-step="{k}" data-title="{html_text(title.partition(". ")[2])}"'
+            f'{" hidden" if k else ""}>'
+            f"<h3>{html_text(title)} {badge}{expr}</h3>{rewrites}{figure}{text}</div>")
     out.append("</section>")
     return "\n".join(out)
 
 
 def _eval_html(index: int, event: EvalEvent) -> str:
+    expr = _step_expr(event)
     out = [f'<div class="evaluation" id="evaluation-{index}">'
-           f"<h3>{html_text(step_title(event))}</h3>"]
+           f"<h3>{index + 1}. {html_text(step_title(event))}"
+           + (f" <code>{html_text(expr)}</code>" if expr else "") + "</h3>"]
     facts = error_facts(event.error)
     if facts is not None:
         out.append(f'<div class="error"><b>{html_text(facts.kind)}</b>: '
@@ -264,7 +330,7 @@ def _branch_sample_rows(event: EvalEvent, sample: list[int], n: int
     shown = dict.fromkeys(range(min(n, SELECTION_TABLE_ROWS // 2)))
     where = {row: k for k, row in enumerate(sample)}
     firsts = [[where[r] for r in b.rows.slice(0, 3).to_pylist() if r in where]
-              for b in event.branches]
+              for b in event.branches if is_value_branch(b)]
     covered, having = 0, sum(1 for rows in firsts if rows)
     for rank in range(3):
         for rows in firsts:

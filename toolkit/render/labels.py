@@ -23,15 +23,21 @@ from ..options import (
     options_to_string,
     value_set,
 )
-from ..visible_text import visible
+from ..visible_text import visible as visible_characters
 
 __all__ = ["MAX_FORM_COLUMNS", "SPECIAL_FORMS", "parse_path_text", "path_text", "node_kind",
+           "readable",
            "node_title", "node_detail", "type_text",
            "visible", "dot_text", "html_text", "share_text", "shorten"]
 
 MAX_FORM_COLUMNS = 12  # branch columns in a table of rows (the outermost forms; the rest counted)
 SPECIAL_FORMS = frozenset({"if_else", "case_when", "coalesce", "choose", "and_kleene",
                            "or_kleene"})
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`1 group`, `2 groups`, `1,000 rows`: a count with its noun in the right number."""
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
 
 def shorten(text: str, limit: int = 60) -> str:
     """At most `limit` characters, an ellipsis marking the cut."""
@@ -67,8 +73,38 @@ def dot_tooltip(text: str, limit: int = 400) -> str:
     so each is written four times; it copies entities into the SVG as they are,
     so the text is escaped as for HTML (a name `&amp;` stays `&amp;`).
     """
-    one_line = " ".join(str(text).split())  # Arrow prints value sets over many lines
+    one_line = " ".join(readable(str(text)).split())  # Arrow prints value sets over many lines
     return html.escape(shorten(visible(one_line), limit).replace("\\", "\\" * 4), quote=True)
+
+
+_VALUE_SET = re.compile(r"\{value_set=[^:\[{}]*:\[(?P<values>[^\]]*)\]"
+                        r"(?:, null_matching_behavior=(?P<matching>\w+))?\}")
+_CAST_OPTIONS = re.compile(r"\{to_type=(?P<type>.*?), allow_int_overflow=[^{}]*\}")
+_SET_ITEM = re.compile(r'"(?:[^"\\]|\\.)*"|[^,\s]+(?: [^,\s]+)*')  # a quoted string or a value
+_ARROW_MATCHING = {"SKIP": 1, "EMIT_NULL": 2, "INCONCLUSIVE": 3}
+
+
+def readable(text: str) -> str:
+    """Text built from Arrow's expression strings (a rule's reason, a check's subject, a
+    scan's filter) with options written as labels write them: a value set as literals
+    on one line (`{1, 12}`), a cast's options as its target (`to double`)."""
+    if "{" not in text:
+        return text
+
+    def value_set(found) -> str:
+        values = _SET_ITEM.findall(found.group("values"))
+        shown = values[:6] + ([f"… {len(values) - 6:,} more"] if len(values) > 6 else [])
+        matching = _NULL_MATCHING.get(_ARROW_MATCHING.get(found.group("matching") or ""))
+        return "{" + ", ".join(shown) + "}" + (f", {matching}" if matching else "")
+
+    text = _VALUE_SET.sub(value_set, text)
+    return _CAST_OPTIONS.sub(lambda found: f"to {found.group('type')}", text)
+
+
+def visible(text: str) -> str:
+    """Text as every printer shows it: options as labels write them (`readable`), then
+    control and format characters spelled out (`visible_text.visible`)."""
+    return visible_characters(readable(text))
 
 
 def node_kind(node: Expression) -> str:
@@ -188,7 +224,7 @@ def bounded_text(expr: Expression, limit: int = 4000, short: bool = False) -> st
     Same format as Arrow's ToString (infix comparisons and Kleene logic,
     `{name=value}` structs, options last). `short`: options as a tree's labels
     show them (`cast(a, to double)`, `is_in(species, {"Gentoo", "Chinstrap"})`),
-    for a label or a table cell; the full text is for tooltips and before/after.
+    for anything a person reads; Arrow's full text is for tests and exports.
     """
     out: list[str] = []
     size = 0
@@ -251,6 +287,17 @@ def rows_lines(stat, total: int, parent=None) -> list[str]:
         return [computed]
     why = getattr(stat, "why", "") or ""
     return [computed, f"{how}: {why}" if why else how]
+
+
+CONDITIONS_RAN = "ran one condition at a time"
+
+
+def conditions_ran(node: Expression, path, stats) -> bool:
+    """Whether `node` is a struct of conditions that was never built as a whole because
+    its fields ran one by one (case_when's conditions: each runs on the rows no earlier
+    `when` took); `stats` maps paths to the evaluation's statistics."""
+    return (node.is_call and node.name == "make_struct" and bool(node.args)
+            and path not in stats and (*path, 0) in stats)
 
 
 def rows_text(stat, total: int, parent=None) -> str:

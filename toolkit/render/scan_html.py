@@ -10,7 +10,7 @@ Everything from the dataset is escaped by `labels.html_text`.
 
 from __future__ import annotations
 
-from .labels import html_text, share_text
+from .labels import counted, html_text, share_text
 from .scan_text import human_bytes, relative_paths
 from .text import to_text
 
@@ -24,11 +24,15 @@ _CSS = """
 .xs-scan th,.xs-scan td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
 .xs-scan td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .xs-scan .kept{color:#1a7f37;font-weight:600}.xs-scan .skipped{color:#b42318;font-weight:600}
+.xs-scan .footer{color:#6b7280;font-weight:600}
+.xs-scan td code{overflow-wrap:anywhere}
 .xs-scan tr.off td{color:#777}
 .xs-scan .bar{height:12px;background:#eee;border-radius:3px;width:min(420px,100%);margin:4px 0}
 .xs-scan .bar div{height:100%;background:#2f6fdf;border-radius:3px}
 .xs-scan code{font-size:12px;word-break:break-word}
-.xs-scan details pre{white-space:pre;overflow-x:auto;font-size:12px;background:#f7f7f7;padding:6px}
+.xs-scan details pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;
+  background:#f7f7f7;padding:6px;max-width:100%}
+.xs-scan details table{table-layout:fixed}
 .xs-scan .beyond{border-left:3px solid #8250df;padding-left:8px;color:#5a3e99}
 .xs-scan .lost{border-left:3px solid #cf222e;padding-left:8px;color:#a40e26}
 .xs-scan .path{overflow-wrap:anywhere;min-width:12em}
@@ -81,8 +85,12 @@ def _summary(scan) -> str:
         beyond += (f"<p class='lost'><b>⚠ Arrow may lose rows</b>: {len(lost):,} skipped row "
                    f"group{'s' if len(lost) > 1 else ''} may hold matching rows, e.g. group "
                    f"{lost[0].id}: {html_text(lost[0].lost_rows)}</p>")
+    data_read = scan.files_with_data_read
+    footers = (f" (and {counted(files_kept - data_read, 'footer')} only)"
+               if files_kept > data_read else "")
     return (f"<p><b>filter</b> <code>{html_text(str(scan.filter))}</code></p>"
-            f"<p>reads <b>{files_kept:,}</b> of {files:,} files · <b>{groups_kept:,}</b> of "
+            f"<p>reads <b>{data_read:,}</b> of {files:,} files{footers} · "
+            f"<b>{groups_kept:,}</b> of "
             f"{groups:,} row groups · <b>{human_bytes(bytes_kept)}</b> of "
             f"{human_bytes(total_bytes)} · <b>{rows_kept:,}</b> of {rows:,} rows</p>"
             f"<div class='bar' title='{share_text(share, 1)} of the bytes are read'>"
@@ -103,10 +111,11 @@ def _fragment_rows(scan, start: int, stop: int, details: bool) -> str:
         kept_groups = sum(g.kept for g in groups)
         group_text = f"{kept_groups} of {len(groups)}" if groups else "—"
         why = verdict.reason if not verdict.kept else _first_group_reason(groups)
-        status = ("<span class='kept'>read</span>" if verdict.kept
+        status = ("<span class='kept'>read</span>" if verdict.data_read
+                  else "<span class='footer'>footer only</span>" if verdict.kept
                   else "<span class='skipped'>skipped</span>")
         out.append(
-            f"<tr class='{'' if verdict.kept else 'off'}'>"
+            f"<tr class='{'' if verdict.data_read else 'off'}'>"
             f"<td class='path'>{html_text(name)}</td><td>{status}</td>"
             f"<td class='num'>{group_text}</td><td class='num'>{verdict.rows_kept or 0:,}</td>"
             f"<td class='num'>{human_bytes(verdict.bytes_kept or 0)}</td>"
@@ -121,7 +130,8 @@ def _first_group_reason(groups) -> str:
     skipped = [g for g in groups if not g.kept]
     if not skipped:
         return ""
-    return f"{len(skipped)} groups skipped, e.g. group {skipped[0].id}: {skipped[0].reason}"
+    return (f"{counted(len(skipped), 'group')} skipped, e.g. group {skipped[0].id}: "
+            f"{skipped[0].reason}")
 
 
 def _details(verdict) -> str:
@@ -143,6 +153,7 @@ def _details(verdict) -> str:
                 + (f"<br><span class='lost'>⚠ {html_text(g.lost_rows)}</span>"
                    if g.lost_rows else "") + "</td></tr>")
         parts.append("</tbody></table>")
-    steps = to_text(verdict.trace, color=False)
-    parts.append(f"<pre>{html_text(steps).replace('&#x27;', chr(39))}</pre></details>")
+    steps = to_text(verdict.trace, color=False)  # lines of 100 columns at most
+    lines = "\n".join(html_text(line).replace("&#x27;", "'") for line in steps.splitlines())
+    parts.append(f"<pre>{lines}</pre></details>")
     return "".join(parts)

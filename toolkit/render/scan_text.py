@@ -4,10 +4,13 @@
     reads 4 of 12 files · 31 of 240 row groups · 1.2 MB of 8.9 MB · 40,511 of 336,776 rows
     ▕██████████··························▏ 13% of bytes
     ✓ year=2022/part-0.parquet   3 of 20 row groups   9,988 rows   skipped 17, e.g. group 3: ...
+    ◌ year=2022/part-1.parquet   footer read, data not: all 20 row groups skipped, e.g. ...
     ✗ 8 files skipped by year >= 2022   e.g. year=2020/part-0.parquet: year == 2020
 
-Files that are read come first, one line each (the first `limit`); skipped
-files are grouped by the part of the filter that ruled them out.
+Files that are read come first, one line each (the first `limit`): `✓` when
+their data is read, `◌` when statistics skip every row group, so only the
+footer is read; skipped files are grouped by the part of the filter that ruled
+them out. The summary counts the files whose data is read.
 
 Paths are shown relative to the files' common folder; every value from the
 dataset (paths, names, literals) goes through `labels.visible`.
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from .labels import share_text, shorten, visible
+from .labels import counted, share_text, shorten, visible
 
 __all__ = ["human_bytes", "relative_paths", "scan_lines"]
 
@@ -51,14 +54,18 @@ def scan_lines(scan, paint, limit: int = 50) -> list[str]:
     groups_kept, groups = scan.row_groups
     bytes_kept, total_bytes = scan.bytes
     rows_kept, rows = scan.rows
+    data_read = scan.files_with_data_read
+    footers = (f" (and {counted(files_kept - data_read, 'footer')} only)"
+               if files_kept > data_read else "")
     lines = [paint("filter: ", "title") + visible(str(scan.filter)),
-             (f"reads {files_kept:,} of {files:,} files · {groups_kept:,} of {groups:,} row groups"
-             f" · {human_bytes(bytes_kept)} of {human_bytes(total_bytes)}"
-             f" · {rows_kept:,} of {rows:,} rows")]
+             (f"reads {data_read:,} of {files:,} files{footers} · {groups_kept:,} of "
+              f"{groups:,} row groups · {human_bytes(bytes_kept)} of {human_bytes(total_bytes)}"
+              f" · {rows_kept:,} of {rows:,} rows")]
     share = bytes_kept / total_bytes if total_bytes else (files_kept / files if files else 0.0)
     # a scan that reads anything fills a cell, one that skips anything leaves one empty
-    filled = min(max(round(share * BAR_CELLS), share > 0), BAR_CELLS - (share < 1))
-    lines.append("▕" + paint("█" * filled, "strip") + "·" * (BAR_CELLS - filled)
+    cells = min(BAR_CELLS, getattr(paint, "cells", BAR_CELLS))
+    filled = min(max(round(share * cells), share > 0), cells - (share < 1))
+    lines.append("▕" + paint("█" * filled, "strip") + "·" * (cells - filled)
                  + f"▏ {share_text(share, 1, digits=0)} of {'bytes' if total_bytes else 'files'}")
     extra_files, extra_groups = scan.beyond_arrow()
     if extra_files or extra_groups:
@@ -77,7 +84,8 @@ def scan_lines(scan, paint, limit: int = 50) -> list[str]:
     width = min(48, max((len(visible(names[id(f)])) for f in kept[:limit]), default=0))
     for verdict in kept[:limit]:
         label = shorten(visible(names[id(verdict)]), 48).ljust(width)
-        lines.append(paint("✓ ", "pass") + label + "   " + _kept_detail(verdict))
+        mark = paint("✓ ", "pass") if verdict.data_read else paint("◌ ", "dim")
+        lines.append(mark + label + "   " + _kept_detail(verdict))
     if len(kept) > limit:
         lines.append(paint(f"… {len(kept) - limit:,} more files read", "dim"))
     for filter_text, skipped in scan.skipped_by()[:limit]:
@@ -93,10 +101,14 @@ def _kept_detail(verdict) -> str:
     groups = verdict.row_groups
     if not groups:
         rows = verdict.num_rows
-        return "whole file" + (f"   {rows:,} rows" if rows is not None else "")
+        return "whole file" + (f"   {counted(rows, 'row')}" if rows is not None else "")
     kept = sum(g.kept for g in groups)
-    text = f"{kept} of {len(groups)} row groups   {verdict.rows_kept:,} rows"
     skipped = [g for g in groups if not g.kept]
+    if not kept:
+        first = skipped[0]
+        return (f"footer read, data not: all {counted(len(groups), 'row group')} skipped, "
+                f"e.g. group {first.id}: {visible(first.reason)}")
+    text = f"{kept} of {counted(len(groups), 'row group')}   {counted(verdict.rows_kept, 'row')}"
     if skipped:
         first = skipped[0]
         text += f"   skipped {len(skipped)}, e.g. group {first.id}: {visible(first.reason)}"

@@ -40,15 +40,17 @@ def row_indices(rows) -> np.ndarray:
     return np.asarray(rows, dtype=np.int64)
 
 
-def strip_of(rows, total: int) -> Strip:
+def strip_of(rows, total: int, cells: int = DENSITY_CELLS) -> Strip:
+    """The strip of `rows` among `total`: a cell per row up to `cells` rows, else `cells`
+    density cells (a narrow terminal asks for fewer)."""
     indices = row_indices(rows)
     indices = indices[(indices >= 0) & (indices < total)] if total else indices[:0]
-    if total <= ROW_CELLS:
-        cells = np.zeros(total)
-        cells[indices] = 1.0
-        return Strip(True, tuple(cells.tolist()), int(indices.size), total)
-    edges = -(-np.arange(DENSITY_CELLS + 1) * total // DENSITY_CELLS)  # ceil(i * total / n)
-    counts = np.bincount(indices * DENSITY_CELLS // total, minlength=DENSITY_CELLS)
+    if total <= min(ROW_CELLS, cells):
+        per_row = np.zeros(total)
+        per_row[indices] = 1.0
+        return Strip(True, tuple(per_row.tolist()), int(indices.size), total)
+    edges = -(-np.arange(cells + 1) * total // cells)  # ceil(i * total / n)
+    counts = np.bincount(indices * cells // total, minlength=cells)
     sizes = np.diff(edges)
-    density = np.divide(counts, sizes, out=np.zeros(DENSITY_CELLS), where=sizes > 0)
+    density = np.divide(counts, sizes, out=np.zeros(cells), where=sizes > 0)
     return Strip(False, tuple(np.clip(density, 0.0, 1.0).tolist()), int(indices.size), total)

@@ -5,14 +5,17 @@ what was added (`+`) and removed (`-`) with the rules that fired; an
 evaluation shows rows per node and each branch's selection as a strip
 (`▕·██·█▏`, or a density bar for large batches). User text is passed through
 `labels.visible`, so a field name cannot smuggle terminal escape codes.
-Deep trees stop indenting at `INDENT_CAP` levels and say the depth instead,
+Deep trees stop indenting at `INDENT_CAP` levels (fewer in a narrow terminal) and say
+the depth instead,
 so a 10,000-deep chain prints in linear space; nothing recurses.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
+import unicodedata
 
 import pyarrow.compute as pc
 
@@ -24,23 +27,30 @@ from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_node
 from ..trace.recorded_error import error_facts
 from ..trace.steps import branch_target, step_title
 from ..trace.tracer import Trace
+from .branch_table import NULL_BECAUSE, null_selections
 from .labels import (
+    CONDITIONS_RAN,
     arg_role,
     bounded_text,
+    conditions_ran,
     node_detail,
     node_title,
-    rows_text,
+    path_text,
+    rows_lines,
     shorten,
     type_text,
     visible,
 )
 from .scan_text import scan_lines
-from .selection_strip import strip_of
+from .selection_strip import DENSITY_CELLS, strip_of
 from .tree_diff import diff_pass
 
-__all__ = ["to_text", "strip_text", "INDENT_CAP", "wants_color"]
+__all__ = ["DEFAULT_WIDTH", "INDENT_CAP", "display_width", "fit_line", "strip_text", "to_text",
+           "wants_color"]
 
 INDENT_CAP = 24
+DEFAULT_WIDTH = 100  # columns of a line, unless the caller knows its terminal's
+MIN_WIDTH = 40
 MAX_REWRITE_LINES = 40  # a pass with more rewrites lists these, then every rule once
 _DENSITY = "▁▂▃▄▅▆▇█"
 _ANSI = {"changed": "33", "added": "32", "removed": "31", "moved": "36", "kept": "33",
@@ -61,8 +71,13 @@ def wants_color(stream=None) -> bool:
 
 
 class _Paint:
-    def __init__(self, color: bool):
+    """Colors text when asked, and carries how many cells a strip or a bar may take."""
+
+    def __init__(self, color: bool, width: int = DEFAULT_WIDTH):
         self.color = color
+        self.width = width
+        self.cells = strip_cells(width)
+        self.indent_cap = max(4, min(INDENT_CAP, width // 8))  # a deep tree's indent: <= 1/2
 
     def __call__(self, text: str, what: str) -> str:
         if not self.color or not text:
@@ -70,25 +85,94 @@ class _Paint:
         return f"\x1b[{_ANSI[what]}m{text}\x1b[0m"
 
 
-def to_text(obj, *, color: bool | None = None, stream=None, limit: int = 50) -> str:
+def to_text(obj, *, color: bool | None = None, stream=None, limit: int = 50,
+            width: int | None = None) -> str:
     """The picture as text; `color=None` colors only when `stream` (stdout) is a terminal.
 
     `limit`: how many files a scan explanation lists (the rest are counted).
+    `width`: no line is wider than this many columns (None: 100); strips and bars
+    take a share of it, and a line that would still be wider is cut with `…`.
     """
-    paint = _Paint(wants_color(stream) if color is None else color)
+    width = DEFAULT_WIDTH if width is None else width
+    if not isinstance(width, int) or width < MIN_WIDTH:
+        raise UsageError(f"to_text needs a width of at least {MIN_WIDTH} columns, not {width!r}")
+    paint = _Paint(wants_color(stream) if color is None else color, width)
     if isinstance(obj, ScanExplanation):
-        return "\n".join(scan_lines(obj, paint, limit))
-    return "\n".join(_lines(obj, paint))
-
-
-def strip_text(rows, total: int) -> str:
-    """`▕·██·█▏` (a cell per row, up to 64 rows) or a density bar for more."""
-    strip = strip_of(rows, total)
-    if strip.per_row:
-        cells = "".join("█" if c else "·" for c in strip.cells)
+        lines = scan_lines(obj, paint, limit)
     else:
-        cells = "".join("·" if c == 0 else _DENSITY[min(7, int(c * 8))] for c in strip.cells)
-    return f"▕{cells}▏ {strip.caption}"
+        lines = _lines(obj, paint)
+    return "\n".join(part for line in lines for part in fit_line(line, width))
+
+
+def strip_cells(width: int) -> int:
+    """Cells of a branch strip at a terminal width: 40 at 100 columns, 64 from 160 on."""
+    return max(16, min(64, width * 2 // 5))
+
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a terminal: color codes take none, wide characters two."""
+    plain = _ESCAPE.sub("", text)
+    if plain.isascii():
+        return len(plain)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in plain)
+
+
+def fit_line(line: str, width: int) -> list[str]:
+    """`line` as lines of at most `width` columns: wrapped at spaces (its colors dropped
+    then), each continuation indented under the tree's lines; a word wider than the
+    room left is cut with `…`."""
+    if len(line) <= width and line.isascii() or display_width(line) <= width:
+        return [line]
+    plain = _ESCAPE.sub("", line)
+    body = plain.lstrip(_TREE_CHARS)
+    lead = plain[: len(plain) - len(body)]
+    indent = lead.replace("├── ", "│   ").replace("└── ", "    ").replace("─", " ") + "  "
+    if display_width(indent) > width // 2:
+        indent = "  "
+    out, current = [], lead
+    for word in body.split(" "):
+        room = width - display_width(current)
+        candidate = word if current in (lead, indent) else " " + word
+        if display_width(candidate) <= room:
+            current += candidate
+            continue
+        if current not in (lead, indent):
+            out.append(current)
+            current = indent
+            room = width - display_width(current)
+        if display_width(word) > room:
+            word = _cut(word, room)
+        current += word
+    out.append(current)
+    return out
+
+
+_TREE_CHARS = " │├└─"
+
+
+def _cut(text: str, room: int) -> str:
+    """`text` cut with `…` to `room` columns."""
+    out, used = [], 0
+    for c in text:
+        w = 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        if used + w > room - 1:
+            break
+        out.append(c)
+        used += w
+    return "".join(out) + "…"
+
+
+def strip_text(rows, total: int, cells: int = DENSITY_CELLS) -> str:
+    """`▕·██·█▏` (a cell per row, up to `cells` rows) or a density bar for more."""
+    strip = strip_of(rows, total, cells)
+    if strip.per_row:
+        marks = "".join("█" if c else "·" for c in strip.cells)
+    else:
+        marks = "".join("·" if c == 0 else _DENSITY[min(7, int(c * 8))] for c in strip.cells)
+    return f"▕{marks}▏ {strip.caption}"
 
 
 def _lines(obj, paint) -> list[str]:
@@ -105,7 +189,8 @@ def _lines(obj, paint) -> list[str]:
     if isinstance(obj, PlanRuleEvent):
         return _plan_rule_lines(obj, paint)
     if isinstance(obj, Expression):
-        return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead)
+        return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead,
+                           indent_cap=paint.indent_cap)
     if is_plan(obj):
         return _plan_lines(obj, paint)
     raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
@@ -124,7 +209,8 @@ def _describe(node: Expression, paint) -> str:
     return text
 
 
-def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None) -> list[str]:
+def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
+                indent_cap: int = INDENT_CAP) -> list[str]:
     """Box-drawing lines, pre-order, with an explicit stack.
 
     `describe(path, node)` is a node's text, `lead(path, node, parent)` what goes
@@ -141,10 +227,13 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None) ->
         else:
             branch = "└── " if last else "├── "
             child_prefix = prefix + ("    " if last else "│   ")
-            if depth > INDENT_CAP:
+            if depth > indent_cap:
                 child_prefix = prefix  # stop growing: say the depth instead
                 branch = f"⋯[depth {depth}] " + branch
-        lines.append(f"{prefix}{branch}{lead(path, node, parent)}{describe(path, node)}")
+        before, text = lead(path, node, parent), describe(path, node)
+        if callable(before):  # a lead that fits itself in the room the line leaves it
+            before = before(display_width(prefix + branch + text))
+        lines.append(f"{prefix}{branch}{before}{text}")
         for line in (extra(path, node) if extra else ()):
             lines.append(f"{child_prefix}{line}")
         args = node.args
@@ -168,7 +257,7 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
     lines = [paint(visible(step_title(event)), "title")]
     shown = event.rewrites[:MAX_REWRITE_LINES]
     for r in shown:
-        where = "root" if not r.path else "at " + ".".join(str(i) for i in r.path)
+        where = "at " + path_text(r.path)
         lines.append(f"  {paint('⟲ ' + visible(r.rule), 'rule')} {where}: {visible(r.reason)}")
     if len(event.rewrites) > len(shown):
         lines.append(paint(f"  … {len(event.rewrites) - len(shown):,} more rewrites; every rule "
@@ -204,7 +293,8 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
         return [paint("- removed: " + visible(bounded_text(g, 80, short=True)), "removed")
                 for g in diff.removed_under(node)]
 
-    lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra)]
+    lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra,
+                                                  indent_cap=paint.indent_cap)]
     return lines
 
 
@@ -217,24 +307,39 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
     stats = {s.path: s for s in event.nodes}
     failed = event.failed_path()
     unfinished = set(failed.ancestors()) - {failed} if failed is not None else set()
-    strips: dict[tuple, list[str]] = {}
+    strips: dict[tuple, list] = {}
     for b in event.branches:
-        target = branch_target(root, b)
-        strips.setdefault(target, []).append(
-            f"{visible(b.branch)} {strip_text(b.rows, b.total_rows)}")
+        strips.setdefault(branch_target(root, b), []).append(b)
+    nulls = {b.path: b for b in null_selections(event)}
+    reasons: dict = {}  # path -> why a node computed more rows than it used
     def lead(path, node, parent):
-        if path in strips:
-            return paint("[" + "; ".join(strips[path]) + "] ", "strip")
-        return _role_lead(path, node, parent)
+        if path not in strips:
+            return _role_lead(path, node, parent)
+
+        def fitted(used: int) -> str:  # density strips shrink (to 8 cells) to fit the line
+            chosen = strips[path]
+            fixed = sum(len(visible(b.branch)) + len(f"{b.count:,}{b.total_rows:,}") + 25
+                        for b in chosen)  # name, counts, " of ", " rows (40.0%)", brackets
+            cells = max(8, min(paint.cells, (paint.width - used - fixed) // len(chosen)))
+            if all(b.total_rows <= paint.cells for b in chosen):
+                cells = paint.cells  # a cell per row reads better than a shrunk density bar
+            return paint("[" + "; ".join(f"{visible(b.branch)} "
+                                         f"{strip_text(b.rows, b.total_rows, cells)}"
+                                         for b in chosen) + "] ", "strip")
+        return fitted
 
     def describe(path, node):
         text = _describe(node, paint)
         stat = stats.get(path)
         if stat is not None:
-            rows = rows_text(stat, event.num_rows, stats.get(path[:-1]) if path else None)
-            text += paint(f" · {visible(rows)}", "dim")
+            rows = rows_lines(stat, event.num_rows, stats.get(path[:-1]) if path else None)
+            text += paint(f" · {visible(rows[0])}", "dim")
+            if len(rows) > 1:  # why it computed more rows than it used: a line of its own
+                reasons[path] = rows[1]
         elif path in unfinished:
             text += paint(" · did not finish", "dim")
+        elif conditions_ran(node, path, stats):
+            text += paint(f" · {CONDITIONS_RAN}", "dim")
         elif not node.is_literal and failed != path:
             text += paint(" · not evaluated", "dim")
         if failed is not None and failed == path:
@@ -243,7 +348,20 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
                                 "error")
         return text
 
-    tree = _tree_lines(root, describe, lead, root_path=event.root_path())
+    def extra(path, node):
+        out = []
+        reason = reasons.pop(path, None)
+        if reason is not None:
+            out.append(paint(f"({visible(reason)})", "dim"))
+        null = nulls.get(path)
+        if null is not None and node.args:
+            strip = strip_text(null.rows, null.total_rows, paint.cells)
+            out.append(f"├── {paint(f'[{null.branch} {strip}]', 'strip')} "
+                       + paint(NULL_BECAUSE[node.name], "dim"))
+        return out
+
+    tree = _tree_lines(root, describe, lead, extra, root_path=event.root_path(),
+                       indent_cap=paint.indent_cap)
     lines += ["  " + line for line in tree]
     if facts is not None and facts.path is None:
         lines.append("  " + paint(f"✖ {visible(facts.message)}", "error"))
@@ -295,7 +413,7 @@ def _plan_lines(plan, paint, changed: set[int] = frozenset()) -> list[str]:
 def _plan_rule_lines(event: PlanRuleEvent, paint) -> list[str]:
     lines = [paint(visible(step_title(event)), "title")]
     for a in event.applied[:MAX_REWRITE_LINES]:
-        where = "root" if not a.path else "at " + ".".join(str(i) for i in a.path)
+        where = f"at {path_text(a.path)} (plan after)"
         lines.append(f"  {paint('⟲ ' + visible(a.rule), 'rule')} {where}: {visible(a.reason)}")
     if len(event.applied) > MAX_REWRITE_LINES:
         lines.append(paint(f"  … {len(event.applied) - MAX_REWRITE_LINES:,} more", "dim"))
@@ -312,9 +430,14 @@ def _plan_rule_lines(event: PlanRuleEvent, paint) -> list[str]:
 
 
 def _trace_lines(t: Trace, paint) -> list[str]:
+    """Every step; a pass that changed nothing is one line (its tree is the one before)."""
     lines = [paint(f"trace: {t.summary()}", "title")]
     for i, step in enumerate(t.steps):
+        heading = paint(f"── step {i + 1} of {len(t.steps)} ", "dim")
+        if isinstance(step, PassEvent) and not step.changed:
+            lines.append(heading + paint(visible(step_title(step)), "dim"))
+            continue
         lines.append("")
-        lines.append(paint(f"── step {i + 1} of {len(t.steps)} ", "dim") + "─" * 20)
+        lines.append(heading + "─" * 20)
         lines += _lines(step, paint)
     return lines

@@ -2,7 +2,7 @@
 
 Shared by every renderer, so DOT, text and HTML agree. A pass returns the
 identical object for what it did not touch, and each recorded rewrite says
-which node became which (`before` -> `after`, placed at its path in the result),
+which node became which (`before` -> `after`, the node standing in the result),
 so the diff follows those identities instead of guessing from positions:
 
 - `same`: the node is the one that was there (or an ancestor rebuilt around a
@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 
 from ..expression import Expression, postorder
 from ..options import options_equal
-from ..visit import node_at
 from .labels import bounded_text, node_title, shorten
 
 __all__ = ["PassDiff", "diff_pass", "diff_trees"]
@@ -237,23 +236,30 @@ def _origins(event) -> tuple[dict[int, Expression], dict[int, list[str]], dict[s
     """Where each rewrite's result stands in the tree after the pass, and what it replaced.
 
     Rewrites at one place chain (`x` -> `y` by one rule, `y` -> `z` by the next):
-    the place's origin is the oldest `before`. A rewrite whose result a later one
-    absorbed is placed on the absorbing node (its recorded path points there).
+    the place's origin is the oldest `before`. A rewrite's `after` is the node
+    standing in the result; one whose result a later rewrite absorbed (an inner
+    fold inside an outer one) is placed on the node of the nearest later rewrite
+    at a position above its own.
     """
     first_before: dict[int, Expression] = {}
     produced: set[int] = set()
-    placed: list[tuple[Expression, object]] = []
     counts: dict[str, int] = {}
     for rewrite in event.rewrites:
         counts[rewrite.rule] = counts.get(rewrite.rule, 0) + 1
         if isinstance(rewrite.before, Expression) and isinstance(rewrite.after, Expression):
             first_before[id(rewrite.after)] = first_before.get(id(rewrite.before), rewrite.before)
             produced.add(id(rewrite.after))
-        try:
-            found = node_at(event.after, tuple(rewrite.path))
-        except (IndexError, AttributeError, TypeError):
+    standing = _ids(event.after) if isinstance(event.after, Expression) else set()
+    placed: list[tuple[Expression, object]] = []
+    later: dict[tuple, Expression] = {}  # position -> node of the latest-seen rewrite there
+    for rewrite in reversed(event.rewrites):
+        path = tuple(rewrite.path)
+        found = rewrite.after if id(rewrite.after) in standing else _absorber(later, path)
+        if found is None:
             continue
+        later[path] = found
         placed.append((found, rewrite))
+    placed.reverse()
     origins: dict[int, Expression] = {}
     rules: dict[int, list[str]] = {}
     for found, rewrite in placed:
@@ -263,6 +269,18 @@ def _origins(event) -> tuple[dict[int, Expression], dict[int, list[str]], dict[s
         if id(found) in produced and id(found) in first_before:
             origins[id(found)] = first_before[id(found)]
     return origins, rules, counts
+
+
+_ABSORBER_LEVELS = 64  # how far up an absorbed rewrite looks for the one that absorbed it
+
+
+def _absorber(later: dict[tuple, Expression], path: tuple) -> Expression | None:
+    """The node of the nearest later rewrite strictly above `path`, looking a bounded way up."""
+    for depth in range(len(path) - 1, max(-1, len(path) - 1 - _ABSORBER_LEVELS), -1):
+        found = later.get(path[:depth])
+        if found is not None:
+            return found
+    return None
 
 
 def diff_pass(event) -> PassDiff:

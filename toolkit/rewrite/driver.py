@@ -6,12 +6,18 @@ A rule is a function from a node to a `Transformed` (or None for "no change").
 for every firing. Several sweeps (one pass runs several, a pass may run
 inside another) can share one `RewriteLog`.
 
-Paths: a firing is first known in the coordinates of the sweep it ran in;
+Paths: a firing is first known in the coordinates of the sweep it ran in.
 `RewriteLog.resolve` follows each result through later rebuilds (a parent
 rebuilt because a child changed) to the final tree, and its `after` becomes the
 node that stands there. A result that a later firing replaced wholesale (an
-inner fold absorbed by an outer one) keeps its own `after` and points at the
-node that absorbed it.
+inner fold absorbed by an outer one) keeps its own `after`.
+
+Which position a firing names depends on the log's `positions`: "given" (the
+passes) names the node the rule changed in the tree the pass was given, the
+path a person types to open it; a node an earlier rewrite built is not there,
+so its firing names where the rule found it, in the tree as it stood then.
+"result" (plan rules) names where the firing's result stands in the returned
+tree, an absorbed result the node that absorbed it.
 """
 
 from __future__ import annotations
@@ -34,11 +40,16 @@ _MAX_PATHS_PER_NODE = 16
 class RewriteLog:
     """The firings of one run (a pass, a plan rule), placed in its result by `resolve`."""
 
-    __slots__ = ("_cells", "_successor", "_sweep", "_sweep_of", "firings", "recording", "shape")
+    __slots__ = ("_cells", "_successor", "_sweep", "_sweep_of", "firings", "positions",
+                 "recording", "shape")
 
-    def __init__(self, shape: TreeShape, recording: bool = True):
+    def __init__(self, shape: TreeShape, recording: bool = True, positions: str = "result"):
+        if positions not in ("given", "result"):
+            raise RuleError(f"a rewrite log places firings in the 'given' or the 'result' "
+                            f"tree, not {positions!r}")
         self.shape = shape
         self.recording = recording
+        self.positions = positions
         self.firings: list[RuleApplied] = []  # paths still in the sweep's coordinates
         self._cells: list[PathCell] = []
         self._sweep_of: list[int] = []
@@ -67,15 +78,25 @@ class RewriteLog:
     def next_sweep(self) -> None:
         self._sweep += 1
 
-    def resolve(self, result) -> list[RuleApplied]:
-        """The firings with their paths placed in `result` (see the module docstring)."""
+    def resolve(self, result, given=None) -> list[RuleApplied]:
+        """The firings with their paths placed (see the module docstring); `given`: the
+        tree the run started from, needed when the log's positions are "given"."""
         if not self.firings:
             return []
         parents = _parent_links(result, self.shape.children)
+        if self.positions == "given":
+            given_parents = _parent_links(given, self.shape.children)
         resolved: list[Path | None] = [None] * len(self.firings)
         standing = [f.after for f in self.firings]
         for k in range(len(self.firings) - 1, -1, -1):
             node = self._final_node(self.firings[k].after, parents)
+            if self.positions == "given":
+                before = self.firings[k].before
+                resolved[k] = (_closest(_paths_to(before, given_parents), self._cells[k])
+                               if id(before) in given_parents else self._cells[k].to_tuple())
+                if node is not None:
+                    standing[k] = node
+                continue
             if node is not None:
                 resolved[k] = _closest(_paths_to(node, parents), self._cells[k])
                 standing[k] = node  # rebuilt since (a child changed later): the node now there

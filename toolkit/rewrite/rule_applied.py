@@ -14,11 +14,13 @@ Path = tuple[int, ...]
 class RuleApplied:
     """Which rule fired, why, where, and the node before and after.
 
-    `path` is the position (child indices from the root) of the rule's result in
-    the tree the pass or plan rule returned, and `after` the node standing there
-    (the rule's result, or its rebuild when a child changed later); a result
-    that a later rewrite absorbed keeps its own `after` and points at the node
-    that absorbed it. `before` and `after` are the
+    `path` (child indices from the root): for a pass, the position of the node
+    the rule changed in the tree the pass was given (a rule that fired on a
+    node an earlier rewrite of the pass built: the position in the tree as it
+    stood then); for a plan rule, the position of its result in the plan the
+    rule returned. `after` is the node standing in the result (the rule's
+    result, or its rebuild when a child changed later); a result that a later
+    rewrite absorbed keeps its own `after`. `before` and `after` are the
     nodes themselves (expressions or plan nodes), shared with the trees they
     come from, so a renderer pairs old and new by identity.
     """

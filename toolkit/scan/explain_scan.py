@@ -163,6 +163,12 @@ class FragmentVerdict:
         return sum(g.bytes for g in groups) if groups else None
 
     @property
+    def data_read(self) -> bool:
+        """Whether a scan reads the file's data: it is kept and some row group is (a kept
+        file whose every row group statistics rule out has only its footer read)."""
+        return self.kept and (not self.row_groups or any(g.kept for g in self.row_groups))
+
+    @property
     def rows_kept(self) -> int | None:
         if not self.kept:
             return 0
@@ -194,6 +200,11 @@ class ScanExplanation:
     @property
     def files(self) -> tuple[int, int]:
         return sum(f.kept for f in self.fragments), len(self.fragments)
+
+    @property
+    def files_with_data_read(self) -> int:
+        """Files whose data is read; the other kept files have only their footer read."""
+        return sum(f.data_read for f in self.fragments)
 
     def beyond_arrow(self) -> tuple[list[FragmentVerdict], list[RowGroupVerdict]]:
         """Files and row groups Arrow reads that ranges through arithmetic would rule out."""
