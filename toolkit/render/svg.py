@@ -15,8 +15,8 @@ from ..errors import (
     )
 from .dot import to_dot
 
-__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "without_ids", "zoomed",
-           "DotNotFound"]
+__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "root_box", "without_ids",
+           "zoomed", "DotNotFound"]
 
 
 def dot_available() -> bool:
@@ -67,29 +67,79 @@ def inline_svg(svg: str) -> str:
 
 # -- how big a picture is shown: one rule for the notebook and the HTML report ---------
 _SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
+_VIEW = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"')
+_SHIFT = re.compile(r'<g id="graph0"[^>]*translate\(([-\d.]+) ([-\d.]+)\)')
+_ROOT = re.compile(r'<g id="node1" class="node[^"]*">(.*?)</g>', re.DOTALL)
+_SHAPE = re.compile(r'(?:points|d)="([^"]*)"|<ellipse[^>]*cx="([-\d.]+)" cy="([-\d.]+)" '
+                    r'rx="([\d.]+)" ry="([\d.]+)"')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 FIT_HEIGHT = "78vh"  # a fitted picture is at most this tall: whole on screen below its controls
-MIN_FIT_SCALE = 0.5  # ... unless that would shrink its 11pt labels below about 7 px
+MIN_FIT_SCALE = 0.8  # ... unless that would shrink its smallest (9pt) text below 9 px
+ROOT_MARGIN = "360px"  # a picture wider than its box opens with its root this far in
 
 
 def fitted(svg: str) -> str:
     """The SVG scaled to be seen whole: no wider than the cell nor taller than the window,
-    never above its natural size nor below half of it (labels stay readable; the box
-    around it scrolls then)."""
-    def scale(m):
-        width, height = float(m.group(1)), max(1.0, float(m.group(2)))
-        fitted = f"min(100%, {width:.0f}pt, calc({FIT_HEIGHT} * {width / height:.4f}))"
-        return (f'<svg style="width:max({width * MIN_FIT_SCALE:.0f}pt, {fitted});height:auto" '
-                f'data-natural-width="{width:.0f}pt"')
-    return _SVG_SIZE.sub(scale, svg, count=1)
+    never above its natural size nor below `MIN_FIT_SCALE` of it (labels stay readable;
+    the box around it scrolls then, opening on the root)."""
+    match = _SVG_SIZE.search(svg)
+    if match is None:
+        return svg
+    width, height = float(match.group(1)), max(1.0, float(match.group(2)))
+    fit = f"min(100%, {width:.0f}pt, calc({FIT_HEIGHT} * {width / height:.4f}))"
+    return _framed(svg, f"max({width * MIN_FIT_SCALE:.0f}pt, {fit})", width)
 
 
 def zoomed(svg: str, zoom: float) -> str:
     """The SVG at `zoom` times its natural size (its viewBox keeps the drawing whole)."""
-    if zoom == 1.0:
+    match = _SVG_SIZE.search(svg)
+    if match is None:
         return svg
-    def scale(m):
-        return (f'<svg width="{float(m.group(1)) * zoom:.0f}pt" '
-                f'height="{float(m.group(2)) * zoom:.0f}pt"')
-    return _SVG_SIZE.sub(scale, svg, count=1)
+    width = float(match.group(1))
+    return _framed(svg, f"{width * zoom:.0f}pt", width)
+
+
+def _framed(svg: str, width_rule: str, natural_width: float) -> str:
+    """The SVG filling a frame `width_rule` wide, with a mark on its root where the box
+    that holds it starts scrolled (`scroll-initial-target`): a wide picture whose root
+    sits far right opens on the root, not on an empty corner."""
+    svg = _SVG_SIZE.sub(lambda m: '<svg style="display:block;width:100%;height:auto" '
+                        f'data-natural-width="{natural_width:.0f}pt"', svg, count=1)
+    box = root_box(svg)
+    mark = ""
+    if box is not None:
+        left, top, right, _ = (f"{100 * v:.2f}%" for v in box)
+        mark = ('<div class="exprscope-root-mark" style="position:absolute;'
+                f"left:max(0px, calc({left} - {ROOT_MARGIN}));top:{top};"
+                f'width:calc({right} - {left} + {ROOT_MARGIN});height:1px;'
+                'scroll-initial-target:nearest;pointer-events:none"></div>')
+    return (f'<div class="exprscope-picture" style="position:relative;width:{width_rule};'
+            f'max-width:none">{svg}{mark}</div>')
+
+
+def root_box(svg: str) -> tuple[float, float, float, float] | None:
+    """Where the root node (graphviz's first node) lies in the picture, as shares of its
+    width and height: (left, top, right, bottom); None when the SVG has no nodes."""
+    view, shift, root = _VIEW.search(svg), _SHIFT.search(svg), _ROOT.search(svg)
+    if view is None or root is None:
+        return None
+    x0, y0, vw, vh = (float(v) for v in view.groups())
+    dx, dy = (float(v) for v in shift.groups()) if shift else (0.0, 0.0)
+    xs, ys = [], []
+    for m in _SHAPE.finditer(root.group(1)):
+        if m.group(1) is not None:
+            numbers = [float(v) for v in _NUMBER.findall(m.group(1))]
+            xs += numbers[0::2]
+            ys += numbers[1::2]
+        else:
+            cx, cy, rx, ry = (float(v) for v in m.groups()[1:])
+            xs += [cx - rx, cx + rx]
+            ys += [cy - ry, cy + ry]
+    if not xs or vw <= 0 or vh <= 0:
+        return None
+    def share(v, origin, size):
+        return min(1.0, max(0.0, (v - origin) / size))
+    return (share(min(xs) + dx, x0, vw), share(min(ys) + dy, y0, vh),
+            share(max(xs) + dx, x0, vw), share(max(ys) + dy, y0, vh))
