@@ -275,12 +275,12 @@ class SelectionView(w.VBox):
                '<table class="exprscope-node-table" style="border-collapse:collapse">'),
                (f'<tr><th style="{_CELL}">node</th><th style="{_CELL}">path</th>'
                f'<th style="{_CELL}">evaluated on</th><th style="{_CELL}">rows</th></tr>')]
-        for node in self.rows.node_rows(MAX_NODE_ROWS):
-            if node.row_indices is None or len(node.row_indices) == node.total:
+        for node in self.rows.node_rows(MAX_NODE_ROWS, _ROW_PREVIEW):
+            if node.row_indices is None or node.reached == node.total:
                 which = "all"
             else:
-                shown = ", ".join(str(i) for i in node.row_indices[:_ROW_PREVIEW])
-                which = shown + (", …" if len(node.row_indices) > _ROW_PREVIEW else "")
+                shown = ", ".join(str(i) for i in node.row_indices)
+                which = shown + (", …" if node.reached > len(node.row_indices) else "")
             out.append(f'<tr><td style="{_CELL}"><code>{html_text(node.text)}</code></td>'
                        f'<td style="{_CELL}">{_path_text(node.path)}</td>'
                        f'<td style="{_CELL}">{html_text(node.summary)}</td>'
