@@ -206,8 +206,7 @@ class SelectionView(w.VBox):
             parts.append(f'<div class="exprscope-error" style="color:#b00020">'
                          f"{html_text(str(r.error))}</div>")
         for form in r.shown_forms:
-            counts = ", ".join(f"{html_text(_branch_words(name))}: {_count(n)}"
-                               for name, n in r.branch_counts(form).items())
+            counts = _counts_text(r.branch_counts(form))
             parts.append(f"<div><code>{html_text(form.text)}</code> "
                          f"({html_text(form.name)} at {_path_text(form.path)}): {counts}</div>")
         if len(r.forms) > len(r.shown_forms):
@@ -294,6 +293,7 @@ class SelectionView(w.VBox):
 
 
 EVERY_ROW = (None, None)  # the branch filter's "no filter" (ipywidgets shows None as blank)
+SUMMARY_BRANCHES = 8  # a form's branches counted by name in the summary; the rest folded
 MAX_NODE_ROWS = 500  # nodes listed; a deeper tree's are counted, the tree above shows them
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
 _SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes
@@ -305,6 +305,19 @@ _HEADLINE_CHARS = 160  # the expression above the rows: its beginning, on a line
 def _branch_words(name: str) -> str:
     """A branch as a count or a menu names it: `·` (the table's mark) in words."""
     return "not reached" if name == NOT_REACHED else name
+
+
+def _counts_text(counts: dict[str, int]) -> str:
+    """A form's branch counts on a line: every one, or for a wide form its first and last
+    few with the ones between folded into a count (a 250-branch case_when fills no page)."""
+    items = [f"{html_text(_branch_words(name))}: {_count(n)}" for name, n in counts.items()]
+    if len(items) <= SUMMARY_BRANCHES + 3:
+        return ", ".join(items)
+    head, tail = SUMMARY_BRANCHES - 2, 2
+    folded = list(counts.values())[head:len(items) - tail]
+    middle = (f"<i>… {len(folded):,} more branches: {sum(folded):,} rows "
+              "(each in the menu \"rows that took\")</i>")
+    return ", ".join([*items[:head], middle, *items[len(items) - tail:]])
 
 
 def _rows(count: int) -> str:

@@ -47,8 +47,15 @@ from .labels import (
     type_text,
 )
 from .selection_strip import strip_of
-from .wide_nodes import CHAIN_SHOWN, chain_length, fold_noun, parse_focus_text, shown_args, span_text
 from .tree_diff import diff_pass
+from .wide_nodes import (
+    CHAIN_SHOWN,
+    chain_length,
+    fold_noun,
+    parse_focus_text,
+    shown_args,
+    span_text,
+)
 
 if TYPE_CHECKING:
     import graphviz

@@ -21,7 +21,7 @@ from ..expression import Expression
 from .labels import parse_path_text, path_text
 
 __all__ = ["CHAIN_SHOWN", "HEAD", "TAIL", "WIDE_ARGS", "chain_length", "fold_noun",
-           "parse_focus_text", "shown_args", "span_text"]
+           "folded_spans", "parse_focus_text", "shown_args", "span_text"]
 
 WIDE_ARGS = 10  # a node with more arguments than this draws its ends and folds the middle
 HEAD = 4  # arguments drawn before the fold ...
@@ -96,3 +96,11 @@ def parse_focus_text(text: str) -> tuple[tuple[int, ...], tuple[int, int] | None
                          f"{first}, comes after the last, {last}")
     head = match.group(1) or ""
     return parse_path_text("" if head.strip() == "root" else head), (first, last)
+
+
+_OPEN_SPAN = re.compile(r"open: subtree ((?:[^<\"]*/)?\d+-\d+)<")
+
+
+def folded_spans(dot_source: str) -> list[str]:
+    """The ranges of arguments a drawn picture folded, as focus texts that open them."""
+    return list(dict.fromkeys(_OPEN_SPAN.findall(dot_source)))
