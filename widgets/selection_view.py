@@ -40,6 +40,7 @@ class SelectionView(w.VBox):
         # a failed evaluation opens on the page of its failing row
         self.page = self.rows.kept_position(self.rows.failed_row) // self.page_size
         self.summary = w.HTML(self._summary_html())
+        self.summary.add_class("exprscope-selection-summary")
         self.previous_button = w.Button(description="previous rows", icon="chevron-left")
         self.next_button = w.Button(description="next rows", icon="chevron-right")
         self.previous_button.add_class("exprscope-previous-rows")

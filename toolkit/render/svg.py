@@ -15,8 +15,8 @@ from ..errors import (
     )
 from .dot import to_dot
 
-__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "root_box", "without_ids",
-           "zoomed", "DotNotFound"]
+__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "root_box", "within_output",
+           "without_ids", "zoomed", "DotNotFound"]
 
 
 def dot_available() -> bool:
@@ -28,12 +28,29 @@ def to_svg(obj, **options) -> str:
     graphviz = heavy_imports.graphviz()
     graph = obj if isinstance(obj, (graphviz.Digraph, graphviz.Graph)) else to_dot(obj, **options)
     try:
-        return without_ids(graph.pipe(format="svg", encoding="utf-8"))
+        return within_output(without_ids(graph.pipe(format="svg", encoding="utf-8")))
     except graphviz.ExecutableNotFound:
         raise DotNotFound("graphviz's `dot` program is not installed; install it with "
                           "`apt-get install graphviz` (or `make system-packages`)") from None
 
 
+STATIC_WIDTH = 700  # pt: a picture wider than this scales to the width of where it is shown
+
+
+def within_output(svg: str) -> str:
+    """A picture wider than `STATIC_WIDTH` drawn at 100% of the width it is given, its
+    viewBox keeping the drawing whole: a notebook shows `image/svg+xml` as an image
+    of the SVG's own size, so a fixed 1,124-pixel width was cut off in a 968-pixel
+    output. Narrower pictures keep their natural size (labels at 11pt)."""
+    match = _SVG_SIZE.search(svg)
+    if match is None or float(match.group(1)) <= STATIC_WIDTH:
+        return svg
+    return _SVG_SIZE.sub(f'<svg width="100%" data-natural-width="{match.group(1)}pt"', svg,
+                         count=1)
+
+
+_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
+_SVG_HEAD = re.compile(r'<svg(?: width="[^"]*")?(?: height="[^"]*")?(?: data-natural-width="[^"]*")?')
 _TITLE = re.compile(r"<title>[^<]*</title>\n?")
 
 
@@ -66,11 +83,10 @@ def inline_svg(svg: str) -> str:
 
 
 # -- how big a picture is shown: one rule for the notebook and the HTML report ---------
-_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 _VIEW = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"')
 _SHIFT = re.compile(r'<g id="graph0"[^>]*translate\(([-\d.]+) ([-\d.]+)\)')
 _ROOT = re.compile(r'<g id="node1" class="node[^"]*">(.*?)</g>', re.DOTALL)
-_SHAPE = re.compile(r'(?:points|d)="([^"]*)"|<ellipse[^>]*cx="([-\d.]+)" cy="([-\d.]+)" '
+_SHAPE = re.compile(r'\b(?:points|d)="([^"]*)"|<ellipse[^>]*cx="([-\d.]+)" cy="([-\d.]+)" '
                     r'rx="([\d.]+)" ry="([\d.]+)"')
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
@@ -84,28 +100,36 @@ def fitted(svg: str) -> str:
     """The SVG scaled to be seen whole: no wider than the cell nor taller than the window,
     never above its natural size nor below `MIN_FIT_SCALE` of it (labels stay readable;
     the box around it scrolls then, opening on the root)."""
-    match = _SVG_SIZE.search(svg)
-    if match is None:
+    size = _natural_size(svg)
+    if size is None:
         return svg
-    width, height = float(match.group(1)), max(1.0, float(match.group(2)))
+    width, height = size
     fit = f"min(100%, {width:.0f}pt, calc({FIT_HEIGHT} * {width / height:.4f}))"
     return _framed(svg, f"max({width * MIN_FIT_SCALE:.0f}pt, {fit})", width)
 
 
 def zoomed(svg: str, zoom: float) -> str:
     """The SVG at `zoom` times its natural size (its viewBox keeps the drawing whole)."""
-    match = _SVG_SIZE.search(svg)
-    if match is None:
+    size = _natural_size(svg)
+    if size is None:
         return svg
-    width = float(match.group(1))
-    return _framed(svg, f"{width * zoom:.0f}pt", width)
+    return _framed(svg, f"{size[0] * zoom:.0f}pt", size[0])
+
+
+def _natural_size(svg: str) -> tuple[float, float] | None:
+    """The picture's natural width and height in points: its viewBox (graphviz draws
+    one unit per point)."""
+    view = _VIEW.search(svg)
+    if view is None:
+        return None
+    return max(1.0, float(view.group(3))), max(1.0, float(view.group(4)))
 
 
 def _framed(svg: str, width_rule: str, natural_width: float) -> str:
     """The SVG filling a frame `width_rule` wide, with a mark on its root where the box
     that holds it starts scrolled (`scroll-initial-target`): a wide picture whose root
     sits far right opens on the root, not on an empty corner."""
-    svg = _SVG_SIZE.sub(lambda m: '<svg style="display:block;width:100%;height:auto" '
+    svg = _SVG_HEAD.sub('<svg style="display:block;width:100%;height:auto" '
                         f'data-natural-width="{natural_width:.0f}pt"', svg, count=1)
     box = root_box(svg)
     mark = ""
