@@ -11,7 +11,8 @@ from __future__ import annotations
 import ipywidgets as w
 import numpy as np
 
-from toolkit.render.labels import bounded_text, html_text, path_text
+from toolkit.render.labels import arg_role, bounded_text, html_text, path_text
+from toolkit.render.wide_nodes import shown_args
 
 from .selection_rows import NOT_REACHED, SelectionRows, form_key
 
@@ -207,7 +208,7 @@ class SelectionView(w.VBox):
             parts.append(f'<div class="exprscope-error" style="color:#b00020">'
                          f"{html_text(str(r.error))}</div>")
         for form in r.shown_forms:
-            counts = _counts_text(r.branch_counts(form))
+            counts = _counts_text(r.branch_counts(form), r.branch_table.node(form.path))
             parts.append(f"<div><code>{html_text(form.text)}</code> "
                          f"({html_text(form.name)} at {_path_text(form.path)}): {counts}</div>")
         if len(r.forms) > len(r.shown_forms):
@@ -294,7 +295,6 @@ class SelectionView(w.VBox):
 
 
 EVERY_ROW = (None, None)  # the branch filter's "no filter" (ipywidgets shows None as blank)
-SUMMARY_BRANCHES = 8  # a form's branches counted by name in the summary; the rest folded
 MAX_NODE_ROWS = 500  # nodes listed; a deeper tree's are counted, the tree above shows them
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
 _SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes
@@ -308,17 +308,25 @@ def _branch_words(name: str) -> str:
     return "not reached" if name == NOT_REACHED else name
 
 
-def _counts_text(counts: dict[str, int]) -> str:
-    """A form's branch counts on a line: every one, or for a wide form its first and last
-    few with the ones between folded into a count (a 250-branch case_when fills no page)."""
-    items = [f"{html_text(_branch_words(name))}: {_count(n)}" for name, n in counts.items()]
-    if len(items) <= SUMMARY_BRANCHES + 3:
-        return ", ".join(items)
-    head, tail = SUMMARY_BRANCHES - 2, 2
-    folded = list(counts.values())[head:len(items) - tail]
-    middle = (f"<i>… {len(folded):,} more branches: {sum(folded):,} rows "
-              "(each in the menu \"rows that took\")</i>")
-    return ", ".join([*items[:head], middle, *items[len(items) - tail:]])
+def _counts_text(counts: dict[str, int], node) -> str:
+    """A form's branch counts on a line: every one, or for a wide form the ones its picture
+    draws, with those the picture folds counted together (the same branches, the same
+    rows: a 250-branch case_when fills no page and agrees with its picture)."""
+    folded = set()
+    for item in shown_args(node) if node is not None and node.args else ():
+        if isinstance(item, tuple):
+            folded |= {arg_role(node, i) or f"arg {i}" for i in range(item[0], item[1] + 1)}
+    items, hidden, rows = [], 0, 0
+    for name, n in counts.items():
+        if name in folded:
+            if not hidden:
+                items.append(None)  # where the folded ones go
+            hidden, rows = hidden + 1, rows + n
+        else:
+            items.append(f"{html_text(_branch_words(name))}: {_count(n)}")
+    middle = (f"<i>… {len(folded):,} more branches: {rows:,} rows (each in the menu "
+              "\"rows that took\")</i>")
+    return ", ".join(middle if item is None else item for item in items)
 
 
 def _rows(count: int) -> str:
