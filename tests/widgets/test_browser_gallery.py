@@ -2,7 +2,7 @@
 
 JupyterLab and Debian's headless chromium as in test_browser_explorer: a notebook
 of the cases that drew unreadable or empty first views (a 250-branch case_when,
-the 12-term `or` through %%explain, a 10,000-deep if_else, 5,000,000 rows with a
+the 12-term `or` through %%explain and evaluated, a 10,000-deep if_else, 5,000,000 rows with a
 fifth of the conditions null, a 240-file hive scan, static SVGs of a wide step).
 For every step of every explorer: the root's box lies inside the picture's first
 view (its scroll box and the window) and no text of the picture is drawn below
@@ -57,6 +57,7 @@ def _gallery_notebook(path: Path) -> Path:
         "X, Y, A = tk.field('x'), tk.field('y'), tk.field('a')",
         f"%%explain --data small\n{terms}",
         "with tk.trace() as wide:\n"
+        "    tk.evaluate(tk.or_([X == i for i in range(12)]), big.slice(0, 200_000))\n"
         "    tk.evaluate(tk.case_when([(X < (k + 1) * 4, Y * k) for k in range(250)],\n"
         "                             else_=Y), big.slice(0, 200_000))\nExplorer(wide)",
         "deep_expr = tk.literal(-1)\nfor k in range(10_000):\n"
@@ -76,8 +77,8 @@ def _gallery_notebook(path: Path) -> Path:
         "                       (ds.field('year') == 2022) & (ds.field('day') <= 2))\n"
         "view = ScanView(scan)\n"
         "view.open_fragment(next(i for i, f in enumerate(scan.fragments) if f.kept))\nview",
-        "SVG(tk.to_svg(wide.evaluations[0]))",
-        "wide.evaluations[0].expr",
+        "SVG(tk.to_svg(wide.evaluations[1]))",
+        "wide.evaluations[1].expr",
     ]
     nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {},
                      "outputs": [], "source": c} for c in cells],
@@ -133,7 +134,7 @@ def test_every_step_of_the_hard_cases_opens_on_its_root_with_readable_labels(jup
     with _notebook_running(jupyterlab, "gallery.ipynb", 240_000) as page:
         explorers = page.locator(".exprscope-explorer")
         expect(explorers).to_have_count(5, timeout=240_000)  # four cells and the scan's
-        names = ["or-explain", "case-when-250", "if-else-10000-deep", f"nulls-{ROWS}-rows",
+        names = ["or-explain", "or-and-case-when-250", "if-else-10000-deep", f"nulls-{ROWS}-rows",
                  "scan-240-files"]
         for k, name in enumerate(names):
             explorer = explorers.nth(k)
@@ -148,13 +149,13 @@ def test_every_step_of_the_hard_cases_opens_on_its_root_with_readable_labels(jup
         subtree.press("Enter")
         expect(wide.locator(".exprscope-tree")).to_contain_text("arguments 5–248 of the node")
         wide.locator(".exprscope-tree").scroll_into_view_if_needed()
-        page.screenshot(path=str(OUT / "gallery-case-when-250-opened.png"))
+        page.screenshot(path=str(OUT / "gallery-or-and-case-when-250-opened.png"))
         # its selection view counts a few branches by name and folds the rest
         summary = page.locator(".exprscope-selection-summary").filter(
             has_text="more branches").first
         summary.scroll_into_view_if_needed()
         assert summary.inner_text().count("then ") <= 10, summary.inner_text()
-        page.screenshot(path=str(OUT / "gallery-case-when-250-selection.png"))
+        page.screenshot(path=str(OUT / "gallery-or-and-case-when-250-selection.png"))
 
         # static pictures fit the output area: nothing cut on the right
         for k, name in ((0, "static-svg"), (1, "rich-display")):
