@@ -272,7 +272,7 @@ def _branch_sample_rows(event: EvalEvent, sample: list[int], n: int
     table of 750 rows."""
     shown = dict.fromkeys(range(min(n, SELECTION_TABLE_ROWS // 2)))
     where = {row: k for k, row in enumerate(sample)}
-    firsts = [[where[r] for r in b.rows.slice(0, 3).to_pylist() if r in where]
+    firsts = [[where[r] for r in b.first(3).to_pylist() if r in where]
               for b in event.branches]
     covered, having = 0, sum(1 for rows in firsts if rows)
     for rank in range(3):

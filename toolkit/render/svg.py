@@ -15,7 +15,7 @@ from ..errors import (
     )
 from .dot import to_dot
 
-__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "root_box", "within_output",
+__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "caption_over_root", "root_box", "within_output",
            "without_ids", "zoomed", "DotNotFound"]
 
 
@@ -28,10 +28,41 @@ def to_svg(obj, **options) -> str:
     graphviz = heavy_imports.graphviz()
     graph = obj if isinstance(obj, (graphviz.Digraph, graphviz.Graph)) else to_dot(obj, **options)
     try:
-        return within_output(without_ids(graph.pipe(format="svg", encoding="utf-8")))
+        return within_output(caption_over_root(without_ids(
+            graph.pipe(format="svg", encoding="utf-8"))))
     except graphviz.ExecutableNotFound:
         raise DotNotFound("graphviz's `dot` program is not installed; install it with "
                           "`apt-get install graphviz` (or `make system-packages`)") from None
+
+
+_CAPTION_LINE = re.compile(r'(<text text-anchor="start" x=")([-\d.]+)(")')
+
+
+def caption_over_root(svg: str) -> str:
+    """The picture's caption (its step and what it folded) moved over the root.
+
+    Graphviz centers it over the whole drawing: on a wide picture that opens on its
+    root, the title was off screen, cut at the box's edge. Each line keeps its
+    width, stays inside the picture, and is centered on the root where it can be.
+    """
+    view, shift, start = _VIEW.search(svg), _SHIFT.search(svg), svg.find('<g id="graph0"')
+    box = root_box(svg)
+    if view is None or shift is None or box is None or start < 0:
+        return svg
+    end = svg.find("<g id=", start + 1)
+    end = len(svg) if end < 0 else end
+    x0, width = float(view.group(1)), float(view.group(3))
+    dx = float(shift.group(1))
+    middle = width / 2 + x0 - dx  # where graphviz centered each line
+    root = (box[0] + box[2]) / 2 * width + x0 - dx
+    low, high = x0 - dx, x0 + width - dx
+
+    def moved(m):
+        line = 2 * (middle - float(m.group(2)))  # the line's width, as graphviz centered it
+        x = min(max(root - line / 2, low), high - line)
+        return f"{m.group(1)}{max(low, x):.2f}{m.group(3)}"
+
+    return svg[:start] + _CAPTION_LINE.sub(moved, svg[start:end]) + svg[end:]
 
 
 STATIC_WIDTH = 700  # pt: a picture wider than this scales to the width of where it is shown
