@@ -144,3 +144,17 @@ def test_the_report_opens_each_folded_range_below_its_picture(tmp_path):
     assert "open the folded arguments 5-248" in page
     assert "open the folded arguments 0/4-247" in page
     assert "arguments 5–248 of the node at root" in page  # drawn, in its details
+
+
+@given(st.integers(1, 5000), st.integers(0, 2**32 - 1))
+def test_a_density_strip_counts_each_stretch_of_rows_as_dividing_every_row_would(total, seed):
+    from toolkit.render.selection_strip import DENSITY_CELLS, strip_of
+
+    rng = np.random.default_rng(seed)
+    rows = np.flatnonzero(rng.random(total) < rng.random())
+    strip = strip_of(pa.array(rows, pa.int64()), total)
+    assert strip.selected == len(rows)
+    if total > DENSITY_CELLS:
+        counts = np.bincount(rows * DENSITY_CELLS // total, minlength=DENSITY_CELLS)
+        sizes = np.diff(-(-np.arange(DENSITY_CELLS + 1) * total // DENSITY_CELLS))
+        assert np.allclose(strip.cells, np.minimum(1.0, counts / np.maximum(sizes, 1)))

@@ -42,13 +42,18 @@ def row_indices(rows) -> np.ndarray:
 
 def strip_of(rows, total: int) -> Strip:
     indices = row_indices(rows)
-    indices = indices[(indices >= 0) & (indices < total)] if total else indices[:0]
+    if indices.size > 1 and not bool(np.all(indices[1:] >= indices[:-1])):
+        indices = np.sort(indices)
+    # sorted: the rows inside the batch, and each cell's count, by binary search (a
+    # branch of millions of rows costs a few passes less than dividing every index)
+    inside = np.searchsorted(indices, [0, total]) if total else np.zeros(2, dtype=np.int64)
+    indices = indices[inside[0]:inside[1]]
     if total <= ROW_CELLS:
         cells = np.zeros(total)
         cells[indices] = 1.0
         return Strip(True, tuple(cells.tolist()), int(indices.size), total)
     edges = -(-np.arange(DENSITY_CELLS + 1) * total // DENSITY_CELLS)  # ceil(i * total / n)
-    counts = np.bincount(indices * DENSITY_CELLS // total, minlength=DENSITY_CELLS)
+    counts = np.diff(np.searchsorted(indices, edges))
     sizes = np.diff(edges)
     density = np.divide(counts, sizes, out=np.zeros(DENSITY_CELLS), where=sizes > 0)
     return Strip(False, tuple(np.clip(density, 0.0, 1.0).tolist()), int(indices.size), total)
