@@ -92,6 +92,28 @@ def notebook(tmp_path_factory):
     return _gallery_notebook(tmp_path_factory.mktemp("nb") / "gallery.ipynb")
 
 
+def _root_in_view(page, explorer, where: str, smallest_text: float | None = 9) -> str:
+    """The picture's root inside its scroll box and the window; its text at least
+    `smallest_text` px tall (None: not checked, as at a zoom a person chose)."""
+    tree = explorer.locator(".exprscope-tree")
+    tree.locator("svg").first.wait_for(state="attached", timeout=60_000)
+    tree.scroll_into_view_if_needed()
+    page.wait_for_timeout(150)  # the scroll box settles on its root
+    shown = explorer.evaluate(PICTURE)
+    assert shown is not None, f"{where}: no picture"
+    left, top, right, bottom = shown["root"]
+    box_left, box_top, box_right, box_bottom = shown["box"]
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    where = f"{where}: {shown}"
+    assert box_left - 1 <= left and right <= box_right + 1, "root outside the box: " + where
+    assert box_top - 1 <= top and bottom <= box_bottom + 1, "root outside the box: " + where
+    assert 0 <= left and right <= width and 0 <= top and bottom <= height, \
+        "root outside the window: " + where
+    if smallest_text is not None:
+        assert shown["smallest"] >= smallest_text - 0.05, "text too small: " + where
+    return where
+
+
 def _check_every_step(page, explorer, name: str) -> list[str]:
     """Walk the explorer's steps; the root in the first view and text >= 9 px at each.
     Returns what each step's picture measured, for the failure message."""
@@ -106,22 +128,7 @@ def _check_every_step(page, explorer, name: str) -> list[str]:
             explorer.locator("button.exprscope-next").click()
             expect(header).to_contain_text(f"Step {step} of", timeout=60_000)
         assert _steps_agree(explorer) == step
-        tree = explorer.locator(".exprscope-tree")
-        tree.locator("svg").first.wait_for(state="attached", timeout=60_000)
-        tree.scroll_into_view_if_needed()
-        page.wait_for_timeout(150)  # the scroll box settles on its root
-        shown = explorer.evaluate(PICTURE)
-        assert shown is not None, f"{name} step {step}: no picture"
-        left, top, right, bottom = shown["root"]
-        box_left, box_top, box_right, box_bottom = shown["box"]
-        width, height = page.viewport_size["width"], page.viewport_size["height"]
-        where = f"{name} step {step}: {shown}"
-        seen.append(where)
-        assert box_left - 1 <= left and right <= box_right + 1, "root outside the box: " + where
-        assert box_top - 1 <= top and bottom <= box_bottom + 1, "root outside the box: " + where
-        assert 0 <= left and right <= width and 0 <= top and bottom <= height, \
-            "root outside the window: " + where
-        assert shown["smallest"] >= 9 - 0.05, "text below 9 px: " + where
+        seen.append(_root_in_view(page, explorer, f"{name} step {step}"))
         if step == 1 or step == total:
             page.screenshot(path=str(OUT / f"gallery-{name}-step{step}.png"))
     return seen
@@ -141,13 +148,27 @@ def test_every_step_of_the_hard_cases_opens_on_its_root_with_readable_labels(jup
             explorer.scroll_into_view_if_needed()
             _check_every_step(page, explorer, name)
 
-        # the wide step's folded middle says what it holds and opens by its range
+        # the 12-term `or` evaluation at its natural size and at 50%: the root in view too
         wide = explorers.nth(1)
+        wide.locator("button.exprscope-previous").click()
+        expect(wide.locator(".exprscope-step-title")).to_contain_text("Step 1 of", timeout=60_000)
+        wide.locator(".exprscope-fit input").uncheck()
+        _root_in_view(page, wide, "or at 100%")
+        wide.locator(".exprscope-zoom select").select_option(label="50%")
+        _root_in_view(page, wide, "or at 50%", smallest_text=None)
+        page.screenshot(path=str(OUT / "gallery-or-at-50-percent.png"))
+        wide.locator(".exprscope-fit input").check()
+        wide.locator("button.exprscope-next").click()
+        expect(wide.locator(".exprscope-step-title")).to_contain_text("Step 2 of", timeout=60_000)
+
+        # the wide step's folded middle says what it holds and opens by its range
         expect(wide.locator(".exprscope-tree")).to_contain_text("more branches")
         subtree = wide.locator(".exprscope-subtree input")
+        subtree.click()
         subtree.fill("5-248")
         subtree.press("Enter")
-        expect(wide.locator(".exprscope-tree")).to_contain_text("arguments 5–248 of the node")
+        expect(wide.locator(".exprscope-tree")).to_contain_text("arguments 5–248 of the node",
+                                                                timeout=60_000)
         wide.locator(".exprscope-tree").scroll_into_view_if_needed()
         page.screenshot(path=str(OUT / "gallery-or-and-case-when-250-opened.png"))
         # its selection view counts a few branches by name and folds the rest
