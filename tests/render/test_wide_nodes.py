@@ -8,6 +8,7 @@ import pyarrow.compute as pc
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from render_helpers import needs_dot
 
 import toolkit as tk
 from toolkit.errors import UsageError
@@ -15,8 +16,6 @@ from toolkit.render.branch_table import BranchTable
 from toolkit.render.dot import to_dot
 from toolkit.render.svg import STATIC_WIDTH, fitted, inline_svg, root_box, to_svg
 from toolkit.render.wide_nodes import parse_focus_text, span_text
-
-from render_helpers import needs_dot
 
 X, Y = tk.field("x"), tk.field("y")
 

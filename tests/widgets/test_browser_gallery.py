@@ -38,45 +38,46 @@ PICTURE = """(root) => {
   const r = node.getBoundingClientRect(), b = box.getBoundingClientRect();
   return {root: [r.left, r.top, r.right, r.bottom], box: [b.left, b.top, b.right, b.bottom],
           smallest: smallest, texts: svg.querySelectorAll('text').length,
-          scrolled: box.scrollLeft, mark: (() => { const m = root.querySelector('.exprscope-root-mark'); return m ? [m.getAttribute('style'), getComputedStyle(m).scrollInitialTarget, m.getBoundingClientRect().left, box.scrollWidth, box.clientWidth] : null; })()};
+          scrolled: [box.scrollLeft, box.scrollWidth, box.clientWidth]};
 }"""
 
 
 def _gallery_notebook(path: Path) -> Path:
     terms = " or ".join(f"species = 'S{i}'" for i in range(12))
     cells = [
-        "%load_ext widgets\nimport tempfile\nimport numpy as np\nimport pyarrow as pa\n"
-        "import pyarrow.dataset as ds\nimport pyarrow.parquet as pq\nimport toolkit as tk\n"
-        "from IPython.display import SVG\nfrom widgets import Explorer\n"
-        "from widgets.scan_view import ScanView\n"
-        f"rng = np.random.default_rng(0)\nN = {ROWS}\n"
-        "big = pa.table({'x': pa.array(rng.integers(0, 1000, N), mask=rng.random(N) < 0.2),\n"
-        "                'y': rng.random(N),\n"
-        "                'a': pa.array(rng.integers(-2, 3, N), mask=rng.random(N) < 0.2)})\n"
-        "small = pa.table({'species': ['S1', 'S3', 'x'], 'n': [1, 2, 3]})\n"
-        "X, Y, A = tk.field('x'), tk.field('y'), tk.field('a')",
+        ("%load_ext widgets\nimport tempfile\nimport numpy as np\nimport pyarrow as pa\n"
+         "import pyarrow.dataset as ds\nimport pyarrow.parquet as pq\nimport toolkit as tk\n"
+         "from IPython.display import SVG\nfrom widgets import Explorer\n"
+         "from widgets.scan_view import ScanView\n"
+         f"rng = np.random.default_rng(0)\nN = {ROWS}\n"
+         "big = pa.table({'x': pa.array(rng.integers(0, 1000, N), mask=rng.random(N) < 0.2),\n"
+         "                'y': rng.random(N),\n"
+         "                'a': pa.array(rng.integers(-2, 3, N), mask=rng.random(N) < 0.2)})\n"
+         "small = pa.table({'species': ['S1', 'S3', 'x'], 'n': [1, 2, 3]})\n"
+         "X, Y, A = tk.field('x'), tk.field('y'), tk.field('a')"),
         f"%%explain --data small\n{terms}",
-        "with tk.trace() as wide:\n"
-        "    tk.evaluate(tk.or_([X == i for i in range(12)]), big.slice(0, 200_000))\n"
-        "    tk.evaluate(tk.case_when([(X < (k + 1) * 4, Y * k) for k in range(250)],\n"
-        "                             else_=Y), big.slice(0, 200_000))\nExplorer(wide)",
-        "deep_expr = tk.literal(-1)\nfor k in range(10_000):\n"
-        "    deep_expr = tk.if_else(A != k % 3, deep_expr, k)\n"
-        "with tk.trace() as deep:\n"
-        "    tk.evaluate(deep_expr, pa.table({'a': [0, 1, 2, None]}))\nExplorer(deep)",
-        "with tk.trace() as nulls:\n    tk.evaluate(tk.if_else(A > 0, Y * 2, Y), big)\n"
-        "    tk.evaluate(tk.case_when([(X < 300, Y), (X < 600, Y * 2)], else_=Y * 3), big)\n"
-        "Explorer(nulls)",
-        "folder = tempfile.mkdtemp()\n"
-        "years = np.repeat(np.arange(2005, 2025), 1200)\n"
-        "months = np.tile(np.repeat(np.arange(1, 13), 100), 20)\n"
-        "flights = pa.table({'year': years, 'month': months,\n"
-        "                    'day': rng.integers(1, 29, len(years)), 'v': rng.random(len(years))})\n"
-        "pq.write_to_dataset(flights, folder, partition_cols=['year', 'month'])\n"
-        "scan = tk.explain_scan(ds.dataset(folder, format='parquet', partitioning='hive'),\n"
-        "                       (ds.field('year') == 2022) & (ds.field('day') <= 2))\n"
-        "view = ScanView(scan)\n"
-        "view.open_fragment(next(i for i, f in enumerate(scan.fragments) if f.kept))\nview",
+        ("with tk.trace() as wide:\n"
+         "    tk.evaluate(tk.or_([X == i for i in range(12)]), big.slice(0, 200_000))\n"
+         "    tk.evaluate(tk.case_when([(X < (k + 1) * 4, Y * k) for k in range(250)],\n"
+         "                             else_=Y), big.slice(0, 200_000))\nExplorer(wide)"),
+        ("deep_expr = tk.literal(-1)\nfor k in range(10_000):\n"
+         "    deep_expr = tk.if_else(A != k % 3, deep_expr, k)\n"
+         "with tk.trace() as deep:\n"
+         "    tk.evaluate(deep_expr, pa.table({'a': [0, 1, 2, None]}))\nExplorer(deep)"),
+        ("with tk.trace() as nulls:\n    tk.evaluate(tk.if_else(A > 0, Y * 2, Y), big)\n"
+         "    tk.evaluate(tk.case_when([(X < 300, Y), (X < 600, Y * 2)], else_=Y * 3), big)\n"
+         "Explorer(nulls)"),
+        ("folder = tempfile.mkdtemp()\n"
+         "years = np.repeat(np.arange(2005, 2025), 1200)\n"
+         "months = np.tile(np.repeat(np.arange(1, 13), 100), 20)\n"
+         "flights = pa.table({'year': years, 'month': months,\n"
+         "                    'day': rng.integers(1, 29, len(years)),\n"
+         "                    'v': rng.random(len(years))})\n"
+         "pq.write_to_dataset(flights, folder, partition_cols=['year', 'month'])\n"
+         "scan = tk.explain_scan(ds.dataset(folder, format='parquet', partitioning='hive'),\n"
+         "                       (ds.field('year') == 2022) & (ds.field('day') <= 2))\n"
+         "view = ScanView(scan)\n"
+         "view.open_fragment(next(i for i, f in enumerate(scan.fragments) if f.kept))\nview"),
         "SVG(tk.to_svg(wide.evaluations[1]))",
         "wide.evaluations[1].expr",
     ]
@@ -134,7 +135,8 @@ def _check_every_step(page, explorer, name: str) -> list[str]:
     return seen
 
 
-def test_every_step_of_the_hard_cases_opens_on_its_root_with_readable_labels(jupyterlab):
+def test_every_step_of_the_hard_cases_opens_on_its_root_with_readable_labels(
+        jupyterlab):  # noqa: F811 - the fixture imported above
     from playwright.sync_api import expect
 
     OUT.mkdir(exist_ok=True)

@@ -74,7 +74,10 @@ def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | None = Non
     For a tree (an expression, a pass, an evaluation): `focus` draws only the
     subtree at that path (a tuple, or text such as "1/0"), and `depth` folds
     everything more than `depth` levels below it into one box per folded child
-    that says how many nodes it holds and the path that opens it.
+    that says how many nodes it holds and the path that opens it. A focus may end
+    in a range of the node's arguments ("5-248", "0/4-247", or a tuple ending in
+    `range(5, 249)`): the box a wide node folds its middle into names the range
+    that opens it.
     """
     g = _graph("exprscope")
     _draw(g, obj, "", max_nodes, TreeWindow.of(focus, depth))

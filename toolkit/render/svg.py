@@ -15,8 +15,8 @@ from ..errors import (
     )
 from .dot import to_dot
 
-__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "caption_over_root", "root_box", "within_output",
-           "without_ids", "zoomed", "DotNotFound"]
+__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "caption_over_root", "root_box",
+           "within_output", "without_ids", "zoomed", "DotNotFound"]
 
 
 def dot_available() -> bool:
@@ -81,7 +81,8 @@ def within_output(svg: str) -> str:
 
 
 _SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
-_SVG_HEAD = re.compile(r'<svg(?: width="[^"]*")?(?: height="[^"]*")?(?: data-natural-width="[^"]*")?')
+_SVG_HEAD = re.compile(r'<svg(?: width="[^"]*")?(?: height="[^"]*")?'
+                       r'(?: data-natural-width="[^"]*")?')
 _TITLE = re.compile(r"<title>[^<]*</title>\n?")
 
 
