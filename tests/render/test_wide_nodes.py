@@ -157,3 +157,30 @@ def test_a_density_strip_counts_each_stretch_of_rows_as_dividing_every_row_would
         counts = np.bincount(rows * DENSITY_CELLS // total, minlength=DENSITY_CELLS)
         sizes = np.diff(-(-np.arange(DENSITY_CELLS + 1) * total // DENSITY_CELLS))
         assert np.allclose(strip.cells, np.minimum(1.0, counts / np.maximum(sizes, 1)))
+
+
+@given(st.sampled_from(["case_when", "coalesce", "make_struct"]), st.integers(1, 400),
+       st.booleans(), st.data())
+def test_the_arguments_drawn_and_folded_cover_each_argument_once_in_order(name, n, has_else,
+                                                                        data):
+    from toolkit.render.wide_nodes import HEAD, TAIL, WIDE_ARGS, shown_args
+
+    if name == "case_when":
+        node = tk.case_when([(X < k, Y) for k in range(n)], else_=Y if has_else else None)
+    elif name == "coalesce":
+        node = tk.coalesce(*[tk.field(f"f{i}") for i in range(n)])
+    else:
+        node = tk.call("make_struct", [X] * n,
+                       options=pc.MakeStructOptions([str(i) for i in range(n)]))
+    args = len(node.args)
+    first = data.draw(st.integers(0, args - 1))
+    last = data.draw(st.integers(first, args - 1))
+    for span in (None, (first, last)):
+        items = shown_args(node, span)
+        covered = [i for item in items
+                   for i in (range(item[0], item[1] + 1) if isinstance(item, tuple) else [item])]
+        lo, hi = span or (0, args - 1)
+        assert covered == list(range(lo, hi + 1))
+        drawn = [item for item in items if not isinstance(item, tuple)]
+        assert len(drawn) <= max(WIDE_ARGS, HEAD + TAIL + 2)  # what is drawn stays small
+        assert sum(isinstance(item, tuple) for item in items) == (hi - lo + 1 > WIDE_ARGS)
