@@ -59,9 +59,9 @@ def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,
     else:
         svg = zoomed(svg, zoom)
         box = "overflow:auto;max-height:80vh"
-    # as wide as the cell whatever the picture's width (`contain`: its content does not
-    # widen it), so a picture at its natural size scrolls inside it instead
-    return (f'<div class="exprscope-tree-svg" style="{box};width:100%;contain:inline-size">'
+    # as wide as the cell whatever the picture's width (a size container: its content
+    # does not widen it), so a picture at its natural size scrolls inside it instead
+    return (f'<div class="exprscope-tree-svg" style="{box};width:100%;container-type:inline-size">'
             f"{svg}</div>")
 
 

@@ -98,7 +98,7 @@ def test_the_root_is_found_and_marked_where_the_picture_starts_scrolled():
     assert 0.3 < left < right < 0.8 and top < bottom < 0.3  # the top node, not the legend
     framed = fitted(inline_svg(svg))
     assert "scroll-initial-target:nearest" in framed
-    assert f"calc({100 * left:.2f}% - 360px)" in framed
+    assert f"calc({100 * left:.2f}% - 40px)" in framed and "50cqw" in framed
 
 
 @needs_dot

@@ -53,7 +53,8 @@ pre { background: #f9fafb; border: 1px solid var(--line); padding: .6rem; overfl
            position: sticky; top: 0; background: white; padding: .4rem 0; z-index: 2; }
 .stepper button { font-size: 14px; padding: .3rem .9rem; cursor: pointer; }
 .stepper .counter { font-weight: 600; } .hint { color: var(--muted); font-size: 12px; }
-figure { margin: .5rem 0; overflow: auto; border: 1px solid var(--line); padding: .4rem; }
+figure { margin: .5rem 0; overflow: auto; border: 1px solid var(--line); padding: .4rem;
+         container-type: inline-size; }
 .rewrites li { margin: .15rem 0; } .rule { font-family: ui-monospace, monospace; color: #9a3412; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: .6rem; font-size: 12px; }
 .badge.changed { background: CHANGED_FILL; color: CHANGED_LINE; }

@@ -125,7 +125,7 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 FIT_HEIGHT = "78vh"  # a fitted picture is at most this tall: whole on screen below its controls
 MIN_FIT_SCALE = 0.8  # ... unless that would shrink its smallest (9pt) text below 9 px
-ROOT_MARGIN = "360px"  # a picture wider than its box opens with its root this far in
+ROOT_MARGIN = "40px"  # room kept around the root when the box opens scrolled to it
 
 
 def fitted(svg: str) -> str:
@@ -158,18 +158,25 @@ def _natural_size(svg: str) -> tuple[float, float] | None:
 
 
 def _framed(svg: str, width_rule: str, natural_width: float) -> str:
-    """The SVG filling a frame `width_rule` wide, with a mark on its root where the box
-    that holds it starts scrolled (`scroll-initial-target`): a wide picture whose root
-    sits far right opens on the root, not on an empty corner."""
+    """The SVG filling a frame `width_rule` wide, with a mark where the box that holds
+    it starts scrolled (`scroll-initial-target`): a wide picture whose root sits far
+    right opens on the root, not on an empty corner.
+
+    The mark's left edge is where the box scrolls to: nowhere (0) when the root is
+    already in view unscrolled, else the root centered in the box (`cqw`: the box's
+    width, it being a size container), never past the root's own left edge."""
     svg = _SVG_HEAD.sub('<svg style="display:block;width:100%;height:auto" '
                         f'data-natural-width="{natural_width:.0f}pt"', svg, count=1)
     box = root_box(svg)
     mark = ""
     if box is not None:
         left, top, right, _ = (f"{100 * v:.2f}%" for v in box)
+        center = f"{50 * (box[0] + box[2]):.2f}%"
+        scroll = (f"max(0px, min(calc({center} - 50cqw), "
+                  f"calc(({right} + {ROOT_MARGIN} - 100cqw) * 1000), "
+                  f"calc({left} - {ROOT_MARGIN})))")
         mark = ('<div class="exprscope-root-mark" style="position:absolute;'
-                f"left:max(0px, calc({left} - {ROOT_MARGIN}));top:{top};"
-                f'width:calc({right} - {left} + {ROOT_MARGIN});height:1px;'
+                f"left:{scroll};top:{top};width:1px;height:1px;"
                 'scroll-initial-target:nearest;pointer-events:none"></div>')
     return (f'<div class="exprscope-picture" style="position:relative;width:{width_rule};'
             f'max-width:none">{svg}{mark}</div>')

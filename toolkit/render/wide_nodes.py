@@ -81,7 +81,10 @@ def span_text(focus: tuple, first: int, last: int) -> str:
     `5-248` (of the root), `0/4-247`, `1*400/2-9`."""
     if not focus:
         return f"{first}-{last}"
-    return f"{_DEPTH_NOTE.sub('', path_text(focus))}/{first}-{last}"
+    path = path_text(focus)
+    if "…" in path:  # shortened for reading: a range is written to be typed back
+        path = "/".join(str(i) for i in focus)
+    return f"{_DEPTH_NOTE.sub('', path)}/{first}-{last}"
 
 
 def parse_focus_text(text: str) -> tuple[tuple[int, ...], tuple[int, int] | None]:
