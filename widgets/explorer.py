@@ -89,7 +89,7 @@ class Explorer(w.VBox):
         self.depth_picker = w.Dropdown(options=_DEPTH_OPTIONS, value=AUTO_DEPTH,
                                        description="open", layout=w.Layout(width="auto"))
         self.depth_picker.add_class("exprscope-depth")
-        self.subtree = w.Text(value="", placeholder="root, a path (1/0) or a range (5-248)",
+        self.subtree = w.Text(value="", placeholder="root, 1/0 or 5-248",
                               description="subtree at", continuous_update=False,
                               layout=w.Layout(width="280px"))
         self.subtree.add_class("exprscope-subtree")
