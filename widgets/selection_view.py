@@ -207,7 +207,16 @@ class SelectionView(w.VBox):
         if r.error is not None:
             parts.append(f'<div class="exprscope-error" style="color:#b00020">'
                          f"{html_text(str(r.error))}</div>")
-        for form in r.shown_forms:
+        forms = r.shown_forms
+        head, tail = len(forms), 0
+        if len(forms) > SUMMARY_FORMS:  # a long chain of forms: its ends, the middle counted
+            head, tail = SUMMARY_FORMS - 3, 2
+        for k, form in enumerate(forms):
+            if head <= k < len(forms) - tail:
+                if k == head:
+                    parts.append(f"<div><i>… {len(forms) - head - tail:,} more special forms "
+                                 "between these: each is a column of the table below.</i></div>")
+                continue
             counts = _counts_text(r.branch_counts(form), r.branch_table.node(form.path))
             parts.append(f"<div><code>{html_text(form.text)}</code> "
                          f"({html_text(form.name)} at {_path_text(form.path)}): {counts}</div>")
@@ -295,6 +304,7 @@ class SelectionView(w.VBox):
 
 
 EVERY_ROW = (None, None)  # the branch filter's "no filter" (ipywidgets shows None as blank)
+SUMMARY_FORMS = 8  # special forms counted one per line above the rows; more: ends and a count
 MAX_NODE_ROWS = 500  # nodes listed; a deeper tree's are counted, the tree above shows them
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
 _SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes

@@ -32,3 +32,12 @@ def test_the_explorer_opens_a_folded_range_and_its_summary_agrees_with_the_pictu
     assert "then 5: " in explorer.tree.value and explorer.window_note.value == ""
     explorer.open_subtree("5-900")  # not there: said, and the whole tree drawn
     assert "no arguments 5-900" in explorer.window_note.value
+
+
+def test_a_long_chain_of_forms_is_summarized_by_its_ends():
+    x = tk.field("x")
+    with tk.trace() as t:
+        tk.evaluate(tk.or_([x == i for i in range(12)]), pa.table({"x": list(range(30))}))
+    summary = Explorer(t).selection_view.summary.value
+    assert "… 4 more special forms between these" in summary  # 11 forms: 5, the count, 2
+    assert summary.count("(or_kleene at ") == 7
