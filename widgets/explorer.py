@@ -88,7 +88,7 @@ class Explorer(w.VBox):
         self.depth_picker = w.Dropdown(options=_DEPTH_OPTIONS, value=AUTO_DEPTH,
                                        description="open", layout=w.Layout(width="auto"))
         self.depth_picker.add_class("exprscope-depth")
-        self.subtree = w.Text(value="", placeholder="root, or a path such as 1/0",
+        self.subtree = w.Text(value="", placeholder="root, 1/0 or 5-248",
                               description="subtree at", continuous_update=False,
                               layout=w.Layout(width="280px"))
         self.subtree.add_class("exprscope-subtree")
@@ -284,7 +284,8 @@ class Explorer(w.VBox):
         return True
 
     def open_subtree(self, path: str = "", depth=AUTO_DEPTH) -> str:
-        """Draw only the subtree at `path` ("1/0"; "" for the root), `depth` levels open."""
+        """Draw only the subtree at `path` ("1/0"; "" for the root), `depth` levels open;
+        a range ("5-248", "0/4-247") draws those arguments of the node before it."""
         self.depth_picker.value = depth
         self.subtree.value = path
         return self.window_note.value

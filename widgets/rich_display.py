@@ -58,11 +58,14 @@ def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,
     svg = inline_svg(svg)
     if fit:
         svg = fitted(svg)
-        box = "overflow:auto;max-height:90vh"  # scrolls only when held at half its size
+        box = "overflow:auto;max-height:90vh"  # scrolls only when held at its smallest
     else:
         svg = zoomed(svg, zoom)
         box = "overflow:auto;max-height:80vh"
-    return f'<div class="exprscope-tree-svg" style="{box}">{svg}</div>'
+    # as wide as the cell whatever the picture's width (a size container: its content
+    # does not widen it), so a picture at its natural size scrolls inside it instead
+    return (f'<div class="exprscope-tree-svg" style="{box};width:100%;container-type:inline-size">'
+            f"{svg}</div>")
 
 
 def register_formatters(ip) -> None:

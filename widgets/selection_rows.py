@@ -34,7 +34,9 @@ class NodeRows:
     rows: int  # rows the node was evaluated on (the engine's count)
     total: int
     summary: str  # rows computed and used, in the words every picture uses
-    row_indices: np.ndarray | None  # which rows (sorted), when selections tell; None: all
+    # the first rows that reached it (sorted), when selections tell; None: every row
+    row_indices: np.ndarray | None
+    reached: int | None = None  # how many rows reached it, when selections tell
 
 
 class SelectionRows:
@@ -139,14 +141,14 @@ class SelectionRows:
 
     def _records(self, rows: np.ndarray, kept: np.ndarray) -> list[dict]:
         inputs, values = self._inputs_and_values(rows, kept)
+        taken = [self.branch_table.taken_at(form, rows) for form in self.shown_forms]
         out = []
         for k, row in enumerate(rows.tolist()):
             record = {"row": row}
             for name, column in inputs.items():
                 record[name] = column[k]
-            for form, key in zip(self.shown_forms, self._form_keys):
-                names, codes = self.branch_table.taken(form)
-                record[key] = names[codes[row]]
+            for key, branches in zip(self._form_keys, taken):
+                record[key] = branches[k]
             record["value"] = values[k]
             out.append(record)
         return out
@@ -219,17 +221,21 @@ class SelectionRows:
         return self.branch_table.branch_counts(form)
 
     # -- nodes --------------------------------------------------------------------
-    def node_rows(self, limit: int | None = None) -> list[NodeRows]:
-        """Evaluated nodes (the first `limit`) with the rows that reached them."""
+    def node_rows(self, limit: int | None = None, preview: int | None = None
+                  ) -> list[NodeRows]:
+        """Evaluated nodes (the first `limit`) with the rows that reached them: the first
+        `preview` of those rows (all when None) and how many there are."""
         out = []
         for stat in self.event.nodes[:limit]:
             path = stat.path
-            rows = self.branch_table.rows_reaching(path)
+            reached = self.branch_table.first_rows_reaching(path, preview)
+            rows, count = (None, None) if reached is None else reached
             node = self.branch_table.node(path)
             text = bounded_text(node, 60, short=True) if node is not None else ""
             out.append(NodeRows(path=path, label=stat.label, text=text,
                                 rows=stat.rows, total=self.num_rows,
-                                summary=rows_text(stat, self.num_rows), row_indices=rows))
+                                summary=rows_text(stat, self.num_rows), row_indices=rows,
+                                reached=count))
         return out
 
 def form_key(form: SpecialForm) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import ipywidgets as w
 import numpy as np
 
-from toolkit.render.labels import bounded_text, html_text, path_text
+from toolkit.render.labels import arg_role, bounded_text, html_text, path_text
+from toolkit.render.wide_nodes import shown_args
 from toolkit.visible_text import visible
 
 from .selection_rows import NOT_REACHED, SelectionRows, form_key
@@ -41,6 +42,7 @@ class SelectionView(w.VBox):
         # a failed evaluation opens on the page of its failing row
         self.page = self.rows.kept_position(self.rows.failed_row) // self.page_size
         self.summary = w.HTML(self._summary_html())
+        self.summary.add_class("exprscope-selection-summary")
         self.previous_button = w.Button(description="previous rows", icon="chevron-left")
         self.next_button = w.Button(description="next rows", icon="chevron-right")
         self.previous_button.add_class("exprscope-previous-rows")
@@ -206,9 +208,17 @@ class SelectionView(w.VBox):
         if r.error is not None:
             parts.append(f'<div class="exprscope-error" style="color:#b00020">'
                          f"{html_text(str(r.error))}</div>")
-        for form in r.shown_forms:
-            counts = ", ".join(f"{html_text(_branch_words(name))}: {_count(n)}"
-                               for name, n in r.branch_counts(form).items())
+        forms = r.shown_forms
+        head, tail = len(forms), 0
+        if len(forms) > SUMMARY_FORMS:  # a long chain of forms: its ends, the middle counted
+            head, tail = SUMMARY_FORMS - 3, 2
+        for k, form in enumerate(forms):
+            if head <= k < len(forms) - tail:
+                if k == head:
+                    parts.append(f"<div><i>… {len(forms) - head - tail:,} more special forms "
+                                 "between these: each is a column of the table below.</i></div>")
+                continue
+            counts = _counts_text(r.branch_counts(form), r.branch_table.node(form.path))
             parts.append(f"<div><code>{html_text(form.text)}</code> "
                          f"({html_text(form.name)} at {_path_text(form.path)}): {counts}</div>")
         if len(r.forms) > len(r.shown_forms):
@@ -276,12 +286,12 @@ class SelectionView(w.VBox):
                '<table class="exprscope-node-table" style="border-collapse:collapse">'),
                (f'<tr><th style="{_CELL}">node</th><th style="{_CELL}">path</th>'
                f'<th style="{_CELL}">evaluated on</th><th style="{_CELL}">rows</th></tr>')]
-        for node in self.rows.node_rows(MAX_NODE_ROWS):
-            if node.row_indices is None or len(node.row_indices) == node.total:
+        for node in self.rows.node_rows(MAX_NODE_ROWS, _ROW_PREVIEW):
+            if node.row_indices is None or node.reached == node.total:
                 which = "all"
             else:
-                shown = ", ".join(str(i) for i in node.row_indices[:_ROW_PREVIEW])
-                which = shown + (", …" if len(node.row_indices) > _ROW_PREVIEW else "")
+                shown = ", ".join(str(i) for i in node.row_indices)
+                which = shown + (", …" if node.reached > len(node.row_indices) else "")
             out.append(f'<tr><td style="{_CELL}"><code>{html_text(node.text)}</code></td>'
                        f'<td style="{_CELL}">{_path_text(node.path)}</td>'
                        f'<td style="{_CELL}">{html_text(node.summary)}</td>'
@@ -295,6 +305,7 @@ class SelectionView(w.VBox):
 
 
 EVERY_ROW = (None, None)  # the branch filter's "no filter" (ipywidgets shows None as blank)
+SUMMARY_FORMS = 8  # special forms counted one per line above the rows; more: ends and a count
 MAX_NODE_ROWS = 500  # nodes listed; a deeper tree's are counted, the tree above shows them
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
 _SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes
@@ -306,6 +317,27 @@ _HEADLINE_CHARS = 160  # the expression above the rows: its beginning, on a line
 def _branch_words(name: str) -> str:
     """A branch as a count or a menu names it: `·` (the table's mark) in words."""
     return "not reached" if name == NOT_REACHED else name
+
+
+def _counts_text(counts: dict[str, int], node) -> str:
+    """A form's branch counts on a line: every one, or for a wide form the ones its picture
+    draws, with those the picture folds counted together (the same branches, the same
+    rows: a 250-branch case_when fills no page and agrees with its picture)."""
+    folded = set()
+    for item in shown_args(node) if node is not None and node.args else ():
+        if isinstance(item, tuple):
+            folded |= {arg_role(node, i) or f"arg {i}" for i in range(item[0], item[1] + 1)}
+    items, hidden, rows = [], 0, 0
+    for name, n in counts.items():
+        if name in folded:
+            if not hidden:
+                items.append(None)  # where the folded ones go
+            hidden, rows = hidden + 1, rows + n
+        else:
+            items.append(f"{html_text(_branch_words(name))}: {_count(n)}")
+    middle = (f"<i>… {len(folded):,} more branches: {rows:,} rows (each in the menu "
+              "\"rows that took\")</i>")
+    return ", ".join(middle if item is None else item for item in items)
 
 
 def _rows(count: int) -> str:

@@ -13,6 +13,7 @@ import toolkit as tk
 from toolkit.passes import optimize
 from toolkit.render import html_report
 from toolkit.render.labels import visible
+from toolkit.render.svg import MIN_FIT_SCALE
 
 from render_helpers import HOSTILE, needs_dot
 
@@ -186,13 +187,15 @@ def test_the_row_table_names_each_form_as_the_selection_view_does():
 
 @needs_dot
 def test_a_wide_tree_in_the_report_keeps_readable_labels(tmp_path):
-    """Fitted as in the notebook: never below half its size (its box scrolls), not a sliver."""
+    """Fitted as in the notebook: never below MIN_FIT_SCALE (its box scrolls), not a sliver."""
     terms = " or ".join(f"a = {i}" for i in range(60))
     with tk.trace() as t:
         tk.evaluate(tk.parse(terms), pa.table({"a": list(range(100))}))
     page = tk.write_report(t, tmp_path / "wide.html").read_text(encoding="utf-8")
-    styles = re.findall(r'<figure><svg style="width:max\(([\d.]+)pt, min\(100%, ([\d.]+)pt', page)
-    assert styles and all(abs(float(floor) - float(natural) / 2) <= 1 for floor, natural in styles)
+    styles = re.findall(r'<figure><div class="exprscope-picture" style="position:relative;'
+                        r'width:max\(([\d.]+)pt, min\(100%, ([\d.]+)pt', page)
+    assert styles and all(abs(float(floor) - float(natural) * MIN_FIT_SCALE) <= 1
+                          for floor, natural in styles)
 
 
 def test_a_many_branch_sample_keeps_the_row_table_short(tmp_path):

@@ -62,3 +62,44 @@ def test_previous_next_and_arrow_keys_step_through_the_passes(tmp_path):
         finally:
             browser.close()
     assert outside == []
+
+
+def test_wide_evaluations_in_the_report_open_on_their_root_with_their_title(tmp_path):
+    """A 12-term `or` and a 250-branch case_when: each figure opens with its root in view,
+    its caption's first line on screen, and no text below 9 px."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    species = pa.table({"species": [f"S{i % 20}" for i in range(2_000)],
+                        "x": list(range(2_000))})
+    x = tk.field("x")
+    with tk.trace() as t:
+        tk.evaluate(tk.parse(" or ".join(f"species = 'S{i}'" for i in range(12))), species)
+        tk.evaluate(tk.case_when([(x < 8 * (k + 1), x * k) for k in range(250)], else_=x),
+                    species)
+    report = tk.write_report(t, tmp_path / "wide.html")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            page.goto(report.resolve().as_uri())
+            for k in range(2):
+                figure = page.locator(".evaluation > figure").nth(k)
+                figure.scroll_into_view_if_needed()
+                page.wait_for_timeout(100)
+                shown = figure.evaluate("""(f) => {
+                  const svg = f.querySelector('svg'), box = f.getBoundingClientRect();
+                  const root = svg.querySelector('g#node1').getBoundingClientRect();
+                  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                  const sizes = [...svg.querySelectorAll('text')].map(
+                    t => parseFloat(t.getAttribute('font-size')) * scale);
+                  const title = svg.querySelector('g.graph > text').getBoundingClientRect();
+                  return {root: [root.left, root.right], box: [box.left, box.right],
+                          title: [title.left, title.right], smallest: Math.min(...sizes)};
+                }""")
+                (left, right), (box_left, box_right) = shown["root"], shown["box"]
+                assert box_left - 1 <= left and right <= box_right + 1, shown
+                assert shown["title"][1] > box_left and shown["title"][0] < box_right, shown
+                assert shown["smallest"] >= 9 - 0.05, shown
+                page.screenshot(path=str(Path(__file__).resolve().parents[2] / "out"
+                                         / f"report-wide-evaluation-{k + 1}.png"))
+        finally:
+            browser.close()

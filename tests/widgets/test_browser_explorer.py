@@ -343,8 +343,13 @@ def test_wide_and_big_explanations_fit_the_cell_and_show_rows(jupyterlab, notebo
         assert folded.count() >= 1
         deep_svg = deep.locator(".exprscope-tree svg").first
         deep_svg.scroll_into_view_if_needed()
-        deep_box = deep_svg.bounding_box()
+        # held at its smallest readable size, it scrolls in a box within the window,
+        # opened on its root
+        deep_box = deep.locator(".exprscope-tree-svg").first.bounding_box()
         assert deep_box["x"] + deep_box["width"] <= page.viewport_size["width"]
+        root = deep_svg.locator("g#node1").bounding_box()
+        assert deep_box["x"] <= root["x"] and \
+            root["x"] + root["width"] <= deep_box["x"] + deep_box["width"]
         shot = OUT / "browser-at-size-folded.png"
         page.screenshot(path=str(shot))
         subtree = deep.locator(".exprscope-subtree input")

@@ -175,9 +175,11 @@ def test_unfitted_pictures_zoom_and_scroll(recorded):
     assert explorer.zoom.disabled  # fitted to the width: nothing to zoom
     explorer.fit.value = False
     assert not explorer.zoom.disabled
-    natural = float(re.search(r'<svg width="([\d.]+)pt"', explorer.tree.value).group(1))
+    frame = r'class="exprscope-picture" style="position:relative;width:([\d.]+)pt'
+    natural = float(re.search(frame, explorer.tree.value).group(1))
+    assert f'data-natural-width="{natural:.0f}pt"' in explorer.tree.value
     explorer.zoom.value = 2.0
-    doubled = float(re.search(r'<svg width="([\d.]+)pt"', explorer.tree.value).group(1))
+    doubled = float(re.search(frame, explorer.tree.value).group(1))
     assert abs(doubled - 2 * natural) <= 1 and "overflow:auto" in explorer.tree.value
 
 

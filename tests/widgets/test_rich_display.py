@@ -5,6 +5,7 @@ import html
 import pytest
 
 import toolkit as tk
+from toolkit.render.svg import MIN_FIT_SCALE
 from widgets import Explorer
 from widgets.rich_display import tree_html
 
@@ -66,12 +67,13 @@ def test_a_fitted_picture_is_bounded_by_the_cell_the_window_and_readability():
     html_ = tree_html(tk.parse(terms))
     width, height = (float(x) for x in re.search(
         r'viewBox="[\d.\-]+ [\d.\-]+ ([\d.]+) ([\d.]+)"', html_).groups())
-    style = re.search(r'<svg style="([^"]+)"', html_).group(1)
+    style = re.search(r'<div class="exprscope-picture" style="([^"]+)"', html_).group(1)
     floor, _, natural, _, ratio = re.fullmatch(
-        r"width:max\(([\d.]+)pt, min\((100)%, ([\d.]+)pt, calc\((78)vh \* ([\d.]+)\)\)\);"
-        r"height:auto", style).groups()
+        r"position:relative;width:max\(([\d.]+)pt, min\((100)%, ([\d.]+)pt, "
+        r"calc\((78)vh \* ([\d.]+)\)\)\);max-width:none", style).groups()
+    assert '<svg style="display:block;width:100%;height:auto"' in html_  # fills that frame
     # no wider than the cell, its natural width, or what fits 78% of the window's height...
     assert abs(float(natural) - width) <= 1 and abs(float(ratio) - width / height) < 0.01
-    # ...and never below half its size, where labels would be too small to read
-    assert abs(float(floor) - width / 2) <= 1
-    assert "overflow:auto" in html_  # a picture held at half its size scrolls in its box
+    # ...and never below MIN_FIT_SCALE of its size, where 9pt text would drop below 9 px
+    assert abs(float(floor) - width * MIN_FIT_SCALE) <= 1 and MIN_FIT_SCALE * 9 * 4 / 3 >= 9
+    assert "overflow:auto" in html_  # a picture held at that size scrolls in its box

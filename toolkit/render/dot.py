@@ -45,13 +45,20 @@ from .labels import (
     node_detail,
     node_kind,
     node_title,
-    parse_path_text,
     path_text,
     rows_lines,
     type_text,
 )
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
+from .wide_nodes import (
+    CHAIN_SHOWN,
+    chain_length,
+    fold_noun,
+    parse_focus_text,
+    shown_args,
+    span_text,
+)
 
 if TYPE_CHECKING:
     import graphviz
@@ -70,7 +77,10 @@ def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | None = Non
     For a tree (an expression, a pass, an evaluation): `focus` draws only the
     subtree at that path (a tuple, or text such as "1/0"), and `depth` folds
     everything more than `depth` levels below it into one box per folded child
-    that says how many nodes it holds and the path that opens it.
+    that says how many nodes it holds and the path that opens it. A focus may end
+    in a range of the node's arguments ("5-248", "0/4-247", or a tuple ending in
+    `range(5, 249)`): the box a wide node folds its middle into names the range
+    that opens it.
     """
     g = _graph("exprscope")
     _draw(g, obj, "", max_nodes, TreeWindow.of(focus, depth))
@@ -83,15 +93,20 @@ class TreeWindow:
 
     focus: tuple = ()
     depth: int | None = None  # None: every level
+    span: tuple[int, int] | None = None  # the focus node's arguments drawn, first and last
 
     @classmethod
     def of(cls, focus=(), depth: int | None = None) -> TreeWindow:
+        span = None
         if isinstance(focus, str):
-            focus = parse_path_text(focus)
+            focus, span = parse_focus_text(focus)
+        elif focus and isinstance(focus[-1], range):  # (0, range(5, 249)): arguments 5-248
+            span = (focus[-1].start, focus[-1].stop - 1)
+            focus = focus[:-1]
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
                                   or depth < 1):
             raise UsageError(f"depth must be a whole number of levels, 1 or more; got {depth!r}")
-        return cls(tuple(int(i) for i in focus), depth)
+        return cls(tuple(int(i) for i in focus), depth, span)
 
     def start(self, root: Expression) -> Expression:
         """The node at `focus`, or an error naming the first step that does not exist."""
@@ -104,6 +119,11 @@ class TreeWindow:
                     f"({node_title(node)}) has {len(node.args)} argument"
                     f"{'' if len(node.args) == 1 else 's'}, numbered from 0")
             node = node.args[i]
+        if self.span is not None and not 0 <= self.span[0] <= self.span[1] < len(node.args):
+            raise UsageError(
+                f"no arguments {span_text(self.focus, *self.span)}: the node at "
+                f"{path_text(self.focus)} ({node_title(node)}) has {len(node.args)} "
+                "arguments, numbered from 0")
         return node
 
     def folds(self, path: tuple) -> bool:
@@ -243,6 +263,10 @@ class _Look:
     def edge_style(self, path) -> dict:
         return {}
 
+    def fold_rows(self, node, path, indices) -> int | None:
+        """Rows the folded arguments at `indices` of `node` received (None: not counted)."""
+        return None
+
     def edge_tooltip(self, parent, path, index) -> str:
         """What an edge says under the pointer: the parent and the argument's role."""
         role = arg_role(parent, index)
@@ -268,7 +292,9 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                window: TreeWindow = TreeWindow()):
     """Draw breadth-first up to `max_nodes`; returns (drawn, total, summarized), fills `look.ids`.
 
-    Only the window's subtree is drawn; what lies below its depth is folded.
+    Only the window's subtree is drawn; what lies below its depth is folded, and so
+    are the middle arguments of a wide node and the rest of a long and/or chain
+    (see `wide_nodes`): what is drawn, not the size of the tree, sets the cost.
     """
     start = window.start(root)
     sizes = _sizes(start)
@@ -276,19 +302,31 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
     ids: dict[tuple, str] = {}
     look.ids = ids
     look.node_ids = {}  # id(expression node) -> its first drawing
-    queue = deque([(window.focus, start, None)])
+    queue = deque([(window.focus, start, None, window.span)])
     cut: dict[tuple, list] = {}
     folded: list[tuple] = []
+    chain_links: dict[tuple, int] = {}  # path -> links of its and/or chain above it
     while queue:
-        path, node, parent = queue.popleft()
-        if parent is not None and node.args and window.folds(path):  # a leaf is drawn
+        path, node, parent, span = queue.popleft()
+        if isinstance(span, _Fold):  # the folded middle of a wide node
+            _draw_folded_span(g, f"{prefix}fold{len(folded)}", ids[path], node, parent, path,
+                              span, sum(sizes[id(node.args[i])] for i in span.indices), look)
+            folded.append(path)
+            continue
+        links = 0
+        if parent is not None and path[-1] == 0 and chain_length(parent, 2) == 2 \
+                and node.name == parent.name:
+            links = chain_links.get(path[:-1], 0) + 1
+        chain = chain_length(node) if links == CHAIN_SHOWN else 0
+        if parent is not None and node.args and (window.folds(path) or chain > 2):
             _draw_folded(g, f"{prefix}fold{len(folded)}", ids[path[:-1]], parent, path, node,
-                         sizes[id(node)], look)
+                         sizes[id(node)], look, chain)
             folded.append(path)
             continue
         if len(ids) >= max_nodes:
             cut.setdefault(path[:-1], []).append(node)
             continue
+        chain_links[path] = links
         nid = f"{prefix}n{len(ids)}"
         ids[path] = nid
         look.node_ids.setdefault(id(node), nid)
@@ -305,8 +343,11 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
             if label:
                 attrs["label"] = label
             g.edge(ids[path[:-1]], nid, **attrs)
-        for i, arg in enumerate(node.args):
-            queue.append((path + (i,), arg, node))
+        for item in shown_args(node, span if path == window.focus else None):
+            if isinstance(item, tuple):
+                queue.append((path, node, parent, _Fold(*item)))  # parent: the node's own
+            else:
+                queue.append((path + (item,), node.args[item], node, None))
     for parent_path, nodes in cut.items():
         hidden = sum(sizes[id(n)] for n in nodes)
         sid = f"{prefix}more{len(ids)}_{len(parent_path)}"
@@ -319,19 +360,30 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
     return len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes)
 
 
+@dataclass(frozen=True)
+class _Fold:
+    """The folded middle of a wide node: its arguments `first` to `last`."""
+
+    first: int
+    last: int
+
+    @property
+    def indices(self) -> range:
+        return range(self.first, self.last + 1)
+
+
 def _tooltip(node) -> str:
     """A node's tooltip: its subtree as text, which graphviz must not read as HTML."""
     return _tip(bounded_text(node, TOOLTIP_CHARS, short=True))
 
 
 def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: int,
-                 look: _Look) -> None:
+                 look: _Look, chain: int = 0) -> None:
     """One box for a folded subtree, in its place under its parent, with the path that opens it."""
-    g.node(fid, label=_table(f"▸ {node_title(node)}: {size:,} nodes folded",
-                             [f"open: subtree {path_text(path)}"]),
-           shape="note", style="dashed", color="#9ca3af", fontcolor="#4b5563",
-           tooltip=_tooltip(node),
-           **{"class": "folded"})
+    title = f"▸ {node_title(node)}: {size:,} nodes folded"
+    if chain:  # the rest of an and/or chain: its links, and the terms they join
+        title = f"▸ {node_title(node)} chain: {chain + 1:,} more terms, {size:,} nodes folded"
+    _fold_box(g, fid, title, [f"open: subtree {path_text(path)}"], _tooltip(node))
     attrs = {"style": "dashed", "color": "#9ca3af",
              "tooltip": _tip(look.edge_tooltip(parent, path, path[-1]) + " (folded)")}
     label = look.edge_label(parent, path, path[-1])
@@ -340,10 +392,37 @@ def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: i
     g.edge(parent_id, fid, **attrs)
 
 
+def _draw_folded_span(g, fid: str, parent_id: str, node, parent, path: tuple, fold: _Fold,
+                      size: int, look: _Look) -> None:
+    """One box for a wide node's middle arguments: how many, their rows, the range to open."""
+    count = fold.last - fold.first + 1
+    title = f"⋯ {count:,} more {fold_noun(node, parent)}"
+    rows = look.fold_rows(node, path, fold.indices)
+    if rows is not None:
+        title += f": {rows:,} rows"
+    first, last = arg_role(node, fold.first), arg_role(node, fold.last)
+    which = (f"{first} – {last}" if first and last and not first.isdigit()
+             else f"arguments {fold.first}–{fold.last}")
+    lines = [f"{which} · {size:,} nodes",
+             f"open: subtree {span_text(path, fold.first, fold.last)}"]
+    _fold_box(g, fid, title, lines,
+              _tip(f"{title}, not drawn: {lines[-1]}"))
+    g.edge(parent_id, fid, style="dashed", color="#9ca3af",
+           tooltip=_tip(f"{node_title(node)}: {lines[0]} (folded)"))
+
+
+def _fold_box(g, fid: str, title: str, lines: list[str], tooltip) -> None:
+    g.node(fid, label=_table(title, lines), shape="note", style="dashed", color="#9ca3af",
+           fontcolor="#4b5563", tooltip=tooltip, **{"class": "folded"})
+
+
 def _window_lines(window: TreeWindow) -> list[str]:
     """Caption lines saying which part of the tree a picture shows."""
     lines = []
-    if window.focus:
+    if window.span is not None:
+        lines.append(f"arguments {window.span[0]}–{window.span[1]} of the node at "
+                     f"{path_text(window.focus)}")
+    elif window.focus:
         lines.append(f"the subtree at {path_text(window.focus)}")
     if window.depth is not None:
         lines.append(f"open to depth {window.depth}; deeper subtrees folded (▸)")
@@ -461,13 +540,34 @@ class _EvalLook(_Look):
         self.event = event
         self.stats = {s.path: s for s in event.nodes}  # TreePaths: found by tuple, by value
         self.facts = error_facts(event.error)
-        self.strips: dict[tuple, list] = {}  # path of the receiving child -> [(branch, strip)]
+        # path of the receiving child -> its branch selections, drawn as strips when the
+        # edge is drawn: building a strip reads the branch's row indices
+        self.branches: dict[tuple, list] = {}
         self.used: set[str] = set()  # the symbols this picture drew, for its legend
         for b in event.branches:
-            target = branch_target(root, b)
-            self.strips.setdefault(target, []).append((b.branch, strip_of(b.rows, b.total_rows)))
-        # rows a form gave null without a branch: a strip in the form's own box
-        self.nulls = {b.path: strip_of(b.rows, b.total_rows) for b in null_selections(event)}
+            self.branches.setdefault(branch_target(root, b), []).append(b)
+        self._strips: dict[tuple, list] = {}
+        self._nulls: dict[tuple, object] | None = None
+
+    def strips(self, path) -> list:
+        """[(branch name, strip)] of the branches that hand their rows to the node at `path`."""
+        if path not in self._strips:
+            self._strips[path] = [(b.branch, strip_of(b.rows, b.total_rows))
+                                  for b in self.branches.get(path, ())]
+        return self._strips[path]
+
+    def null_strip(self, path):
+        """The strip of the rows the form at `path` gave null without a branch, if any:
+        found once per picture, when the first form is drawn."""
+        if self._nulls is None:
+            self._nulls = {b.path: strip_of(b.rows, b.total_rows)
+                           for b in null_selections(self.event)}
+        return self._nulls.get(path)
+
+    def fold_rows(self, node, path, indices):
+        counts = [b.count for i in indices for b in self.branches.get(path + (i,), ())
+                  if not b.branch.startswith("when ")]
+        return sum(counts) if counts else None
 
     def _failed(self, path) -> bool:
         return self.facts is not None and self.facts.path is not None and \
@@ -498,7 +598,7 @@ class _EvalLook(_Look):
 
     def drawn(self, g, nid, path, node):
         """A form's rows that got null from no branch: an edge with its strip to a null box."""
-        null = self.nulls.get(path)
+        null = self.null_strip(path) if node.is_call and node.name in NULL_BECAUSE else None
         if null is None or not node.is_call:
             return
         self.used.add("strip" if null.per_row else "density")
@@ -532,7 +632,7 @@ class _EvalLook(_Look):
         return None
 
     def edge_label(self, parent, path, index):
-        strips = self.strips.get(path)
+        strips = self.strips(path)
         if not strips:
             return super().edge_label(parent, path, index)
         self.used.update("strip" if strip.per_row else "density" for _, strip in strips)
@@ -541,14 +641,14 @@ class _EvalLook(_Look):
                 + rows + "</TABLE>>")
 
     def edge_tooltip(self, parent, path, index):
-        strips = self.strips.get(path)
+        strips = self.strips(path)
         if not strips:
             return super().edge_tooltip(parent, path, index)
         return f"{node_title(parent)}: " + "; ".join(f"{name}: {strip.caption}"
                                                       for name, strip in strips)
 
     def edge_style(self, path):
-        if path in self.strips:
+        if path in self.branches:
             return {"color": SELECTED, "penwidth": "1.5"}
         return {}
 

@@ -22,17 +22,20 @@ from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
 from ..trace.tracer import Trace
 from .branch_table import NOT_REACHED, BranchTable, is_value_branch
+from .dot import to_dot
 from .dot_style import STATUS_STYLE
 from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, fitted, inline_svg, to_svg
 from .text import to_text
+from .wide_nodes import folded_spans
 
 __all__ = ["write_report", "report_html", "SELECTION_TABLE_ROWS"]
 
 SELECTION_TABLE_ROWS = 40  # rows shown in an evaluation's selection table (plus the failing row)
 _BRANCH_TABLE_ROWS = 120  # at most, with the rows each branch adds when the batch was sampled
 _TEXT_LIMIT = 4000  # a pass's before and after, under "before and after as text"
+_OPENED_SPANS = 4  # folded ranges of a picture drawn open below it (each a small picture)
 _SUMMARY_LIMIT = 300  # an expression in the summary at the top: options as labels show them
 
 _CSS = """
@@ -51,7 +54,8 @@ pre { background: #f9fafb; border: 1px solid var(--line); padding: .6rem; overfl
            position: sticky; top: 0; background: white; padding: .4rem 0; z-index: 2; }
 .stepper button { font-size: 14px; padding: .3rem .9rem; cursor: pointer; }
 .stepper .counter { font-weight: 600; } .hint { color: var(--muted); font-size: 12px; }
-figure { margin: .5rem 0; overflow: auto; border: 1px solid var(--line); padding: .4rem; }
+figure { margin: .5rem 0; overflow: auto; border: 1px solid var(--line); padding: .4rem;
+         container-type: inline-size; }
 .rewrites li { margin: .15rem 0; } .rule { font-family: ui-monospace, monospace; color: #9a3412; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: .6rem; font-size: 12px; }
 .badge.changed { background: CHANGED_FILL; color: CHANGED_LINE; }
@@ -149,10 +153,17 @@ def report_html(trace: Trace, title: str = "exprscope report") -> str:
 
 # -- pieces -----------------------------------------------------------------------
 def _figure(obj) -> str:
-    """The SVG of `obj`, or its text picture when `dot` is missing or fails."""
+    """The SVG of `obj`, or its text picture when `dot` is missing or fails; each range of
+    a wide node's arguments that the picture folded opens below it, drawn on its own."""
     if dot_available():
         try:
-            return f"<figure>{fitted(inline_svg(to_svg(obj)))}</figure>"
+            graph = to_dot(obj)
+            out = [f"<figure>{fitted(inline_svg(to_svg(graph)))}</figure>"]
+            for focus in folded_spans(graph.source)[:_OPENED_SPANS]:
+                opened = fitted(inline_svg(to_svg(obj, focus=focus)))
+                out.append(f"<details><summary>open the folded arguments {html_text(focus)}"
+                           f"</summary><figure>{opened}</figure></details>")
+            return "".join(out)
         except (DotNotFound, OSError, RuntimeError):
             pass
     lines = to_text(obj, color=False).splitlines()
@@ -329,7 +340,7 @@ def _branch_sample_rows(event: EvalEvent, sample: list[int], n: int
     table of 750 rows."""
     shown = dict.fromkeys(range(min(n, SELECTION_TABLE_ROWS // 2)))
     where = {row: k for k, row in enumerate(sample)}
-    firsts = [[where[r] for r in b.rows.slice(0, 3).to_pylist() if r in where]
+    firsts = [[where[r] for r in b.first(3).to_pylist() if r in where]
               for b in event.branches if is_value_branch(b)]
     covered, having = 0, sum(1 for rows in firsts if rows)
     for rank in range(3):

@@ -15,8 +15,8 @@ from ..errors import (
     )
 from .dot import to_dot
 
-__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "without_ids", "zoomed",
-           "DotNotFound"]
+__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "caption_over_root", "root_box",
+           "within_output", "without_ids", "zoomed", "DotNotFound"]
 
 
 def dot_available() -> bool:
@@ -28,12 +28,61 @@ def to_svg(obj, **options) -> str:
     graphviz = heavy_imports.graphviz()
     graph = obj if isinstance(obj, (graphviz.Digraph, graphviz.Graph)) else to_dot(obj, **options)
     try:
-        return without_ids(graph.pipe(format="svg", encoding="utf-8"))
+        return within_output(caption_over_root(without_ids(
+            graph.pipe(format="svg", encoding="utf-8"))))
     except graphviz.ExecutableNotFound:
         raise DotNotFound("graphviz's `dot` program is not installed; install it with "
                           "`apt-get install graphviz` (or `make system-packages`)") from None
 
 
+_CAPTION_LINE = re.compile(r'(<text text-anchor="start" x=")([-\d.]+)(")')
+
+
+def caption_over_root(svg: str) -> str:
+    """The picture's caption (its step and what it folded) moved over the root.
+
+    Graphviz centers it over the whole drawing: on a wide picture that opens on its
+    root, the title was off screen, cut at the box's edge. Each line keeps its
+    width, stays inside the picture, and is centered on the root where it can be.
+    """
+    view, shift, start = _VIEW.search(svg), _SHIFT.search(svg), svg.find('<g id="graph0"')
+    box = root_box(svg)
+    if view is None or shift is None or box is None or start < 0:
+        return svg
+    end = svg.find("<g id=", start + 1)
+    end = len(svg) if end < 0 else end
+    x0, width = float(view.group(1)), float(view.group(3))
+    dx = float(shift.group(1))
+    middle = width / 2 + x0 - dx  # where graphviz centered each line
+    root = (box[0] + box[2]) / 2 * width + x0 - dx
+    low, high = x0 - dx, x0 + width - dx
+
+    def moved(m):
+        line = 2 * (middle - float(m.group(2)))  # the line's width, as graphviz centered it
+        x = min(max(root - line / 2, low), high - line)
+        return f"{m.group(1)}{max(low, x):.2f}{m.group(3)}"
+
+    return svg[:start] + _CAPTION_LINE.sub(moved, svg[start:end]) + svg[end:]
+
+
+STATIC_WIDTH = 700  # pt: a picture wider than this scales to the width of where it is shown
+
+
+def within_output(svg: str) -> str:
+    """A picture wider than `STATIC_WIDTH` drawn at 100% of the width it is given, its
+    viewBox keeping the drawing whole: a notebook shows `image/svg+xml` as an image
+    of the SVG's own size, so a fixed 1,124-pixel width was cut off in a 968-pixel
+    output. Narrower pictures keep their natural size (labels at 11pt)."""
+    match = _SVG_SIZE.search(svg)
+    if match is None or float(match.group(1)) <= STATIC_WIDTH:
+        return svg
+    return _SVG_SIZE.sub(f'<svg width="100%" data-natural-width="{match.group(1)}pt"', svg,
+                         count=1)
+
+
+_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
+_SVG_HEAD = re.compile(r'<svg(?: width="[^"]*")?(?: height="[^"]*")?'
+                       r'(?: data-natural-width="[^"]*")?')
 _TITLE = re.compile(r"<title>[^<]*</title>\n?")
 
 
@@ -66,30 +115,94 @@ def inline_svg(svg: str) -> str:
 
 
 # -- how big a picture is shown: one rule for the notebook and the HTML report ---------
-_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
+_VIEW = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"')
+_SHIFT = re.compile(r'<g id="graph0"[^>]*translate\(([-\d.]+) ([-\d.]+)\)')
+_ROOT = re.compile(r'<g id="node1" class="node[^"]*">(.*?)</g>', re.DOTALL)
+_SHAPE = re.compile(r'\b(?:points|d)="([^"]*)"|<ellipse[^>]*cx="([-\d.]+)" cy="([-\d.]+)" '
+                    r'rx="([\d.]+)" ry="([\d.]+)"')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 FIT_HEIGHT = "78vh"  # a fitted picture is at most this tall: whole on screen below its controls
-MIN_FIT_SCALE = 0.5  # ... unless that would shrink its 11pt labels below about 7 px
+MIN_FIT_SCALE = 0.8  # ... unless that would shrink its smallest (9pt) text below 9 px
+ROOT_MARGIN = "40px"  # room kept around the root when the box opens scrolled to it
 
 
 def fitted(svg: str) -> str:
     """The SVG scaled to be seen whole: no wider than the cell nor taller than the window,
-    never above its natural size nor below half of it (labels stay readable; the box
-    around it scrolls then)."""
-    def scale(m):
-        width, height = float(m.group(1)), max(1.0, float(m.group(2)))
-        fitted = f"min(100%, {width:.0f}pt, calc({FIT_HEIGHT} * {width / height:.4f}))"
-        return (f'<svg style="width:max({width * MIN_FIT_SCALE:.0f}pt, {fitted});height:auto" '
-                f'data-natural-width="{width:.0f}pt"')
-    return _SVG_SIZE.sub(scale, svg, count=1)
+    never above its natural size nor below `MIN_FIT_SCALE` of it (labels stay readable;
+    the box around it scrolls then, opening on the root)."""
+    size = _natural_size(svg)
+    if size is None:
+        return svg
+    width, height = size
+    fit = f"min(100%, {width:.0f}pt, calc({FIT_HEIGHT} * {width / height:.4f}))"
+    return _framed(svg, f"max({width * MIN_FIT_SCALE:.0f}pt, {fit})", width)
 
 
 def zoomed(svg: str, zoom: float) -> str:
     """The SVG at `zoom` times its natural size (its viewBox keeps the drawing whole)."""
-    if zoom == 1.0:
+    size = _natural_size(svg)
+    if size is None:
         return svg
-    def scale(m):
-        return (f'<svg width="{float(m.group(1)) * zoom:.0f}pt" '
-                f'height="{float(m.group(2)) * zoom:.0f}pt"')
-    return _SVG_SIZE.sub(scale, svg, count=1)
+    return _framed(svg, f"{size[0] * zoom:.0f}pt", size[0])
+
+
+def _natural_size(svg: str) -> tuple[float, float] | None:
+    """The picture's natural width and height in points: its viewBox (graphviz draws
+    one unit per point)."""
+    view = _VIEW.search(svg)
+    if view is None:
+        return None
+    return max(1.0, float(view.group(3))), max(1.0, float(view.group(4)))
+
+
+def _framed(svg: str, width_rule: str, natural_width: float) -> str:
+    """The SVG filling a frame `width_rule` wide, with a mark where the box that holds
+    it starts scrolled (`scroll-initial-target`): a wide picture whose root sits far
+    right opens on the root, not on an empty corner.
+
+    The mark's left edge is where the box scrolls to: nowhere (0) when the root is
+    already in view unscrolled, else the root centered in the box (`cqw`: the box's
+    width, it being a size container), never past the root's own left edge."""
+    svg = _SVG_HEAD.sub('<svg style="display:block;width:100%;height:auto" '
+                        f'data-natural-width="{natural_width:.0f}pt"', svg, count=1)
+    box = root_box(svg)
+    mark = ""
+    if box is not None:
+        left, top, right, _ = (f"{100 * v:.2f}%" for v in box)
+        center = f"{50 * (box[0] + box[2]):.2f}%"
+        scroll = (f"max(0px, min(calc({center} - 50cqw), "
+                  f"calc(({right} + {ROOT_MARGIN} - 100cqw) * 1000), "
+                  f"calc({left} - {ROOT_MARGIN})))")
+        mark = ('<div class="exprscope-root-mark" style="position:absolute;'
+                f"left:{scroll};top:{top};width:1px;height:1px;"
+                'scroll-initial-target:nearest;pointer-events:none"></div>')
+    return (f'<div class="exprscope-picture" style="position:relative;width:{width_rule};'
+            f'max-width:none">{svg}{mark}</div>')
+
+
+def root_box(svg: str) -> tuple[float, float, float, float] | None:
+    """Where the root node (graphviz's first node) lies in the picture, as shares of its
+    width and height: (left, top, right, bottom); None when the SVG has no nodes."""
+    view, shift, root = _VIEW.search(svg), _SHIFT.search(svg), _ROOT.search(svg)
+    if view is None or root is None:
+        return None
+    x0, y0, vw, vh = (float(v) for v in view.groups())
+    dx, dy = (float(v) for v in shift.groups()) if shift else (0.0, 0.0)
+    xs, ys = [], []
+    for m in _SHAPE.finditer(root.group(1)):
+        if m.group(1) is not None:
+            numbers = [float(v) for v in _NUMBER.findall(m.group(1))]
+            xs += numbers[0::2]
+            ys += numbers[1::2]
+        else:
+            cx, cy, rx, ry = (float(v) for v in m.groups()[1:])
+            xs += [cx - rx, cx + rx]
+            ys += [cy - ry, cy + ry]
+    if not xs or vw <= 0 or vh <= 0:
+        return None
+    def share(v, origin, size):
+        return min(1.0, max(0.0, (v - origin) / size))
+    return (share(min(xs) + dx, x0, vw), share(min(ys) + dy, y0, vh),
+            share(max(xs) + dx, x0, vw), share(max(ys) + dy, y0, vh))

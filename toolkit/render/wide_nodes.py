@@ -1,0 +1,109 @@
+"""Which arguments of a wide node a picture draws, and which long chains it cuts short.
+
+A `case_when` with 250 branches drawn whole is a strip tens of thousands of pixels
+wide whose labels shrink to nothing when fitted, and `dot` takes seconds on it. A
+node with more than `WIDE_ARGS` arguments draws its first `HEAD` and last `TAIL`,
+and the ones between become one box that names its range of arguments; that range
+opens as a focus (`to_dot(step, focus="5-248")`, "subtree at" in the explorer),
+folded the same way again if it is still wide. A `case_when` keeps its conditions
+struct in front and its `else` behind, so its first and last branches line up with
+the conditions drawn. A left-deep `and`/`or` chain (what `tk.or_(terms)` builds) is
+a wide node laid on its side: past `CHAIN_SHOWN` links it folds into one box, as a
+deep tree folds past its depth.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import UsageError
+from ..expression import Expression
+from .labels import parse_path_text, path_text
+
+__all__ = ["CHAIN_SHOWN", "HEAD", "TAIL", "WIDE_ARGS", "chain_length", "fold_noun",
+           "folded_spans", "parse_focus_text", "shown_args", "span_text"]
+
+WIDE_ARGS = 10  # a node with more arguments than this draws its ends and folds the middle
+HEAD = 4  # arguments drawn before the fold ...
+TAIL = 2  # ... and after it
+CHAIN_SHOWN = 4  # links of a long and/or chain drawn above its folded rest
+CHAIN_FUNCTIONS = frozenset({"and_kleene", "or_kleene", "and", "or"})
+
+
+def _has_else(node: Expression) -> bool:
+    first = node.args[0] if node.args else None
+    return (first is not None and first.is_call and first.name == "make_struct"
+            and len(node.args) == len(first.args) + 2)
+
+
+def shown_args(node: Expression, span: tuple[int, int] | None = None) -> list:
+    """The arguments drawn, in order: an index each, and one (first, last) pair for the
+    folded middle. `span` limits them to a range (a focus that opened a folded box)."""
+    first, last = span if span is not None else (0, len(node.args) - 1)
+    if last - first + 1 <= WIDE_ARGS:
+        return list(range(first, last + 1))
+    head, tail = HEAD, TAIL
+    if node.is_call and node.name == "case_when":  # conditions in front, `else` behind
+        head += first == 0
+        tail += last == len(node.args) - 1 and _has_else(node)
+    return [*range(first, first + head), (first + head, last - tail),
+            *range(last - tail + 1, last + 1)]
+
+
+def fold_noun(node: Expression, parent: Expression | None = None) -> str:
+    """What a wide node's folded arguments are called in its box."""
+    name = node.name if node.is_call else ""
+    if name == "make_struct" and parent is not None and parent.is_call \
+            and parent.name == "case_when" and parent.args[0] is node:
+        return "conditions"
+    return {"case_when": "branches", "coalesce": "arguments", "choose": "values",
+            "make_struct": "fields"}.get(name, "arguments")
+
+
+def chain_length(node: Expression, at_most: int | None = None) -> int:
+    """How many links of the same and/or function run down argument 0 from `node`
+    (counted up to `at_most`)."""
+    if not (node.is_call and node.name in CHAIN_FUNCTIONS):
+        return 0
+    n, name = 0, node.name
+    while node.is_call and node.name == name and node.args and n != at_most:
+        n += 1
+        node = node.args[0]
+    return n
+
+
+_DEPTH_NOTE = re.compile(r"\s*\(depth [\d,]+\)\s*$")
+_SPAN = re.compile(r"^(?:(.*?)[/.])?\s*(\d+)\s*[-–]\s*(\d+)\s*$")
+
+
+def span_text(focus: tuple, first: int, last: int) -> str:
+    """Arguments `first` to `last` of the node at `focus`, as a person types them:
+    `5-248` (of the root), `0/4-247`, `1*400/2-9`."""
+    if not focus:
+        return f"{first}-{last}"
+    path = path_text(focus)
+    if "…" in path:  # shortened for reading: a range is written to be typed back
+        path = "/".join(str(i) for i in focus)
+    return f"{_DEPTH_NOTE.sub('', path)}/{first}-{last}"
+
+
+def parse_focus_text(text: str) -> tuple[tuple[int, ...], tuple[int, int] | None]:
+    """A typed focus: a path ("1/0"), or a path then a range of its node's arguments
+    ("0/4-247", "5-248" of the root); reads what `span_text` writes."""
+    match = _SPAN.match(_DEPTH_NOTE.sub("", text.strip()))
+    if match is None:
+        return parse_path_text(text), None
+    first, last = int(match.group(2)), int(match.group(3))
+    if first > last:
+        raise UsageError(f"{text.strip()!r} is not a range of arguments: the first, "
+                         f"{first}, comes after the last, {last}")
+    head = match.group(1) or ""
+    return parse_path_text("" if head.strip() == "root" else head), (first, last)
+
+
+_OPEN_SPAN = re.compile(r"open: subtree ((?:[^<\"]*/)?\d+-\d+)<")
+
+
+def folded_spans(dot_source: str) -> list[str]:
+    """The ranges of arguments a drawn picture folded, as focus texts that open them."""
+    return list(dict.fromkeys(_OPEN_SPAN.findall(dot_source)))
