@@ -36,7 +36,6 @@ from ..passes import is_satisfiable, simplify_with_guarantee
 from ..visible_text import visible
 from ..passes.chain import ExprKey
 from ..trace import Trace, trace
-from ..visible_text import visible
 from .lost_rows import lost_rows_warning
 from .range_suggestion import never_true
 from .skip_reason import Clash, skip_reason
