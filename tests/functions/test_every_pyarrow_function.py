@@ -290,3 +290,38 @@ def test_a_call_knows_whether_its_kernel_can_fail():
         args = [tk.field(column)] * get_function(name).arity.min
         bound = tk.call(name, args, options.get(name)).bind(schema)
         assert call_can_fail(bound) is fails, name
+
+
+# argument types beyond any kernel's own: what pyarrow's DispatchBest casts implicitly
+_BEYOND_KERNELS = [pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint32(),
+                   pa.uint64(), pa.float32(), pa.float64(), pa.string(), pa.large_string(),
+                   pa.binary(), pa.date32(), pa.timestamp("us"), pa.timestamp("s", "UTC"),
+                   pa.bool_(), pa.dictionary(pa.int32(), pa.string()), pa.decimal128(5, 2),
+                   pa.null()]
+
+
+def test_every_argument_type_pyarrow_accepts_binds_to_pyarrows_type():
+    """Every one- and two-argument function without required options, over a grid of types
+    that includes ones no kernel names: where pyarrow runs the call, exprscope binds it
+    (inserting the casts Arrow's DispatchBest would) to the type pyarrow returns."""
+    gaps = []
+    for name in pyarrow_scalar_names():
+        function = get_function(name)
+        arity = pc.get_function(name).arity
+        if function.options_required or arity not in (1, 2):
+            continue
+        for types in itertools.product(_BEYOND_KERNELS, repeat=arity):
+            try:
+                expected = pc.call_function(name, [pa.nulls(1, t) for t in types]).type
+            except (pa.ArrowException, TypeError, ValueError, KeyError):
+                continue
+            schema = pa.schema([(f"c{i}", t) for i, t in enumerate(types)])
+            try:
+                bound = tk.call(name, [tk.field(f"c{i}") for i in range(arity)]).bind(schema)
+            except ExprscopeError as err:
+                gaps.append(f"{name}{tuple(map(str, types))}: refused ({type(err).__name__})")
+                continue
+            if bound.type != expected:
+                gaps.append(f"{name}{tuple(map(str, types))}: {bound.type}, pyarrow {expected}")
+    assert not gaps, f"{len(gaps)} calls pyarrow binds and exprscope does not:\n" + \
+        "\n".join(gaps[:40])

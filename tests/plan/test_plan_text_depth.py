@@ -70,6 +70,10 @@ def test_a_deep_join_shows_which_side_each_input_is_on():
     assert lines[0] == "Inner Join: t.a = u.x"
     assert lines[-2:] == ["  " * INDENT_CAP + f"⋯[depth {INDENT_CAP + 3}] TableScan: t",
                           "  TableScan: u"]
-    drawn = tk.to_text(p).splitlines()
+    drawn = tk.to_text(p, width=200).splitlines()
     assert drawn[-1] == "└── TableScan: u  [u.x: int64, u.y: int64]"
     assert f"⋯[depth {INDENT_CAP + 3}] └── TableScan: t" in drawn[-2]
+    # at 100 columns the scan's schema moves to a line of its own, the marker stays whole
+    narrow = tk.to_text(p).splitlines()
+    assert narrow[-3].endswith(f"⋯[depth {INDENT_CAP + 3}] └── TableScan: t")
+    assert narrow[-2].lstrip("│ ") == "[t.a: int64, t.b: int64]"

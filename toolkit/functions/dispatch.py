@@ -46,6 +46,7 @@ __all__ = [
     "best_floating",
     "best_if_else",
     "best_integer_to_float",
+    "best_repeat",
     "best_round_binary",
     "check_arity",
     "dispatch",
@@ -332,10 +333,20 @@ def best_element_wise(function: Function, types: list) -> list:
 
 
 def best_round_binary(function: Function, types: list) -> list:
-    """RoundBinary: dictionaries decoded, the number of digits as int32."""
+    """RoundBinary: dictionaries decoded, the number of digits cast to int32 whatever its
+    type (Arrow casts a string or a date there too; a value that does not parse fails
+    in the cast, row by row)."""
     types = decode_dictionaries(types)
-    if len(types) == 2 and (_is_number(types[1]) or pat.is_null(types[1])):
+    if len(types) == 2:
         return [types[0], pa.int32()]
+    return types
+
+
+def best_repeat(function: Function, types: list) -> list:
+    """binary_repeat: dictionaries decoded, any integer count as int64."""
+    types = decode_dictionaries(types)
+    if len(types) == 2 and (pat.is_integer(types[1]) or pat.is_null(types[1])):
+        return [types[0], pa.int64()]
     return types
 
 

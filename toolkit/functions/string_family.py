@@ -2,7 +2,7 @@
 
 Signatures come from pyarrow's registry (`derive`); Arrow gives these functions
 no implicit casts (a dictionary column needs an explicit cast), so only the
-kernels' own types bind. What can fail on a row: a regex kernel (invalid UTF-8,
+kernels' own types bind, except `binary_repeat`, whose count may be any integer. What can fail on a row: a regex kernel (invalid UTF-8,
 or a pattern RE2 rejects), a utf8 transformation that validates its input,
 `binary_repeat` with a negative count, `ascii_reverse` on non-ASCII input; `binary_join` never does.
 """
@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 
 from . import strings  # noqa: F401  (the hand-written functions register first)
 from .derive import Family, define_family
+from .dispatch import best_repeat
 from .function import NullHandling
 
 __all__ = ["STRING_NAMES"]
@@ -35,4 +36,7 @@ def _null_handling(name: str) -> NullHandling:
     return NullHandling.INTERSECTION
 
 
-STRING_NAMES = define_family(Family("strings", None, _null_handling, _can_fail), _NAMES)
+STRING_NAMES = (
+    define_family(Family("strings", None, _null_handling, _can_fail),
+                  [n for n in _NAMES if n != "binary_repeat"])
+    + define_family(Family("strings", best_repeat, _null_handling, _can_fail), ["binary_repeat"]))

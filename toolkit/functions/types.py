@@ -355,7 +355,8 @@ def compare_decimal_operands(types: Sequence[pa.DataType]) -> list[pa.DataType]:
     float64; an integer becomes the decimal of its digits; the side with the
     smaller scale is scaled up, its precision growing as much. Both take the
     widest decimal width present (decimal32 < 64 < 128 < 256), and a wider one
-    when a precision outgrows it.
+    when a precision outgrows it, up to decimal128: as in Arrow, a comparison of
+    decimal128s needing 39 digits fails rather than becoming decimal256.
     """
     if any(pat.is_floating(t) for t in types):
         return [pa.float64()] * len(types)
@@ -372,10 +373,11 @@ def compare_decimal_operands(types: Sequence[pa.DataType]) -> list[pa.DataType]:
     width = max((t.bit_width for t in types if pat.is_decimal(t)), default=128)
     need = max(p for p, _ in shapes)
     for bits, digits, make in _DECIMAL_WIDTHS:
-        if bits >= width and need <= digits:
+        if bits >= width and need <= digits and (bits < 256 or width == 256):
             return [make(p, s) for p, s in shapes]
+    most = 76 if width == 256 else 38
     raise BindError(f"a decimal of precision {need} is needed to compare these exactly; "
-                    "Decimal256 holds at most 76 digits")
+                    f"Arrow compares these as decimals of at most {most} digits")
 
 
 def cast_decimal_args(types: Sequence[pa.DataType]) -> list[pa.DataType]:

@@ -264,8 +264,9 @@ def _call_pieces(call, symbols, short: bool = False) -> list:
     pieces.append(f"{name}(")
     for i, arg in enumerate(args):
         pieces += [", " if i else "", arg]
-    if call.options is not None:
-        options = node_detail(call) if short else options_to_string(call.options)
+    options = None if call.options is None else (
+        node_detail(call) if short else options_to_string(call.options))
+    if options:  # short text leaves out options that are Arrow's defaults
         pieces.append((", " if args else "") + options)
     pieces.append(")")
     return pieces

@@ -121,9 +121,11 @@ def display_width(text: str) -> int:
 
 
 def fit_line(line: str, width: int) -> list[str]:
-    """`line` as lines of at most `width` columns: wrapped at spaces (its colors dropped
-    then), each continuation indented under the tree's lines; a word wider than the
-    room left is cut with `…`."""
+    """`line` as lines of at most `width` columns (its colors dropped then), each
+    continuation indented under the tree's lines. It breaks between phrases first (the
+    pieces between ` · ` or a double space), so `used on 3,373` stays whole, then between
+    words of a phrase too wide for a line of its own; a word wider than the room left is
+    cut with `…`."""
     if len(line) <= width and line.isascii() or display_width(line) <= width:
         return [line]
     plain = _ESCAPE.sub("", line)
@@ -133,21 +135,31 @@ def fit_line(line: str, width: int) -> list[str]:
     if display_width(indent) > width // 2:
         indent = "  "
     out, current = [], lead
-    for word in body.split(" "):
-        room = width - display_width(current)
-        candidate = word if current in (lead, indent) else " " + word
-        if display_width(candidate) <= room:
-            current += candidate
-            continue
-        if current not in (lead, indent):
-            out.append(current)
-            current = indent
+    for joint, phrase in _phrases(body):
+        pieces = ([phrase] if display_width(phrase) <= width - display_width(indent)
+                  else phrase.split(" "))
+        for k, piece in enumerate(pieces):
+            glue = joint if k == 0 else " "
+            candidate = piece if current in (lead, indent) else glue + piece
+            if display_width(candidate) <= width - display_width(current):
+                current += candidate
+                continue
+            if current not in (lead, indent):
+                out.append(current.rstrip())
+                current = indent
             room = width - display_width(current)
-        if display_width(word) > room:
-            word = _cut(word, room)
-        current += word
+            current += piece if display_width(piece) <= room else _cut(piece, room)
     out.append(current)
     return out
+
+
+_PHRASE_BREAK = re.compile(r"( · |  +)")
+
+
+def _phrases(body: str) -> list[tuple[str, str]]:
+    """[(the separator before it, phrase)] of `body`, split at ` · ` and runs of spaces."""
+    parts = _PHRASE_BREAK.split(body)
+    return [("", parts[0])] + [(parts[i], parts[i + 1]) for i in range(1, len(parts) - 1, 2)]
 
 
 _TREE_CHARS = " │├└─"
@@ -381,6 +393,7 @@ def _invariant_lines(check: InvariantCheck, paint) -> list[str]:
 
 
 def _plan_lines(plan, paint, changed: set[int] = frozenset()) -> list[str]:
+    """A plan's tree, indented up to the terminal's cap (`paint.indent_cap` levels)."""
     rows = plan_nodes(plan)
     lines = []
     # siblings: is each node the last child of its parent?
@@ -401,7 +414,7 @@ def _plan_lines(plan, paint, changed: set[int] = frozenset()) -> list[str]:
         last = last_child[parent] == position
         base = prefixes[parent]
         branch = "└── " if last else "├── "
-        if depth > INDENT_CAP:  # stop growing: say the depth instead, as expression trees do
+        if depth > paint.indent_cap:  # stop growing: say the depth instead, as expression trees do
             lines.append(f"{base}⋯[depth {depth}] {branch}{text}")
             prefixes[position] = base
             continue
