@@ -226,10 +226,11 @@ def check_call(name: str, types, problems: list, flip: bool = False) -> bool:
         except ExprscopeError as exc:
             if failure is None:
                 problems.append(f"{where} {mode}: fails ({exc}), pyarrow does not")
-            elif getattr(exc, "row", None) is not None:
+            else:
                 first = _first_failing_row(name, values, options)
-                if first is not None and exc.row != first:
-                    problems.append(f"{where} {mode}: fails at row {exc.row}, pyarrow's first "
+                row = getattr(exc, "row", None)
+                if first is not None and row != first:
+                    problems.append(f"{where} {mode}: fails at row {row}, pyarrow's first "
                                     f"failing row is {first}")
             continue
         if failure is not None:
@@ -325,3 +326,4 @@ def test_every_argument_type_pyarrow_accepts_binds_to_pyarrows_type():
                 gaps.append(f"{name}{tuple(map(str, types))}: {bound.type}, pyarrow {expected}")
     assert not gaps, f"{len(gaps)} calls pyarrow binds and exprscope does not:\n" + \
         "\n".join(gaps[:40])
+
