@@ -1,5 +1,5 @@
 """Every function works wherever an expression goes: SQL text, pyarrow expressions,
-constant folding and pictures, with its first signature pyarrow runs."""
+constant folding, pictures and traces, with its first signature pyarrow and exprscope run."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 import pytest
 
 import toolkit as tk
-from toolkit.errors import BindError, ExprscopeError
+from toolkit.errors import ExprscopeError
 from toolkit.functions import function_names, get_function
 
 from .options_for import options_for
@@ -34,8 +34,8 @@ def _first_runnable(name: str):
             args = [tk.field(c) for c in columns]
             if name == "list_element":
                 args[1] = tk.literal(values[1])
-            tk.call(name, args, options).bind(batch.schema)
-        except (pa.ArrowException, BindError, ValueError, KeyError):
+            tk.evaluate(tk.call(name, args, options).bind(batch.schema), batch)
+        except (pa.ArrowException, ExprscopeError, ValueError, KeyError):
             continue
         return batch, args, values, options
     pytest.fail(f"no sampled call of {name} runs")
@@ -67,6 +67,21 @@ def test_function_round_trips_and_folds(name):
     assert folded.is_literal, folded
     assert folded.value.equals(expected) or folded.value.as_py() == expected.as_py() or (
         expected.as_py() != expected.as_py())  # NaN
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_function_evaluates_under_a_trace_that_draws_it(name):
+    batch, args, _, options = _first_runnable(name)
+    bound = tk.call(name, args, options).bind(batch.schema)
+    with tk.trace() as trace:
+        value = tk.evaluate(bound, batch)
+    assert str(value.to_pylist()) == str(tk.evaluate(bound, batch, mode="eager").to_pylist())
+    event = trace.evaluations[-1]
+    root = next(s for s in event.nodes if s.path == ())
+    assert root.rows == batch.num_rows
+    text = tk.to_text(event)
+    assert name in text or get_function(name).kind.value in text, text
+    assert tk.to_dot(event).source
 
 
 def test_explain_scan_takes_filters_with_the_new_functions(tmp_path):
