@@ -42,6 +42,9 @@ class ExpressionReader:
         # Arrow's consumer reads a cast that throws as an unsafe cast; a message from
         # Acero means what Acero runs, any other what Substrait says
         self.unsafe_throwing_casts = producer.startswith("Acero")
+        # likewise Acero runs a one-clause if_then as if_else (null where the condition
+        # is null); Substrait's if_then is SQL's CASE (a null condition takes the else)
+        self.acero_if_else = producer.startswith("Acero")
 
     def read(self, e: algebra_pb2.Expression, where: str) -> Expression:
         kind = e.WhichOneof("rex_type")
@@ -149,8 +152,10 @@ class ExpressionReader:
         values = [self.read(c.then, f"{where}.ifs[{i}].then") for i, c in enumerate(it.ifs)]
         otherwise = (self.read(getattr(it, "else"), where + ".else")
                      if it.HasField("else") else None)
-        if len(conds) == 1 and otherwise is not None:
+        if otherwise is not None and len(conds) == 1 and self.acero_if_else:
             return Call("if_else", [conds[0], values[0], otherwise])
+        if otherwise is not None and len(conds) == 2 and _null_guard(it):
+            return Call("if_else", [conds[1], values[1], otherwise])
         names = [str(i) for i in range(len(conds))]
         conditions = Call("make_struct", conds, pc.MakeStructOptions(names))
         return Call("case_when", [conditions, *values, *([otherwise] if otherwise is not None else [])])
@@ -177,6 +182,18 @@ class ExpressionReader:
         for o in options[1:]:
             out = Call("or_kleene", [out, Call("equal", [value, o])])
         return out
+
+
+def _null_guard(it) -> bool:
+    """Whether an if_then is `if c is null then null; if c then t; else f`: Arrow's if_else
+    as exprscope writes it."""
+    guard, clause = it.ifs[0], it.ifs[1]
+    test = getattr(guard, "if")
+    return (test.WhichOneof("rex_type") == "scalar_function"
+            and len(test.scalar_function.arguments) == 1
+            and test.scalar_function.arguments[0].value == getattr(clause, "if")
+            and guard.then.WhichOneof("rex_type") == "literal"
+            and guard.then.literal.WhichOneof("literal_type") == "null")
 
 
 def _ref_text(names) -> str:

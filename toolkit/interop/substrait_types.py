@@ -40,6 +40,9 @@ _SIMPLE_TO_SUBSTRAIT = {
 _SIMPLE_FROM_SUBSTRAIT = {kind: t for t, kind in _SIMPLE_TO_SUBSTRAIT.items()}
 _SIMPLE_FROM_SUBSTRAIT.update({"varchar": pa.string(), "fixed_char": pa.string()})
 
+# decimal arithmetic wide enough for 38 digits (Python's default context keeps 28)
+_DECIMAL = decimal.Context(prec=80)
+
 _UNIT_PRECISION = {"s": 0, "ms": 3, "us": 6, "ns": 9}
 _PRECISION_UNIT = {p: u for u, p in _UNIT_PRECISION.items()}
 
@@ -248,7 +251,7 @@ def literal_to_substrait(value: pa.Scalar, where: str = "") -> algebra_pb2.Expre
         out.precision_time.value = value.cast(pa.int64()).as_py()
     elif pa.types.is_decimal(t):
         type_to_substrait(t, True, where)
-        unscaled = int(value.as_py().scaleb(t.scale))
+        unscaled = int(value.as_py().scaleb(t.scale, context=_DECIMAL))
         out.decimal.value = unscaled.to_bytes(16, "little", signed=True)
         out.decimal.precision = t.precision
         out.decimal.scale = t.scale
@@ -307,7 +310,7 @@ def literal_from_substrait(lit: algebra_pb2.Expression.Literal, where: str) -> p
             precision=d.precision, scale=d.scale)), None, where)
         unscaled = int.from_bytes(d.value, "little", signed=True)
         try:
-            return pa.scalar(decimal.Decimal(unscaled).scaleb(-d.scale), t)
+            return pa.scalar(decimal.Decimal(unscaled).scaleb(-d.scale, context=_DECIMAL), t)
         except (pa.ArrowException, decimal.InvalidOperation) as exc:
             raise _refuse(f"the decimal literal does not fit {t}: {exc}", where) from None
     if kind == "list":

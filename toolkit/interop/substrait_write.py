@@ -59,11 +59,7 @@ class ExpressionWriter:
     def _call(self, call: Call, path, out) -> None:
         name = call.name
         if name == "if_else":
-            c, t, f = self._args(call, path)
-            clause = out.if_then.ifs.add()
-            getattr(clause, "if").CopyFrom(c)
-            clause.then.CopyFrom(t)
-            getattr(out.if_then, "else").CopyFrom(f)
+            self._if_else(call, path, out)
         elif name == "case_when":
             self._case_when(call, path, out)
         elif name == "cast":
@@ -102,6 +98,23 @@ class ExpressionWriter:
         for option, value in options:
             f.options.add(name=option, preference=[value])
         f.output_type.CopyFrom(type_to_substrait(call.type, True, str(call)))
+
+    def _if_else(self, call: Call, path, out) -> None:
+        """Substrait's if_then is SQL's CASE: a null condition takes the else branch, where
+        Arrow's if_else gives null. A clause of its own gives those rows their null."""
+        c, t, f = self._args(call, path)
+        first = out.if_then.ifs.add()
+        anchor = self.anchors.setdefault(("functions_comparison", "is_null"),
+                                         len(self.anchors) + 1)
+        test = getattr(first, "if").scalar_function
+        test.function_reference = anchor
+        test.arguments.add().value.CopyFrom(c)
+        test.output_type.CopyFrom(type_to_substrait(pa.bool_(), False))
+        first.then.literal.CopyFrom(literal_to_substrait(pa.scalar(None, call.type)))
+        clause = out.if_then.ifs.add()
+        getattr(clause, "if").CopyFrom(c)
+        clause.then.CopyFrom(t)
+        getattr(out.if_then, "else").CopyFrom(f)
 
     def _case_when(self, call: Call, path, out) -> None:
         conditions = call.args[0]
