@@ -117,6 +117,22 @@ def field(*path: int) -> algebra_pb2.Expression:
         root_reference=algebra_pb2.Expression.FieldReference.RootReference()))
 
 
+def reference(*steps: tuple[str, int]) -> algebra_pb2.Expression:
+    """A direct reference from the root through struct fields ("field", i) and list
+    elements ("element", offset): reference(("field", 11), ("element", 0))."""
+    Segment = algebra_pb2.Expression.ReferenceSegment
+    segment = None
+    for kind, index in reversed(steps):
+        child = segment
+        if kind == "field":
+            segment = Segment(struct_field=Segment.StructField(field=index, child=child))
+        else:
+            segment = Segment(list_element=Segment.ListElement(offset=index, child=child))
+    return algebra_pb2.Expression(selection=algebra_pb2.Expression.FieldReference(
+        direct_reference=segment,
+        root_reference=algebra_pb2.Expression.FieldReference.RootReference()))
+
+
 def call(anchor: int, args, output: type_pb2.Type, options=None) -> algebra_pb2.Expression:
     """A scalar-function call of the function declared at `anchor`."""
     return algebra_pb2.Expression(scalar_function=algebra_pb2.Expression.ScalarFunction(
