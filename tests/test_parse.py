@@ -12,7 +12,7 @@ from strategies import expressions, expressions_with_options
 import toolkit as tk
 from toolkit.expression import Call, Literal
 
-a, b, s, t = tk.field("a"), tk.field("b"), tk.field("s"), tk.field("t")
+a, b, s, t, u = (tk.field(n) for n in "abstu")
 
 
 def lit(v, typ=None):
@@ -113,6 +113,17 @@ CONSTRUCTS = [
     ("second(t)", Call("second", [t])), ("day_of_week(t)", Call("day_of_week", [t])),
     ("dayofweek(t)", Call("day_of_week", [t])),
     ("EXTRACT(YEAR FROM t)", Call("year", [t])),
+    ("regexp_like(s, 'a+')", Call("match_substring_regex", [s], pc.MatchSubstringOptions("a+"))),
+    ("regexp_matches(s, 'a+')",
+     Call("match_substring_regex", [s], pc.MatchSubstringOptions("a+"))),
+    ("octet_length(s)", Call("binary_length", [s])),
+    ("mod(a, b)", Call("remainder", [a, b])),
+    ("greatest(a, b, 1)", Call("max_element_wise", [a, b, lit(1)])),
+    ("least(a, b)", Call("min_element_wise", [a, b])),
+    ("isfinite(b)", Call("is_finite", [b])), ("isinf(b)", Call("is_inf", [b])),
+    ("datediff(t, u)", Call("days_between", [u, t])),  # the end first, as Spark and MySQL
+    ("date_diff('hour', t, u)", Call("hours_between", [t, u])),
+    ("DATEDIFF('Weeks', t, u)", Call("weeks_between", [t, u])),
     ("concat(s, 'x', s)", Call("binary_join_element_wise", [s, lit("x"), s, lit("")])),
     ("s || 'x'", Call("binary_join_element_wise", [s, lit("x"), lit("")])),
     ("concat_ws('-', s, s)", Call("binary_join_element_wise", [s, s, lit("-")])),
@@ -139,6 +150,36 @@ def test_each_construct(text, expected):
 def test_each_construct_prints_back(text, expected):
     again = tk.parse(expected.to_sql())
     assert again.equals(expected), expected.to_sql()
+
+
+def test_sql_spellings_compute_what_duckdb_computes():
+    """The SQL spellings of Arrow functions mean what they mean in a SQL engine: the same
+    text gives DuckDB's values (nulls, NaN, infinities, negative operands, leap days)."""
+    duckdb = pytest.importorskip("duckdb")
+    start = [dt.datetime(2024, 2, 29, 13, 5), dt.datetime(2021, 1, 3, 23, 59), None,
+             dt.datetime(2000, 1, 1), dt.datetime(2024, 3, 4), dt.datetime(1999, 12, 31, 1, 2)]
+    end = [dt.datetime(2024, 3, 4), dt.datetime(2021, 1, 4, 0, 1), dt.datetime(2000, 1, 1), None,
+           dt.datetime(2023, 12, 31, 23), dt.datetime(2001, 1, 1)]
+    table = pa.table({
+        "a": pa.array([-7, 7, None, 9, -9, 0]), "b": pa.array([3, -3, 2, None, 4, 5]),
+        "x": pa.array([1.5, float("inf"), None, float("nan"), float("-inf"), 0.0]),
+        "s": pa.array(["aab", "ba", None, "", "xyz", "äb"]),
+        "t": pa.array(start, pa.timestamp("us")), "u": pa.array(end, pa.timestamp("us")),
+        "d": pa.array([v and v.date() for v in start], pa.date32()),
+        "e": pa.array([v and v.date() for v in end], pa.date32()),
+    })
+    texts = ["lower(s)", "substr(s, 2, 2)", "substr(s, 2)", "regexp_matches(s, 'a+b')",
+             "mod(a, b)", "greatest(a, b)", "least(a, b, 1)", "isfinite(x)", "isinf(x)",
+             *[f"date_diff('{unit}', t, u)" for unit in
+               ("year", "quarter", "day", "hour", "minute", "second", "millisecond",
+                "microsecond")],
+             *[f"datediff('{unit}', d, e)" for unit in ("years", "quarter", "day")]]
+    con = duckdb.connect()
+    con.register("tab", table)
+    for text in texts:
+        want = con.sql(f"SELECT {text} AS r FROM tab").to_arrow_table().column("r")
+        got = tk.evaluate(tk.parse(text).bind(table.schema), table)
+        assert got.to_pylist() == want.to_pylist(), text
 
 
 def test_never_evaluates_the_text():

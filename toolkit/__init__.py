@@ -43,6 +43,7 @@ from .errors import (  # noqa: F401
     KernelError,
     NoKernelError,
     ParseError,
+    SubstraitError,
     UnboundError,
     UnknownFunctionError,
 )
@@ -77,7 +78,7 @@ from .visit import modify_expression, node_at, walk  # noqa: F401
 
 # Plans, drawing and scan explanation (the planner and its rules, graphviz
 # helpers, the HTML report, the dataset machinery) are half of the package's
-# import time. They load on first use of one of these names (PEP 562), so
+# import time, and Substrait's protobuf classes as much again. They load on first use of one of these names (PEP 562), so
 # `import toolkit` stays close to `import pyarrow.compute` for scripts that only
 # build and evaluate expressions.
 _ON_FIRST_USE = {
@@ -87,6 +88,9 @@ _ON_FIRST_USE = {
     "to_text": "toolkit.render",
     "write_report": "toolkit.render",
     "explain_scan": "toolkit.scan",
+    "from_substrait": "toolkit.interop",
+    "from_substrait_all": "toolkit.interop",
+    "to_substrait": "toolkit.interop",
 }
 
 

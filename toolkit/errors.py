@@ -14,6 +14,7 @@ __all__ = [
     "MagicInputError",
     "EvaluationError",
     "ScanError",
+    "SubstraitError",
     "SelectionError",
     "InputError",
     "SqlTypeError",
@@ -366,3 +367,8 @@ class DataSourceError(ExprscopeError, ValueError):
 
 class ScanError(ExprscopeError, ValueError):
     """A dataset scan that cannot be explained (pyarrow's own scan fails there too)."""
+
+
+class SubstraitError(ExprscopeError, ValueError):
+    """A Substrait message exprscope cannot read, or an expression or plan it cannot write
+    as one: what, and where in the message (a path such as `referred_expr[0].if_then`)."""

@@ -95,6 +95,11 @@ class Expression:
             built[id(node)] = out
         return built[id(self)]
 
+    def to_substrait(self, schema) -> bytes:
+        """This expression, bound to `schema`, as a Substrait ExtendedExpression's bytes
+        (what pyarrow.substrait.deserialize_expressions reads); see toolkit.interop."""
+        return late_bound.operation("to_substrait")(self, schema)
+
     @property
     def is_bound(self) -> bool:
         """Arrow's IsBound: every node has a type and every call a kernel.

@@ -29,6 +29,7 @@ OPERATIONS = {
     "to_sql": "toolkit.to_sql",
     "explain_plan": "toolkit.plan.explain",
     "render": "toolkit.render",
+    "to_substrait": "toolkit.interop.substrait_expressions",
 }
 
 _provided: dict[str, Callable] = {}

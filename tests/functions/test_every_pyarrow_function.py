@@ -25,7 +25,7 @@ import toolkit as tk
 from toolkit.errors import BindError, ExprscopeError
 from toolkit.expression_facts import can_fail
 from toolkit.functions import get_function, has_function
-from toolkit.functions.derive import kernel_signatures, pyarrow_scalar_names
+from toolkit.functions.derive import empty_arguments, kernel_signatures, pyarrow_scalar_names
 from toolkit.functions.function import NullHandling, call_can_fail
 
 from .options_for import options_for
@@ -211,6 +211,10 @@ def check_call(name: str, types, problems: list, flip: bool = False) -> bool:
         if failure is None:
             problems.append(f"{where}: exprscope does not bind ({exc}), pyarrow gives "
                             f"{expected.type}")
+        elif failure[0] == "data" and _run_pyarrow(name, empty_arguments(name, types),
+                                                   options)[1] is None:
+            problems.append(f"{where}: exprscope does not bind ({exc}), pyarrow takes these "
+                            f"types and fails on the values only ({failure[1]})")
         return failure is None
     if failure is not None and failure[0] == "types":
         problems.append(f"{where}: exprscope binds to {bound.type}, pyarrow: {failure[1]}")
@@ -226,10 +230,11 @@ def check_call(name: str, types, problems: list, flip: bool = False) -> bool:
         except ExprscopeError as exc:
             if failure is None:
                 problems.append(f"{where} {mode}: fails ({exc}), pyarrow does not")
-            elif getattr(exc, "row", None) is not None:
+            else:
                 first = _first_failing_row(name, values, options)
-                if first is not None and exc.row != first:
-                    problems.append(f"{where} {mode}: fails at row {exc.row}, pyarrow's first "
+                row = getattr(exc, "row", None)
+                if first is not None and row != first:
+                    problems.append(f"{where} {mode}: fails at row {row}, pyarrow's first "
                                     f"failing row is {first}")
             continue
         if failure is not None:
@@ -325,3 +330,34 @@ def test_every_argument_type_pyarrow_accepts_binds_to_pyarrows_type():
                 gaps.append(f"{name}{tuple(map(str, types))}: {bound.type}, pyarrow {expected}")
     assert not gaps, f"{len(gaps)} calls pyarrow binds and exprscope does not:\n" + \
         "\n".join(gaps[:40])
+
+
+def test_choose_casts_an_index_of_any_type_to_int64_as_pyarrow_does():
+    """ChooseFunction's DispatchBest: the index becomes int64 whatever its type, so a float,
+    string or decimal index binds (and fails on a row that is not a whole number); a type
+    with no cast to int64 (a date) is refused, as pyarrow refuses it."""
+    whole = {pa.float64(): [1.0, 0.0, None], pa.float32(): [1.0, 0.0, None],
+             pa.string(): ["1", "0", None], pa.decimal128(5, 2): [Decimal("1.00"), 0, None],
+             pa.bool_(): [True, False, None], pa.uint8(): [1, 0, None]}
+    gaps = []
+    for t in [*_BEYOND_KERNELS, pa.float16(), pa.time32("s"), pa.duration("s")]:
+        try:
+            expected = pc.choose(pa.nulls(1, t), pa.nulls(1, pa.int8()), pa.nulls(1, pa.int8()))
+        except pa.ArrowException:
+            expected = None
+        schema = pa.schema([("i", t), ("a", pa.int8()), ("b", pa.int8())])
+        try:
+            bound = tk.call("choose", [tk.field("i"), tk.field("a"), tk.field("b")]).bind(schema)
+        except ExprscopeError:
+            bound = None
+        if (expected is None) != (bound is None):
+            gaps.append(f"{t}: pyarrow {'refuses' if expected is None else 'binds'}, "
+                        f"exprscope {'refuses' if bound is None else 'binds'}")
+        elif bound is not None and t in whole:
+            batch = pa.record_batch([pa.array(whole[t], t), pa.array([1, 2, 3], pa.int8()),
+                                     pa.array([4, 5, 6], pa.int8())], ["i", "a", "b"])
+            got = tk.evaluate(bound, batch)
+            want = pc.choose(batch["i"], batch["a"], batch["b"])
+            if got != want:
+                gaps.append(f"{t}: {got.to_pylist()} != pyarrow's {want.to_pylist()}")
+    assert not gaps, "\n".join(gaps)

@@ -85,3 +85,24 @@ def test_a_right_nested_sum_becomes_a_left_fold_with_literals_first():
     expr = bound(a + (tk.cast(tk.field("i8"), pa.int32()) + (tk.literal(3) + a)))
     out = tk.canonicalize(expr)
     assert_same_expr(out, bound(((tk.literal(3) + a) + tk.cast(tk.field("i8"), pa.int32())) + a))
+
+
+@pytest.mark.parametrize("name", ["bit_wise_and", "bit_wise_or", "bit_wise_xor"])
+def test_bit_wise_chains_are_associative_commutative_and_keep_their_values(name):
+    """Not in Arrow's list, but and/or/xor of bits commute and associate over integers of
+    any widths (sign extension distributes over each): a chain is reordered as an add
+    chain is, literals first, and computes the same values, with the same type."""
+    i8, i32, u32 = tk.field("i8"), tk.field("i32"), tk.field("u32")
+    seven = tk.literal(7)
+    before = bound(call(name, i8, call(name, i32, call(name, seven, u32))))
+    after = tk.canonicalize(before)
+    # a left fold, the literal innermost, the fields in order, each under the cast to int64
+    # bind inserted in the right-nested original
+    assert after.to_string().startswith(f"{name}({name}({name}(7, cast(i8, "), after
+    assert [str(a.args[0]) for a in (after.args[0].args[0].args[1], after.args[0].args[1],
+                                     after.args[1])] == ["i8", "i32", "u32"]
+    assert after.type == before.type
+    table = pa.table({"i8": pa.array([-1, 5, None, -128, 127, 0], pa.int8()),
+                      "i32": pa.array([-2, 2**31 - 1, 3, -7, None, 12], pa.int32()),
+                      "u32": pa.array([2**32 - 1, 9, 1, None, 6, 0], pa.uint32())})
+    assert tk.evaluate(after, table).equals(tk.evaluate(before, table))

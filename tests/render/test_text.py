@@ -1,5 +1,6 @@
 """Text trees for the terminal: box drawing, color only on a terminal, user text made harmless."""
 
+import html
 import io
 import re
 
@@ -140,3 +141,27 @@ def test_a_wide_struct_type_is_cut_like_other_labels():
     assert lines[1].startswith("├── conditions: make_struct fields 0, 1, 2")
     assert ": struct<0: bool, 1: bool" in lines[1] and lines[1].endswith("…")
     assert max(map(len, lines)) < 200
+
+
+def test_a_call_label_shows_only_the_options_that_differ_from_the_defaults():
+    """Text and DOT labels write `{width=6, padding="*"}`, not every field of PadOptions; the
+    fields an options class cannot do without (the width) show even at their value."""
+    schema = pa.schema([("s", pa.string()), ("x", pa.float64()), ("t", pa.timestamp("s"))])
+    s, x, t = tk.field("s"), tk.field("x"), tk.field("t")
+    cases = [
+        (tk.Call("utf8_lpad", [s], pc.PadOptions(6, "*")), '{width=6, padding="*"}'),
+        (tk.Call("utf8_lpad", [s], pc.PadOptions(6)), "{width=6}"),
+        (tk.Call("round", [x], pc.RoundOptions(2)), "{ndigits=2}"),
+        (tk.Call("round_temporal", [t], pc.RoundTemporalOptions(2, "hour")),
+         "{multiple=2, unit=HOUR}"),
+        (tk.Call("match_substring_regex", [s], pc.MatchSubstringOptions("a+", ignore_case=True)),
+         '{pattern="a+", ignore_case=true}'),
+    ]
+    for call, label in cases:
+        bound = call.bind(schema)
+        first = tk.to_text(bound, color=False).splitlines()[0]
+        assert first == f"{call.name} {label}: {bound.type}", first
+        assert f">{html.escape(label, quote=True)}<" in tk.to_dot(bound).source, label
+    for call in (tk.Call("round", [x], pc.RoundOptions()), tk.is_null(x)):
+        first = tk.to_text(call.bind(schema), color=False).splitlines()[0]
+        assert "{" not in first, first  # every option at its default: none shown

@@ -156,6 +156,9 @@ def test_a_function_without_a_spark_equivalent_is_named_and_runs_in_engine_mode(
     expr = c("utf8_lpad", [s], pc.PadOptions(6, "*"))
     with pytest.raises(SparkTranslationError, match="cannot translate utf8_lpad to Spark"):
         tks.to_column(expr, TABLE.schema)
+    # a native run refuses it by name and says which mode runs it
+    with pytest.raises(SparkTranslationError, match=r"utf8_lpad .*mode='engine' runs it"):
+        tks.run(expr, df, mode="native", name="r").to_arrow()
     got = tks.run(expr, df, mode="engine", name="r").to_arrow().column("r")
     assert got.to_pylist() == tk.evaluate(expr, TABLE).to_pylist()
 

@@ -17,8 +17,9 @@ from ..errors import KernelError
 
 __all__ = ["ROW_ERRORS", "first_failing_position", "kernel_error"]
 
-# errors that depend on row values (bad values, overflow, division by zero)
-ROW_ERRORS = (pa.ArrowInvalid,)
+# errors that depend on row values (bad values, overflow, division by zero, a choose
+# index out of range)
+ROW_ERRORS = (pa.ArrowInvalid, pa.ArrowIndexError)
 
 
 def _slice_args(args: Sequence, start: int, stop: int) -> list:

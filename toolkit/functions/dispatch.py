@@ -311,12 +311,13 @@ def best_coalesce(function: Function, types: list) -> list:
 
 
 def best_choose(function: Function, types: list) -> list:
-    """ChooseFunction: dictionaries decoded, the index as int64, one common type for the values."""
+    """ChooseFunction: dictionaries decoded, the index cast to int64 whatever its type (a
+    float or string index casts, failing on a row that is not a whole number; a date has no
+    cast to int64 and is refused), one common type for the values."""
     types = decode_dictionaries(types)
     if not types:
         return types
-    index = pa.int64() if pat.is_integer(types[0]) or pat.is_null(types[0]) else types[0]
-    return [index, *_common_of_values(types[1:])]
+    return [pa.int64(), *_common_of_values(types[1:])]
 
 
 def best_element_wise(function: Function, types: list) -> list:
