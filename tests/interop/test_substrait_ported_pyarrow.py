@@ -265,7 +265,8 @@ SUPPORTED_LITERALS = [
     ({"fixed_binary": b"zzz"}, pa.scalar(b"zzz", pa.binary(3))),
     ({"decimal": Lit.Decimal(value=base64.b64decode("0gKWSQAAAAAAAAAAAAAAAA=="),
                              precision=27, scale=5)},
-     pa.scalar(decimal.Decimal("123456789.00000"), pa.decimal128(27, 5))),
+     # the 16 bytes are the unscaled integer 1234567890, little-endian
+     pa.scalar(decimal.Decimal("12345.67890"), pa.decimal128(27, 5))),
     ({"precision_timestamp": Lit.PrecisionTimestamp(precision=6, value=579)},
      pa.scalar(579, pa.timestamp("us"))),
     ({"precision_timestamp_tz": Lit.PrecisionTimestamp(precision=6, value=579)},
