@@ -21,7 +21,14 @@ from ..bind import bind, schema_of
 from ..errors import BindError, SubstraitError
 from ..expression import Expression, as_expression, postorder
 from ..visible_text import visible
-from .substrait_messages import declare_functions, decode, function_names, producer, stamp_version
+from .substrait_messages import (
+    declare_functions,
+    decode,
+    function_names,
+    producer,
+    stamp_version,
+    user_types,
+)
 from .substrait_read import ExpressionReader
 from .substrait_types import schema_from_substrait, schema_to_substrait
 from .substrait_write import ExpressionWriter
@@ -47,15 +54,16 @@ def from_substrait_all(data) -> BoundExpressions:
     if not message.HasField("base_schema"):
         raise SubstraitError("from_substrait: the message has no base_schema, so its field "
                              "references name nothing")
-    schema = schema_from_substrait(message.base_schema)
-    reader = ExpressionReader(function_names(message), schema, producer(message))
+    types = user_types(message)
+    schema = schema_from_substrait(message.base_schema, user_types=types)
+    reader = ExpressionReader(function_names(message), schema, producer(message), types)
     out: dict[str, Expression] = {}
     for i, referred in enumerate(message.referred_expr):
         where = f"referred_expr[{i}]"
         if referred.WhichOneof("expr_type") != "expression":
             raise SubstraitError(f"{where} is a {referred.WhichOneof('expr_type')}; exprscope "
                                  "reads scalar expressions (aggregates belong in a plan)")
-        name = referred.output_names[0] if referred.output_names else f"{DEFAULT_NAME}{i}"
+        name = _own_name(list(referred.output_names), producer(message)) or f"{DEFAULT_NAME}{i}"
         if name in out:
             raise SubstraitError(f"two expressions are named {visible(name)!r} (at {where})")
         tree = reader.read(referred.expression, where + ".expression")
@@ -104,9 +112,9 @@ def to_substrait(expressions, schema) -> bytes:
                 "levels of expression")
         referred = message.referred_expr.add()
         referred.expression.CopyFrom(writer.write(bound))
-        referred.output_names.append(name)
-    declare_functions(message, writer.anchors)
-    schema_to_substrait(schema, message.base_schema)
+        referred.output_names.extend(_output_names(name, bound.type))
+    schema_to_substrait(schema, message.base_schema, writer.user_types)
+    declare_functions(message, writer.anchors, writer.user_types)
     stamp_version(message)
     data = message.SerializeToString()
     try:
@@ -117,6 +125,28 @@ def to_substrait(expressions, schema) -> bytes:
             "substrait package) accept: 100 nested messages, about 30 levels of "
             "expression") from None
     return data
+
+
+def _output_names(name: str, t: pa.DataType) -> list[str]:
+    """The names of an expression's output and of every field nested in it, as pyarrow
+    writes and reads them: each field's nested names first, then its own (a list's
+    values are `item`)."""
+    def nested(t: pa.DataType) -> list[str]:
+        if pa.types.is_struct(t):
+            return [n for f in t for n in (*nested(f.type), f.name)]
+        if pa.types.is_list(t) or pa.types.is_large_list(t):
+            return [*nested(t.value_type), "item"]
+        return []
+    return [*nested(t), name]
+
+
+def _own_name(names: list[str], producer: str) -> str | None:
+    """The expression's own name among its output names: pyarrow (and exprscope, which
+    writes as pyarrow reads) put it last, after its nested fields' names; the
+    specification's depth-first order puts it first."""
+    if not names:
+        return None
+    return names[-1] if producer.startswith(("Acero", "exprscope")) else names[0]
 
 
 def _depth(root: Expression) -> int:

@@ -19,9 +19,10 @@ from substrait.version import substrait_version
 
 from ..errors import SubstraitError
 from .substrait_functions import urn_of
+from .substrait_types import ARROW_TYPES_URN, UserTypes
 
 __all__ = ["MAX_MESSAGE_BYTES", "declare_functions", "decode", "function_names", "producer",
-           "stamp_version"]
+           "stamp_version", "user_types"]
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
@@ -58,13 +59,31 @@ def decode(data, message_class: type[Message], what: str) -> Message:
     return message
 
 
-def function_names(message: ExtendedExpression | plan_pb2.Plan) -> dict[int, tuple[str, str]]:
-    """Function anchor -> (extension file stem or "", name) of every declared function."""
+def _stems(message) -> dict[int, str]:
     stems = {u.extension_urn_anchor: _stem(u.urn) for u in message.extension_urns}
     for field in unknown_fields.UnknownFieldSet(message):
         if field.field_number == _OLD_EXTENSION_URIS and field.wire_type == 2:
             anchor, uri = _old_uri(field.data)
             stems.setdefault(anchor, _stem(uri))
+    return stems
+
+
+def user_types(message) -> UserTypes:
+    """The user-defined types a message declares, by anchor."""
+    names: dict[int, str] = {}
+    for i, ext in enumerate(message.extensions):
+        if ext.WhichOneof("mapping_type") == "extension_type":
+            t = ext.extension_type
+            if t.type_anchor in names:
+                raise SubstraitError(f"type anchor {t.type_anchor} is declared twice "
+                                     f"(at extensions[{i}])")
+            names[t.type_anchor] = t.name
+    return UserTypes(names)
+
+
+def function_names(message: ExtendedExpression | plan_pb2.Plan) -> dict[int, tuple[str, str]]:
+    """Function anchor -> (extension file stem or "", name) of every declared function."""
+    stems = _stems(message)
     out: dict[int, tuple[str, str]] = {}
     for i, ext in enumerate(message.extensions):
         if ext.WhichOneof("mapping_type") != "extension_function":
@@ -82,13 +101,23 @@ def function_names(message: ExtendedExpression | plan_pb2.Plan) -> dict[int, tup
     return out
 
 
-def declare_functions(message, anchors: dict[tuple[str, str], int]) -> None:
-    """Declare the functions a writer used, each extension file by its URN."""
+def declare_functions(message, anchors: dict[tuple[str, str], int],
+                      types: UserTypes | None = None) -> None:
+    """Declare the functions and Arrow types a writer used, each extension file by its URN."""
     urns: dict[str, int] = {}
+    if types is not None and types.anchors:
+        urns[ARROW_TYPES_URN] = 1
+        message.extension_urns.add(extension_urn_anchor=1, urn=ARROW_TYPES_URN)
+        for name, anchor in types.anchors.items():
+            declared = message.extensions.add().extension_type
+            declared.extension_urn_reference = 1
+            declared.type_anchor = anchor
+            declared.name = name
     for (extension, _), _anchor in sorted(anchors.items(), key=lambda kv: kv[1]):
         urns.setdefault(extension, len(urns) + 1)
     for extension, anchor in urns.items():
-        message.extension_urns.add(extension_urn_anchor=anchor, urn=urn_of(extension))
+        if extension != ARROW_TYPES_URN:
+            message.extension_urns.add(extension_urn_anchor=anchor, urn=urn_of(extension))
     for (extension, name), anchor in sorted(anchors.items(), key=lambda kv: kv[1]):
         declared = message.extensions.add().extension_function
         declared.extension_urn_reference = urns[extension]

@@ -23,7 +23,7 @@ from .substrait_functions import (
     FunctionMapping,
     mappings_for_substrait,
 )
-from .substrait_types import literal_from_substrait, type_from_substrait
+from .substrait_types import UserTypes, literal_from_substrait, type_from_substrait
 
 __all__ = ["ExpressionReader", "Functions"]
 
@@ -36,9 +36,11 @@ _BY_SUBSTRAIT_OPTION = {sub: arrow for arrow, (_, sub) in ARGUMENT_OPTIONS.items
 class ExpressionReader:
     """Reads expressions of one message: its functions by anchor and its base schema."""
 
-    def __init__(self, functions: Functions, schema: pa.Schema, producer: str = ""):
+    def __init__(self, functions: Functions, schema: pa.Schema, producer: str = "",
+                 user_types: UserTypes | None = None):
         self.functions = functions
         self.schema = schema
+        self.user_types = user_types or UserTypes()
         # Arrow's consumer reads a cast that throws as an unsafe cast; a message from
         # Acero means what Acero runs, any other what Substrait says
         self.unsafe_throwing_casts = producer.startswith("Acero")
@@ -49,7 +51,8 @@ class ExpressionReader:
     def read(self, e: algebra_pb2.Expression, where: str) -> Expression:
         kind = e.WhichOneof("rex_type")
         if kind == "literal":
-            return Literal(literal_from_substrait(e.literal, where + ".literal"))
+            return Literal(literal_from_substrait(e.literal, where + ".literal",
+                                                  self.user_types))
         if kind == "selection":
             return self._selection(e.selection, where + ".selection")
         if kind == "scalar_function":
@@ -154,14 +157,25 @@ class ExpressionReader:
                      if it.HasField("else") else None)
         if otherwise is not None and len(conds) == 1 and self.acero_if_else:
             return Call("if_else", [conds[0], values[0], otherwise])
-        if otherwise is not None and len(conds) == 2 and _null_guard(it):
-            return Call("if_else", [conds[1], values[1], otherwise])
+        if len(conds) == 2 and self._negated_pair(it) and (
+                otherwise is None or _is_null_literal(otherwise)):
+            return Call("if_else", [conds[0], values[0], values[1]])
         names = [str(i) for i in range(len(conds))]
         conditions = Call("make_struct", conds, pc.MakeStructOptions(names))
         return Call("case_when", [conditions, *values, *([otherwise] if otherwise is not None else [])])
 
+    def _negated_pair(self, it) -> bool:
+        """Whether an if_then is `if c then t; if not c then f`: Arrow's if_else as
+        exprscope writes it (null where c is null, as no clause matches)."""
+        first, second = (getattr(clause, "if") for clause in it.ifs)
+        if second.WhichOneof("rex_type") != "scalar_function":
+            return False
+        f = second.scalar_function
+        name = self.functions.get(f.function_reference, ("", ""))[1].split(":", 1)[0]
+        return name == "not" and len(f.arguments) == 1 and f.arguments[0].value == first
+
     def _cast(self, c, where: str) -> Expression:
-        target = type_from_substrait(c.type, None, where + ".type")
+        target = type_from_substrait(c.type, None, where + ".type", self.user_types)
         behavior = c.failure_behavior
         fb = algebra_pb2.Expression.Cast
         if behavior == fb.FAILURE_BEHAVIOR_RETURN_NULL:
@@ -184,16 +198,8 @@ class ExpressionReader:
         return out
 
 
-def _null_guard(it) -> bool:
-    """Whether an if_then is `if c is null then null; if c then t; else f`: Arrow's if_else
-    as exprscope writes it."""
-    guard, clause = it.ifs[0], it.ifs[1]
-    test = getattr(guard, "if")
-    return (test.WhichOneof("rex_type") == "scalar_function"
-            and len(test.scalar_function.arguments) == 1
-            and test.scalar_function.arguments[0].value == getattr(clause, "if")
-            and guard.then.WhichOneof("rex_type") == "literal"
-            and guard.then.literal.WhichOneof("literal_type") == "null")
+def _is_null_literal(e: Expression) -> bool:
+    return e.is_literal and not e.value.is_valid
 
 
 def _ref_text(names) -> str:

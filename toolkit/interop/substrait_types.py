@@ -14,13 +14,15 @@ from __future__ import annotations
 import decimal
 
 import pyarrow as pa
-from google.protobuf import unknown_fields
+from google.protobuf import unknown_fields, wrappers_pb2
 from substrait import algebra_pb2, type_pb2
 
 from ..errors import SubstraitError
 from ..visible_text import visible
 
 __all__ = [
+    "ARROW_EXTENSION_TYPES",
+    "UserTypes",
     "literal_from_substrait",
     "literal_to_substrait",
     "schema_from_substrait",
@@ -55,6 +57,48 @@ _OLD_LITERAL_TIME = 17
 _OLD_LITERAL_TIMESTAMP_TZ = 27
 
 
+# Arrow's own extension types (format/substrait/extension_types.yaml): the Arrow types
+# Substrait has none of, and the protobuf wrapper their literals travel in
+ARROW_EXTENSION_TYPES: dict[str, tuple[pa.DataType, type]] = {
+    "u8": (pa.uint8(), wrappers_pb2.UInt64Value),
+    "u16": (pa.uint16(), wrappers_pb2.UInt64Value),
+    "u32": (pa.uint32(), wrappers_pb2.UInt64Value),
+    "u64": (pa.uint64(), wrappers_pb2.UInt64Value),
+    "fp16": (pa.float16(), wrappers_pb2.FloatValue),
+    "time_seconds": (pa.time32("s"), wrappers_pb2.Int32Value),
+    "time_millis": (pa.time32("ms"), wrappers_pb2.Int32Value),
+    "time_nanos": (pa.time64("ns"), wrappers_pb2.Int64Value),
+    "date_millis": (pa.date64(), wrappers_pb2.Int64Value),
+    "large_string": (pa.large_string(), wrappers_pb2.StringValue),
+    "large_binary": (pa.large_binary(), wrappers_pb2.BytesValue),
+}
+_EXTENSION_NAME = {t: name for name, (t, _) in ARROW_EXTENSION_TYPES.items()}
+ARROW_TYPES_URN = "extension:org.apache.arrow:extension_types"
+
+
+class UserTypes:
+    """The user-defined types of one message: anchor -> name when reading, and the
+    anchors a writer hands out. Only Arrow's own extension types are known."""
+
+    def __init__(self, names: dict[int, str] | None = None):
+        self.names = dict(names or {})
+        self.anchors: dict[str, int] = {}
+
+    def anchor(self, name: str) -> int:
+        return self.anchors.setdefault(name, len(self.anchors) + 1)
+
+    def arrow_type(self, reference: int, where: str) -> tuple[pa.DataType, type]:
+        name = self.names.get(reference)
+        if name is None:
+            raise _refuse(f"user-defined type {reference} is declared nowhere in the "
+                          "message's extensions", where)
+        found = ARROW_EXTENSION_TYPES.get(name)
+        if found is None:
+            raise _refuse(f"the user-defined type {visible(name)!r} is not one of Arrow's "
+                          f"extension types ({', '.join(ARROW_EXTENSION_TYPES)})", where)
+        return found
+
+
 def _refuse(what: str, where: str) -> SubstraitError:
     return SubstraitError(f"{what} (at {where})" if where else what)
 
@@ -62,13 +106,19 @@ def _refuse(what: str, where: str) -> SubstraitError:
 # -- types ---------------------------------------------------------------------------
 
 
-def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "") -> type_pb2.Type:
-    """The Substrait type of an Arrow type; refused, naming the type, if it has none."""
+def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "",
+                      user_types: UserTypes | None = None) -> type_pb2.Type:
+    """The Substrait type of an Arrow type (Arrow's extension types where `user_types`
+    collects them); refused, naming the type, if it has none."""
     out = type_pb2.Type()
     nullability = NULLABLE if nullable else REQUIRED
     kind = _SIMPLE_TO_SUBSTRAIT.get(t)
+    extension = _EXTENSION_NAME.get(t)
     if kind is not None:
         getattr(out, kind).nullability = nullability
+    elif extension is not None and user_types is not None:
+        out.user_defined.type_reference = user_types.anchor(extension)
+        out.user_defined.nullability = nullability
     elif pa.types.is_timestamp(t):
         if t.tz is None:
             out.precision_timestamp.precision = _UNIT_PRECISION[t.unit]
@@ -93,15 +143,17 @@ def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "") ->
         out.fixed_binary.length = t.byte_width
         out.fixed_binary.nullability = nullability
     elif pa.types.is_list(t):
-        out.list.type.CopyFrom(type_to_substrait(t.value_type, t.value_field.nullable, where))
+        out.list.type.CopyFrom(type_to_substrait(t.value_type, t.value_field.nullable, where,
+                                                 user_types))
         out.list.nullability = nullability
     elif pa.types.is_map(t):
-        out.map.key.CopyFrom(type_to_substrait(t.key_type, False, where))
-        out.map.value.CopyFrom(type_to_substrait(t.item_type, t.item_field.nullable, where))
+        out.map.key.CopyFrom(type_to_substrait(t.key_type, False, where, user_types))
+        out.map.value.CopyFrom(type_to_substrait(t.item_type, t.item_field.nullable, where,
+                                                 user_types))
         out.map.nullability = nullability
     elif pa.types.is_struct(t):
         for f in t:
-            out.struct.types.append(type_to_substrait(f.type, f.nullable, where))
+            out.struct.types.append(type_to_substrait(f.type, f.nullable, where, user_types))
         out.struct.nullability = nullability
     else:
         raise _refuse(f"the Arrow type {t} has no Substrait type exprscope writes "
@@ -111,17 +163,26 @@ def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "") ->
 
 
 def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
-                        where: str = "type") -> pa.DataType:
-    """The Arrow type of a Substrait type; `names` feeds struct field names depth-first."""
+                        where: str = "type", user_types: UserTypes | None = None,
+                        names_in_lists: bool = False) -> pa.DataType:
+    """The Arrow type of a Substrait type; `names` feeds struct field names depth-first
+    (inside lists and maps too when `names_in_lists`, as the specification says; pyarrow
+    names only the structs outside them and reads the others' fields as "")."""
     kind = t.WhichOneof("kind")
     simple = _SIMPLE_FROM_SUBSTRAIT.get(kind)
     if simple is not None:
         return simple
+    inner = names if names_in_lists else None
+
+    def child(sub, names_, at):
+        return type_from_substrait(sub, names_, at, user_types, names_in_lists)
+
     if kind in ("precision_timestamp", "precision_timestamp_tz"):
         unit = _precision_unit(getattr(t, kind).precision, where)
         return pa.timestamp(unit, "UTC" if kind.endswith("_tz") else None)
     if kind == "precision_time":
-        return pa.time64("us") if t.precision_time.precision <= 6 else pa.time64("ns")
+        unit = _precision_unit(t.precision_time.precision, where)
+        return pa.time32(unit) if unit in ("s", "ms") else pa.time64(unit)
     if kind == "decimal":
         precision = t.decimal.precision or 38
         if not 1 <= precision <= 38 or not 0 <= t.decimal.scale <= precision:
@@ -133,17 +194,20 @@ def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
             raise _refuse("fixed_binary needs a positive length", where)
         return pa.binary(t.fixed_binary.length)
     if kind == "list":
-        return pa.list_(type_from_substrait(t.list.type, names, where + ".list"))
+        return pa.list_(child(t.list.type, inner, where + ".list"))
     if kind == "map":
-        return pa.map_(type_from_substrait(t.map.key, names, where + ".map.key"),
-                       type_from_substrait(t.map.value, names, where + ".map.value"))
+        return pa.map_(child(t.map.key, inner, where + ".map.key"),
+                       child(t.map.value, inner, where + ".map.value"))
     if kind == "struct":
         fields = []
-        for i, child in enumerate(t.struct.types):
-            name = names.pop(0) if names else str(i)
-            fields.append(pa.field(name, type_from_substrait(child, names, f"{where}.struct[{i}]"),
-                                   child_nullable(child)))
+        for i, sub in enumerate(t.struct.types):
+            name = names.pop(0) if names is not None and names else (
+                "" if names is None else str(i))
+            fields.append(pa.field(name, child(sub, names, f"{where}.struct[{i}]"),
+                                   child_nullable(sub)))
         return pa.struct(fields)
+    if kind == "user_defined":
+        return (user_types or UserTypes()).arrow_type(t.user_defined.type_reference, where)[0]
     if kind is None:
         old = _old_fields(t)
         if _OLD_TYPE_TIME in old:
@@ -154,6 +218,17 @@ def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
             return pa.timestamp("us", "UTC")
         raise _refuse("a type with no kind set", where)
     raise _refuse(f"the Substrait type {kind} has no Arrow type exprscope reads", where)
+
+
+def _names_needed(t: type_pb2.Type, in_lists: bool) -> int:
+    kind = t.WhichOneof("kind")
+    if kind == "struct":
+        return sum(1 + _names_needed(sub, in_lists) for sub in t.struct.types)
+    if in_lists and kind == "list":
+        return _names_needed(t.list.type, in_lists)
+    if in_lists and kind == "map":
+        return _names_needed(t.map.key, in_lists) + _names_needed(t.map.value, in_lists)
+    return 0
 
 
 def child_nullable(t: type_pb2.Type) -> bool:
@@ -185,39 +260,41 @@ def _old_value(message, number: int):
 # -- schemas -------------------------------------------------------------------------
 
 
-def schema_to_substrait(schema: pa.Schema, out: type_pb2.NamedStruct) -> None:
-    """Fill a NamedStruct: names depth-first through structs, types with nullability."""
+def schema_to_substrait(schema: pa.Schema, out: type_pb2.NamedStruct,
+                        user_types: UserTypes | None = None) -> None:
+    """Fill a NamedStruct: names depth-first through structs (not through lists and maps,
+    which pyarrow's reader refuses to count), types with nullability."""
     def names_of(t: pa.DataType):
         if pa.types.is_struct(t):
             for f in t:
                 yield f.name
                 yield from names_of(f.type)
-        elif pa.types.is_list(t):
-            yield from names_of(t.value_type)
-        elif pa.types.is_map(t):
-            yield from names_of(t.key_type)
-            yield from names_of(t.item_type)
 
     for f in schema:
         out.names.append(f.name)
         out.names.extend(names_of(f.type))
-        out.struct.types.append(type_to_substrait(f.type, f.nullable, f"field {visible(f.name)}"))
+        out.struct.types.append(type_to_substrait(f.type, f.nullable, f"field {visible(f.name)}",
+                                                  user_types))
     out.struct.nullability = REQUIRED
 
 
-def schema_from_substrait(named: type_pb2.NamedStruct, where: str = "base_schema") -> pa.Schema:
+def schema_from_substrait(named: type_pb2.NamedStruct, where: str = "base_schema",
+                          user_types: UserTypes | None = None) -> pa.Schema:
     names = list(named.names)
+    types = list(named.struct.types)
+    plain = len(types) + sum(_names_needed(t, False) for t in types)
+    in_lists = plain != len(names) and len(names) == len(types) + sum(
+        _names_needed(t, True) for t in types)
+    expected = plain if not in_lists else len(names)
+    if len(names) != expected:
+        raise _refuse(f"the schema has {len(names)} names for {len(types)} fields that need "
+                      f"{plain} (field names, and the names of struct fields within)", where)
     fields = []
-    for i, t in enumerate(named.struct.types):
-        if not names:
-            raise _refuse(f"the schema names fewer fields than its {len(named.struct.types)} "
-                          "types", where)
+    for i, t in enumerate(types):
         name = names.pop(0)
-        fields.append(pa.field(name, type_from_substrait(t, names, f"{where}.struct.types[{i}]"),
+        fields.append(pa.field(name, type_from_substrait(t, names, f"{where}.struct.types[{i}]",
+                                                         user_types, in_lists),
                                child_nullable(t)))
-    if names:
-        raise _refuse(f"the schema has {len(names)} more names than fields "
-                      f"(first unused: {visible(names[0])!r})", where)
     try:
         return pa.schema(fields)
     except (pa.ArrowException, ValueError) as exc:
@@ -227,15 +304,22 @@ def schema_from_substrait(named: type_pb2.NamedStruct, where: str = "base_schema
 # -- literals ------------------------------------------------------------------------
 
 
-def literal_to_substrait(value: pa.Scalar, where: str = "") -> algebra_pb2.Expression.Literal:
+def literal_to_substrait(value: pa.Scalar, where: str = "",
+                         user_types: UserTypes | None = None) -> algebra_pb2.Expression.Literal:
     """A Substrait literal of an Arrow scalar (a null keeps its type)."""
     out = algebra_pb2.Expression.Literal()
     t = value.type
     if not value.is_valid:
-        out.null.CopyFrom(type_to_substrait(t, True, where))
+        out.null.CopyFrom(type_to_substrait(t, True, where, user_types))
         return out
     kind = _SIMPLE_TO_SUBSTRAIT.get(t)
-    if kind == "bool":
+    extension = _EXTENSION_NAME.get(t)
+    if extension is not None and user_types is not None:
+        wrapper = ARROW_EXTENSION_TYPES[extension][1]
+        py = value.cast(pa.int64()).as_py() if pa.types.is_temporal(t) else value.as_py()
+        out.user_defined.type_reference = user_types.anchor(extension)
+        out.user_defined.value.Pack(wrapper(value=py))
+    elif kind == "bool":
         out.boolean = value.as_py()
     elif kind in ("i8", "i16", "i32", "i64", "fp32", "fp64", "string", "binary"):
         setattr(out, kind, value.as_py())
@@ -246,9 +330,14 @@ def literal_to_substrait(value: pa.Scalar, where: str = "") -> algebra_pb2.Expre
         target = out.precision_timestamp_tz if t.tz is not None else out.precision_timestamp
         target.precision = _UNIT_PRECISION[t.unit]
         target.value = value.cast(pa.int64()).as_py()
+        if t.unit == "us":  # readers before Substrait 0.50 (pyarrow 26) know only this
+            _also_old(out, _OLD_LITERAL_TIMESTAMP_TZ if t.tz else _OLD_LITERAL_TIMESTAMP,
+                      target.value)
     elif pa.types.is_time(t):
         out.precision_time.precision = _UNIT_PRECISION[t.unit]
         out.precision_time.value = value.cast(pa.int64()).as_py()
+        if t.unit == "us":
+            _also_old(out, _OLD_LITERAL_TIME, out.precision_time.value)
     elif pa.types.is_decimal(t):
         type_to_substrait(t, True, where)
         unscaled = int(value.as_py().scaleb(t.scale, context=_DECIMAL))
@@ -261,20 +350,23 @@ def literal_to_substrait(value: pa.Scalar, where: str = "") -> algebra_pb2.Expre
         if len(value) == 0:
             out.empty_list.CopyFrom(type_to_substrait(t, True, where).list)
         for item in value.values:
-            out.list.values.append(literal_to_substrait(item, where))
+            out.list.values.append(literal_to_substrait(item, where, user_types))
     elif pa.types.is_struct(t):
         for i in range(t.num_fields):
-            out.struct.fields.append(literal_to_substrait(value[i], where))
+            out.struct.fields.append(literal_to_substrait(value[i], where, user_types))
     else:
         raise _refuse(f"a literal of type {t} has no Substrait form exprscope writes "
                       "(see type_to_substrait)", where)
     return out
 
 
-def literal_from_substrait(lit: algebra_pb2.Expression.Literal, where: str) -> pa.Scalar:
+def literal_from_substrait(lit: algebra_pb2.Expression.Literal, where: str,
+                           user_types: UserTypes | None = None) -> pa.Scalar:
     kind = lit.WhichOneof("literal_type")
     if kind == "null":
-        return pa.scalar(None, type_from_substrait(lit.null, None, where + ".null"))
+        return pa.scalar(None, type_from_substrait(lit.null, None, where + ".null", user_types))
+    if kind == "user_defined":
+        return _user_defined(lit.user_defined, where, user_types or UserTypes())
     if kind == "boolean":
         return pa.scalar(lit.boolean, pa.bool_())
     if kind in ("i8", "i16", "i32", "i64", "fp32", "fp64", "string", "binary"):
@@ -314,7 +406,7 @@ def literal_from_substrait(lit: algebra_pb2.Expression.Literal, where: str) -> p
         except (pa.ArrowException, decimal.InvalidOperation) as exc:
             raise _refuse(f"the decimal literal does not fit {t}: {exc}", where) from None
     if kind == "list":
-        items = [literal_from_substrait(v, f"{where}.list.values[{i}]")
+        items = [literal_from_substrait(v, f"{where}.list.values[{i}]", user_types)
                  for i, v in enumerate(lit.list.values)]
         if not items:
             raise _refuse("a list literal with no values (Substrait writes empty_list)", where)
@@ -324,12 +416,14 @@ def literal_from_substrait(lit: algebra_pb2.Expression.Literal, where: str) -> p
             raise _refuse(f"the list literal's values are not of one type: {exc}",
                           where) from None
     if kind == "empty_list":
-        return pa.scalar([], pa.list_(type_from_substrait(lit.empty_list.type, None, where)))
-    if kind == "struct":
-        items = [literal_from_substrait(v, f"{where}.struct.fields[{i}]")
+        return pa.scalar([], pa.list_(type_from_substrait(lit.empty_list.type, None, where,
+                                                          user_types)))
+    if kind == "struct":  # Substrait's struct literals carry no names; Arrow reads them ""
+        items = [literal_from_substrait(v, f"{where}.struct.fields[{i}]", user_types)
                  for i, v in enumerate(lit.struct.fields)]
-        t = pa.struct([pa.field(str(i), v.type) for i, v in enumerate(items)])
-        return pa.scalar({str(i): v.as_py() for i, v in enumerate(items)}, t)
+        t = pa.struct([pa.field("", v.type) for v in items])
+        return pa.StructArray.from_arrays([pa.array([v.as_py()], v.type) for v in items],
+                                          fields=list(t))[0]
     if kind is None:
         old = _old_fields(lit)
         if _OLD_LITERAL_TIMESTAMP in old:
@@ -343,6 +437,38 @@ def literal_from_substrait(lit: algebra_pb2.Expression.Literal, where: str) -> p
                                            pa.int64()), pa.time64("us"), where)
         raise _refuse("a literal with no value set", where)
     raise _refuse(f"a {kind} literal has no Arrow value exprscope reads", where)
+
+
+def _user_defined(value, where: str, user_types: UserTypes) -> pa.Scalar:
+    t, wrapper = user_types.arrow_type(value.type_reference, where)
+    held = wrapper()
+    if not value.HasField("value") or not value.value.Unpack(held):
+        raise _refuse(f"a {t} literal must hold a google.protobuf.{wrapper.__name__}", where)
+    try:
+        if pa.types.is_temporal(t):
+            storage = pa.int32() if t.bit_width == 32 else pa.int64()
+            return _checked_cast(pa.scalar(held.value, storage), t, where)
+        return pa.scalar(held.value, t)
+    except (OverflowError, pa.ArrowException) as exc:
+        raise _refuse(f"the literal does not fit {t}: {exc}", where) from None
+
+
+def _also_old(literal, number: int, value: int) -> None:
+    """Add the pre-0.50 field beside the current one: a reader that knows the current
+    field skips the old one as unknown, an old reader finds the value it knows."""
+    literal.MergeFromString(_varint((number << 3) | 0) + _varint(value & (1 << 64) - 1))
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
 
 
 def _signed(varint: int) -> int:

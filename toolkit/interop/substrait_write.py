@@ -26,7 +26,7 @@ from .substrait_functions import (
     EXTRACT_COMPONENTS,
     mapping_for_arrow,
 )
-from .substrait_types import literal_to_substrait, type_to_substrait
+from .substrait_types import UserTypes, literal_to_substrait, type_to_substrait
 
 __all__ = ["ExpressionWriter"]
 
@@ -40,13 +40,14 @@ class ExpressionWriter:
 
     def __init__(self):
         self.anchors: dict[tuple[str, str], int] = {}  # (extension, name) -> anchor
+        self.user_types = UserTypes()  # Arrow's extension types the expressions use
 
     def write(self, node: Expression, path: tuple[int, ...] = ()) -> algebra_pb2.Expression:
         out = algebra_pb2.Expression()
         if node.is_literal:
             if isinstance(node.value, pa.Array):
                 raise _refuse("an array literal has no Substrait form", node, path)
-            out.literal.CopyFrom(literal_to_substrait(node.value, _where(path)))
+            out.literal.CopyFrom(self._literal(node.value, _where(path)))
         elif node.is_field:
             if node.path is None:
                 raise _refuse("an unbound field reference", node, path)
@@ -83,6 +84,12 @@ class ExpressionWriter:
             self._function(out, mapping.extension, mapping.substrait, call,
                            self._args(call, path), mapping.options)
 
+    def _type(self, t, nullable: bool = True, where: str = ""):
+        return type_to_substrait(t, nullable, where, self.user_types)
+
+    def _literal(self, value, where: str = ""):
+        return literal_to_substrait(value, where, self.user_types)
+
     def _args(self, call: Call, path) -> list:
         return [self.write(a, (*path, i)) for i, a in enumerate(call.args)]
 
@@ -97,24 +104,26 @@ class ExpressionWriter:
             f.arguments.add().value.CopyFrom(a)
         for option, value in options:
             f.options.add(name=option, preference=[value])
-        f.output_type.CopyFrom(type_to_substrait(call.type, True, str(call)))
+        f.output_type.CopyFrom(self._type(call.type, True, str(call)))
 
     def _if_else(self, call: Call, path, out) -> None:
         """Substrait's if_then is SQL's CASE: a null condition takes the else branch, where
-        Arrow's if_else gives null. A clause of its own gives those rows their null."""
+        Arrow's if_else gives null. `if c then t; if not c then f` leaves exactly the rows
+        where c is null to the else, a null of the type (none for a struct: Substrait's
+        struct types carry no names, and no else means null too, though Acero wants one)."""
         c, t, f = self._args(call, path)
-        first = out.if_then.ifs.add()
-        anchor = self.anchors.setdefault(("functions_comparison", "is_null"),
-                                         len(self.anchors) + 1)
-        test = getattr(first, "if").scalar_function
-        test.function_reference = anchor
-        test.arguments.add().value.CopyFrom(c)
-        test.output_type.CopyFrom(type_to_substrait(pa.bool_(), False))
-        first.then.literal.CopyFrom(literal_to_substrait(pa.scalar(None, call.type)))
-        clause = out.if_then.ifs.add()
-        getattr(clause, "if").CopyFrom(c)
-        clause.then.CopyFrom(t)
-        getattr(out.if_then, "else").CopyFrom(f)
+        yes = out.if_then.ifs.add()
+        getattr(yes, "if").CopyFrom(c)
+        yes.then.CopyFrom(t)
+        no = out.if_then.ifs.add()
+        negation = getattr(no, "if").scalar_function
+        negation.function_reference = self.anchors.setdefault(("functions_boolean", "not"),
+                                                              len(self.anchors) + 1)
+        negation.arguments.add().value.CopyFrom(c)
+        negation.output_type.CopyFrom(self._type(pa.bool_()))
+        no.then.CopyFrom(f)
+        if not _has_struct(call.type):  # Acero needs an else; a typed null is exact here
+            getattr(out.if_then, "else").literal.CopyFrom(self._literal(pa.scalar(None, call.type)))
 
     def _case_when(self, call: Call, path, out) -> None:
         conditions = call.args[0]
@@ -139,7 +148,7 @@ class ExpressionWriter:
             raise _refuse(f"an unsafe cast from {call.args[0].type} to {target} gives a "
                           "changed value (wrapped, truncated or rounded) where a safe one "
                           "raises; Substrait's casts raise or return null", call, path)
-        out.cast.type.CopyFrom(type_to_substrait(target, True, str(call)))
+        out.cast.type.CopyFrom(self._type(target, True, str(call)))
         out.cast.input.CopyFrom(self.write(call.args[0], (*path, 0)))
         out.cast.failure_behavior = _THROW
 
@@ -155,7 +164,7 @@ class ExpressionWriter:
         in_list.singular_or_list.value.CopyFrom(value)
         for v in present:
             in_list.singular_or_list.options.add().literal.CopyFrom(
-                literal_to_substrait(v, _where(path)))
+                self._literal(v, _where(path)))
         # Arrow's is_in is false, never null, where SQL's IN is null: a null value
         # (unless the set holds a null it matches) and a miss with a null in the list
         false = algebra_pb2.Expression()
@@ -167,7 +176,7 @@ class ExpressionWriter:
         f.function_reference = anchor
         f.arguments.add().value.CopyFrom(in_list)
         f.arguments.add().value.CopyFrom(false)
-        f.output_type.CopyFrom(type_to_substrait(pa.bool_(), True))
+        f.output_type.CopyFrom(self._type(pa.bool_(), True))
         if nulls_in_set and not skip_nulls:
             or_anchor = self.anchors.setdefault(("functions_boolean", "or"),
                                                 len(self.anchors) + 1)
@@ -179,8 +188,8 @@ class ExpressionWriter:
             is_null = g.arguments.add().value.scalar_function
             is_null.function_reference = null_anchor
             is_null.arguments.add().value.CopyFrom(value)
-            is_null.output_type.CopyFrom(type_to_substrait(pa.bool_(), False))
-            g.output_type.CopyFrom(type_to_substrait(pa.bool_(), True))
+            is_null.output_type.CopyFrom(self._type(pa.bool_(), False))
+            g.output_type.CopyFrom(self._type(pa.bool_(), True))
         else:
             out.CopyFrom(coalesce)
 
@@ -228,7 +237,7 @@ class ExpressionWriter:
         else:
             pattern = pa.scalar(values["pattern"], call.args[0].type)
             lit = algebra_pb2.Expression()
-            lit.literal.CopyFrom(literal_to_substrait(pattern, _where(path)))
+            lit.literal.CopyFrom(self._literal(pattern, _where(path)))
             case = "CASE_INSENSITIVE" if values.get("ignore_case") else "CASE_SENSITIVE"
             self._function(out, extension, substrait, call, [*args, lit],
                            (("case_sensitivity", case),))
@@ -257,6 +266,15 @@ def _struct_indices(call: Call) -> list[int] | None:
         out.append(matches[0])
         t = t.field(matches[0]).type
     return out
+
+
+def _has_struct(t: pa.DataType) -> bool:
+    if pa.types.is_struct(t):
+        return True
+    if pa.types.is_list(t) or pa.types.is_map(t):
+        return _has_struct(t.value_type if pa.types.is_list(t) else t.item_type) or (
+            pa.types.is_map(t) and _has_struct(t.key_type))
+    return False
 
 
 def _is_temporal(t) -> bool:
