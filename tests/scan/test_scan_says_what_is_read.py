@@ -56,3 +56,10 @@ def test_the_cli_reads_hive_folders_by_default_and_hints_at_partitions(tmp_path)
     assert out.returncode != 0 and "no field 'year'" in out.stderr
     assert "hint: 'year' may be a partition field" in out.stderr
     assert "--partitioning year,month" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_one_skipped_group_is_one_group(tmp_path):
+    scan = tk.explain_scan(_dataset(tmp_path), "day > 7")  # days 1-7 are each file's first group
+    html = scan_report_html(scan, "scan", "default-src 'none'")
+    assert "1 group skipped" in html and "1 groups" not in html
+    assert "1 groups" not in tk.to_text(scan, color=False, width=200)
