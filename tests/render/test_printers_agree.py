@@ -4,8 +4,9 @@ Random nests of if_else, case_when (with and without else) and coalesce over dat
 with nulls, 1 to 200,000 rows. Read back from the text, the DOT source and the HTML
 report: a form's branches and its null rows make the rows that reached it; a node
 uses no more rows than it computed nor than its parent used; no line is wider than
-asked; no label holds a `\\n` escape, an Arrow value set or a cast's option list. The
-rules of the optimizer that ran first each name the node they changed.
+asked; no label holds a `\\n` escape, an Arrow value set or a cast's option list. Each
+rule of the optimizer names the node it changed: replayed from the tree its pass was
+given, the rules' paths and `before`s rebuild the pass's result.
 """
 
 import re
@@ -92,12 +93,28 @@ def test_every_printer_adds_up_and_reads_well(expr, rows, seed, width):
     for printed in (wide, dot, report):
         assert not any(blob in printed for blob in BLOBS)
 
-    # each rule names the node it changed, in the tree its pass was given
+    # each rule names the node it changed, in the tree its pass was given: replayed in
+    # order from that tree, every path finds a node equal to its rule's `before` (a rule
+    # above another sees the node with its children already rewritten) and the replay
+    # ends on the pass's result
     for step in t.passes:
-        given_ids = {id(n) for n in tk.walk(step.before)} if step.before is not None else set()
+        if step.before is None:
+            continue
+        tree = step.before
         for rewrite in step.rewrites:
-            if id(rewrite.before) in given_ids:
-                assert node_at(step.before, tuple(rewrite.path)) is rewrite.before
+            path = tuple(rewrite.path)
+            assert node_at(tree, path).equals(rewrite.before), (step.name, rewrite)
+            tree = _replaced(tree, path, rewrite.after)
+        assert tree.equals(step.after), step.name
+
+
+def _replaced(root, path: tuple, node):
+    """`root` with the node at `path` replaced by `node`."""
+    if not path:
+        return node
+    args = list(root.args)
+    args[path[0]] = _replaced(args[path[0]], path[1:], node)
+    return root.with_args(args)
 
 
 def _branch_parent(event, path) -> bool:
