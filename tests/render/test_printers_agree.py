@@ -1,8 +1,8 @@
 """A property over random traced evaluations: what every printer writes adds up and reads well.
 
 Random nests of if_else, case_when (with and without else) and coalesce over data
-with nulls, 1 to 200,000 rows. Read back from the text, the DOT source and the HTML
-report: a form's branches and its null rows make the rows that reached it; a node
+with nulls, 1 to 200,000 rows. Read back from the text, the DOT source, the HTML
+report and the selection view's summary: a form's branches and its null rows make the rows that reached it; a node
 uses no more rows than it computed nor than its parent used; no line is wider than
 asked; no label holds a `\\n` escape, an Arrow value set or a cast's option list. Each
 rule of the optimizer names the node it changed: replayed from the tree its pass was
@@ -21,8 +21,10 @@ from hypothesis import strategies as st
 import toolkit as tk
 from toolkit.render import html_report
 from toolkit.render.branch_table import NULL_BRANCH, null_selections
+from toolkit.render.labels import parse_path_text
 from toolkit.render.text import display_width
 from toolkit.visit import node_at
+from widgets.selection_view import SelectionView
 
 ROWS = [1, 3, 40, 64, 65, 700, 5_000, 200_000]
 BLOBS = ("value_set=", "allow_int_overflow", "\\n")
@@ -92,6 +94,17 @@ def test_every_printer_adds_up_and_reads_well(expr, rows, seed, width):
         assert f"{NULL_BRANCH} (" in dot and f": {count:,} of {rows:,} rows" in dot
     for printed in (wide, dot, report):
         assert not any(blob in printed for blob in BLOBS)
+
+    # the selection view counts each if_else and case_when it lists as the pictures do
+    summary = SelectionView(event).summary.value
+    assert not any(blob in summary for blob in BLOBS)
+    for name, where, counts in re.findall(r"\((if_else|case_when) at ([^)]+)\): ([^<]*)</div>",
+                                          summary):
+        path = parse_path_text(where)
+        said = {k: int(v.replace(",", "")) for k, v in re.findall(r"(\w[\w ]*): ([\d,]+)", counts)}
+        reached = said.pop("not reached", 0)
+        assert said.pop(NULL_BRANCH, 0) == nulls.get(path, 0), (name, where, counts)
+        assert sum(said.values()) + nulls.get(path, 0) == stats[path].used == rows - reached
 
     # each rule names the node it changed, in the tree its pass was given: replayed in
     # order from that tree, every path finds a node equal to its rule's `before` (a rule
