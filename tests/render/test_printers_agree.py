@@ -1,12 +1,13 @@
 """A property over random traced evaluations: what every printer writes adds up and reads well.
 
-Random nests of if_else, case_when (with and without else) and coalesce over data
-with nulls, 1 to 200,000 rows. Read back from the text, the DOT source, the HTML
-report and the selection view's summary: a form's branches and its null rows make the rows that reached it; a node
-uses no more rows than it computed nor than its parent used; no line is wider than
-asked; no label holds a `\\n` escape, an Arrow value set or a cast's option list. Each
-rule of the optimizer names the node it changed: replayed from the tree its pass was
-given, the rules' paths and `before`s rebuild the pass's result.
+Random nests of if_else, case_when (with and without else, wide) and coalesce over
+data with nulls, 1 to 200,000 rows. Read back from the text, the DOT source, the HTML
+report and the selection view's summary: a form's branches and its null rows make the
+rows that reached it; a node uses no more rows than it computed nor than its parent
+used; no line is wider than asked; no label holds a `\\n` escape, an Arrow value set or
+a cast's option list. Each rule of the optimizer names the node it changed: replayed
+from the tree its pass was given, the rules' paths and `before`s rebuild the pass's
+result.
 """
 
 import re
@@ -54,7 +55,12 @@ def _expressions():
             st.builds(lambda cases, e: tk.case_when(cases, else_=e),
                       st.lists(st.tuples(_conditions(), inner), min_size=1, max_size=6),
                       st.one_of(st.none(), inner)),
-            st.builds(tk.coalesce, inner, inner))
+            st.builds(tk.coalesce, inner, inner),
+            # wide: more branches than a picture draws, the middle folded into one box
+            st.builds(lambda conds, e: tk.case_when([(c, tk.literal(k))
+                                                     for k, c in enumerate(conds)], else_=e),
+                      st.lists(_conditions(), min_size=9, max_size=14),
+                      st.one_of(st.none(), inner)))
     return st.recursive(leaves, extend, max_leaves=8).filter(lambda e: e.is_call)
 
 
