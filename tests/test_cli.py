@@ -44,6 +44,16 @@ def test_explain_with_a_guarantee_and_data(capsys, data):
     assert code == 0
     assert "pass simplify_with_guarantee:" in out and "optimized: (b > 2)" in out
     assert "evaluate (lazy) on 5 rows: ok" in out  # with data the expression also runs
+    # each rule names the node it changed as 'subtree at' reads it: a = 1 is at 0, a at 0/0
+    assert "known-value at 0/0:" in out and "evaluate-literals at 0:" in out
+    assert "and-true at root:" in out
+
+
+def test_explain_writes_positions_one_way(capsys):
+    assert main(["explain", "x * (2 * 2) > 1 and x > 0", "--schema", "x:int64",
+                 "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert "fold_constants/evaluate-literals at 0/0/0:" in out and " at 0.0" not in out
 
 
 def test_trace_shows_selection_vectors(capsys, data, tmp_path):

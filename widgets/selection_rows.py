@@ -240,7 +240,7 @@ class SelectionRows:
 
 def form_key(form: SpecialForm) -> str:
     """The column name of a form's branch in a page row: the form's name and path."""
-    return f"{form.name}@{path_text(form.path, '.')}"
+    return f"{form.name}@{path_text(form.path)}"
 
 
 def _top_level_name(ref, schema: pa.Schema) -> str | None:

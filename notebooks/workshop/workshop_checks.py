@@ -23,7 +23,7 @@ import pyarrow.dataset as ds
 import toolkit as tk
 from toolkit import plan
 from toolkit.expression_facts import conjuncts
-from toolkit.render.labels import path_text
+from toolkit.render.labels import path_text, readable
 
 __all__ = ["EXERCISES", "Verdict", "check", "monthly_flights", "penguins", "self_join_plan"]
 
@@ -114,7 +114,8 @@ def check(exercise_id: str, answer) -> Verdict:
         first = str(error).splitlines()
         ok, message = False, (f"the engine could not use your answer ({type(error).__name__}): "
                               + "\n".join(first[:4]))
-    return Verdict(exercise_id, ok, message)
+    # expressions in the message as labels write them: `to int64`, not the cast's options
+    return Verdict(exercise_id, ok, readable(message))
 
 
 # -- helpers ---------------------------------------------------------------------------------

@@ -1,11 +1,13 @@
 """A property over random traced evaluations: what every printer writes adds up and reads well.
 
-Random nests of if_else, case_when (with and without else) and coalesce over data
-with nulls, 1 to 200,000 rows. Read back from the text, the DOT source and the HTML
-report: a form's branches and its null rows make the rows that reached it; a node
-uses no more rows than it computed nor than its parent used; no line is wider than
-asked; no label holds a `\\n` escape, an Arrow value set or a cast's option list. The
-rules of the optimizer that ran first each name the node they changed.
+Random nests of if_else, case_when (with and without else, wide) and coalesce over
+data with nulls, 1 to 200,000 rows. Read back from the text, the DOT source, the HTML
+report and the selection view's summary: a form's branches and its null rows make the
+rows that reached it; a node uses no more rows than it computed nor than its parent
+used; no line is wider than asked; no label holds a `\\n` escape, an Arrow value set or
+a cast's option list. Each rule of the optimizer names the node it changed: replayed
+from the tree its pass was given, the rules' paths and `before`s rebuild the pass's
+result.
 """
 
 import re
@@ -20,8 +22,10 @@ from hypothesis import strategies as st
 import toolkit as tk
 from toolkit.render import html_report
 from toolkit.render.branch_table import NULL_BRANCH, null_selections
+from toolkit.render.labels import parse_path_text
 from toolkit.render.text import display_width
 from toolkit.visit import node_at
+from widgets.selection_view import SelectionView
 
 ROWS = [1, 3, 40, 64, 65, 700, 5_000, 200_000]
 BLOBS = ("value_set=", "allow_int_overflow", "\\n")
@@ -51,7 +55,12 @@ def _expressions():
             st.builds(lambda cases, e: tk.case_when(cases, else_=e),
                       st.lists(st.tuples(_conditions(), inner), min_size=1, max_size=6),
                       st.one_of(st.none(), inner)),
-            st.builds(tk.coalesce, inner, inner))
+            st.builds(tk.coalesce, inner, inner),
+            # wide: more branches than a picture draws, the middle folded into one box
+            st.builds(lambda conds, e: tk.case_when([(c, tk.literal(k))
+                                                     for k, c in enumerate(conds)], else_=e),
+                      st.lists(_conditions(), min_size=9, max_size=14),
+                      st.one_of(st.none(), inner)))
     return st.recursive(leaves, extend, max_leaves=8).filter(lambda e: e.is_call)
 
 
@@ -92,12 +101,39 @@ def test_every_printer_adds_up_and_reads_well(expr, rows, seed, width):
     for printed in (wide, dot, report):
         assert not any(blob in printed for blob in BLOBS)
 
-    # each rule names the node it changed, in the tree its pass was given
+    # the selection view counts each if_else and case_when it lists as the pictures do
+    summary = SelectionView(event).summary.value
+    assert not any(blob in summary for blob in BLOBS)
+    for name, where, counts in re.findall(r"\((if_else|case_when) at ([^)]+)\): ([^<]*)</div>",
+                                          summary):
+        path = parse_path_text(where)
+        said = {k: int(v.replace(",", "")) for k, v in re.findall(r"(\w[\w ]*): ([\d,]+)", counts)}
+        reached = said.pop("not reached", 0)
+        assert said.pop(NULL_BRANCH, 0) == nulls.get(path, 0), (name, where, counts)
+        assert sum(said.values()) + nulls.get(path, 0) == stats[path].used == rows - reached
+
+    # each rule names the node it changed, in the tree its pass was given: replayed in
+    # order from that tree, every path finds a node equal to its rule's `before` (a rule
+    # above another sees the node with its children already rewritten) and the replay
+    # ends on the pass's result
     for step in t.passes:
-        given_ids = {id(n) for n in tk.walk(step.before)} if step.before is not None else set()
+        if step.before is None:
+            continue
+        tree = step.before
         for rewrite in step.rewrites:
-            if id(rewrite.before) in given_ids:
-                assert node_at(step.before, tuple(rewrite.path)) is rewrite.before
+            path = tuple(rewrite.path)
+            assert node_at(tree, path).equals(rewrite.before), (step.name, rewrite)
+            tree = _replaced(tree, path, rewrite.after)
+        assert tree.equals(step.after), step.name
+
+
+def _replaced(root, path: tuple, node):
+    """`root` with the node at `path` replaced by `node`."""
+    if not path:
+        return node
+    args = list(root.args)
+    args[path[0]] = _replaced(args[path[0]], path[1:], node)
+    return root.with_args(args)
 
 
 def _branch_parent(event, path) -> bool:

@@ -103,3 +103,39 @@ def test_wide_evaluations_in_the_report_open_on_their_root_with_their_title(tmp_
                                          / f"report-wide-evaluation-{k + 1}.png"))
         finally:
             browser.close()
+
+
+def test_a_scan_report_with_long_statistics_stays_within_the_page(tmp_path):
+    """Long string statistics and file names wrap inside their cells: with every file's
+    details open, nothing is wider than the window (the statistics column was cut)."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    import os
+
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    names = [f"a-very-long-string-value-{i:05d}-" * 3 for i in range(400)]
+    for year in (2021, 2022):
+        folder = tmp_path / "data" / f"year={year}"
+        os.makedirs(folder)
+        pq.write_table(pa.table({"day": [1 + i % 28 for i in range(400)], "name": names}),
+                       folder / f"part-with-a-rather-long-file-name-{'0' * 16}.parquet",
+                       row_group_size=50)
+    scan = tk.explain_scan(ds.dataset(tmp_path / "data", partitioning="hive"),
+                           "year = 2022 and day > 20 and name > 'a-very-long-string-value-00100'")
+    report = tk.write_report(scan, tmp_path / "scan.html")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 900})
+            page.goto(report.resolve().as_uri())
+            opened = page.evaluate("() => { const all = document.querySelectorAll('details');"
+                                   " all.forEach(d => d.open = true); return all.length; }")
+            page.wait_for_timeout(100)
+            widths = page.evaluate("() => [document.documentElement.scrollWidth, "
+                                   "...[...document.querySelectorAll('table')].map("
+                                   "t => Math.ceil(t.getBoundingClientRect().right))]")
+        finally:
+            browser.close()
+    assert opened >= 1 and len(widths) >= 3, widths
+    assert max(widths) <= 1000, widths

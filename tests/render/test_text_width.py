@@ -59,3 +59,18 @@ def test_the_cli_fits_its_terminal():
     assert out.returncode == 0, out.stderr
     assert max(display_width(line) for line in out.stdout.splitlines()) <= 60
     assert sum(line.endswith(": no change") for line in out.stdout.splitlines()) >= 3
+
+
+def test_a_deep_line_wraps_under_its_own_tree_lines_at_80_columns():
+    """Down to the indent cap (width // 8 levels), a wrapped line's continuation keeps the
+    tree's lines, and a phrase wider than the room left wraps between words, not cut."""
+    x = tk.field("x")
+    with tk.trace() as t:
+        tk.evaluate(tk.or_([x == i for i in range(12)]), pa.table({"x": list(range(2_000))}))
+    lines = tk.to_text(t, color=False, width=80).splitlines()
+    root = next(k for k, line in enumerate(lines) if line.startswith("  or_kleene"))
+    assert max(display_width(line) for line in lines) <= 80
+    # below the root every line starts in the tree's columns: no count or reason is
+    # pushed back to the left edge, cut off from the node it belongs to
+    assert all(line[2] in " │├└" for line in lines[root + 1:]), "\n".join(lines)
+    assert not any(line.endswith("…") for line in lines)

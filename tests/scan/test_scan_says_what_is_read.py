@@ -56,3 +56,20 @@ def test_the_cli_reads_hive_folders_by_default_and_hints_at_partitions(tmp_path)
     assert out.returncode != 0 and "no field 'year'" in out.stderr
     assert "hint: 'year' may be a partition field" in out.stderr
     assert "--partitioning year,month" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_one_skipped_group_is_one_group(tmp_path):
+    scan = tk.explain_scan(_dataset(tmp_path), "day > 7")  # days 1-7 are each file's first group
+    html = scan_report_html(scan, "scan", "default-src 'none'")
+    assert "1 group skipped" in html and "1 groups" not in html
+    assert "1 groups" not in tk.to_text(scan, color=False, width=200)
+
+
+def test_every_line_of_a_scan_fits_the_width(tmp_path):
+    from toolkit.render.text import display_width
+
+    scan = tk.explain_scan(_dataset(tmp_path), "day > 7 and day < 25")
+    for width in (40, 60, 80, 100, 160):
+        for color in (False, True):
+            lines = tk.to_text(scan, color=color, width=width).splitlines()
+            assert max(display_width(line) for line in lines) <= width, (width, lines)

@@ -1,6 +1,7 @@
 """Trees display as SVG in Jupyter, and as readable text when graphviz's `dot` is missing."""
 
 import html
+import re
 
 import pytest
 
@@ -77,3 +78,14 @@ def test_a_fitted_picture_is_bounded_by_the_cell_the_window_and_readability():
     # ...and never below MIN_FIT_SCALE of its size, where 9pt text would drop below 9 px
     assert abs(float(floor) - width * MIN_FIT_SCALE) <= 1 and MIN_FIT_SCALE * 9 * 4 / 3 >= 9
     assert "overflow:auto" in html_  # a picture held at that size scrolls in its box
+
+
+def test_the_explorers_before_and_after_wrap_between_words(recorded):
+    """A long before or after goes on to the next line at a space, never inside a word
+    (a notebook's own <pre> style breaks anywhere)."""
+    explorer = Explorer(recorded)
+    explorer.jump_to_next_change()
+    shown = explorer.before_after.value
+    for part in ("exprscope-before", "exprscope-after"):
+        style = re.search(rf'<pre class="{part}" style="([^"]*)"', shown).group(1)
+        assert "white-space:pre-wrap" in style and "word-break:normal" in style, style

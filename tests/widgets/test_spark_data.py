@@ -27,3 +27,14 @@ def test_trace_evaluates_a_spark_dataframe_row_by_row(ip, spark_penguins, pengui
     values = [r["value"] for r in view.rows.page(0, 344)]
     expected = tk.evaluate(tk.coalesce(tk.field("bill_length_mm"), -1.0), penguins).to_pylist()
     assert sorted(values) == sorted(expected)  # Spark may hand rows over in another order
+
+
+def test_the_guides_path_from_a_spark_dataframe_to_the_explorer(ip, spark_penguins):
+    """docs/jupyter.md: `%%trace --data <Spark DataFrame> --out NAME`, then `Explorer(NAME)`."""
+    from widgets import Explorer
+
+    ip.user_ns["penguins_df"] = spark_penguins
+    ip.run_cell_magic("trace", "--data penguins_df --out penguins_trace",
+                      "if(bill_depth_mm > 18, bill_length_mm / bill_depth_mm, 0)")
+    explorer = Explorer(ip.user_ns["penguins_trace"])
+    assert explorer.current.num_rows == 344 and "if_else" in explorer.tree.value

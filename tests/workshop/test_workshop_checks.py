@@ -1,6 +1,7 @@
 """Every workshop exercise's check accepts its solution and rejects a wrong answer, saying why."""
 
 import importlib
+import re
 import sys
 from pathlib import Path
 
@@ -128,3 +129,25 @@ def test_answers_the_engine_cannot_use_are_explained_not_raised(workshop):
     assert "no exercise 'nope'" in checks.check("nope", 1).message
     assert "no answer given yet" in checks.check("canonicalize", None).message
     assert "not an invariant's name" in checks.check("which_invariant", "schema").message
+
+
+@pytest.mark.parametrize("exercise_id, answer", [
+    ("fold_constants", "cast(body_mass_g as int64) > 4000"),
+    ("canonicalize", "species in ('Adelie', 'Gentoo')"),
+])
+def test_a_difference_is_written_as_labels_write_it(workshop, exercise_id, answer):
+    """No cast option list nor Arrow value set in what a person reads: `to int64`, `{...}`."""
+    checks, _ = workshop
+    message = checks.check(exercise_id, answer).message
+    assert "first difference" in message, message
+    for blob in ("to_type=", "allow_int_overflow", "value_set=", "null_matching_behavior"):
+        assert blob not in message, message
+
+
+def test_the_guide_counts_the_exercises_the_workshop_has(workshop):
+    checks, _ = workshop
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+             "ten", "eleven", "twelve"]
+    index = (WORKSHOP.parents[1] / "docs" / "index.md").read_text(encoding="utf-8")
+    said = re.search(r"exercises\.ipynb\)\s+holds\s+(\w+)\s+short exercises", index)
+    assert said and said.group(1) == words[len(checks.EXERCISES)], said

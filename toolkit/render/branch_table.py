@@ -56,8 +56,11 @@ def null_selections(event) -> list:
             continue  # every row that reached it took a branch: no rows to read
         base = np.arange(table.num_rows, dtype=np.int64) if reaching is None else reaching
         taken = [row_indices(b.rows) for b in values]
-        # a cost of the rows that reached the form, not of the batch (deep chains)
-        null_rows = np.setdiff1d(base, np.concatenate(taken)) if taken else base
+        # a cost of the rows that reached the form, not of the batch (deep chains). The
+        # rows are unique (a row reaches a form once and takes one branch of it), so no
+        # np.unique of either side: that hash pass cost 17 s on 5,000,000 rows
+        null_rows = (np.setdiff1d(base, np.concatenate(taken), assume_unique=True)
+                     if taken else base)
         if null_rows.size:
             out.append(BranchSelection(form.path, NULL_BRANCH, -1,
                                        pa.array(null_rows, pa.int64()), table.num_rows,

@@ -37,6 +37,8 @@ _CSS = """
 .xs-scan .lost{border-left:3px solid #cf222e;padding-left:8px;color:#a40e26}
 .xs-scan .path{overflow-wrap:anywhere;min-width:12em}
 .xs-scan th{white-space:nowrap}
+.xs-scan details th{white-space:normal}
+.xs-scan details th:nth-child(-n+4){width:6em}
 """
 
 

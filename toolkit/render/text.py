@@ -132,12 +132,15 @@ def fit_line(line: str, width: int) -> list[str]:
     body = plain.lstrip(_TREE_CHARS)
     lead = plain[: len(plain) - len(body)]
     indent = lead.replace("├── ", "│   ").replace("└── ", "    ").replace("─", " ") + "  "
-    if display_width(indent) > width // 2:
+    # a tree indents at most half the width (to_text's cap) past a step's two columns, so
+    # its lines go on under a wrapped line up to there; deeper ones start at the left
+    if display_width(indent) > width // 2 + 4:
         indent = "  "
     out, current = [], lead
     for joint, phrase in _phrases(body):
-        pieces = ([phrase] if display_width(phrase) <= width - display_width(indent)
-                  else phrase.split(" "))
+        # the room of the line the phrase starts: the rest of the lead's, or a new one
+        room = width - display_width(current if current in (lead, indent) else indent)
+        pieces = [phrase] if display_width(phrase) <= room else phrase.split(" ")
         for k, piece in enumerate(pieces):
             glue = joint if k == 0 else " "
             candidate = piece if current in (lead, indent) else glue + piece
