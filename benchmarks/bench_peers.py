@@ -68,7 +68,8 @@ def _case_when(n: int, column: str, top: int, value: str) -> tuple[str, str]:
 
 
 def shapes() -> dict[str, tuple[str, str]]:
-    """name -> (exprscope text, SQL text) of every shape timed."""
+    """name -> (exprscope text, SQL text) of every shape timed; the SQL may be a dict
+    {"*": text, engine: text} where an engine spells the same computation its own way."""
     out = {
         "guarded divide": ("if(a != 0, b / a, 0.0)",
                            "CASE WHEN a <> 0 THEN b / a ELSE 0.0 END"),
@@ -90,7 +91,9 @@ def shapes() -> dict[str, tuple[str, str]]:
         cut = p / 100
         out[f"if failing branch {p}%"] = (
             f"if(r < {cut} and a != 0, k / a, 0)",
-            f"CASE WHEN r < {cut} AND a <> 0 THEN k // a ELSE 0 END")
+            # integer division: DuckDB and Polars spell it //, DataFusion's / on integers is one
+            {"*": f"CASE WHEN r < {cut} AND a <> 0 THEN k // a ELSE 0 END",
+             "datafusion": f"CASE WHEN r < {cut} AND a <> 0 THEN k / a ELSE 0 END"})
     for n in (2, 5, 20, 100):
         out[f"case_when {n} on k"] = _case_when(n, "k", 1000, "0.0")
     out["coalesce 2"] = ("coalesce(x, y)",) * 2
@@ -100,6 +103,7 @@ def shapes() -> dict[str, tuple[str, str]]:
              "k < 990", "r > 0.05", "a != 7", "b != 50.0", "k != 500", "r != 0.5"]
     out["and chain 12"] = (" and ".join(terms),) * 2
     eq = [f"k = {7 * i}" for i in range(12)]
+    out["or chain 2"] = ("a < 5 or b > 50",) * 2
     out["or chain 12"] = (" or ".join(eq),) * 2
     out["string branches"] = (
         "case when a < 10 then utf8_upper(s) when a < 30 then utf8_lower(s) else s end",
@@ -151,14 +155,20 @@ class Engines:
                _working(lambda: tk.evaluate(bound, data, mode="eager"))]
         reference = to_pyarrow(expr)
         out.append(_working(lambda: run_acero(reference, data)))
-        query = f"SELECT {sql} AS out FROM t"
+        duck, fusion, polar = (f"SELECT {_sql_for(sql, name)} AS out FROM t"
+                               for name in ("duckdb", "datafusion", "polars"))
         if self.duckdb is not None:
-            out.append(_working(lambda: self.duckdb.sql(query).to_arrow_table()))
+            out.append(_working(lambda: self.duckdb.sql(duck).to_arrow_table()))
         if self.datafusion is not None:
-            out.append(_working(lambda: self.datafusion.sql(query).to_arrow_table()))
+            out.append(_working(lambda: self.datafusion.sql(fusion).to_arrow_table()))
         if self.polars is not None:
-            out.append(_working(lambda: self.polars.execute(query, eager=True).to_arrow()))
+            out.append(_working(lambda: self.polars.execute(polar, eager=True).to_arrow()))
         return out
+
+
+def _sql_for(sql, engine: str) -> str:
+    """A shape's SQL for one engine: one text for all, or {"*": text, engine: its own}."""
+    return sql.get(engine, sql["*"]) if isinstance(sql, dict) else sql
 
 
 def _working(fn):

@@ -65,3 +65,38 @@ def test_a_10000_term_or_of_equalities_and_a_10000_value_in_list_read_right():
     table = pa.table({"a": [0, N - 1, N, None], "s": ["", "", "", ""]})
     oracle = pc.is_in(table["a"], value_set=pa.array(range(N)))
     assert tk.evaluate(listed, table).to_pylist() == oracle.to_pylist()
+
+
+def _calls(step) -> int:
+    """Python function calls `step()` makes: the same on every run, whatever the load."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        step()
+    finally:
+        profile.disable()
+    return pstats.Stats(profile).total_calls
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: " + ".join(["a"] * n),
+    lambda n: " OR ".join(f"a = {i}" for i in range(n)),
+    lambda n: "CASE " + " ".join(f"WHEN a = {i} THEN a * {i}" for i in range(n // 2)) + " END",
+], ids=["chain", "or", "case"])
+def test_reading_ten_times_the_terms_makes_at_most_eleven_times_the_calls(make):
+    """Growth counted in calls, not timed: linear work gives 10x, a walk per call ~100x."""
+    small, large = make(500), make(5_000)
+    grown = [_step_calls(text) for text in (small, large)]
+    for step, before, after in zip(("parse", "bind", "optimize"), *grown):
+        assert after <= 11 * before, (step, before, after)
+
+
+def _step_calls(text: str) -> list[int]:
+    """Calls made by parse, bind and optimize of `text`."""
+    parsed = tk.parse(text)
+    bound = parsed.bind(SCHEMA)
+    return [_calls(lambda: tk.parse(text)), _calls(lambda: parsed.bind(SCHEMA)),
+            _calls(lambda: tk.optimize(bound))]

@@ -27,6 +27,11 @@ SCHEMA = pa.schema([("i", pa.int32()), ("l", pa.int64()), ("f", pa.float32()),
     ("l / l", True),  # integer division by zero
     ("power(d, d)", False),  # NaN or inf
     ("power(l, l)", True),  # a negative integer exponent
+    ("add_checked(d, d)", False),  # checked arithmetic checks integers: floats give inf
+    ("multiply_checked(f, d)", False),
+    ("subtract_checked(l, l)", True),
+    ("add_checked(l, d)", False),  # the integer is cast to double first (that cast can fail)
+    ("divide_checked(d, d)", True),  # a checked float division fails on zero
 ])
 def test_a_call_fails_by_its_kernel_and_types(text, fails):
     assert call_can_fail(tk.bind(tk.parse(text), SCHEMA)) is fails

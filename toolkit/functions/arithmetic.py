@@ -170,11 +170,23 @@ _BINARY = [
      "Divide the first argument by the second; integer division truncates, fails on zero."),
 ]
 
+def _floats_cannot_fail(kernels: list[Kernel]) -> list[Kernel]:
+    """Checked add, subtract and multiply check integers only: on floats they give inf or
+    NaN as the unchecked ones do, so their float kernels cannot fail."""
+    for kernel in kernels:
+        if all(any(i.accepts(t) for t in FLOATS) for i in kernel.inputs):
+            kernel.can_fail = False
+    return kernels
+
+
 for _name, _make, _doc in _BINARY:
     for _checked in (False, True):
         _full = f"{_name}_checked" if _checked else _name
+        _kernels = _make(_full)
+        if _checked and _name != "divide":  # a checked float division fails on zero
+            _kernels = _floats_cannot_fail(_kernels)
         define(
-            _full, _make(_full),
+            _full, _kernels,
             _doc + (" Fails on overflow." if _checked else ""),
             dispatch_best=best_arithmetic,
             can_fail=_checked or _name == "divide",
@@ -223,4 +235,4 @@ define("sign",
        "decimals, the input type for floats.",
        dispatch_best=best_arithmetic)
 
-del _name, _make, _doc, _checked, _full, _suffix
+del _name, _make, _doc, _checked, _full, _kernels, _suffix
