@@ -71,6 +71,10 @@ def test_what_exprscope_writes_acero_reads_and_computes_the_same(pair, table):
         assert "conversion" in str(err).lower() or "no function" in str(err).lower() \
             or "not implemented" in str(err).lower() or "acero" in str(err).lower(), err
         assume(False)
+    # Acero reads a one-clause if_then as if_else, which gives null where the condition
+    # is null; Substrait's if_then (SQL's CASE) takes the else there, as case_when does
+    assume(not any(n.is_call and n.name == "case_when" and len(n.args[0].args) == 1
+                   and len(n.args) == 3 for n in tk.walk(bound)))
     try:
         expected = run_acero(theirs, table)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
