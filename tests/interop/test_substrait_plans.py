@@ -10,6 +10,7 @@ key that decides every row's place, or compare sorted when they do not).
 from __future__ import annotations
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.dataset as pa_dataset
 import pytest
 from datafusion import SessionContext
@@ -279,3 +280,20 @@ def test_an_aggregate_function_exprscope_lacks_is_named(ctx):
     data = Serde.serialize_bytes("select stddev(a) as sd from t", ctx)
     with pytest.raises(tk.SubstraitError, match=r"aggregate function stddev.*measures\[0\]"):
         plan.from_substrait(data, {"t": T})
+
+
+def test_a_reads_filter_sees_every_base_column_and_its_mask_picks_after():
+    written = _written(plan.scan("t", T).filter(tk.field("a") > 30))
+    message = _written(plan.scan("t", T))
+    read = message.relations[0].root.input.read
+    read.filter.CopyFrom(written.relations[0].root.input.filter.condition)
+    read.best_effort_filter.CopyFrom(read.filter)
+    message.extensions.extend(written.extensions)
+    message.extension_urns.extend(written.extension_urns)
+    read.projection.select.struct_items.add().field = 5  # id
+    del message.relations[0].root.names[:]
+    message.relations[0].root.names.append("row")
+    p = plan.from_substrait(message, {"t": T})
+    assert p.schema.names == ["row"]
+    got = plan.create_physical_plan(p).collect().column("row").to_pylist()
+    assert got == T.filter(pc.greater(T.column("a"), 30)).column("id").to_pylist()

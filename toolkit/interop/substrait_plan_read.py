@@ -22,7 +22,6 @@ from ..errors import ExprscopeError, SubstraitError
 from ..expression import Expression, Parameter
 from ..field_ref import FieldRef
 from ..plan.aggregates import AggregateExpr
-from ..plan.logical_field import output_name
 from ..plan.logical_plan import (
     Aggregate,
     Filter,
@@ -34,11 +33,18 @@ from ..plan.logical_plan import (
     SortKey,
     TableScan,
 )
-from ..plan.logical_schema import LogicalField
 from ..plan.sources import Source, as_source
 from ..visible_text import visible
 from .substrait_functions import AGGREGATE_MAPPINGS
 from .substrait_messages import old_field_values
+from .substrait_plan_names import (
+    field_of,
+    hinted_names,
+    kept_relation,
+    natural_name,
+    top_level_names,
+    unique_names,
+)
 from .substrait_read import ExpressionReader, Functions
 from .substrait_types import literal_from_substrait, schema_from_substrait
 
@@ -131,13 +137,13 @@ class PlanReader:
         if len(set(picked)) == len(picked):
             return RelColumns(rel.plan, tuple(picked))
         # a column passed on twice: a projection gives each copy its own name
-        names = _unique([_field(rel.plan, c).name for c in picked])
+        names = unique_names([field_of(rel.plan, c).name for c in picked])
         exprs = [Parameter(FieldRef(c)) for c in picked]
         return self._projection(rel, exprs, names, where)
 
     def _projection(self, rel: RelColumns, exprs: list[Expression], names: list[str],
                     where: str) -> RelColumns:
-        relations = [_kept_relation(rel.plan, e, n) for e, n in zip(exprs, names)]
+        relations = [kept_relation(rel.plan, e, n) for e, n in zip(exprs, names)]
         node = _built(where, "projection", lambda: Projection(rel.plan, exprs, names, relations))
         return RelColumns(node, tuple(node.schema.qualified_names))
 
@@ -222,8 +228,8 @@ class PlanReader:
         picked = [exprs[m] for m in mapping]
         if not picked:
             raise SubstraitError(f"a project that passes on no column (at {where})")
-        names = _hinted(p.common, len(picked)) or [_natural_name(rel.plan, e) for e in picked]
-        return self._projection(rel, picked, _unique(names), where)
+        names = hinted_names(p.common, len(picked)) or [natural_name(rel.plan, e) for e in picked]
+        return self._projection(rel, picked, unique_names(names), where)
 
     def _aggregate(self, a, where: str) -> RelColumns:
         rel = self.read(a.input, where + ".input")
@@ -231,10 +237,10 @@ class PlanReader:
         keys = self._grouping_keys(a, reader, where)
         aggregates = [self._measure(m, i, reader, f"{where}.measures[{i}]")
                       for i, m in enumerate(a.measures)]
-        natural = [_natural_name(rel.plan, k) for k in keys] + [t for _, _, t in aggregates]
-        names = _unique(_hinted(a.common, len(natural)) or natural)
+        natural = [natural_name(rel.plan, k) for k in keys] + [t for _, _, t in aggregates]
+        names = unique_names(hinted_names(a.common, len(natural)) or natural)
         key_names, agg_names = names[:len(keys)], names[len(keys):]
-        relations = [_kept_relation(rel.plan, k, n) for k, n in zip(keys, key_names)]
+        relations = [kept_relation(rel.plan, k, n) for k, n in zip(keys, key_names)]
         aggs = [AggregateExpr(func, arg, n) for (func, arg, _), n in zip(aggregates, agg_names)]
         node = _built(where, "aggregate", lambda: Aggregate(rel.plan, keys, key_names,
                                                             relations, aggs))
@@ -368,18 +374,18 @@ class PlanReader:
     def named(self, rel: RelColumns, names: list[str], where: str) -> LogicalPlan:
         """The plan whose output columns are `rel`'s columns under the root's names."""
         schema = rel.plan.schema
-        fields = [_field(rel.plan, c) for c in rel.columns]
-        top = _top_level_names(names, [f.type for f in fields], where) if names else [
+        fields = [field_of(rel.plan, c) for c in rel.columns]
+        top = top_level_names(names, [f.type for f in fields], where) if names else [
             f.name for f in fields]
         if list(rel.columns) == schema.qualified_names and top == schema.names:
             return rel.plan
         if isinstance(rel.plan, Projection) and list(rel.columns) == schema.qualified_names:
             node = rel.plan
-            relations = [_kept_relation(node.input, e, n) for e, n in zip(node.exprs, top)]
+            relations = [kept_relation(node.input, e, n) for e, n in zip(node.exprs, top)]
             return _built(where, "root's names", lambda: Projection(node.input, node.exprs, top,
                                                                   relations))
         exprs = [Parameter(FieldRef(c)) for c in rel.columns]
-        relations = [_kept_relation(rel.plan, e, n) for e, n in zip(exprs, top)]
+        relations = [kept_relation(rel.plan, e, n) for e, n in zip(exprs, top)]
         return _built(where, "root's names", lambda: Projection(rel.plan, exprs, top, relations))
 
 
@@ -459,67 +465,3 @@ def _equi_keys(condition: Expression, left: set[str], right: set[str],
                                  "left column and a right column; exprscope joins on those, "
                                  f"ANDed (at {where})")
     return on
-
-
-def _field(node: LogicalPlan, qualified: str) -> LogicalField:
-    """The field of `node` whose qualified name is `qualified` (names a bare lookup may
-    find twice, `k` beside `u.k`, are exact here)."""
-    return node.schema[node.schema.qualified_names.index(qualified)]
-
-
-def _hinted(common, count: int) -> list[str] | None:
-    names = list(common.hint.output_names) if common.HasField("hint") else []
-    return names if len(names) == count else None
-
-
-def _natural_name(input_plan: LogicalPlan, e: Expression) -> str:
-    """A column's own name; a computed one's text, as the builder names it."""
-    if e.is_field and e.ref.is_name:
-        return _field(input_plan, e.ref.name).name
-    return output_name(e)
-
-
-def _kept_relation(input_plan: LogicalPlan, e: Expression, name: str) -> str | None:
-    """A column passed on under its own name keeps its relation, as the builder has it."""
-    if e.is_field and e.ref.is_name:
-        f = _field(input_plan, e.ref.name)
-        if f.name == name:
-            return f.relation
-    return None
-
-
-def _unique(names: list[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for n in names:
-        candidate, k = n, 1
-        while candidate in seen:
-            k += 1
-            candidate = f"{n}_{k}"
-        seen.add(candidate)
-        out.append(candidate)
-    return out
-
-
-def _nested_names(t: pa.DataType) -> int:
-    if pa.types.is_struct(t):
-        return sum(1 + _nested_names(f.type) for f in t)
-    if pa.types.is_list(t):
-        return _nested_names(t.value_type)
-    if pa.types.is_map(t):
-        return _nested_names(t.key_type) + _nested_names(t.item_type)
-    return 0
-
-
-def _top_level_names(names: list[str], types: list[pa.DataType], where: str) -> list[str]:
-    """Each output column's own name from the root's names (struct fields' names follow it)."""
-    want = sum(1 + _nested_names(t) for t in types)
-    if len(names) != want:
-        raise SubstraitError(f"the root names {len(names)} columns and fields, but its input "
-                             f"has {want} (at {where}.names)")
-    out, i = [], 0
-    for t in types:
-        out.append(names[i])
-        i += 1 + _nested_names(t)
-    return out
-
