@@ -19,7 +19,7 @@ from ..plan.logical_plan import LogicalPlan
 from ..plan.logical_schema import LogicalField
 
 __all__ = ["field_of", "hinted_names", "kept_relation", "natural_name", "top_level_names",
-           "unique_names"]
+           "unique_columns"]
 
 
 def field_of(node: LogicalPlan, qualified: str) -> LogicalField:
@@ -49,17 +49,22 @@ def kept_relation(input_plan: LogicalPlan, e: Expression, name: str) -> str | No
     return None
 
 
-def unique_names(names: list[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for n in names:
-        candidate, k = n, 1
-        while candidate in seen:
+def unique_columns(input_plan: LogicalPlan, exprs: list[Expression | None],
+                   names: list[str]) -> tuple[list[str], list[str | None]]:
+    """Names and relations of the columns computing `exprs` (None: an aggregate) from
+    `input_plan`, each (relation, name) pair made unique: `t.k` and `u.k` may both be `k`."""
+    seen: set[tuple[str | None, str]] = set()
+    out_names, out_relations = [], []
+    for e, name in zip(exprs, names):
+        relation = None if e is None else kept_relation(input_plan, e, name)
+        candidate, k = name, 1
+        while (relation, candidate) in seen:
             k += 1
-            candidate = f"{n}_{k}"
-        seen.add(candidate)
-        out.append(candidate)
-    return out
+            candidate, relation = f"{name}_{k}", None
+        seen.add((relation, candidate))
+        out_names.append(candidate)
+        out_relations.append(relation)
+    return out_names, out_relations
 
 
 def _nested_names(t: pa.DataType) -> int:

@@ -43,7 +43,7 @@ from .substrait_plan_names import (
     kept_relation,
     natural_name,
     top_level_names,
-    unique_names,
+    unique_columns,
 )
 from .substrait_read import ExpressionReader, Functions
 from .substrait_types import literal_from_substrait, schema_from_substrait
@@ -137,13 +137,12 @@ class PlanReader:
         if len(set(picked)) == len(picked):
             return RelColumns(rel.plan, tuple(picked))
         # a column passed on twice: a projection gives each copy its own name
-        names = unique_names([field_of(rel.plan, c).name for c in picked])
         exprs = [Parameter(FieldRef(c)) for c in picked]
-        return self._projection(rel, exprs, names, where)
+        return self._projection(rel, exprs, [field_of(rel.plan, c).name for c in picked], where)
 
-    def _projection(self, rel: RelColumns, exprs: list[Expression], names: list[str],
+    def _projection(self, rel: RelColumns, exprs: list[Expression], wanted: list[str],
                     where: str) -> RelColumns:
-        relations = [kept_relation(rel.plan, e, n) for e, n in zip(exprs, names)]
+        names, relations = unique_columns(rel.plan, exprs, wanted)
         node = _built(where, "projection", lambda: Projection(rel.plan, exprs, names, relations))
         return RelColumns(node, tuple(node.schema.qualified_names))
 
@@ -229,7 +228,7 @@ class PlanReader:
         if not picked:
             raise SubstraitError(f"a project that passes on no column (at {where})")
         names = hinted_names(p.common, len(picked)) or [natural_name(rel.plan, e) for e in picked]
-        return self._projection(rel, picked, unique_names(names), where)
+        return self._projection(rel, picked, names, where)
 
     def _aggregate(self, a, where: str) -> RelColumns:
         rel = self.read(a.input, where + ".input")
@@ -238,9 +237,10 @@ class PlanReader:
         aggregates = [self._measure(m, i, reader, f"{where}.measures[{i}]")
                       for i, m in enumerate(a.measures)]
         natural = [natural_name(rel.plan, k) for k in keys] + [t for _, _, t in aggregates]
-        names = unique_names(hinted_names(a.common, len(natural)) or natural)
+        names, relations = unique_columns(rel.plan, [*keys, *(None for _ in aggregates)],
+                                          hinted_names(a.common, len(natural)) or natural)
         key_names, agg_names = names[:len(keys)], names[len(keys):]
-        relations = [kept_relation(rel.plan, k, n) for k, n in zip(keys, key_names)]
+        relations = relations[:len(keys)]
         aggs = [AggregateExpr(func, arg, n) for (func, arg, _), n in zip(aggregates, agg_names)]
         node = _built(where, "aggregate", lambda: Aggregate(rel.plan, keys, key_names,
                                                             relations, aggs))
