@@ -14,11 +14,12 @@ from __future__ import annotations
 import decimal
 
 import pyarrow as pa
-from google.protobuf import unknown_fields, wrappers_pb2
+from google.protobuf import wrappers_pb2
 from substrait import algebra_pb2, type_pb2
 
 from ..errors import SubstraitError
 from ..visible_text import visible
+from .substrait_old_fields import add_old_field, old_field_numbers, old_field_value
 
 __all__ = [
     "ARROW_EXTENSION_TYPES",
@@ -209,7 +210,7 @@ def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
     if kind == "user_defined":
         return (user_types or UserTypes()).arrow_type(t.user_defined.type_reference, where)[0]
     if kind is None:
-        old = _old_fields(t)
+        old = old_field_numbers(t)
         if _OLD_TYPE_TIME in old:
             return pa.time64("us")
         if _OLD_TYPE_TIMESTAMP in old:
@@ -246,18 +247,8 @@ def _precision_unit(precision: int, where: str) -> str:
     return unit
 
 
-def _old_fields(message) -> set[int]:
-    return {f.field_number for f in unknown_fields.UnknownFieldSet(message)}
 
 
-def _old_value(message, number: int):
-    for f in unknown_fields.UnknownFieldSet(message):
-        if f.field_number == number:
-            return f.data
-    return None
-
-
-# -- schemas -------------------------------------------------------------------------
 
 
 def schema_to_substrait(schema: pa.Schema, out: type_pb2.NamedStruct,
@@ -331,13 +322,13 @@ def literal_to_substrait(value: pa.Scalar, where: str = "",
         target.precision = _UNIT_PRECISION[t.unit]
         target.value = value.cast(pa.int64()).as_py()
         if t.unit == "us":  # readers before Substrait 0.50 (pyarrow 26) know only this
-            _also_old(out, _OLD_LITERAL_TIMESTAMP_TZ if t.tz else _OLD_LITERAL_TIMESTAMP,
-                      target.value)
+            add_old_field(out, _OLD_LITERAL_TIMESTAMP_TZ if t.tz else _OLD_LITERAL_TIMESTAMP,
+                          target.value)
     elif pa.types.is_time(t):
         out.precision_time.precision = _UNIT_PRECISION[t.unit]
         out.precision_time.value = value.cast(pa.int64()).as_py()
         if t.unit == "us":
-            _also_old(out, _OLD_LITERAL_TIME, out.precision_time.value)
+            add_old_field(out, _OLD_LITERAL_TIME, out.precision_time.value)
     elif pa.types.is_decimal(t):
         type_to_substrait(t, True, where)
         unscaled = int(value.as_py().scaleb(t.scale, context=_DECIMAL))
@@ -425,15 +416,15 @@ def literal_from_substrait(lit: algebra_pb2.Expression.Literal, where: str,
         return pa.StructArray.from_arrays([pa.array([v.as_py()], v.type) for v in items],
                                           fields=list(t))[0]
     if kind is None:
-        old = _old_fields(lit)
+        old = old_field_numbers(lit)
         if _OLD_LITERAL_TIMESTAMP in old:
-            return pa.scalar(_signed(_old_value(lit, _OLD_LITERAL_TIMESTAMP)),
+            return pa.scalar(_signed(old_field_value(lit, _OLD_LITERAL_TIMESTAMP)),
                              pa.int64()).cast(pa.timestamp("us"))
         if _OLD_LITERAL_TIMESTAMP_TZ in old:
-            return pa.scalar(_signed(_old_value(lit, _OLD_LITERAL_TIMESTAMP_TZ)),
+            return pa.scalar(_signed(old_field_value(lit, _OLD_LITERAL_TIMESTAMP_TZ)),
                              pa.int64()).cast(pa.timestamp("us", "UTC"))
         if _OLD_LITERAL_TIME in old:
-            return _checked_cast(pa.scalar(_signed(_old_value(lit, _OLD_LITERAL_TIME)),
+            return _checked_cast(pa.scalar(_signed(old_field_value(lit, _OLD_LITERAL_TIME)),
                                            pa.int64()), pa.time64("us"), where)
         raise _refuse("a literal with no value set", where)
     raise _refuse(f"a {kind} literal has no Arrow value exprscope reads", where)
@@ -453,22 +444,8 @@ def _user_defined(value, where: str, user_types: UserTypes) -> pa.Scalar:
         raise _refuse(f"the literal does not fit {t}: {exc}", where) from None
 
 
-def _also_old(literal, number: int, value: int) -> None:
-    """Add the pre-0.50 field beside the current one: a reader that knows the current
-    field skips the old one as unknown, an old reader finds the value it knows."""
-    literal.MergeFromString(_varint((number << 3) | 0) + _varint(value & (1 << 64) - 1))
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
 
 
 def _signed(varint: int) -> int:

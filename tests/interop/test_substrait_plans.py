@@ -1,0 +1,299 @@
+"""Substrait Plans: DataFusion's plans read and run as DataFusion runs them, and bad input.
+
+DataFusion is the oracle: each SQL query becomes a Substrait Plan through
+`Serde.serialize_bytes`, exprscope reads it with `plan.from_substrait`,
+optimizes and runs it, and the rows must equal DataFusion's own result of the
+SQL (as sorted rows where the query has no ORDER BY; ORDER BYs here order by a
+key that decides every row's place, or compare sorted when they do not).
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as pa_dataset
+import pytest
+from datafusion import SessionContext
+from datafusion.substrait import Serde
+from substrait import algebra_pb2, plan_pb2
+
+import toolkit as tk
+from tests.interop.rows import rows
+from toolkit import plan
+
+T = pa.table({
+    "k": pa.array([i % 5 if i % 7 else None for i in range(30)], pa.int64()),
+    "a": pa.array([(i * 37) % 50 - 10 if i % 5 else None for i in range(30)], pa.int64()),
+    "x": pa.array([((i * 13) % 17) / 4 if i % 6 else None for i in range(30)], pa.float64()),
+    "s": pa.array([["JFK", "LGA", "EWR"][i % 3] if i % 4 else None for i in range(30)]),
+    "b": pa.array([None if i % 9 == 0 else i % 2 == 0 for i in range(30)]),
+    "id": pa.array(range(30), pa.int64()),
+})
+U = pa.table({"k": pa.array([0, 1, 1, 3, None, 7], pa.int64()),
+              "y": pa.array([10, None, 30, 40, 50, 60], pa.int64()),
+              "name": ["zero", "one", "uno", None, "null", "seven"]})
+
+QUERIES = [
+    # filters
+    "select * from t where a > 5",
+    "select k, a from t where a > 5 and x < 3 or s is null",
+    "select * from t where not (a > 5) and k is not null",
+    "select * from t where b",
+    "select * from t where k in (1, 3)",
+    "select * from t where k not in (1, 3)",
+    "select * from t where a between 0 and 20",
+    "select * from t where s = 'JFK' or x >= 2.5",
+    # projections: arithmetic, case, casts, coalesce
+    "select k, a * 2 + 1 as b, x / 2 as h, a - k as d from t",
+    "select abs(a) as m, -a as neg from t",
+    "select k, case when a > 10 then 'big' when a > 0 then 'small' else 'neg' end as c from t",
+    "select cast(a as double) / 4 as q, cast(k as varchar) as ks from t",
+    "select coalesce(a, 0) as a0, coalesce(s, 'none') as s0 from t",
+    "select k, a + 1 as a1 from t where b",
+    # aggregates
+    ("select k, sum(a) as sa, count(*) as n, count(s) as c, min(x) as mn, max(s) as mx, "
+     "avg(a) as m from t group by k"),
+    "select count(*) as n, sum(x) as sx, avg(x) as ax from t",
+    "select s, k, count(*) as n from t group by s, k",
+    "select s, sum(a) as total from t where a is not null group by s",
+    "select distinct k from t",
+    # order, limit, offset
+    "select * from t order by a desc nulls first, id",
+    "select * from t order by a nulls last, id desc limit 5",
+    "select * from t order by x, id limit 4 offset 3",
+    "select s, sum(a) as total from t group by s order by s nulls first",
+    "select k, a from t where a > 5 order by id limit 3",
+    # joins
+    "select t.k, a, y from t join u on t.k = u.k",
+    "select t.id, a, y, name from t left join u on t.k = u.k",
+    "select t.k, u.y from t join u on t.k = u.k and t.a = u.y",
+    "select name, count(*) as n, sum(a) as sa from t join u on t.k = u.k group by name",
+]
+
+
+@pytest.fixture(scope="module")
+def ctx() -> SessionContext:
+    ctx = SessionContext()
+    ctx.register_record_batches("t", [T.to_batches()])
+    ctx.register_record_batches("u", [U.to_batches()])
+    return ctx
+
+
+@pytest.mark.parametrize("sql", QUERIES)
+def test_datafusion_plans_run_to_datafusion_rows(ctx, sql):
+    data = Serde.serialize_bytes(sql, ctx)
+    p = plan.from_substrait(data, {"t": T, "u": U})
+    got = plan.create_physical_plan(plan.optimize(p)).collect()
+    want = ctx.sql(sql).to_arrow_table()
+    assert got.schema.names == want.schema.names
+    ordered = "order by" in sql
+    assert rows(got, ordered) == rows(want, ordered), p.explain()
+
+
+class _Checks(tk.Observer):
+    def __init__(self):
+        self.passed: set[str] = set()
+
+    def on_invariant(self, event):
+        if event.passed:
+            self.passed.add(event.name)
+
+
+def test_a_read_plan_explains_with_its_invariants_and_traces(ctx):
+    data = Serde.serialize_bytes("select k, sum(a) as sa from t where a > 0 group by k", ctx)
+    checks = _Checks()
+    with tk.observing(checks):
+        p = plan.from_substrait(memoryview(data), {"t": T})
+        plan.create_physical_plan(plan.optimize(p)).collect()
+    assert p.schema.names == ["k", "sa"]
+    assert "Aggregate: groupBy=[t.k], aggr=[sum(t.a)" in p.explain()
+    assert "Filter: (t.a > 0)" in p.explain()
+    assert "unique (relation, name)" in checks.passed
+    with tk.trace() as t:
+        plan.optimize(p)
+    assert t.steps
+
+
+def test_what_datafusion_writes_reads_from_a_message_and_a_dataset(ctx):
+    message = plan_pb2.Plan()
+    message.ParseFromString(Serde.serialize_bytes("select id from t where a > 30", ctx))
+    got = plan.create_physical_plan(plan.from_substrait(message, {"t": pa_dataset.dataset(T)}))
+    assert sorted(got.collect().column("id").to_pylist()) == sorted(
+        ctx.sql("select id from t where a > 30").to_arrow_table().column("id").to_pylist())
+
+
+# -- round trips --------------------------------------------------------------------------
+
+
+def _scans():
+    t, u = plan.scan("t", T), plan.scan("u", U)
+    return t, u, {"t": t.source, "u": u.source}
+
+
+def test_what_to_substrait_writes_reads_back_equal():
+    t, u, sources = _scans()
+    plans = [
+        t,
+        t.with_projection(["s", "k"]),
+        t.filter(tk.and_(tk.field("a") > 1, tk.or_(tk.is_null(tk.field("s")),
+                                                    tk.field("s") == "JFK"))),
+        t.project([tk.field("k") + 1, "s", tk.cast(tk.field("a"), pa.float64())],
+                  names=["k1", "s", "af"]),
+        t.aggregate(["k", "s"], [("sum", "a", "sa"), ("count", None, "n"), ("mean", "x", "m"),
+                                 ("min", "s", "lo"), ("max", "x", "hi"), ("count", "b", "nb")]),
+        t.aggregate([], [("count", None, "n")]),
+        t.sort([("a", "descending", "nulls_first"), ("id", "ascending")]).limit(4, 2),
+        t.join(u, on=[("k", "k")], how="left").filter(tk.field("y") > 10),
+        t.join(u, on=[("k", "k"), ("a", "y")]).project(["t.k", "name"]),
+    ]
+    for p in plans:
+        back = plan.from_substrait(p.to_substrait(), sources)
+        assert back.equals(p), (p.explain(), back.explain())
+
+
+def test_limits_run_in_acero_through_the_fields_it_reads():
+    import pyarrow.substrait as pa_substrait
+
+    t, _, _ = _scans()
+    p = t.sort([("id", "descending")]).limit(3, 2).project(["id"])
+    got = pa_substrait.run_query(p.to_substrait(), table_provider=lambda names, schema: T)
+    assert got.read_all().column("id").to_pylist() == [27, 26, 25]
+
+
+def test_what_has_no_substrait_form_is_refused_by_name():
+    t, _, _ = _scans()
+    empty = plan.EmptyRelation(t.schema, "always false")
+    with pytest.raises(tk.SubstraitError, match="EmptyRelation.*no Substrait rel"):
+        empty.to_substrait()
+    choose = t.project([tk.call("choose", [tk.literal(0), tk.field("a"), tk.field("k")])],
+                       names=["c"])
+    with pytest.raises(tk.SubstraitError, match=r"in Projection.*choose has no Substrait form"):
+        choose.to_substrait()
+    unsigned = plan.scan("w", pa.table({"n": pa.array([1], pa.uint8())}))
+    with pytest.raises(tk.SubstraitError, match="TableScan: w.*uint8"):
+        unsigned.to_substrait()
+    deep = t
+    for i in range(60):
+        deep = deep.filter(tk.field("a") > i)
+    with pytest.raises(tk.SubstraitError, match="61 nodes deep"):
+        deep.to_substrait()
+
+
+# -- bad input ----------------------------------------------------------------------------
+
+
+def _written(p) -> plan_pb2.Plan:
+    message = plan_pb2.Plan()
+    message.ParseFromString(p.to_substrait())
+    return message
+
+
+@pytest.mark.parametrize("data, where", [
+    (b"", "empty"),
+    (b"\x0a\x05\x12\x03", "not a Substrait Plan"),
+    (bytes(range(256)) * 3, "not a Substrait Plan"),
+    ("select 1", "takes the message's bytes"),
+])
+def test_bytes_that_are_no_plan_are_refused(data, where):
+    with pytest.raises(tk.SubstraitError, match=where):
+        plan.from_substrait(data, {"t": T})
+
+
+def test_truncated_plans_are_refused():
+    data = plan.scan("t", T).filter(tk.field("a") > 1).to_substrait()
+    for cut in (1, len(data) // 3, len(data) - 1):
+        with pytest.raises(tk.SubstraitError):
+            plan.from_substrait(data[:cut], {"t": T})
+
+
+def test_a_table_not_given_is_named_with_what_was_given():
+    data = plan.scan("t", T).to_substrait()
+    with pytest.raises(tk.SubstraitError, match=r"table 't'.*holds 'u'.*relations\[0\]"
+                                                r"\.root\.input\.read\.named_table"):
+        plan.from_substrait(data, {"u": U})
+
+
+def test_a_table_whose_schema_differs_names_the_field():
+    data = plan.scan("t", T).to_substrait()
+    other = T.set_column(1, "a", T.column("a").cast(pa.float64()))
+    with pytest.raises(tk.SubstraitError, match=r"column 'a' is double, but the read's "
+                                                r"base_schema says int64 \(at relations"):
+        plan.from_substrait(data, {"t": other})
+    with pytest.raises(tk.SubstraitError, match="has no column 'x'"):
+        plan.from_substrait(data, {"t": T.drop_columns(["x"])})
+
+
+def test_a_reference_past_the_input_names_where():
+    message = _written(plan.scan("t", T).filter(tk.field("a") > 1))
+    condition = message.relations[0].root.input.filter.condition
+    condition.scalar_function.arguments[0].value.selection.direct_reference.struct_field.field = 9
+    with pytest.raises(tk.SubstraitError, match=r"field 9 is past the 6 fields.*relations\[0\]"
+                                                r"\.root\.input\.filter\.condition"):
+        plan.from_substrait(message.SerializeToString(), {"t": T})
+
+
+def test_an_emit_past_the_columns_names_where():
+    message = _written(plan.scan("t", T).project(["a"]))
+    message.relations[0].root.input.project.common.emit.output_mapping[0] = 40
+    with pytest.raises(tk.SubstraitError, match=r"output_mapping\[0\] is 40.*project\.common"):
+        plan.from_substrait(message, {"t": T})
+
+
+def test_unsupported_rels_are_refused_by_kind_and_place(ctx):
+    union = Serde.serialize_bytes("select k from t union all select k from t", ctx)
+    with pytest.raises(tk.SubstraitError, match=r"a set rel has no exprscope plan node \(at "
+                                                r"relations\[0\]\.root\.input\.set\)"):
+        plan.from_substrait(union, {"t": T})
+    message = _written(plan.scan("t", T))
+    read = algebra_pb2.Rel()
+    read.CopyFrom(message.relations[0].root.input)
+    cross = message.relations[0].root.input
+    cross.Clear()
+    cross.cross.left.CopyFrom(read)
+    cross.cross.right.CopyFrom(read)
+    with pytest.raises(tk.SubstraitError, match=r"a cross rel.*root\.input\.cross"):
+        plan.from_substrait(message, {"t": T})
+    no_condition = Serde.serialize_bytes("select t.k, u.y from t, u", ctx)
+    with pytest.raises(tk.SubstraitError, match="no condition"):
+        plan.from_substrait(no_condition, {"t": T, "u": U})
+
+
+def test_what_exprscope_cannot_compute_is_refused_clearly(ctx):
+    cases = {
+        "select * from t offset 3": "keeps all the rest has no exprscope Limit",
+        "select k, count(distinct a) as n from t group by k": None,
+        "select t.k from t join u on t.k < u.k": "not an equality of a left column",
+        "select t.k from t right join u on t.k = u.k": "JOIN_TYPE_RIGHT join",
+    }
+    for sql, message in cases.items():
+        data = Serde.serialize_bytes(sql, ctx)
+        if message is None:  # DataFusion writes a distinct count as two aggregates
+            p = plan.from_substrait(data, {"t": T, "u": U})
+            got = plan.create_physical_plan(p).collect()
+            assert rows(got) == rows(ctx.sql(sql).to_arrow_table())
+            continue
+        with pytest.raises(tk.SubstraitError, match=message):
+            plan.from_substrait(data, {"t": T, "u": U})
+
+
+def test_an_aggregate_function_exprscope_lacks_is_named(ctx):
+    data = Serde.serialize_bytes("select stddev(a) as sd from t", ctx)
+    with pytest.raises(tk.SubstraitError, match=r"aggregate function stddev.*measures\[0\]"):
+        plan.from_substrait(data, {"t": T})
+
+
+def test_a_reads_filter_sees_every_base_column_and_its_mask_picks_after():
+    written = _written(plan.scan("t", T).filter(tk.field("a") > 30))
+    message = _written(plan.scan("t", T))
+    read = message.relations[0].root.input.read
+    read.filter.CopyFrom(written.relations[0].root.input.filter.condition)
+    read.best_effort_filter.CopyFrom(read.filter)
+    message.extensions.extend(written.extensions)
+    message.extension_urns.extend(written.extension_urns)
+    read.projection.select.struct_items.add().field = 5  # id
+    del message.relations[0].root.names[:]
+    message.relations[0].root.names.append("row")
+    p = plan.from_substrait(message, {"t": T})
+    assert p.schema.names == ["row"]
+    got = plan.create_physical_plan(p).collect().column("row").to_pylist()
+    assert got == T.filter(pc.greater(T.column("a"), 30)).column("id").to_pylist()
