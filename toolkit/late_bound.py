@@ -2,7 +2,8 @@
 
 `Expression.bind(schema)` is `toolkit.bind.bind`, `Expression.to_sql()` is
 `toolkit.to_sql.to_sql`, `LogicalPlan.explain(verbose=True)` runs the plan
-optimizer and planner, and Jupyter display draws with `toolkit.render`. Each of
+optimizer and planner, `LogicalPlan.to_substrait()` is
+`toolkit.interop.substrait_plans.to_substrait`, and Jupyter display draws with `toolkit.render`. Each of
 those modules imports the object's own module, so the object importing them
 back would make an import cycle. Instead, the module that does the work
 provides it here when it is imported, and the method looks it up: the import
@@ -30,6 +31,7 @@ OPERATIONS = {
     "explain_plan": "toolkit.plan.explain",
     "render": "toolkit.render",
     "to_substrait": "toolkit.interop.substrait_expressions",
+    "plan_to_substrait": "toolkit.interop.substrait_plans",
 }
 
 _provided: dict[str, Callable] = {}

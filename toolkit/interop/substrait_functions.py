@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = [
+    "AGGREGATE_MAPPINGS",
     "ARGUMENT_OPTIONS",
     "EXTRACT_COMPONENTS",
     "FUNCTION_MAPPINGS",
@@ -98,6 +99,16 @@ EXTRACT_COMPONENTS: dict[str, str] = {
     "YEAR": "year", "MONTH": "month", "DAY": "day", "HOUR": "hour", "MINUTE": "minute",
     "SECOND": "second", "QUARTER": "quarter", "DAY_OF_YEAR": "day_of_year",
     "MILLISECOND": "millisecond", "MICROSECOND": "microsecond", "NANOSECOND": "nanosecond",
+}
+
+# the aggregates of exprscope's plans: plan function -> (extension, Substrait name); the
+# Substrait `count` with no argument counts rows (count(*)); `avg` is exprscope's `mean`
+AGGREGATE_MAPPINGS: dict[str, tuple[str, str]] = {
+    "sum": ("functions_arithmetic", "sum"),
+    "min": ("functions_arithmetic", "min"),
+    "max": ("functions_arithmetic", "max"),
+    "mean": ("functions_arithmetic", "avg"),
+    "count": ("functions_aggregate_generic", "count"),
 }
 
 _BY_ARROW = {m.arrow: m for m in FUNCTION_MAPPINGS}

@@ -20,8 +20,8 @@ from substrait.version import substrait_version
 from ..errors import SubstraitError
 from .substrait_functions import urn_of
 
-__all__ = ["MAX_MESSAGE_BYTES", "declare_functions", "decode", "function_names", "producer",
-           "stamp_version"]
+__all__ = ["MAX_MESSAGE_BYTES", "add_old_field", "declare_functions", "decode", "function_names",
+           "old_field_values", "producer", "stamp_version"]
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
@@ -106,6 +106,34 @@ def stamp_version(message) -> None:
 
 def producer(message) -> str:
     return message.version.producer if message.HasField("version") else ""
+
+
+def old_field_values(message, number: int) -> list:
+    """The values of a field the current classes no longer declare: ints, or bytes of a
+    message, in the order written (Substrait removed e.g. FetchRel.count, which Acero reads)."""
+    return [f.data for f in unknown_fields.UnknownFieldSet(message) if f.field_number == number]
+
+
+def add_old_field(message, number: int, value) -> None:
+    """Write a field the current classes no longer declare: an int, or a message."""
+    if isinstance(value, int):
+        payload = _varint(value & 0xFFFFFFFFFFFFFFFF)
+        message.MergeFromString(_varint(number << 3) + payload)
+    else:
+        body = value.SerializeToString()
+        message.MergeFromString(_varint(number << 3 | 2) + _varint(len(body)) + body)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        low = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(low | 0x80)
+        else:
+            out.append(low)
+            return bytes(out)
 
 
 def _stem(name: str) -> str:

@@ -5,7 +5,10 @@
              .aggregate(["carrier"], [("count", None, "n")]).sort([("n", "descending")]))
     print(p.explain(verbose=True))
     plan.create_physical_plan(plan.optimize(p)).collect()
+    plan.from_substrait(data, {"flights": flights})   # a Substrait Plan as a LogicalPlan
 """
+
+import importlib as _importlib
 
 from . import explain as _explain  # noqa: F401  (provides LogicalPlan.explain(verbose=True))
 from .aggregates import AGGREGATE_FUNCTIONS, AggregateExpr
@@ -47,7 +50,15 @@ from .physical_plan import (
 )
 from .planner import create_physical_plan
 from .rules import Rule, RuleContext, default_rules
-from .sources import CsvSource, ParquetSource, Source, TableSource, add_reader, as_source
+from .sources import (
+                     CsvSource,
+                     DatasetSource,
+                     ParquetSource,
+                     Source,
+                     TableSource,
+                     add_reader,
+                     as_source,
+)
 
 __all__ = [
                      "AGGREGATE_FUNCTIONS",
@@ -60,6 +71,7 @@ __all__ = [
                      "AmbiguousColumnError",
                      "ColumnNotFoundError",
                      "CsvSource",
+                     "DatasetSource",
                      "DuplicateFieldError",
                      "EmptyExec",
                      "EmptyRelation",
@@ -103,3 +115,20 @@ __all__ = [
                      "scan",
                      "validation",
 ]
+
+# Substrait's protobuf classes are as slow to load as the planner: `from_substrait`
+# lives above the engine (toolkit.interop) and loads on first use (PEP 562)
+_ON_FIRST_USE = {"from_substrait": "toolkit.interop.substrait_plans"}
+
+
+def __getattr__(name: str):
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolkit.plan' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_ON_FIRST_USE})

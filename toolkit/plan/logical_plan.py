@@ -166,6 +166,11 @@ class LogicalPlan(FrozenNode):
             return plan_text(self, show_schema=schema)
         return late_bound.operation("explain_plan")(self, show_schema=schema, observer=observer)
 
+    def to_substrait(self) -> bytes:
+        """A Substrait Plan of this plan: bytes `pyarrow.substrait.run_query` runs, its
+        tables named by relation; `plan.from_substrait` reads it back."""
+        return late_bound.operation("plan_to_substrait")(self)
+
     def __str__(self) -> str:
         return plan_text(self)
 

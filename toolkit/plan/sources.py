@@ -1,4 +1,4 @@
-"""What a TableScan reads: a pyarrow Table (or pandas DataFrame), Parquet, CSV, or more.
+"""What a TableScan reads: a pyarrow Table (or pandas DataFrame), Dataset, Parquet, CSV, or more.
 
 A source knows its schema when the plan is built (DataFusion's data source
 registry: name -> schema + how to read) and streams record batches of the
@@ -22,6 +22,7 @@ from .errors import PlanError
 __all__ = [
     "BATCH_ROWS",
     "CsvSource",
+    "DatasetSource",
     "ParquetSource",
     "Source",
     "TableSource",
@@ -130,6 +131,31 @@ class CsvSource(Source):
         return f"csv path={self.path}"
 
 
+class DatasetSource(Source):
+    """A pyarrow Dataset (files, partitions): its scanner reads only the columns asked for."""
+
+    kind = "dataset"
+    exec_name = "DatasetExec"
+
+    def __init__(self, dataset):
+        self.dataset = dataset
+        self.schema = dataset.schema
+
+    def batches(self, columns=None, limit=None):
+        scanner = self.dataset.scanner(columns=_select(self.schema, columns),
+                                       batch_size=BATCH_ROWS)
+        return _limited(iter(scanner.to_batches()), limit)
+
+    def describe(self) -> str:
+        return f"dataset {type(self.dataset).__name__}"
+
+
+def _is_dataset(obj) -> bool:
+    # pyarrow.dataset is slow to import: only an object made by it can be one of its Datasets
+    return (type(obj).__module__.startswith("pyarrow._dataset")
+            and isinstance(obj, heavy_imports.dataset().Dataset))
+
+
 # Readers of other objects (a Spark DataFrame, ...) that packages above the engine add:
 # each takes any object and returns its Source, or None when it does not read that kind.
 _READERS: list[Callable[[object], Source | None]] = []
@@ -142,13 +168,15 @@ def add_reader(reader: Callable[[object], Source | None]) -> None:
 
 
 def as_source(obj) -> Source:
-    """The source for a Table, RecordBatch, pandas DataFrame, path or Spark DataFrame."""
+    """The source for a Table, RecordBatch, Dataset, pandas DataFrame, path or Spark DataFrame."""
     if isinstance(obj, Source):
         return obj
     if isinstance(obj, pa.Table):
         return TableSource(obj)
     if isinstance(obj, pa.RecordBatch):
         return TableSource(pa.Table.from_batches([obj]))
+    if _is_dataset(obj):
+        return DatasetSource(obj)
     if isinstance(obj, (str, os.PathLike)):
         path = os.fspath(obj)
         if not os.path.exists(path):
@@ -165,6 +193,6 @@ def as_source(obj) -> Source:
         source = reader(obj)
         if source is not None:
             return source
-    raise PlanError(f"scan: cannot read a {type(obj).__name__}; give a pyarrow Table, a pandas "
-                    "DataFrame, a .parquet or .csv path, or a Spark DataFrame (once "
+    raise PlanError(f"scan: cannot read a {type(obj).__name__}; give a pyarrow Table or "
+                    "Dataset, a pandas DataFrame, a .parquet or .csv path, or a Spark DataFrame (once "
                     "`toolkit.spark` is imported)")
