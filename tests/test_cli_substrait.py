@@ -151,13 +151,6 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, guarded, data, argv,
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_plan_without_plan_support_is_one_clear_line(capsys, sql_plan, monkeypatch):
-    monkeypatch.delattr(plan, "from_substrait", raising=False)
-    assert main(["explain", "--substrait", sql_plan]) == 2
-    err = capsys.readouterr().err
-    assert "holds a Substrait Plan" in err and len(err.strip().splitlines()) == 1
-
-
 # -- plans: the wiring, with a stand-in reader; then DataFusion's plan, read for real ---------
 @pytest.fixture
 def stand_in_reader(monkeypatch):

@@ -14,7 +14,7 @@ import pyarrow as pa
 import toolkit as tk
 
 from .cli_inputs import load_data
-from .errors import InputError, SubstraitError
+from .errors import InputError
 from .interop.substrait_expressions import BoundExpressions, from_substrait_all
 from .interop.substrait_files import plan_reads, read_substrait_file
 from .visible_text import visible
@@ -88,8 +88,4 @@ def _named(item: str, reads: dict) -> tuple[str, str]:
 
 def from_plan(message, tables: dict[str, pa.Table]):
     """The plan as exprscope's LogicalPlan, through `plan.from_substrait`."""
-    reader = getattr(tk.plan, "from_substrait", None)
-    if reader is None:  # an exprscope that reads Substrait expressions but not yet plans
-        raise SubstraitError("the file holds a Substrait Plan, and this exprscope reads "
-                             "Substrait expressions only (plan.from_substrait is missing)")
-    return reader(message, tables)
+    return tk.plan.from_substrait(message, tables)

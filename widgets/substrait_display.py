@@ -39,12 +39,8 @@ def substrait_mimebundle(message) -> dict:
 
 
 def _logical_plan(message):
-    reader = getattr(tk.plan, "from_substrait", None)
-    if reader is None:
-        raise ExprscopeError("this exprscope reads Substrait expressions only "
-                             "(plan.from_substrait is missing)")
     tables = {read.name: read.empty_table() for read in plan_reads(message)}
-    return reader(message, tables)
+    return tk.plan.from_substrait(message, tables)
 
 
 def _several(expressions: dict) -> dict:

@@ -94,13 +94,6 @@ def test_a_plan_displays_through_plan_from_substrait_on_empty_tables(ip, sql_pla
     assert data["text/plain"] == expected["text/plain"]
 
 
-def test_a_plan_without_plan_support_shows_why(ip, sql_plan, monkeypatch):
-    monkeypatch.delattr(plan, "from_substrait", raising=False)
-    data, _ = ip.display_formatter.format(sql_plan)
-    assert data["text/plain"].startswith("exprscope cannot draw this Substrait Plan")
-    assert "relations {" in data["text/plain"]
-
-
 @pytest.mark.skipif(not hasattr(plan, "from_substrait"),
                     reason="plan.from_substrait (Substrait plans) has not landed")
 def test_datafusions_plan_displays_as_its_logical_plan(ip, sql_plan):
