@@ -34,6 +34,7 @@ from ..plan.logical_plan import (
     SortKey,
     TableScan,
 )
+from ..plan.logical_schema import LogicalField
 from ..plan.sources import Source, as_source
 from ..visible_text import visible
 from .substrait_functions import AGGREGATE_MAPPINGS
@@ -130,7 +131,7 @@ class PlanReader:
         if len(set(picked)) == len(picked):
             return RelColumns(rel.plan, tuple(picked))
         # a column passed on twice: a projection gives each copy its own name
-        names = _unique([rel.plan.schema.field(c).name for c in picked])
+        names = _unique([_field(rel.plan, c).name for c in picked])
         exprs = [Parameter(FieldRef(c)) for c in picked]
         return self._projection(rel, exprs, names, where)
 
@@ -367,7 +368,7 @@ class PlanReader:
     def named(self, rel: RelColumns, names: list[str], where: str) -> LogicalPlan:
         """The plan whose output columns are `rel`'s columns under the root's names."""
         schema = rel.plan.schema
-        fields = [schema.field(c) for c in rel.columns]
+        fields = [_field(rel.plan, c) for c in rel.columns]
         top = _top_level_names(names, [f.type for f in fields], where) if names else [
             f.name for f in fields]
         if list(rel.columns) == schema.qualified_names and top == schema.names:
@@ -398,7 +399,7 @@ def _check_schema(name: str, base: pa.Schema, table: pa.Schema, where: str) -> N
 
 
 def _mask(mask, width: int, where: str) -> list[int]:
-    if mask.HasField("list_selection") or not mask.HasField("select"):
+    if not mask.HasField("select"):
         raise SubstraitError(f"a read projection that is not a list of top-level columns has "
                              f"no exprscope form (at {where})")
     out = []
@@ -460,6 +461,12 @@ def _equi_keys(condition: Expression, left: set[str], right: set[str],
     return on
 
 
+def _field(node: LogicalPlan, qualified: str) -> LogicalField:
+    """The field of `node` whose qualified name is `qualified` (names a bare lookup may
+    find twice, `k` beside `u.k`, are exact here)."""
+    return node.schema[node.schema.qualified_names.index(qualified)]
+
+
 def _hinted(common, count: int) -> list[str] | None:
     names = list(common.hint.output_names) if common.HasField("hint") else []
     return names if len(names) == count else None
@@ -468,14 +475,14 @@ def _hinted(common, count: int) -> list[str] | None:
 def _natural_name(input_plan: LogicalPlan, e: Expression) -> str:
     """A column's own name; a computed one's text, as the builder names it."""
     if e.is_field and e.ref.is_name:
-        return input_plan.schema.field(e.ref.name).name
+        return _field(input_plan, e.ref.name).name
     return output_name(e)
 
 
 def _kept_relation(input_plan: LogicalPlan, e: Expression, name: str) -> str | None:
     """A column passed on under its own name keeps its relation, as the builder has it."""
     if e.is_field and e.ref.is_name:
-        f = input_plan.schema.field(e.ref.name)
+        f = _field(input_plan, e.ref.name)
         if f.name == name:
             return f.relation
     return None

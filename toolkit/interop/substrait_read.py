@@ -131,6 +131,9 @@ class ExpressionReader:
             for arg in args[2:]:
                 out = Call(mapping.arrow, [out, arg])
             return out
+        if mapping.arrow == "is_null":  # with Arrow's default options, as tk.is_null and
+            # tk.parse build it, so what exprscope wrote reads back equal
+            return Call("is_null", args, pc.NullOptions(nan_is_null=False))
         return Call(mapping.arrow, args)
 
     def _function_name(self, anchor: int, where: str) -> tuple[str, str]:
