@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = ["index.md", "getting-started.md", "concepts.md", "jupyter.md", "api.md",
-         "differences-from-arrow.md"]
+         "differences-from-arrow.md", "substrait.md"]
 
 
 @pytest.fixture(scope="module")
@@ -82,12 +82,12 @@ def test_the_concepts_pictures_are_drawn_by_the_toolkit(tmp_path):
 def test_the_jupyter_guides_python_blocks_run_as_written(capsys):
     """Every Python block of docs/jupyter.md (magics aside) runs in one fresh namespace."""
     text = (Path(__file__).resolve().parents[1] / "docs" / "jupyter.md").read_text(encoding="utf-8")
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S)
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.DOTALL)
               if not b.lstrip().startswith("%")]
     assert blocks
     namespace: dict = {}
     for block in blocks:
-        exec(compile(block, "docs/jupyter.md", "exec"), namespace)
+        exec(compile(block, "docs/jupyter.md", "exec"), namespace)  # noqa: S102 - the guide's own code
     assert namespace["explorer"].current is not None
 
 
@@ -99,3 +99,21 @@ def test_the_function_list_in_the_api_page_is_current(build):
 
     listed = build.current_function_list()
     assert all(f"| `{name}` |" in listed for name in function_names())
+
+
+def test_the_substrait_function_tables_are_current(build):
+    """docs/substrait.md lists every mapping the Substrait reader and writer share
+    (regenerate with `python docs/build.py --substrait`)."""
+    assert build.current_substrait_tables() == build.substrait_tables()
+    from toolkit.interop.substrait_functions import ARGUMENT_OPTIONS, FUNCTION_MAPPINGS
+
+    listed = build.current_substrait_tables()
+    assert all(f"| `{m.arrow}` | `{m.substrait}` |" in listed for m in FUNCTION_MAPPINGS)
+    assert all(f"| `{name}` |" in listed for name in ARGUMENT_OPTIONS)
+
+
+def test_a_stale_substrait_table_is_noticed(build, monkeypatch):
+    from toolkit.interop import substrait_functions
+
+    monkeypatch.setitem(substrait_functions.ARGUMENT_OPTIONS, "made_up", ("functions_x", "y"))
+    assert build.current_substrait_tables() != build.substrait_tables()

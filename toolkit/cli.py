@@ -3,6 +3,8 @@
     exprscope explain "a + 1 > 3" --schema "a:int64" [--guarantee "a > 5"] [--html out.html]
     exprscope trace "if_else(a != 0, b / a, 0)" --data flights.parquet [--mode eager]
     exprscope scan data/flights --filter "month >= 11 AND carrier = 'UA'" [--partitioning hive]
+    exprscope explain --substrait filter.pb [--data flights.parquet]    (its expressions or plan)
+    exprscope trace --substrait filter.pb --data flights.parquet
 
 The terminal gets the story as text (colored on a terminal); `--html` writes the
 standalone report and `--svg-dir` one SVG per step. Every mistake in the input
@@ -28,6 +30,7 @@ from .errors import (
     BindError,
     ExprscopeError,
     FieldRefError,
+    InputError,
     KernelError,
     NoKernelError,
     ParseError,
@@ -42,7 +45,7 @@ from .scan import explain_scan
 from .trace.steps import step_title
 from .visible_text import visible, visible_lines
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 EXIT_INPUT = 2
 EXIT_FAILED = 1
@@ -61,9 +64,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="{explain,trace,scan}")
 
     def common(p, data_required: bool):
-        p.add_argument("expr", help="the expression, in SQL-like text: \"a + 1 > 3\"")
-        p.add_argument("--data", required=data_required, metavar="FILE",
-                       help="a .parquet, .csv, .tsv or .arrow file")
+        p.add_argument("expr", nargs="?",
+                       help="the expression, in SQL-like text: \"a + 1 > 3\"")
+        p.add_argument("--substrait", metavar="FILE",
+                       help="read the expressions (a Substrait ExtendedExpression) or the plan "
+                            "(a Substrait Plan) from FILE, binary protobuf or its JSON, instead "
+                            "of the expression text")
+        p.add_argument("--data", required=data_required, metavar="FILE", action="append",
+                       help="a .parquet, .csv, .tsv or .arrow file (for a Substrait plan "
+                            "reading several tables: NAME=FILE, once per table)")
         p.add_argument("--schema", metavar="SPEC",
                        help="field types, \"a:int64,b:string\" (or the columns' types in --data)")
         p.add_argument("--html", metavar="OUT", help="write the standalone HTML report here")
@@ -137,7 +146,7 @@ def _one_line(exc) -> str:
 def _inputs(args):
     expr = _expression(args.expr, args.pyarrow)
     schema = parse_schema_spec(args.schema) if args.schema else None
-    table = load_data(args.data, schema) if args.data else None
+    table = load_data(_one_data_file(args), schema) if args.data else None
     if table is not None:
         schema = table.schema
     return expr, schema, table
@@ -148,7 +157,15 @@ def _expression(text: str, pyarrow_text: bool):
     return from_pyarrow(parse_pyarrow(text)) if pyarrow_text else parse(text)
 
 
+def _one_data_file(args) -> str:
+    if len(args.data) > 1:
+        raise InputError("--data is given more than once; an expression reads one file")
+    return args.data[0]
+
+
 def _explain(args) -> int:
+    if _substrait_or_text(args):
+        return _explain_substrait(args)
     expr, schema, table = _inputs(args)
     if schema is None:
         return _fail("explain needs the field types: give --schema \"a:int64,...\" or --data FILE")
@@ -172,7 +189,9 @@ def _explain(args) -> int:
 
 
 def _trace(args) -> int:
-    expr, schema, table = _inputs(args)
+    if _substrait_or_text(args):
+        return _trace_substrait(args)
+    expr, _schema, table = _inputs(args)
     failure = None
     result = None
     with tk.trace() as recorded:
@@ -191,6 +210,125 @@ def _trace(args) -> int:
         hint = " (lazy evaluation runs each branch only on its rows: try --mode lazy)" \
             if args.mode == "eager" else ""
         return _fail(f"evaluation failed: {_one_line(failure)}{hint}", EXIT_FAILED)
+    return 0
+
+
+# -- the two commands on a Substrait file -----------------------------------------
+def _substrait_or_text(args) -> bool:
+    """True for `--substrait FILE`; refuses both or neither, and options that do not apply."""
+    if args.substrait is None:
+        if args.expr is None:
+            raise InputError(f"{args.command} needs an expression (\"a + 1 > 3\") or "
+                             "--substrait FILE")
+        return False
+    clashing = [name for name, given in (("the expression text", args.expr is not None),
+                                         ("--pyarrow", args.pyarrow),
+                                         ("--schema", args.schema is not None)) if given]
+    if clashing:
+        raise InputError(f"--substrait reads the expressions and their schema from the file; "
+                         f"leave out {' and '.join(clashing)}")
+    return True
+
+
+def _substrait_input(args):
+    # the substrait package's classes load only for the commands that read one
+    from . import cli_substrait
+
+    return cli_substrait, cli_substrait.SubstraitInput(args.substrait)
+
+
+def _explain_substrait(args) -> int:
+    helpers, source = _substrait_input(args)
+    if source.is_plan:
+        if args.guarantee:
+            raise InputError("--guarantee applies to expressions; a plan's filters are "
+                             "simplified by its own rules")
+        return _run_plan(args, helpers, source, traced=False)
+    found = source.expressions
+    table = helpers.conform(load_data(_one_data_file(args)), found.schema, args.data[0]) \
+        if args.data else None
+    guarantee = parse(args.guarantee) if args.guarantee else None
+    failure = None
+    optimized = {}
+    with tk.trace() as recorded:
+        for name, expr in found.expressions.items():
+            with tk.trace() as one:
+                optimized[name] = optimize(expr, found.schema, guarantee=guarantee)
+                if table is not None:
+                    try:
+                        tk.evaluate(optimized[name], table)
+                    except KernelError as exc:
+                        failure = failure or exc
+            _print_heading(name, found.expressions)
+            _print_story(one, args)
+    print()
+    for name, expr in optimized.items():
+        label = f"optimized {visible(name)!r}" if len(optimized) > 1 else "optimized"
+        for line in fit_line(f"{label}: {visible(expr.to_string())}", _width()):
+            print(line)
+    _write_outputs(recorded, args, f"exprscope explain: {args.substrait}")
+    if failure is not None:
+        return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
+    return 0
+
+
+def _trace_substrait(args) -> int:
+    helpers, source = _substrait_input(args)
+    if source.is_plan:
+        return _run_plan(args, helpers, source, traced=True)
+    found = source.expressions
+    table = helpers.conform(load_data(_one_data_file(args)), found.schema, args.data[0])
+    failure = None
+    with tk.trace() as recorded:
+        for name, expr in found.expressions.items():
+            result = None
+            with tk.trace() as one:
+                try:
+                    result = tk.evaluate(expr, table, mode=args.mode)
+                except KernelError as exc:
+                    failure = failure or exc
+            _print_heading(name, found.expressions)
+            _print_story(one, args)
+            if result is not None:
+                print(f"\nresult ({_length(result):,} values of {visible(str(result.type))}):")
+                print(_preview(result))
+            else:
+                _print_failing_row(failure, table)
+    _write_outputs(recorded, args, f"exprscope trace ({args.mode}): {args.substrait}")
+    if failure is not None:
+        return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
+    return 0
+
+
+def _print_heading(name: str, expressions: dict) -> None:
+    if len(expressions) > 1:
+        position = list(expressions).index(name) + 1
+        gap = "\n" if position > 1 else ""
+        print(f"{gap}== expression {visible(name)!r} ({position} of {len(expressions)}) ==")
+
+
+def _run_plan(args, helpers, source, traced: bool) -> int:
+    """A Substrait plan: explained rule by rule with its invariant checks (`explain`), or
+    run under a trace (`trace`); run on --data when given, else on empty tables."""
+    tables = helpers.plan_tables(source.message, args.data)
+    result = failure = None
+    with tk.trace() as recorded:
+        logical = helpers.from_plan(source.message, tables)
+        if not traced:
+            print(logical.explain(verbose=True))
+        if traced or args.data:
+            try:
+                result = tk.plan.create_physical_plan(tk.plan.optimize(logical)).collect()
+            except KernelError as exc:
+                failure = exc
+    if traced:
+        _print_story(recorded, args)
+    if result is not None:
+        print(f"\nresult ({result.num_rows:,} rows):")
+        print(_preview_rows(result))
+    _write_outputs(recorded, args, f"exprscope {args.command}: {args.substrait}")
+    if failure is not None:
+        return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
     return 0
 
 
@@ -257,6 +395,15 @@ def _preview(result) -> str:
     if len(result) > _PREVIEW_ROWS:
         lines.append(f"  ... {len(result) - _PREVIEW_ROWS:,} more")
     return "\n".join(lines)
+
+
+def _preview_rows(table: pa.Table) -> str:
+    rows = table.slice(0, _PREVIEW_ROWS).to_pylist()
+    lines = [f"  {i}: " + ", ".join(f"{visible(str(k))}={visible(repr(v))}" for k, v in row.items())
+             for i, row in enumerate(rows)]
+    if table.num_rows > _PREVIEW_ROWS:
+        lines.append(f"  ... {table.num_rows - _PREVIEW_ROWS:,} more")
+    return "\n".join(lines) if lines else "  (no rows)"
 
 
 def _print_failing_row(failure, table) -> None:

@@ -13,6 +13,7 @@ from .magics import ExprscopeMagics
 from .rich_display import mimebundle, register_formatters
 from .scan_view import ScanView
 from .selection_view import SelectionView
+from .substrait_formatters import register_substrait_formatters
 
 __all__ = [
     "Explorer",
@@ -25,6 +26,8 @@ __all__ = [
 
 
 def load_ipython_extension(ip) -> None:
-    """`%load_ext widgets`: register the magics and the display of single steps."""
+    """`%load_ext widgets`: register the magics, the display of single steps and that of
+    Substrait messages."""
     ip.register_magics(ExprscopeMagics)
     register_formatters(ip)
+    register_substrait_formatters(ip)

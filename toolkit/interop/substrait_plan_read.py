@@ -428,7 +428,7 @@ def _fetch_number(f, field: str, old_number: int, where: str) -> int | None:
         if e.WhichOneof("rex_type") != "literal":
             raise SubstraitError(f"a fetch's {field} that is not a literal has no exprscope "
                                  f"form (at {where}.{field})")
-        value = literal_from_substrait(e.literal, f"{where}.{field}.literal", self.user_types)
+        value = literal_from_substrait(e.literal, f"{where}.{field}.literal")
         if not pa.types.is_integer(value.type) or not value.is_valid:
             raise SubstraitError(f"a fetch's {field} must be a non-null integer, got {value.type} "
                                  f"(at {where}.{field})")
