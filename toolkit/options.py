@@ -14,8 +14,10 @@ import inspect
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .bounded_cache import ObjectCache
+
 __all__ = ["option_values", "option_scalars", "options_to_string", "cast_target", "value_set",
-           "field_names", "options_equal", "options_changed_text"]
+           "field_names", "field_name_at", "options_equal", "options_changed_text"]
 
 
 def _fingerprint(options: pc.FunctionOptions) -> bytes:
@@ -48,8 +50,28 @@ def value_set(options: pc.SetLookupOptions) -> pa.Array:
     return option_scalars(options)["value_set"].values
 
 
+# Reading the names costs a serialization of every name; a printer asks for one
+# argument's name at a time, so a struct of n fields read per argument was n^2.
+# The names are remembered per options object (kept alive here, so its id cannot be
+# reused).
+_FIELD_NAMES = ObjectCache(1024)  # MakeStructOptions object -> its field names
+
+
+def _names(options: pc.MakeStructOptions) -> tuple[str, ...]:
+    hit = _FIELD_NAMES.get(options)
+    if hit is None:
+        hit = _FIELD_NAMES.put(options, tuple(option_values(options)["field_names"]))
+    return hit
+
+
 def field_names(options: pc.MakeStructOptions) -> list[str]:
-    return list(option_values(options)["field_names"])
+    return list(_names(options))
+
+
+def field_name_at(options: pc.MakeStructOptions, index: int) -> str | None:
+    """The name of field `index`, None past the last one, without copying the names."""
+    names = _names(options)
+    return names[index] if 0 <= index < len(names) else None
 
 
 def options_equal(a: pc.FunctionOptions | None, b: pc.FunctionOptions | None) -> bool:

@@ -17,6 +17,7 @@ from ..errors import UsageError
 from ..expression import COMPARISON_SYMBOLS, Expression, Literal
 from ..options import (
     cast_target,
+    field_name_at,
     field_names,
     option_values,
     options_changed_text,
@@ -209,10 +210,9 @@ def arg_role(node: Expression, index: int) -> str | None:
         return "index" if index == 0 else f"value {index - 1}"
     if name == "make_struct" and node.options is not None:
         try:
-            names = field_names(node.options)
+            return field_name_at(node.options, index)
         except Exception:  # options that are not MakeStructOptions: no role
             return None
-        return names[index] if index < len(names) else None
     return None
 
 
