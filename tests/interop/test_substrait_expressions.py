@@ -16,6 +16,7 @@ from pyarrow import acero
 from substrait import algebra_pb2, extended_expression_pb2, type_pb2
 
 import toolkit as tk
+from toolkit.expression import preorder
 from toolkit.options import options_changed_text
 
 from tests.execution.expression_strategies import SCHEMA, expressions, same_values, tables
@@ -74,7 +75,7 @@ def test_what_exprscope_writes_acero_reads_and_computes_the_same(pair, table):
     # Acero reads a one-clause if_then as if_else, which gives null where the condition
     # is null; Substrait's if_then (SQL's CASE) takes the else there, as case_when does
     assume(not any(n.is_call and n.name == "case_when" and len(n.args[0].args) == 1
-                   and len(n.args) == 3 for n in tk.walk(bound)))
+                   and len(n.args) == 3 for n in preorder(bound)))
     try:
         expected = run_acero(theirs, table)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):

@@ -20,6 +20,7 @@ __all__ = [
     "ARGUMENT_OPTIONS",
     "EXTRACT_COMPONENTS",
     "FUNCTION_MAPPINGS",
+    "ROUNDING_MODES",
     "FunctionMapping",
     "mapping_for_arrow",
     "mappings_for_substrait",
@@ -92,7 +93,17 @@ ARGUMENT_OPTIONS: dict[str, tuple[str, str]] = {
     "binary_join_element_wise": ("functions_string", "concat"),
     "max_element_wise": ("functions_comparison", "greatest_skip_null"),
     "min_element_wise": ("functions_comparison", "least_skip_null"),
+    "round": ("functions_rounding", "round"),
+    "round_binary": ("functions_rounding", "round"),
 }
+
+# round(x, digits)'s rounding option: Arrow's RoundMode of each, in Arrow's enum order
+ROUNDING_MODES: tuple[tuple[str, str], ...] = (
+    ("FLOOR", "down"), ("CEILING", "up"), ("TRUNCATE", "towards_zero"),
+    ("AWAY_FROM_ZERO", "towards_infinity"), ("TIE_DOWN", "half_down"), ("TIE_UP", "half_up"),
+    ("TIE_TOWARDS_ZERO", "half_towards_zero"), ("TIE_AWAY_FROM_ZERO", "half_towards_infinity"),
+    ("TIE_TO_EVEN", "half_to_even"), ("TIE_TO_ODD", "half_to_odd"),
+)
 
 # extract(component, x): the Arrow function of each component Substrait names
 EXTRACT_COMPONENTS: dict[str, str] = {

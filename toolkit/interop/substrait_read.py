@@ -20,6 +20,7 @@ from ..visible_text import visible
 from .substrait_functions import (
     ARGUMENT_OPTIONS,
     EXTRACT_COMPONENTS,
+    ROUNDING_MODES,
     FunctionMapping,
     mappings_for_substrait,
 )
@@ -30,7 +31,9 @@ __all__ = ["ExpressionReader", "Functions"]
 Functions = dict  # function anchor -> (extension stem or "", function name)
 
 _CASE = {"CASE_SENSITIVE": False, "CASE_INSENSITIVE": True}
-_BY_SUBSTRAIT_OPTION = {sub: arrow for arrow, (_, sub) in ARGUMENT_OPTIONS.items()}
+_BY_SUBSTRAIT_OPTION = {sub: arrow for arrow, (_, sub) in ARGUMENT_OPTIONS.items()
+                        if arrow != "round"}  # round(x, digits) is round_binary
+_ROUND_MODE = dict(ROUNDING_MODES)
 
 
 class ExpressionReader:
@@ -259,24 +262,30 @@ def _choose(name: str, extension: str, options: dict[str, list[str]],
         raise SubstraitError(f"the Substrait function {visible(shown)} has no exprscope "
                              f"function (at {where}); docs/substrait.md lists the ones "
                              "exprscope reads")
-    for option, prefs in options.items():
+    for option in options:
         if not any(option == o for c in candidates for o, _ in c.options):
             raise SubstraitError(f"{visible(name)} has no option {visible(option)!r} in "
                                  f"exprscope (at {where})")
     if not options:
         return next(c for c in candidates if c.default)
-    # the first preference, in the message's order, that some Arrow variant is
-    for option, prefs in options.items():
-        for pref in prefs:
-            for c in candidates:
-                if (option, pref) in c.options:
-                    return c
-        raise SubstraitError(f"{visible(name)} with {visible(option)} "
-                             f"{' or '.join(visible(p) for p in prefs)} has no Arrow kernel "
-                             f"(Arrow has "
-                             f"{', '.join(v for c in candidates for o, v in c.options if o == option)}"
-                             f") (at {where})")
-    raise AssertionError("unreachable")
+    # the Arrow variant every option allows, by the message's order of preference
+    def rank(c: FunctionMapping) -> tuple | None:
+        places = []
+        for option, prefs in options.items():
+            chosen = dict(c.options).get(option)
+            if chosen not in prefs:
+                return None
+            places.append(prefs.index(chosen))
+        return tuple(places)
+
+    ranked = sorted((r, i) for i, c in enumerate(candidates) if (r := rank(c)) is not None)
+    if not ranked:
+        asked = "; ".join(f"{visible(o)} {' or '.join(visible(p) for p in prefs)}"
+                          for o, prefs in options.items())
+        known = ", ".join(f"{o} {v}" for c in candidates for o, v in c.options)
+        raise SubstraitError(f"{visible(name)} with {asked} has no Arrow kernel (Arrow has "
+                             f"{known}) (at {where})")
+    return candidates[ranked[0][1]]
 
 
 def _literal_text(arg: Expression, what: str, name: str, where: str) -> str:
@@ -291,6 +300,16 @@ def _argument_options(arrow: str, name: str, args, options, where: str) -> Expre
         return Call(arrow, args, pc.ElementWiseAggregateOptions(skip_nulls=True))
     if arrow == "binary_join_element_wise":
         return Call(arrow, [*args, Literal(pa.scalar("", pa.string()))])
+    if arrow == "round_binary":
+        if len(args) != 2:
+            raise SubstraitError(f"round takes a value and a number of digits, got {len(args)} "
+                                 f"arguments (at {where})")
+        prefs = options.pop("rounding", ["TIE_TO_EVEN"])
+        mode = next((_ROUND_MODE[p] for p in prefs if p in _ROUND_MODE), None)
+        if mode is None or options:
+            raise SubstraitError(f"round with {', '.join(prefs)} "
+                                 f"{' '.join(options)} has no Arrow form (at {where})")
+        return Call(arrow, args, pc.RoundBinaryOptions(mode))
     if len(args) != 2:
         raise SubstraitError(f"{name} takes 2 arguments, got {len(args)} (at {where})")
     pattern = _literal_text(args[1], "pattern", name, where)

@@ -454,13 +454,14 @@ def _signed(varint: int) -> int:
 
 
 def _checked_cast(value: pa.Scalar, t: pa.DataType, where: str) -> pa.Scalar:
+    if pa.types.is_time(t):
+        count = value.as_py()
+        per_day = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000,
+                   "ns": 86_400_000_000_000}[t.unit]
+        if not 0 <= count < per_day:
+            raise _refuse(f"the literal does not fit {t}: {count} {t.unit} is not a time of "
+                          "day", where)
     try:
-        if pa.types.is_time(t):
-            count = value.as_py()
-            per_day = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000,
-                       "ns": 86_400_000_000_000}[t.unit]
-            if not 0 <= count < per_day:
-                raise ValueError(f"{count} {t.unit} is not a time of day")
         return value.cast(t)
     except (ValueError, pa.ArrowException) as exc:
         raise _refuse(f"the literal does not fit {t}: {exc}", where) from None

@@ -24,6 +24,7 @@ from ..visible_text import visible
 from .substrait_functions import (
     ARGUMENT_OPTIONS,
     EXTRACT_COMPONENTS,
+    ROUNDING_MODES,
     mapping_for_arrow,
 )
 from .substrait_types import UserTypes, literal_to_substrait, type_to_substrait
@@ -227,6 +228,13 @@ class ExpressionWriter:
             if not values.get("skip_nulls", True):
                 substrait = substrait.removesuffix("_skip_null")
             self._function(out, extension, substrait, call, args, ())
+        elif name in ("round", "round_binary"):
+            mode = ROUNDING_MODES[values.get("round_mode", 8)][0]
+            if name == "round":
+                digits = algebra_pb2.Expression()
+                digits.literal.i32 = values.get("ndigits", 0)
+                args = [*args, digits]
+            self._function(out, extension, substrait, call, args, (("rounding", mode),))
         elif name == "binary_join_element_wise":
             separator = call.args[-1]
             if not (separator.is_literal and separator.value.is_valid
