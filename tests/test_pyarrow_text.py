@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from toolkit.cli import main
 from toolkit.errors import ParseError
-from toolkit.pyarrow_text import parse_pyarrow
+from toolkit.interop.pyarrow_text import parse_pyarrow
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -84,7 +84,7 @@ def test_cli_reads_pyarrow_text(tmp_path, capsys):
     (" | ".join(['pc.field("a")'] * 2_000), None),
 ])
 def test_too_deep_text_is_refused_naming_the_limit_and_where(text, culprit):
-    from toolkit.pyarrow_text import MAX_PYARROW_NESTING
+    from toolkit.interop.pyarrow_text import MAX_PYARROW_NESTING
     with pytest.raises(ParseError) as info:
         parse_pyarrow(text)
     assert f"more than {MAX_PYARROW_NESTING:,} levels" in info.value.reason

@@ -38,7 +38,7 @@ from .errors import (
 from .expression import from_pyarrow
 from .parse import parse
 from .passes import optimize
-from .pyarrow_text import parse_pyarrow
+from .interop.pyarrow_text import parse_pyarrow
 from .render import to_svg, to_text, write_report
 from .render.text import DEFAULT_WIDTH, MIN_WIDTH, fit_line
 from .scan import explain_scan

@@ -24,7 +24,7 @@ from . import late_bound
 from .errors import BuildError, PyarrowConversionError, UsageError
 from .field_ref import FieldPath, FieldRef
 from .options import field_names, options_equal, options_to_string
-from .pyarrow_serialized import tokens as pyarrow_tokens
+from .interop.pyarrow_serialized import tokens as pyarrow_tokens
 from .scalar_values import python_value
 from .visible_text import visible, visible_lines
 

@@ -33,7 +33,7 @@ from toolkit.errors import (
     NoKernelError,
     ParseError,
 )
-from toolkit.pyarrow_text import parse_pyarrow
+from toolkit.interop.pyarrow_text import parse_pyarrow
 from toolkit.trace.steps import EVAL, step_kind
 from toolkit.visible_text import visible_lines
 

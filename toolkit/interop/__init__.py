@@ -1,24 +1,43 @@
 """Bridges to other systems' expressions and plans, in one place.
 
-pyarrow's compute expressions (`from_pyarrow`, `Expression.to_pyarrow`) and their
-text (`pyarrow_text`) live beside the engine they feed; Substrait, the format
-engines exchange expressions and plans in, lives here:
-
-    tk.from_substrait(data)            one ExtendedExpression -> a bound Expression
-    tk.from_substrait_all(data)        every expression, by name, with the schema
-    e.to_substrait(schema)             -> bytes pyarrow.substrait reads
-    plan.from_substrait(data, tables)  a Substrait Plan -> LogicalPlan
-    p.to_substrait()                   -> Plan bytes pyarrow.substrait.run_query runs
+    pyarrow_serialized    pyarrow compute expressions, read through Arrow's own
+                          serialization (`tk.from_pyarrow`; `Expression.to_pyarrow`
+                          writes them back)
+    pyarrow_text          pyarrow expression text, read without running it
+    substrait_*           Substrait, the format engines exchange expressions and plans in:
+        tk.from_substrait(data)            one ExtendedExpression -> a bound Expression
+        tk.from_substrait_all(data)        every expression, by name, with the schema
+        e.to_substrait(schema)             -> bytes pyarrow.substrait reads
+        plan.from_substrait(data, tables)  a Substrait Plan -> LogicalPlan
+        p.to_substrait()                   -> Plan bytes pyarrow.substrait.run_query runs
 
 `substrait_functions` is the table of which Arrow function each Substrait
-function is; docs/substrait.md is generated from it.
+function is; docs/substrait.md is generated from it. The expression model reads
+pyarrow objects on construction (`as_expression`), so `from_pyarrow` itself stays
+in `toolkit.expression`; the Substrait modules load on first use (protobuf's
+classes cost as much to import as the rest of the engine).
 """
 
-from .substrait_expressions import (
-    BoundExpressions,
-    from_substrait,
-    from_substrait_all,
-    to_substrait,
-)
+import importlib as _importlib
 
-__all__ = ["BoundExpressions", "from_substrait", "from_substrait_all", "to_substrait"]
+_ON_FIRST_USE = {
+    "BoundExpressions": "toolkit.interop.substrait_expressions",
+    "from_substrait": "toolkit.interop.substrait_expressions",
+    "from_substrait_all": "toolkit.interop.substrait_expressions",
+    "to_substrait": "toolkit.interop.substrait_expressions",
+}
+
+__all__ = sorted(_ON_FIRST_USE)
+
+
+def __getattr__(name: str):
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolkit.interop' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_ON_FIRST_USE})

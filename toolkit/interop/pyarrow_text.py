@@ -24,7 +24,7 @@ import operator
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import ParseError
+from ..errors import ParseError
 
 __all__ = ["MAX_PYARROW_NESTING", "MAX_PYARROW_TEXT", "parse_pyarrow"]
 

@@ -28,8 +28,8 @@ from collections.abc import Iterator
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import PyarrowConversionError
-from .field_ref import FieldRef
+from ..errors import PyarrowConversionError
+from ..field_ref import FieldRef
 
 __all__ = ["Token", "tokens"]
 
