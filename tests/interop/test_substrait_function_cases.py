@@ -50,7 +50,7 @@ ARROW_UNMAPPED = {
     "shift_right", "shift_right_unsigned",
 }
 # functions exprscope reads although Arrow's consumer has no mapping for them
-BEYOND_ARROW = {"is_infinite"}
+BEYOND_ARROW = {"is_infinite", "modulus"}
 UNMAPPED = ARROW_UNMAPPED - BEYOND_ARROW
 HONOURED = {("overflow", "ERROR"), ("overflow", "SILENT")}
 REFUSED = {("overflow", "SATURATE")}

@@ -49,6 +49,8 @@ QUERIES = [
     "select k, case when a > 10 then 'big' when a > 0 then 'small' else 'neg' end as c from t",
     "select cast(a as double) / 4 as q, cast(k as varchar) as ks from t",
     "select coalesce(a, 0) as a0, coalesce(s, 'none') as s0 from t",
+    "select a % 3 as m, a % -4 as n from t",
+    "select * from t where s like 'J%' or s not ilike 'e%'",
     "select k, a + 1 as a1 from t where b",
     # aggregates
     ("select k, sum(a) as sa, count(*) as n, count(s) as c, min(x) as mn, max(s) as mx, "

@@ -27,7 +27,7 @@ _ON_FIRST_USE = {
     "to_substrait": "toolkit.interop.substrait_expressions",
 }
 
-__all__ = sorted(_ON_FIRST_USE)
+__all__ = ["BoundExpressions", "from_substrait", "from_substrait_all", "to_substrait"]
 
 
 def __getattr__(name: str):

@@ -57,6 +57,15 @@ def _plain(extension: str, pairs: dict[str, str]) -> list[FunctionMapping]:
 FUNCTION_MAPPINGS: tuple[FunctionMapping, ...] = tuple(
     [m for name in ("add", "subtract", "multiply", "divide", "power", "abs", "negate")
      for m in _overflowing(name, name)]
+    # modulus's division_type says which remainder: SQL's % (and the default) truncates
+    # like Arrow's remainder; FLOOR is Arrow's modulo (the divisor's sign)
+    + [FunctionMapping(arrow, "functions_arithmetic", "modulus",
+                       (("division_type", kind), ("overflow", overflow)),
+                       default=(arrow == "remainder"))
+       for arrow, kind, overflow in (("remainder", "TRUNCATE", "SILENT"),
+                                     ("remainder_checked", "TRUNCATE", "ERROR"),
+                                     ("modulo", "FLOOR", "SILENT"),
+                                     ("modulo_checked", "FLOOR", "ERROR"))]
     + [FunctionMapping("sqrt", "functions_arithmetic", "sqrt", (("on_domain_error", "NAN"),)),
        FunctionMapping("sqrt_checked", "functions_arithmetic", "sqrt",
                        (("on_domain_error", "ERROR"),), default=False)]

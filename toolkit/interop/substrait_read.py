@@ -33,6 +33,7 @@ Functions = dict  # function anchor -> (extension stem or "", function name)
 _CASE = {"CASE_SENSITIVE": False, "CASE_INSENSITIVE": True}
 _BY_SUBSTRAIT_OPTION = {sub: arrow for arrow, (_, sub) in ARGUMENT_OPTIONS.items()
                         if arrow != "round"}  # round(x, digits) is round_binary
+_BY_SUBSTRAIT_OPTION["ilike"] = "match_like"  # DataFusion's name for a case-blind like
 _ROUND_MODE = dict(ROUNDING_MODES)
 
 
@@ -310,10 +311,19 @@ def _argument_options(arrow: str, name: str, args, options, where: str) -> Expre
             raise SubstraitError(f"round with {', '.join(prefs)} "
                                  f"{' '.join(options)} has no Arrow form (at {where})")
         return Call(arrow, args, pc.RoundBinaryOptions(mode))
+    if name in ("like", "ilike") and len(args) == 3:
+        # like(input, pattern, escape): Arrow's match_like escapes with a backslash, which
+        # is also what no escape (a null, as DataFusion writes) means
+        escape = args.pop()
+        if not (escape.is_literal and (not escape.value.is_valid
+                                       or escape.value.as_py() == "\\")):
+            raise SubstraitError(f"{name} with an escape character other than a backslash has "
+                                 f"no Arrow form (match_like escapes with one) (at {where})")
     if len(args) != 2:
         raise SubstraitError(f"{name} takes 2 arguments, got {len(args)} (at {where})")
     pattern = _literal_text(args[1], "pattern", name, where)
-    case = options.get("case_sensitivity", ["CASE_SENSITIVE"])
+    default_case = "CASE_INSENSITIVE" if name == "ilike" else "CASE_SENSITIVE"
+    case = options.get("case_sensitivity", [default_case])
     ignore = next((_CASE[c] for c in case if c in _CASE), None)
     if ignore is None:
         raise SubstraitError(f"{name}'s case_sensitivity {', '.join(case)} has no Arrow "
