@@ -142,6 +142,15 @@ def _to_kind(out):
     return None
 
 
+# pyarrow 26's min/max_element_wise over a fixed_size_binary array that starts at an
+# offset (a slice, a later batch of a chunk) read the values from the buffer's start:
+# max_element_wise(a.slice(2), a.slice(2)) with a = [null, null, b"abc", null] gives
+# [b"\x00\x00\x00", null]. Both engines call that kernel, on batches cut differently, so
+# neither is a reference there and the calls are left out.
+_WRONG_IN_ARROW = {(name, kinds) for name in ("max_element_wise", "min_element_wise")
+                   for kinds in [("fixed_binary",), ("fixed_binary", "fixed_binary")]}
+
+
 def _may_bind(fn, types) -> bool:
     """A quick filter before binding: a kernel takes `types`, as they are or as the
     function's best dispatch casts them (binding then has the last word)."""
@@ -169,7 +178,7 @@ def signatures() -> dict[str, list]:
         for n in [n for n in (1, 2) if fn.arity.accepts(n)]:
             for kinds in itertools.product(KINDS, repeat=n):
                 types = [KINDS[k].type for k in kinds]
-                if not _may_bind(fn, types):
+                if (name, kinds) in _WRONG_IN_ARROW or not _may_bind(fn, types):
                     continue
                 table_options = options_for(name, types)
                 choices = [] if fn.options_required else [None]
@@ -208,13 +217,17 @@ def _any_function(kind, sub):
 
 @functools.cache
 def _value_sets() -> dict[str, object]:
-    """Per kind, the catalog's `is_in` options for its type, where it has some."""
+    """Per kind, the catalog's `is_in` options for its type, where it has some and both
+    `is_in` and `index_in` take them."""
     found = {}
     for kind, k in KINDS.items():
         try:
-            found[kind] = options_for("is_in", [k.type])
-        except (ValueError, pa.ArrowException):
+            options = options_for("is_in", [k.type])
+            for name in ("is_in", "index_in"):
+                tk.call(name, [tk.field(COLUMNS[kind][0])], options).bind(SCHEMA)
+        except (ValueError, pa.ArrowException, BindError):
             continue
+        found[kind] = options
     return found
 
 
