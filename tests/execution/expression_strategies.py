@@ -145,8 +145,8 @@ def _to_kind(out):
 # pyarrow 26's min/max_element_wise over a fixed_size_binary array that starts at an
 # offset (a slice, a later batch of a chunk) read the values from the buffer's start:
 # max_element_wise(a.slice(2), a.slice(2)) with a = [null, null, b"abc", null] gives
-# [b"\x00\x00\x00", null]. Both engines call that kernel, on batches cut differently, so
-# neither is a reference there and the calls are left out.
+# [b"\x00\x00\x00", null]. exprscope re-bases such arrays first; Acero does not, so it is
+# no reference there and the calls are left out.
 # Acero itself crashes (segmentation fault) on min/max_element_wise of a large_string
 # and a string: min_element_wise(null[large_string], s) in a project node. pyarrow's
 # own call refuses the types; exprscope casts as Arrow's DispatchBest does.

@@ -187,6 +187,8 @@ class Family:
     can_fail: Callable[[str, Sequence[InputType]], bool] = lambda name, inputs: False
     computed: Callable[[str, Sequence[InputType]], OutputType | None] = (
         lambda name, inputs: None)
+    # how the family's kernels run: None for pyarrow's kernel as it is (`Function.execute`)
+    execute: Callable | None = None
 
 
 # options classes left without a default object: theirs holds a pa.Scalar, and building
@@ -260,8 +262,9 @@ def _define_from_pyarrow(family: Family, name: str) -> Function:
         default = options_class()
     arity = Arity(pyfn.arity, pyfn.arity) if pyfn.arity is not Ellipsis else Arity(1, None)
     summary = doc.summary.rstrip(".") + "."
+    extra = {"execute": family.execute} if family.execute is not None else {}
     return define(name, kernels, summary, arity=arity, null_handling=family.null_handling(name),
-                  options_class=options_class, default_options=default,
+                  options_class=options_class, default_options=default, **extra,
                   options_required=doc.options_required, dispatch_best=family.dispatch_best,
                   can_fail=any(k.can_fail for k in kernels), init=probe_types,
                   family=family.name, description=doc.description)

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = ["NullHandling", "FunctionKind", "InputType", "OutputType", "Kernel", "Function", "Arity",
-           "call_can_fail"]
+           "call_can_fail", "call_pyarrow"]
 
 
 class NullHandling(enum.Enum):
@@ -111,7 +111,8 @@ class Kernel:
         return f"<Kernel {self.function_name}{self.signature()}>"
 
 
-def _call_pyarrow(function: "Function", args, options, kernel):
+def call_pyarrow(function: "Function", args, options, kernel):
+    """Run pyarrow's own kernel of `function` (its `pc_name`, or its name)."""
     name = function.pc_name or function.name
     found = _PC_FUNCTIONS.get(name)
     if found is None:
@@ -137,7 +138,7 @@ class Function:
     default_options: object | None = None
     pc_name: str | None = None  # the pyarrow.compute function that runs it, if named differently
     # execute(function, args: list[pa.Array | pa.Scalar], options, kernel) -> pa.Array | pa.Scalar
-    execute: Callable = _call_pyarrow
+    execute: Callable = call_pyarrow
     # an optional kernel that understands a selection: (function, args, options, kernel, selection)
     selective_execute: Callable | None = None
     # kernels that can fail per row (divide by zero, overflow, invalid cast) -> the lazy evaluator

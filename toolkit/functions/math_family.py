@@ -16,7 +16,7 @@ import pyarrow as pa
 from . import arithmetic, rounding  # noqa: F401  (the hand-written functions register first)
 from .derive import Family, define_family, first_type
 from .dispatch import best_arithmetic, best_element_wise, best_floating, best_round_binary
-from .function import NullHandling
+from .function import NullHandling, call_pyarrow
 
 __all__ = ["MATH_NAMES"]
 
@@ -54,6 +54,15 @@ def _null_handling(name: str) -> NullHandling:
     return NullHandling.COMPUTED if name in _EXTREMES else NullHandling.INTERSECTION
 
 
+def _extremes(function, args, options, kernel):
+    """Arrow's element-wise extremes read a fixed_size_binary array from its buffer's start,
+    not from its offset (a slice, a later batch of a chunk: [b"abc"] sliced from
+    [null, null, b"abc"] came back as zeros), so such an array is given re-based."""
+    args = [pa.concat_arrays([a]) if isinstance(a, pa.Array) and a.offset
+            and pa.types.is_fixed_size_binary(a.type) else a for a in args]
+    return call_pyarrow(function, args, options, kernel)
+
+
 _ARITHMETIC = Family("math", best_arithmetic, _null_handling, _can_fail, _decimal_keeps_type)
 
 MATH_NAMES = (define_family(Family("math", best_floating, _null_handling, _can_fail), _FLOATING)
@@ -62,4 +71,4 @@ MATH_NAMES = (define_family(Family("math", best_floating, _null_handling, _can_f
               + define_family(Family("math", best_round_binary, _null_handling, _can_fail,
                                      _decimal_keeps_type), ["round_binary"])
               + define_family(Family("math", best_element_wise, _null_handling, _can_fail,
-                                     _decimal_keeps_type), _EXTREMES))
+                                     _decimal_keeps_type, _extremes), _EXTREMES))
