@@ -18,6 +18,10 @@ path a person types to open it; a node an earlier rewrite built is not there,
 so its firing names where the rule found it, in the tree as it stood then.
 "result" (plan rules) names where the firing's result stands in the returned
 tree, an absorbed result the node that absorbed it.
+
+The placed paths are `TreePath`s of one table of positions per `resolve`
+(`_Places`): each position is found once, so placing a firing at every level
+of an n-deep tree costs O(n) time and memory in all, not O(n) per firing.
 """
 
 from __future__ import annotations
