@@ -49,8 +49,8 @@ def measure(depth: int) -> dict:
     text = trace.to_json()
     doc = steps_to_doc(trace.steps)
     out["json_bytes"] = len(text)
-    # the optimizer's firings hold their paths as tuples (50 million entries at 10,000
-    # deep): frozen, so the collector's walks over them are not charged to the writer
+    # the live trace (its expressions, its firings and their tables of positions):
+    # frozen, so the collector's walks over them are not charged to the writer
     gc.freeze()
     out["to_json_s"], out["dumps_s"] = best_of_each(
         [trace.to_json, lambda: json.dumps(doc)], 3)

@@ -18,6 +18,10 @@ path a person types to open it; a node an earlier rewrite built is not there,
 so its firing names where the rule found it, in the tree as it stood then.
 "result" (plan rules) names where the firing's result stands in the returned
 tree, an absorbed result the node that absorbed it.
+
+The placed paths are `TreePath`s of one table of positions per `resolve`
+(`_Places`): each position is found once, so placing a firing at every level
+of an n-deep tree costs O(n) time and memory in all, not O(n) per firing.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import RuleError
+from ..tree_positions import TreePath, TreePositions
 from .rule_applied import RuleApplied
 from .transformed import Transformed
 from .tree_shape import PathCell, TreeShape, modify_tree
@@ -80,31 +85,39 @@ class RewriteLog:
 
     def resolve(self, result, given=None) -> list[RuleApplied]:
         """The firings with their paths placed (see the module docstring); `given`: the
-        tree the run started from, needed when the log's positions are "given"."""
+        tree the run started from, needed when the log's positions are "given".
+
+        Paths are `TreePath`s of one table: firings share their common prefixes, and
+        each position is found once, so placing every firing of a deep run costs time
+        and memory linear in the tree (a tuple per firing would cost its depth each).
+        """
         if not self.firings:
             return []
         parents = _parent_links(result, self.shape.children)
-        if self.positions == "given":
+        by_given = self.positions == "given"
+        if by_given:
             given_parents = _parent_links(given, self.shape.children)
-        resolved: list[Path | None] = [None] * len(self.firings)
+            places = _Places(given, given_parents, self.shape.children)
+        else:
+            places = _Places(result, parents, self.shape.children)
+        resolved: list[TreePath | None] = [None] * len(self.firings)
         standing = [f.after for f in self.firings]
         for k in range(len(self.firings) - 1, -1, -1):
             node = self._final_node(self.firings[k].after, parents)
-            if self.positions == "given":
+            if by_given:
                 before = self.firings[k].before
-                resolved[k] = (_closest(_paths_to(before, given_parents), self._cells[k])
-                               if id(before) in given_parents else self._cells[k].to_tuple())
+                resolved[k] = (places.place(before, self._cells[k])
+                               if id(before) in given_parents else places.cell(self._cells[k]))
                 if node is not None:
                     standing[k] = node
                 continue
             if node is not None:
-                resolved[k] = _closest(_paths_to(node, parents), self._cells[k])
+                resolved[k] = places.place(node, self._cells[k])
                 standing[k] = node  # rebuilt since (a child changed later): the node now there
                 continue
             absorber = self._absorber(k, resolved)
             resolved[k] = (absorber if absorber is not None
-                           else _deepest_prefix(result, self._cells[k].to_tuple(),
-                                                self.shape.children))
+                           else places.deepest_standing(self._cells[k]))
         return [RuleApplied(f.rule, f.reason, p, f.before, after)
                 for f, p, after in zip(self.firings, resolved, standing)]
 
@@ -198,54 +211,116 @@ def _parent_links(root, children_of) -> dict[int, list]:
     return parents
 
 
-def _paths_to(node, parents, limit: int = _MAX_PATHS_PER_NODE) -> list[Path]:
-    """The paths from the root to `node` (a shared node has several; at most `limit`).
+class _Places:
+    """Positions in one tree (`root`, with its parent links) as rows of one `TreePositions`.
 
-    Walks up the parent links; a list grows per walk and is copied only where a
-    shared node branches, so one path costs O(depth).
+    Every position is found once and remembered: a firing's cell by the cell, a
+    node's paths by the node, the node at a position by the position. A firing
+    at every level of a deep tree then costs a constant each, not its depth.
+    Cells stay alive while the log holds them, so their ids are stable here.
     """
-    out: list[Path] = []
-    walks: list[tuple[object, list[int]]] = [(node, [])]
-    while walks and len(out) < limit:
-        current, indices = walks.pop()
-        while True:
+
+    __slots__ = ("_at", "_cells", "_children", "_parents", "_paths", "table")
+
+    def __init__(self, root, parents: dict[int, list], children_of):
+        self.table = TreePositions()
+        self._parents = parents
+        self._children = children_of
+        self._cells: dict[int, int] = {}  # id(cell) -> position
+        self._at: dict[int, object] = {0: root}  # position -> node there (None: no node)
+        self._paths: dict[int, list[int]] = {}  # id(node) -> its positions (at most 16)
+
+    def cell(self, cell: PathCell) -> TreePath:
+        """The position `cell` names (in the coordinates of its sweep)."""
+        return TreePath(self.table, self._cell_pos(cell))
+
+    def place(self, node, cell: PathCell) -> TreePath:
+        """The path to `node` (in this tree) closest to `cell`, where the rule found it."""
+        hint = self._cell_pos(cell)
+        if self._node_at(hint) is node:
+            return TreePath(self.table, hint)
+        found = self._node_positions(node)
+        if len(found) == 1:
+            return TreePath(self.table, found[0])
+        return TreePath(self.table, max(found, key=lambda pos: self._shared(pos, hint)))
+
+    def deepest_standing(self, cell: PathCell) -> TreePath:
+        """The deepest position on the way to `cell` that holds a node in this tree."""
+        pos, parent_of = self._cell_pos(cell), self.table._parent
+        while self._node_at(pos) is None:
+            pos = parent_of[pos]
+        return TreePath(self.table, pos)
+
+    def _cell_pos(self, cell: PathCell) -> int:
+        known, chain = self._cells, []
+        while cell.parent is not None and id(cell) not in known:
+            chain.append(cell)
+            cell = cell.parent
+        pos = 0 if cell.parent is None else known[id(cell)]
+        step = self.table._step
+        for c in reversed(chain):
+            pos = step(pos, c.index)
+            known[id(c)] = pos
+        return pos
+
+    def _node_at(self, pos: int):
+        at, chain, parent_of = self._at, [], self.table._parent
+        while pos not in at:
+            chain.append(pos)
+            pos = parent_of[pos]
+        node, index_of = at[pos], self.table._index
+        for p in reversed(chain):
+            if node is not None:
+                children = self._children(node)
+                i = index_of[p]
+                node = children[i] if 0 <= i < len(children) else None
+            at[p] = node
+        return node
+
+    def _node_positions(self, node, limit: int = _MAX_PATHS_PER_NODE) -> list[int]:
+        """The positions of `node` (a shared node has several; at most `limit`).
+
+        In the order a walk up the parent links meets them: through the first
+        link, then the others last to second, each parent's own positions in
+        that order. Each node's positions are found once (an explicit stack:
+        a 10,000-deep tree is 10,000 parents up).
+        """
+        memo, parents, step = self._paths, self._parents, self.table._step
+        stack = [node]
+        while stack:
+            current = stack[-1]
+            if id(current) in memo:
+                stack.pop()
+                continue
             links = parents[id(current)]
-            for parent, index in links[1:]:
+            out: list[int] = []
+            missing = None
+            for n in range(len(links)):
+                parent, index = links[-n] if n else links[0]
                 if parent is None:
-                    out.append(tuple(reversed(indices)))
+                    out.append(0)
                 else:
-                    walks.append((parent, indices + [index]))
-            parent, index = links[0]
-            if parent is None:
-                out.append(tuple(reversed(indices)))
-                break
-            indices.append(index)
-            current = parent
-    return out
+                    above = memo.get(id(parent))
+                    if above is None:
+                        missing = parent
+                        break
+                    out.extend(step(pos, index) for pos in above[:limit - len(out)])
+                if len(out) >= limit:
+                    break
+            if missing is not None:
+                stack.append(missing)
+                continue
+            memo[id(current)] = out
+            stack.pop()
+        return memo[id(node)]
 
-
-def _closest(paths: list[Path], cell: PathCell) -> Path:
-    if len(paths) == 1:
-        return paths[0]
-    hint = cell.to_tuple()
-
-    def shared(p: Path) -> int:
-        n = 0
-        for a, b in zip(p, hint):
-            if a != b:
-                break
-            n += 1
-        return n
-
-    return max(paths, key=shared)
-
-
-def _deepest_prefix(root, path: Path, children_of) -> Path:
-    node, out = root, []
-    for i in path:
-        children = children_of(node)
-        if i >= len(children):
-            break
-        node = children[i]
-        out.append(i)
-    return tuple(out)
+    def _shared(self, a: int, b: int) -> int:
+        """How many leading indices positions `a` and `b` have in common."""
+        depth, parent_of = self.table._depth, self.table._parent
+        while depth[a] > depth[b]:
+            a = parent_of[a]
+        while depth[b] > depth[a]:
+            b = parent_of[b]
+        while a != b:
+            a, b = parent_of[a], parent_of[b]
+        return depth[a]

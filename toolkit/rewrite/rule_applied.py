@@ -23,10 +23,15 @@ class RuleApplied:
     rewrite absorbed keeps its own `after`. `before` and `after` are the
     nodes themselves (expressions or plan nodes), shared with the trees they
     come from, so a renderer pairs old and new by identity.
+
+    A placed `path` is a `TreePath`: equal to, and hashed like, the tuple of its
+    indices, and the firings of one run share one table of positions, so a
+    firing at every level of a deep tree holds constant memory each; iterating,
+    indexing or `tuple(path)` costs its depth.
     """
 
     rule: str
     reason: str
-    path: Path
+    path: Path  # a TreePath once placed (see above)
     before: Any
     after: Any
