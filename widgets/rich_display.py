@@ -41,8 +41,8 @@ def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,
     """HTML for an ipywidgets.HTML: the inline SVG, or the text drawing when `dot` is missing.
 
     `fit`: the picture is scaled to the cell's width and the window's height (never
-    above its natural size, nor below half of it), so a wide or tall tree is seen
-    whole; otherwise it keeps its size in a box that scrolls both ways, scaled by
+    above its natural size, nor below `MIN_FIT_SCALE` of it, where its 9pt labels would
+    drop below 9 px), so a wide or tall tree is seen whole or scrolls; otherwise it keeps its size in a box that scrolls both ways, scaled by
     `zoom`. `focus` and `depth` choose the part of a tree drawn (see `to_dot`; a bad
     path raises UsageError). The text is drawn only when it is
     shown: on a deep tree it costs as much as the SVG.

@@ -1,5 +1,7 @@
 """Jupyter display: the renderer loads on first display; SVG plus text, text without dot."""
 
+import re
+
 import pyarrow as pa
 import pytest
 from render_helpers import needs_dot, svg_texts
@@ -19,6 +21,28 @@ def test_expressions_and_traces_display_as_svg_and_text(changed_pass):
     assert "<svg" in bundle["image/svg+xml"] and "canonicalize" in bundle["text/plain"]
     step = late_bound.mimebundle(changed_pass)  # one step of a trace
     assert "⟲ canonicalize/flip-comparison" in svg_texts(step["image/svg+xml"])
+
+
+@needs_dot
+def test_a_wide_step_displays_at_the_width_of_the_output_only_while_its_labels_stay_readable():
+    """The notebook shows the HTML: the picture fitted to the output, never below the
+    scale where its smallest (9pt) text drops under 9 px, in a box that scrolls sideways
+    and opens on the root; the bare SVG stays for front ends without HTML."""
+    x, y = tk.field("x"), tk.field("y")
+    table = pa.table({"x": list(range(1000)), "y": [0.5] * 1000})
+    with tk.trace() as t:
+        tk.evaluate(tk.case_when([(x < 4 * (k + 1), y * k) for k in range(250)], else_=y), table)
+    bundle = late_bound.mimebundle(t.evaluations[0])
+    page = bundle["text/html"]
+    assert "<?xml" not in page and "<svg" in page and "image/svg+xml" in bundle
+    box = re.search(r'<div class="exprscope-static-picture" style="([^"]+)"', page).group(1)
+    assert "overflow-x:auto" in box and "container-type:inline-size" in box
+    natural = float(re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+)', page).group(1))
+    assert natural > 3000  # wide: fitted to 968 px its labels would be 2 px tall
+    floor = float(re.search(r"width:max\(([\d.]+)pt, min\(100%", page).group(1))
+    assert floor / natural * 9 * 4 / 3 >= 9  # 9pt labels, 4/3 px per pt
+    assert "scroll-initial-target:nearest" in page
+    assert "x &lt; 4" in page and "x < 4" not in page  # labels reach the page escaped
 
 
 def test_without_dot_the_text_tree_shows(monkeypatch):

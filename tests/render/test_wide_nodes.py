@@ -14,7 +14,7 @@ import toolkit as tk
 from toolkit.errors import UsageError
 from toolkit.render.branch_table import BranchTable
 from toolkit.render.dot import to_dot
-from toolkit.render.svg import STATIC_WIDTH, fitted, inline_svg, root_box, to_svg
+from toolkit.render.svg import fitted, inline_svg, opening_box, root_box, to_svg
 from toolkit.render.wide_nodes import parse_focus_text, span_text
 
 X, Y = tk.field("x"), tk.field("y")
@@ -102,13 +102,31 @@ def test_the_root_is_found_and_marked_where_the_picture_starts_scrolled():
 
 
 @needs_dot
-def test_a_wide_static_picture_scales_to_its_output_and_a_narrow_one_keeps_its_size():
-    wide = to_svg(_case_when(250))
-    assert re.search(r'<svg width="100%" data-natural-width="[\d.]+pt"', wide)
-    assert 'viewBox="' in wide and 'height="' not in wide.split(">", 3)[2]
-    narrow = to_svg(X + 1)
-    width = float(re.search(r'<svg width="([\d.]+)pt"', narrow).group(1))
-    assert width <= STATIC_WIDTH
+def test_a_picture_opens_on_its_root_with_the_caption_over_it_and_the_legend_beside_it():
+    with tk.trace() as t:
+        tk.evaluate(tk.or_([X == i for i in range(12)]), _table(2_000))
+    svg = to_svg(t.evaluations[0])
+    root, around = root_box(svg), opening_box(svg)
+    legend = re.search(r'class="node legend">.*?points="([^"]+)"', svg, re.DOTALL)
+    assert legend is not None  # an evaluation explains its strips
+    assert around[0] <= root[0] and root[2] < around[2]  # the legend is right of the root
+    assert around[1] < root[1]  # the caption is over it: the box opens showing it
+    framed = fitted(inline_svg(svg))
+    assert f"top:{100 * around[1]:.2f}%" in framed
+    assert f"calc({100 * (around[0] + around[2]) / 2:.2f}% - 50cqw)" in framed
+
+
+@needs_dot
+def test_a_saved_svg_has_its_natural_size_whatever_its_width():
+    """An image viewer shows a file of `to_svg` at its width and height: 9pt labels stay
+    9pt, not a 5,000-point drawing squeezed into a window."""
+    for expr in (_case_when(250), X + 1):
+        svg = to_svg(expr)
+        width, height = (float(v) for v in re.search(
+            r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups())
+        view_width, view_height = (float(v) for v in re.search(
+            r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', svg).groups())
+        assert abs(width - view_width) <= 1 and abs(height - view_height) <= 1
 
 
 _FORMS = st.sampled_from(["if_else", "case_when", "coalesce"])

@@ -3,10 +3,11 @@
 JupyterLab and Debian's headless chromium as in test_browser_explorer: a notebook
 of the cases that drew unreadable or empty first views (a 250-branch case_when,
 the 12-term `or` through %%explain and evaluated, a 10,000-deep if_else, 5,000,000 rows with a
-fifth of the conditions null, a 240-file hive scan, static SVGs of a wide step).
-For every step of every explorer: the root's box lies inside the picture's first
-view (its scroll box and the window) and no text of the picture is drawn below
-9 px. Screenshots of each case land in out/gallery-*.png for a person to look at.
+fifth of the conditions null, a 240-file hive scan, static pictures of a wide step).
+For every step of every explorer, and for the rich display of the wide step: the
+root's box lies inside the picture's first view (its scroll box and the window) and
+no text of the picture is drawn below 9 px. Screenshots of each case land in
+out/gallery-*.png for a person to look at.
 """
 
 import json
@@ -25,9 +26,9 @@ from test_browser_explorer import (  # noqa: F401 - jupyterlab is a fixture
 ROWS = 5_000_000  # the null-conditions case: the size the explorer is used at
 
 # where the root node (graphviz's first node) and the smallest text of a picture are
-PICTURE = """(root) => {
-  const svg = root.querySelector('.exprscope-tree svg');
-  const box = root.querySelector('.exprscope-tree-svg');
+PICTURE = """(root, where) => {
+  const svg = root.querySelector(where[0] + ' svg');
+  const box = root.querySelector(where[1]);
   const node = svg && svg.querySelector('g#node1');
   if (!svg || !box || !node) return null;
   const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
@@ -79,6 +80,7 @@ def _gallery_notebook(path: Path) -> Path:
          "view = ScanView(scan)\n"
          "view.open_fragment(next(i for i, f in enumerate(scan.fragments) if f.kept))\nview"),
         "SVG(tk.to_svg(wide.evaluations[1]))",
+        "wide.evaluations[1]",
         "wide.evaluations[1].expr",
     ]
     nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {},
@@ -100,7 +102,7 @@ def _root_in_view(page, explorer, where: str, smallest_text: float | None = 9) -
     tree.locator("svg").first.wait_for(state="attached", timeout=60_000)
     tree.scroll_into_view_if_needed()
     page.wait_for_timeout(150)  # the scroll box settles on its root
-    shown = explorer.evaluate(PICTURE)
+    shown = explorer.evaluate(PICTURE, [".exprscope-tree", ".exprscope-tree-svg"])
     assert shown is not None, f"{where}: no picture"
     left, top, right, bottom = shown["root"]
     box_left, box_top, box_right, box_bottom = shown["box"]
@@ -180,12 +182,26 @@ def test_every_step_of_the_hard_cases_opens_on_its_root_with_readable_labels(
         assert summary.inner_text().count("then ") <= 10, summary.inner_text()
         page.screenshot(path=str(OUT / "gallery-or-and-case-when-250-selection.png"))
 
-        # static pictures fit the output area: nothing cut on the right
-        for k, name in ((0, "static-svg"), (1, "rich-display")):
-            output = page.locator(".jp-RenderedSVG, .jp-RenderedImage").nth(k)
-            output.scroll_into_view_if_needed()
-            picture = output.locator("img, svg").first
-            shown, room = picture.bounding_box(), output.bounding_box()
-            assert shown["x"] + shown["width"] <= room["x"] + room["width"] + 1, (name, shown,
-                                                                                  room)
-            page.screenshot(path=str(OUT / f"gallery-{name}.png"))
+        # the rich display of the wide step: readable, opened on its root and caption
+        rich = page.locator(".jp-OutputArea-output:has(.exprscope-static-picture)").first
+        rich.scroll_into_view_if_needed()
+        page.wait_for_timeout(150)  # the scroll box settles on its root
+        shown = rich.evaluate(PICTURE, [".exprscope-picture", ".exprscope-static-picture"])
+        page.screenshot(path=str(OUT / "gallery-rich-display.png"))
+        assert shown is not None, "no picture in the rich display"
+        assert shown["smallest"] >= 9 - 0.05, f"rich display text too small: {shown}"
+        left, top, right, bottom = shown["root"]
+        box_left, box_top, box_right, box_bottom = shown["box"]
+        assert box_left - 1 <= left and right <= box_right + 1, f"root off view: {shown}"
+        assert box_top - 1 <= top and bottom <= box_bottom + 1, f"root off view: {shown}"
+        assert 0 <= left and right <= page.viewport_size["width"], f"root off view: {shown}"
+        assert "more branches" in rich.inner_text()  # the folded middle is still said
+
+        # the bare SVG: its own natural size, in an output that scrolls to what it cut
+        output = page.locator(".jp-RenderedSVG").first  # the output area itself
+        output.scroll_into_view_if_needed()
+        sizes = output.evaluate("""(o) => { const img = o.querySelector('img');
+          return [img.getBoundingClientRect().width, img.naturalWidth,
+                  o.scrollWidth, o.clientWidth]; }""")
+        page.screenshot(path=str(OUT / "gallery-static-svg.png"))
+        assert sizes[0] <= sizes[3] + 1 or sizes[2] > sizes[3], sizes  # scaled, or it scrolls

@@ -1,8 +1,13 @@
-"""Rich display for Jupyter: SVG with a text fallback, registered with the engine's hook.
+"""Rich display for Jupyter: the picture as HTML and SVG, with a text fallback,
+registered with the engine's hook.
 
 The engine's objects ask `toolkit.late_bound` for a mimebundle; importing
-`toolkit.render` provides `mimebundle` there. No `dot` (or a graph it cannot
-lay out) still shows the text tree rather than an error.
+`toolkit.render` provides `mimebundle` there. Notebooks prefer the HTML: the
+picture fitted to the output's width while its labels stay readable, else held
+readable in a box that scrolls sideways and opens on the root (a notebook shows
+the bare SVG scaled to the output, or at full size with nothing to bring the root
+into view). The SVG stays for front ends that show no HTML. No `dot` (or a graph
+it cannot lay out) still shows the text tree rather than an error.
 """
 
 from __future__ import annotations
@@ -10,10 +15,10 @@ from __future__ import annotations
 from .. import heavy_imports, late_bound
 from ..scan import ScanExplanation
 from .scan_html import scan_html
-from .svg import DotNotFound, dot_available, to_svg
+from .svg import DotNotFound, dot_available, scrolling_picture, to_svg
 from .text import to_text
 
-__all__ = ["mimebundle", "install"]
+__all__ = ["install", "mimebundle"]
 
 
 def mimebundle(obj) -> dict:
@@ -27,9 +32,11 @@ def mimebundle(obj) -> dict:
     if dot_available():
         graphviz = heavy_imports.graphviz()
         try:
-            bundle["image/svg+xml"] = to_svg(obj)
+            svg = to_svg(obj)
         except (DotNotFound, graphviz.CalledProcessError, OSError):  # text still shows
-            pass
+            return bundle
+        bundle["image/svg+xml"] = svg
+        bundle["text/html"] = scrolling_picture(svg)
     return bundle
 
 

@@ -6,6 +6,7 @@ missing, the error says how to install it instead of a FileNotFoundError.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 
@@ -15,8 +16,19 @@ from ..errors import (
     )
 from .dot import to_dot
 
-__all__ = ["to_svg", "dot_available", "fitted", "inline_svg", "caption_over_root", "root_box",
-           "within_output", "without_ids", "zoomed", "DotNotFound"]
+__all__ = [
+    "DotNotFound",
+    "caption_over_root",
+    "dot_available",
+    "fitted",
+    "inline_svg",
+    "opening_box",
+    "root_box",
+    "scrolling_picture",
+    "to_svg",
+    "without_ids",
+    "zoomed",
+]
 
 
 def dot_available() -> bool:
@@ -24,12 +36,15 @@ def dot_available() -> bool:
 
 
 def to_svg(obj, **options) -> str:
-    """The picture of `obj` (anything `to_dot` draws, or a graphviz graph) as SVG text."""
+    """The picture of `obj` (anything `to_dot` draws, or a graphviz graph) as SVG text.
+
+    A plain SVG at its natural size (its width and height in points, labels at 9pt
+    and more), so a file of it opens readable in any viewer. Pages that show it
+    inside HTML hold it with `scrolling_picture` or `fitted` instead."""
     graphviz = heavy_imports.graphviz()
     graph = obj if isinstance(obj, (graphviz.Digraph, graphviz.Graph)) else to_dot(obj, **options)
     try:
-        return within_output(caption_over_root(without_ids(
-            graph.pipe(format="svg", encoding="utf-8"))))
+        return caption_over_root(without_ids(graph.pipe(format="svg", encoding="utf-8")))
     except graphviz.ExecutableNotFound:
         raise DotNotFound("graphviz's `dot` program is not installed; install it with "
                           "`apt-get install graphviz` (or `make system-packages`)") from None
@@ -65,22 +80,6 @@ def caption_over_root(svg: str) -> str:
     return svg[:start] + _CAPTION_LINE.sub(moved, svg[start:end]) + svg[end:]
 
 
-STATIC_WIDTH = 700  # pt: a picture wider than this scales to the width of where it is shown
-
-
-def within_output(svg: str) -> str:
-    """A picture wider than `STATIC_WIDTH` drawn at 100% of the width it is given, its
-    viewBox keeping the drawing whole: a notebook shows `image/svg+xml` as an image
-    of the SVG's own size, so a fixed 1,124-pixel width was cut off in a 968-pixel
-    output. Narrower pictures keep their natural size (labels at 11pt)."""
-    match = _SVG_SIZE.search(svg)
-    if match is None or float(match.group(1)) <= STATIC_WIDTH:
-        return svg
-    return _SVG_SIZE.sub(f'<svg width="100%" data-natural-width="{match.group(1)}pt"', svg,
-                         count=1)
-
-
-_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 _SVG_HEAD = re.compile(r'<svg(?: width="[^"]*")?(?: height="[^"]*")?'
                        r'(?: data-natural-width="[^"]*")?')
 _TITLE = re.compile(r"<title>[^<]*</title>\n?")
@@ -162,18 +161,21 @@ def _framed(svg: str, width_rule: str, natural_width: float) -> str:
     it starts scrolled (`scroll-initial-target`): a wide picture whose root sits far
     right opens on the root, not on an empty corner.
 
-    The mark's left edge is where the box scrolls to: nowhere (0) when the root is
-    already in view unscrolled, else the root centered in the box (`cqw`: the box's
-    width, it being a size container), never past the root's own left edge."""
+    The mark's left edge is where the box scrolls to: nowhere (0) when the root, its
+    caption and its legend (`opening_box`) are already in view unscrolled; else those
+    centered in the box (`cqw`: the box's width, it being a size container), as far
+    as the root itself stays in view, its left edge first."""
     svg = _SVG_HEAD.sub('<svg style="display:block;width:100%;height:auto" '
                         f'data-natural-width="{natural_width:.0f}pt"', svg, count=1)
-    box = root_box(svg)
+    root, around = root_box(svg), opening_box(svg)
     mark = ""
-    if box is not None:
-        left, top, right, _ = (f"{100 * v:.2f}%" for v in box)
-        center = f"{50 * (box[0] + box[2]):.2f}%"
-        scroll = (f"max(0px, min(calc({center} - 50cqw), "
-                  f"calc(({right} + {ROOT_MARGIN} - 100cqw) * 1000), "
+    if root is not None and around is not None:
+        left, right = (f"{100 * v:.2f}%" for v in (root[0], root[2]))
+        top, far = (f"{100 * v:.2f}%" for v in (around[1], around[2]))
+        center = f"{50 * (around[0] + around[2]):.2f}%"
+        centered = (f"min(calc({center} - 50cqw), "
+                    f"calc(({far} + {ROOT_MARGIN} - 100cqw) * 1000))")
+        scroll = (f"max(0px, min(max({centered}, calc({right} + {ROOT_MARGIN} - 100cqw)), "
                   f"calc({left} - {ROOT_MARGIN})))")
         mark = ('<div class="exprscope-root-mark" style="position:absolute;'
                 f"left:{scroll};top:{top};width:1px;height:1px;"
@@ -182,16 +184,60 @@ def _framed(svg: str, width_rule: str, natural_width: float) -> str:
             f'max-width:none">{svg}{mark}</div>')
 
 
+def scrolling_picture(svg: str) -> str:
+    """A picture for a page that shows it once, as it is (a notebook's rich display):
+    `fitted` to the width it is given while its text stays readable, else held at that
+    smallest readable scale in a box as wide as the page's column that scrolls
+    sideways and opens on the root. A size container, so the picture cannot widen it."""
+    return ('<div class="exprscope-static-picture" style="overflow-x:auto;overflow-y:hidden;'
+            f'width:100%;container-type:inline-size">{fitted(inline_svg(svg))}</div>')
+
+
 def root_box(svg: str) -> tuple[float, float, float, float] | None:
     """Where the root node (graphviz's first node) lies in the picture, as shares of its
     width and height: (left, top, right, bottom); None when the SVG has no nodes."""
-    view, shift, root = _VIEW.search(svg), _SHIFT.search(svg), _ROOT.search(svg)
-    if view is None or root is None:
+    root = _ROOT.search(svg)
+    return None if root is None else _shares(svg, _extent(root.group(1)))
+
+
+def opening_box(svg: str) -> tuple[float, float, float, float] | None:
+    """What a picture should open on, as `root_box` gives it: the root, the caption over
+    it (its step, what it folded) and the legend beside it; None without a root."""
+    root = _ROOT.search(svg)
+    if root is None:
         return None
-    x0, y0, vw, vh = (float(v) for v in view.groups())
-    dx, dy = (float(v) for v in shift.groups()) if shift else (0.0, 0.0)
+    boxes = [_extent(root.group(1))]
+    legend = _LEGEND.search(svg)
+    if legend is not None:
+        boxes.append(_extent(legend.group(1)))
+    start = svg.find('<g id="graph0"')
+    end = svg.find("<g id=", start + 1)
+    if start >= 0:
+        boxes += [_caption_extent(m) for m in _CAPTION_TEXT.finditer(svg, start, end)]
+    boxes = [b for b in boxes if b is not None]
+    if not boxes:
+        return None
+    return _shares(svg, (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                         max(b[2] for b in boxes), max(b[3] for b in boxes)))
+
+
+_LEGEND = re.compile(r'<g id="node\d+" class="node legend">(.*?)</g>', re.DOTALL)
+_CAPTION_TEXT = re.compile(r'<text text-anchor="start" x="([-\d.]+)" y="([-\d.]+)"'
+                           r'[^>]*font-size="([\d.]+)"[^>]*>([^<]*)</text>')
+_EM_PER_CHARACTER = 0.56  # Helvetica's average advance; a caption's width is only estimated
+
+
+def _caption_extent(m) -> tuple[float, float, float, float]:
+    """A caption line's box in drawing units (graphviz does not write text widths)."""
+    x, y, size = (float(v) for v in m.group(1, 2, 3))
+    width = len(html.unescape(m.group(4))) * size * _EM_PER_CHARACTER
+    return x, y - size, x + width, y
+
+
+def _extent(body: str) -> tuple[float, float, float, float] | None:
+    """The box of the shapes in an SVG node's markup, in drawing units."""
     xs, ys = [], []
-    for m in _SHAPE.finditer(root.group(1)):
+    for m in _SHAPE.finditer(body):
         if m.group(1) is not None:
             numbers = [float(v) for v in _NUMBER.findall(m.group(1))]
             xs += numbers[0::2]
@@ -200,9 +246,20 @@ def root_box(svg: str) -> tuple[float, float, float, float] | None:
             cx, cy, rx, ry = (float(v) for v in m.groups()[1:])
             xs += [cx - rx, cx + rx]
             ys += [cy - ry, cy + ry]
-    if not xs or vw <= 0 or vh <= 0:
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def _shares(svg: str, box) -> tuple[float, float, float, float] | None:
+    """A box in drawing units as shares of the picture's width and height."""
+    view, shift = _VIEW.search(svg), _SHIFT.search(svg)
+    if view is None or box is None:
         return None
+    x0, y0, vw, vh = (float(v) for v in view.groups())
+    dx, dy = (float(v) for v in shift.groups()) if shift else (0.0, 0.0)
+    if vw <= 0 or vh <= 0:
+        return None
+
     def share(v, origin, size):
         return min(1.0, max(0.0, (v - origin) / size))
-    return (share(min(xs) + dx, x0, vw), share(min(ys) + dy, y0, vh),
-            share(max(xs) + dx, x0, vw), share(max(ys) + dy, y0, vh))
+    return (share(box[0] + dx, x0, vw), share(box[1] + dy, y0, vh),
+            share(box[2] + dx, x0, vw), share(box[3] + dy, y0, vh))
