@@ -54,6 +54,21 @@ class BatchContext:
         self._gathered: dict[tuple, pa.Array] = {}
         self._alive: list = []  # keeps selections alive while their id() keys a cache entry
 
+    def release(self) -> None:
+        """Drop the caches of gathered columns and the selections they hang on.
+
+        Called once the tree has run over this slice: the context lives on until the
+        whole evaluation ends (its statistics and branch selections feed the trace),
+        but the compact copies it gathered for each selection would otherwise stay
+        with it, one per branch of every special form of every morsel (a 20-case
+        `case_when` kept its values' columns and their row indices for every morsel:
+        about the input's size again).
+        """
+        self._columns = {}
+        self._gathered = {}
+        self._alive = []
+        self.run = None
+
     @property
     def num_rows(self) -> int:
         return self.batch.num_rows
