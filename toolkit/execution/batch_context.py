@@ -52,7 +52,8 @@ class BatchContext:
         self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)
         self._columns: dict[tuple, pa.Array] = {}
         self._gathered: dict[tuple, pa.Array] = {}
-        self._alive: list = []  # keeps selections alive while their id() keys a cache entry
+        # keeps each selection (and mask) alive while its id() keys a cache entry
+        self._alive: dict[tuple, tuple] = {}
 
     def release(self) -> None:
         """Drop the caches of gathered columns and the selections they hang on.
@@ -66,8 +67,18 @@ class BatchContext:
         """
         self._columns = {}
         self._gathered = {}
-        self._alive = []
+        self._alive = {}
         self.run = None
+
+    def forget(self, sel: SelectionVector | None, mask=None) -> None:
+        """Drop the columns gathered under `sel` (and `mask`): a special form calls this
+        once the branch it made that selection for has its value, so each branch's
+        compact copies go with it instead of living as long as the morsel."""
+        key = (id(sel), id(mask))
+        if self._alive.pop(key, None) is None:
+            return
+        for k in [k for k in self._gathered if k[1:] == key]:
+            del self._gathered[k]
 
     @property
     def num_rows(self) -> int:
@@ -103,7 +114,7 @@ class BatchContext:
             if mask is not None:
                 found = null_out_unselected(found, mask)
             self._gathered[key] = found
-            self._alive.append((sel, mask))
+            self._alive[(id(sel), id(mask))] = (sel, mask)
         return found
 
     # -- rows --------------------------------------------------------------------
