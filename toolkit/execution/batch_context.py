@@ -52,7 +52,8 @@ class BatchContext:
         self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)
         self._columns: dict[tuple, pa.Array] = {}
         self._gathered: dict[tuple, pa.Array] = {}
-        # keeps each selection (and mask) alive while its id() keys a cache entry
+        # (id(sel), id(mask)) -> (sel, mask, the _gathered keys under them): keeps each
+        # selection and mask alive while its id() keys a cache entry
         self._alive: dict[tuple, tuple] = {}
 
     def release(self) -> None:
@@ -74,11 +75,10 @@ class BatchContext:
         """Drop the columns gathered under `sel` (and `mask`): a special form calls this
         once the branch it made that selection for has its value, so each branch's
         compact copies go with it instead of living as long as the morsel."""
-        key = (id(sel), id(mask))
-        if self._alive.pop(key, None) is None:
-            return
-        for k in [k for k in self._gathered if k[1:] == key]:
-            del self._gathered[k]
+        held = self._alive.pop((id(sel), id(mask)), None)
+        if held is not None:
+            for key in held[2]:
+                del self._gathered[key]
 
     @property
     def num_rows(self) -> int:
@@ -114,7 +114,11 @@ class BatchContext:
             if mask is not None:
                 found = null_out_unselected(found, mask)
             self._gathered[key] = found
-            self._alive[(id(sel), id(mask))] = (sel, mask)
+            held = self._alive.get(key[1:])
+            if held is None:
+                self._alive[key[1:]] = (sel, mask, [key])
+            else:
+                held[2].append(key)
         return found
 
     # -- rows --------------------------------------------------------------------
