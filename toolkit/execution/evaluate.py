@@ -85,6 +85,8 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
             return Outcome(_as_array(run_tree(ctx, expr), batch.num_rows, out_type), ctx)
         except KernelError as exc:
             return Outcome(None, ctx, exc)
+        finally:
+            ctx.release()  # the trace needs the statistics, not the gathered columns
 
     if data.num_rows == 0:
         # no row, nothing to compute and nothing that can fail (as in Acero): even an

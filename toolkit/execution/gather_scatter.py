@@ -57,34 +57,51 @@ def take(values, positions: pa.Array | None):
     return pc.take(values, positions)
 
 
-def merge_branches(length: int, parts, out_type: pa.DataType):
+def merge_branches(length: int, parts: list, out_type: pa.DataType):
     """Scatter compact branch results into one array of `length` rows.
 
     `parts` is a list of `(positions, value)`: `positions` (sorted int64, disjoint
     across parts) are the rows the branch covers, `value` its compact result (an
     array aligned with the positions, or a scalar). Rows no part covers are null.
-    One concatenation and one `take` through the inverse permutation of the
-    concatenated positions, whatever the number of branches.
+    One `take` through the inverse permutation of the positions, whatever the
+    number of branches.
+
+    The list is consumed (emptied), so each branch's arrays go as soon as they are
+    copied: the inverse permutation is read straight from the branches' positions
+    (no concatenation of them) as int32 when the rows allow, the positions are
+    dropped, then the values are concatenated and dropped. At the peak: the values
+    once concatenated, the int32 inverse and the result (a 20-case `case_when`
+    morsel: 2.5 int64 columns, against 4 with every part held to the end).
     """
-    parts = [(p, v) for p, v in parts if len(p)]
+    given = parts
+    parts = [(p, v) for p, v in given if len(p)]
+    given.clear()
     if not parts:
         return pa.nulls(length, out_type)
     if len(parts) == 1 and len(parts[0][0]) == length:
         value = parts[0][1]
         return broadcast(value, length, out_type)
-    if all(isinstance(v, pa.Scalar) for _, v in parts):
+    index_type = pa.int32() if length <= _INT32_ROWS else pa.int64()
+    inverse = pc.inverse_permutation(pa.chunked_array([p for p, _ in parts], pa.int64()),
+                                     max_index=length - 1, output_type=index_type)
+    inverse = inverse.combine_chunks() if isinstance(inverse, pa.ChunkedArray) else inverse
+    sizes = [len(p) for p, _ in parts]
+    values = [v for _, v in parts]
+    parts.clear()  # the positions are in the inverse now
+    if all(isinstance(v, pa.Scalar) for v in values):
         # one small array of the distinct values, indexed per row
-        values = pa.concat_arrays([pa.repeat(_cast_scalar(v, out_type), 1) for _, v in parts])
-        branch = pa.concat_arrays([pa.repeat(pa.scalar(i, pa.int32()), len(p))
-                                   for i, (p, _) in enumerate(parts)])
-    else:
-        values = pa.concat_arrays([broadcast(v, len(p), out_type) for p, v in parts])
-        branch = None
-    positions = pa.concat_arrays([p for p, _ in parts]) if len(parts) > 1 else parts[0][0]
-    inverse = pc.inverse_permutation(positions, max_index=length - 1)
-    if branch is not None:
-        inverse = pc.take(branch, inverse)
-    return pc.take(values, inverse)
+        distinct = pa.concat_arrays([pa.repeat(_cast_scalar(v, out_type), 1) for v in values])
+        branch = pa.concat_arrays([pa.repeat(pa.scalar(i, pa.int32()), n)
+                                   for i, n in enumerate(sizes)])
+        return pc.take(distinct, pc.take(branch, inverse))
+    for i, n in enumerate(sizes):
+        values[i] = broadcast(values[i], n, out_type)
+    merged = values[0] if len(values) == 1 else pa.concat_arrays(values)
+    values.clear()
+    return pc.take(merged, inverse)
+
+
+_INT32_ROWS = 2**31 - 1  # a domain up to this many rows is indexed with int32
 
 
 def _cast_scalar(value: pa.Scalar, out_type: pa.DataType) -> pa.Scalar:
@@ -201,7 +218,8 @@ def _shift_bitmap(bitmap: pa.Buffer, byte_shift: int) -> pa.Buffer:
 
 
 def merge_parts(domain: int, parts, out_type: pa.DataType):
-    """Merge a special form's branches: `parts` is a list of `(rows, value, is_full)`.
+    """Merge a special form's branches: `parts` is a list of `(rows, value, is_full)`,
+    consumed (emptied) so the branches' arrays go as soon as they are merged.
 
     `rows` (a `SelectionVector` over the domain) are the domain rows the branch covers (disjoint across
     parts); `value` is compact over them, or, when `is_full`, over the whole
@@ -210,7 +228,9 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
     index is the identity except at their rows. Without a full part, this is
     `merge_branches`. Rows no part covers are null.
     """
-    parts = [p for p in parts if p[0].count]
+    given = parts
+    parts = [p for p in given if p[0].count]
+    given.clear()  # consumed: a branch's arrays can go once merged
     if not parts:
         return null_of(out_type)
     if pa.types.is_dictionary(out_type):
@@ -222,8 +242,9 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
         return value if value.type == out_type else value.cast(out_type)
     full = [p for p in parts if p[2] and not isinstance(p[1], pa.Scalar)]
     if not full:
-        return merge_branches(domain, [(rows.indices, value) for rows, value, _ in parts],
-                              out_type)
+        compact = [(rows.indices, value) for rows, value, _ in parts]
+        parts.clear()
+        return merge_branches(domain, compact, out_type)
     base = max(full, key=lambda p: p[0].count)
     others = [p for p in parts if p is not base]
     base_value = broadcast(base[1], domain, out_type)

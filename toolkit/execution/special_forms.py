@@ -85,11 +85,15 @@ def _branch(ctx, sel, child, rel, rows: SelectionVector, path, label, arg_index,
                 why += f"; {dense_path.IN_RANGE}"
             use = (rows, "masked" if mask is not None else "dense", why, False)
         full = yield (child, rel, sel, mask, use)
+        if mask is not None:
+            ctx.forget(sel, mask)
         if allow_full and not isinstance(full, pa.Scalar):
             return full, True
         return take(full, rows.indices), False
     use = (rows, "selected", "", True) if path is not None else None
-    value = yield (child, rel, _sub_selection(sel, rows), None, use)
+    sub = _sub_selection(sel, rows)
+    value = yield (child, rel, sub, None, use)
+    ctx.forget(sub)  # made for this branch: what was gathered under it is spent
     return value, False
 
 
