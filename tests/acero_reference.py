@@ -6,6 +6,8 @@ few calls exprscope answers (`min_element_wise` of a large_string and a string,
 `choose` with a null large_string literal): a random draw must not end the whole suite.
 `run_acero(expression, table)` answers what Acero answers, raises what Acero raises,
 and raises `AceroCrashed` where the child died; a new child serves the next call.
+`run_acero_substrait(data, name, table)` does the same for an expression pyarrow reads
+from Substrait bytes in the child (its positional field references do not pickle).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import multiprocessing
 import pyarrow as pa
 from pyarrow import acero
 
-__all__ = ["AceroCrashed", "run_acero"]
+__all__ = ["AceroCrashed", "run_acero", "run_acero_substrait"]
 
 
 class AceroCrashed(Exception):
@@ -31,17 +33,34 @@ def _project(expression, table: pa.Table) -> pa.ChunkedArray:
     return plan.to_table().column("out")
 
 
+def _project_substrait(data: bytes, name: str, table: pa.Table) -> pa.ChunkedArray:
+    import pyarrow.substrait
+
+    return _project(pyarrow.substrait.deserialize_expressions(data).expressions[name], table)
+
+
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
 
 
 def run_acero(expression, table: pa.Table) -> pa.ChunkedArray:
+    return _in_child(_project, expression, table)
+
+
+def run_acero_substrait(data: bytes, name: str, table: pa.Table) -> pa.ChunkedArray:
+    return _in_child(_project_substrait, bytes(data), name, table)
+
+
+def _in_child(work, *args) -> pa.ChunkedArray:
     global _pool
     if _pool is None:
         _pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    # one chunk per column crosses to the child far faster than thousands of small ones
+    # (a table tiled from a small one); the values, all a reference gives, are the same
+    *head, table = args
     try:
-        return _pool.submit(_project, expression, table).result()
+        return _pool.submit(work, *head, table.combine_chunks()).result()
     except concurrent.futures.process.BrokenProcessPool:
         _pool.shutdown(wait=False)
         _pool = None
-        raise AceroCrashed(str(expression)) from None
+        raise AceroCrashed(str(head[0])[:200]) from None
