@@ -38,9 +38,17 @@ values all lie in the casts' ranges, which one `min_max` per column settles
 (`cast_range_check`, the same check the cast itself makes before running
 unchecked); such a subtree is then treated as SAFE for that batch.
 
-Domains under MIN_DENSE_ROWS always stay compact: the gathers are cheap there,
-and the row counts the tracer shows stay exact (a dense branch reports the
-rows it actually ran on, the whole domain).
+The cost rule (`break_even`): a branch whose value is kept whole for the merge
+and that may run densely (SAFE, or MASKED) runs on every row once its share of
+the domain passes its break-even, where computing the unselected rows costs
+less than selecting (indices, gathers, putting the values back): a costly
+branch breaks even near 40%, a string branch near 3%, a cheap one at once.
+
+Single branches on domains under MIN_DENSE_ROWS stay compact. A special form
+whose children are all cheap and cannot fail runs them densely on any domain:
+on a small batch the selections' fixed cost is all laziness would add. The
+tracer shows each dense node's rows as the rows it ran on (the whole domain),
+its used rows as the rows its value was used for, and why it ran densely.
 """
 
 from __future__ import annotations
@@ -101,7 +109,7 @@ def _costly(call) -> bool:
 
 CALL_WORK = 1  # a fixed-width arithmetic or comparison kernel, per row (~0.2 ns on 256K rows)
 COSTLY_WORK = 20  # `ln` 3.6 ns, `exp` 4.1 ns per row: about 20 `multiply`s
-VARIABLE_WIDTH_WORK = 8  # a kernel writing strings or lists (ASCII `utf8_upper`: 1-2 ns per row)
+VARIABLE_WIDTH_WORK = 40  # a kernel writing strings or lists (`utf8_upper`: 10 ns per row)
 LAZY_ROW_WORK = 32  # selecting: mask -> indices, gather, put back; per domain row at 50%
 VARIABLE_WIDTH_LAZY = 4  # gathering and merging strings costs about four times as much
 
