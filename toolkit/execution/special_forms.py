@@ -313,7 +313,10 @@ def case_when(ctx, node, path, sel):
     if len(parts) == 1 and parts[0][0].is_all:
         return _cast(parts[0][1], node.type)
     if _all_full(parts, node.type):
-        return _cast(_chained_parts(parts, domain, node.type), node.type)
+        try:
+            return _cast(_chained_parts(parts, domain, node.type), node.type)
+        except pa.ArrowNotImplementedError:  # a type if_else has no kernel for
+            pass
     return merge_parts(domain, parts, node.type)
 
 
