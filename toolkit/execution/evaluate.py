@@ -73,7 +73,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     observers = active_observers(observer)
     observing = bool(observers)
     started = now() if observing else 0.0
-    memo: dict = {}
+    memo = _walk_facts(expr).density_memo
     positions = TreePositions()
     lazy = mode == "lazy"
     out_type = expr.type
@@ -115,12 +115,15 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
 class _Facts:
     """What evaluating a tree needs to know before any kernel runs, from one walk."""
 
-    __slots__ = ("array_literal", "bound", "expr", "params", "rows", "schema")
+    __slots__ = ("array_literal", "bound", "density_memo", "expr", "params", "rows", "schema")
 
     def __init__(self, expr: Expression):
         self.expr = expr  # held, so its id is not reused while the entry lives
         self.bound = expr.is_bound  # O(1): remembered by each call at construction
         self.schema = None  # the last schema every field was found at its bound path in
+        # what `dense_path` learns of each subtree (can fail, cheap, work per row): facts of
+        # the tree alone, kept with it (keyed by node ids, which live as long as `expr`)
+        self.density_memo: dict = {}
         params: dict = {}  # one per distinct field: a tree may read a column many times
         width = 0.0
         self.array_literal = None
