@@ -18,7 +18,7 @@ import toolkit as tk
 from tests.acero_reference import AceroCrashed, run_acero_substrait
 from tests.execution.expression_strategies import SCHEMA, expressions, same_values, tables
 from toolkit.expression import preorder
-from toolkit.options import options_changed_text
+from toolkit.options import options_changed_text, value_set
 
 
 def as_column(value, n):
@@ -34,6 +34,10 @@ def without_default_options(expr):
     def post_call(new, old):
         if new.options is not None and options_changed_text(new.options) == "{}":
             return tk.bind(tk.call(new.name, list(new.args)), WRITABLE)
+        if new.name == "is_in" and value_set(new.options).null_count == 0:
+            # skipping nulls matters only where the set holds one
+            return tk.bind(tk.call("is_in", list(new.args),
+                                   pc.SetLookupOptions(value_set(new.options))), WRITABLE)
         return new
     return tk.modify_expression(expr, lambda e: e, post_call)
 
@@ -48,7 +52,7 @@ KINDS = st.sampled_from(["int", "float", "bool", "str"])
 def _both_write(field: pa.Field) -> bool:
     one = pa.schema([field])
     try:
-        tk.field(field.name).to_substrait(one)
+        ps.deserialize_expressions(tk.field(field.name).to_substrait(one))
         ps.serialize_expressions([pc.field(field.name)], ["o"], one)
     except (tk.SubstraitError, pa.ArrowException):
         return False
@@ -77,7 +81,7 @@ def test_what_exprscope_writes_acero_reads_and_computes_the_same(pair, table):
     try:
         data = bound.to_substrait(WRITABLE)
     except tk.SubstraitError as err:
-        assert "as Substrait:" in str(err)  # a refusal says which node and why
+        assert "(at " in str(err)  # a refusal says where, and why
         assume(False)
     assert same_tree(tk.from_substrait(data), bound), "exprscope reads back what it wrote"
     try:
@@ -111,9 +115,17 @@ def test_what_pyarrow_writes_exprscope_reads_and_computes_as_acero(pair, table):
     try:
         theirs = ps.deserialize_expressions(data).expressions["out"]
         expected = run_acero_substrait(data, "out", table)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, AceroCrashed):
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, AceroCrashed):
+        # pyarrow cannot run what its own serializer wrote (a struct literal loses its
+        # field names in Substrait, and no longer matches the column it stands beside)
         assume(False)
-    mine = tk.from_substrait(data)
+    try:
+        mine = tk.from_substrait(data)
+    except tk.SubstraitError as err:
+        # a struct literal reads back with unnamed fields; Acero lets it stand beside a
+        # column of named ones, exprscope refuses the call by name (docs/substrait.md)
+        assert "does not bind" in str(err) and "struct<: " in str(err), err
+        assume(False)
     got = as_column(tk.evaluate(mine, table), len(table))
     assert got.type == expected.type, (str(mine), str(theirs))
     assert same_values(got, expected), (str(mine), str(theirs), got, expected)

@@ -19,7 +19,8 @@ from substrait.version import substrait_version
 
 from ..errors import SubstraitError
 from .substrait_functions import urn_of
-from .substrait_types import ARROW_TYPES_URN, UserTypes
+from .substrait_old_fields import add_old_field
+from .substrait_types import ARROW_TYPES_URI, ARROW_TYPES_URN, UserTypes
 
 __all__ = ["MAX_MESSAGE_BYTES", "declare_functions", "decode", "function_names", "producer",
            "stamp_version", "user_types"]
@@ -108,11 +109,16 @@ def declare_functions(message, anchors: dict[tuple[str, str], int],
     if types is not None and types.anchors:
         urns[ARROW_TYPES_URN] = 1
         message.extension_urns.add(extension_urn_anchor=1, urn=ARROW_TYPES_URN)
+        # pyarrow 26 finds Arrow's types by the file's URI only: the removed URI fields
+        # are written beside the URN ones (a URI's fields are numbered as a URN's)
+        add_old_field(message, _OLD_EXTENSION_URIS, extensions_pb2.SimpleExtensionURN(
+            extension_urn_anchor=1, urn=ARROW_TYPES_URI))
         for name, anchor in types.anchors.items():
             declared = message.extensions.add().extension_type
             declared.extension_urn_reference = 1
             declared.type_anchor = anchor
             declared.name = name
+            add_old_field(declared, _OLD_URI_REFERENCE, 1)
     for (extension, _), _anchor in sorted(anchors.items(), key=lambda kv: kv[1]):
         urns.setdefault(extension, len(urns) + 1)
     for extension, anchor in urns.items():

@@ -114,6 +114,10 @@ class ExpressionReader:
 
     def _function(self, f, where: str) -> Expression:
         extension, name = self._function_name(f.function_reference, where)
+        if name == "coalesce":
+            found = self._is_in(f, where)
+            if found is not None:
+                return found
         options = _enum_options(f.options, where)
         args, enums = [], []
         for i, a in enumerate(f.arguments):
@@ -145,6 +149,28 @@ class ExpressionReader:
             # tk.parse build it, so what exprscope wrote reads back equal
             return Call("is_null", args, pc.NullOptions(nan_is_null=False))
         return Call(mapping.arrow, args)
+
+    def _is_in(self, f, where: str) -> Expression | None:
+        """`coalesce(x IN (v, ...), false)` of non-null literals: Arrow's is_in (false,
+        never null, for a null x), as exprscope writes it; None for any other coalesce."""
+        if len(f.arguments) != 2:
+            return None
+        in_list, otherwise = (a.value for a in f.arguments)
+        if (in_list.WhichOneof("rex_type") != "singular_or_list"
+                or otherwise.WhichOneof("rex_type") != "literal"
+                or otherwise.literal.WhichOneof("literal_type") != "boolean"
+                or otherwise.literal.boolean):
+            return None
+        options = in_list.singular_or_list.options
+        if not options or any(o.WhichOneof("rex_type") != "literal" for o in options):
+            return None
+        at = where + ".arguments[0].value.singular_or_list"
+        values = [literal_from_substrait(o.literal, f"{at}.options[{i}].literal",
+                                         self.user_types) for i, o in enumerate(options)]
+        if any(not v.is_valid for v in values) or len({v.type for v in values}) != 1:
+            return None
+        value = self.read(in_list.singular_or_list.value, at + ".value")
+        return Call("is_in", [value], pc.SetLookupOptions(pa.array(values, values[0].type)))
 
     def _function_name(self, anchor: int, where: str) -> tuple[str, str]:
         found = self.functions.get(anchor)

@@ -75,6 +75,7 @@ ARROW_EXTENSION_TYPES: dict[str, tuple[pa.DataType, type]] = {
 }
 _EXTENSION_NAME = {t: name for name, (t, _) in ARROW_EXTENSION_TYPES.items()}
 ARROW_TYPES_URN = "extension:org.apache.arrow:extension_types"
+ARROW_TYPES_URI = "https://github.com/apache/arrow/blob/main/format/substrait/extension_types.yaml"
 
 
 class UserTypes:
@@ -133,6 +134,9 @@ def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "",
     elif pa.types.is_time(t):
         out.precision_time.precision = _UNIT_PRECISION[t.unit]
         out.precision_time.nullability = nullability
+        if t.unit == "us":  # readers before Substrait 0.50 (pyarrow 26) know only `time`,
+            # whose fields are numbered as every simple type's (Boolean's here)
+            add_old_field(out, _OLD_TYPE_TIME, type_pb2.Type.Boolean(nullability=nullability))
     elif pa.types.is_decimal(t):
         if t.precision > 38:
             raise _refuse(f"{t} has no Substrait type: Substrait decimals hold at most "

@@ -48,6 +48,10 @@ class ExpressionWriter:
         if node.is_literal:
             if isinstance(node.value, pa.Array):
                 raise _refuse("an array literal has no Substrait form", node, path)
+            if _has_struct(node.type) and any(f.name for f in _structs_fields(node.type)):
+                raise _refuse("Substrait's struct literals carry no field names, so a struct "
+                              "value with named fields would read back as another type",
+                              node, path)
             out.literal.CopyFrom(self._literal(node.value, _where(path)))
         elif node.is_field:
             if node.path is None:
@@ -203,11 +207,7 @@ class ExpressionWriter:
         if not indices:
             out.CopyFrom(self.write(inner, (*path, 0)))
             return
-        if inner.is_field and inner.path is not None:  # a nested field reference
-            _reference(out.selection, [*inner.path.indices, *indices])
-            out.selection.root_reference.SetInParent()
-            return
-        _reference(out.selection, indices)
+        _reference(out.selection, indices)  # on its argument, so it reads back as itself
         out.selection.expression.CopyFrom(self.write(inner, (*path, 0)))
 
     def _list_element(self, call: Call, path, out) -> None:
@@ -283,6 +283,19 @@ def _has_struct(t: pa.DataType) -> bool:
         return _has_struct(t.value_type if pa.types.is_list(t) else t.item_type) or (
             pa.types.is_map(t) and _has_struct(t.key_type))
     return False
+
+
+def _structs_fields(t: pa.DataType):
+    """Every field of every struct inside `t`."""
+    if pa.types.is_struct(t):
+        for f in t:
+            yield f
+            yield from _structs_fields(f.type)
+    elif pa.types.is_list(t):
+        yield from _structs_fields(t.value_type)
+    elif pa.types.is_map(t):
+        yield from _structs_fields(t.key_type)
+        yield from _structs_fields(t.item_type)
 
 
 def _is_temporal(t) -> bool:
