@@ -19,6 +19,7 @@ from substrait import plan_pb2, type_pb2
 from .. import late_bound
 from ..errors import SubstraitError
 from ..plan.logical_plan import LogicalPlan
+from ..plan.tree import depth as plan_depth
 from .substrait_messages import (
     declare_functions,
     decode,
@@ -67,7 +68,7 @@ def to_substrait(p: LogicalPlan) -> bytes:
     relation (run_query's table_provider gets `([relation], schema)`)."""
     if not isinstance(p, LogicalPlan):
         raise SubstraitError(f"to_substrait writes a LogicalPlan, not {type(p).__name__}")
-    depth = _depth(p)
+    depth = plan_depth(p)
     if depth > MAX_WRITE_DEPTH:
         raise SubstraitError(
             f"the plan is {depth} nodes deep; protobuf readers (pyarrow, DataFusion, the "
@@ -93,14 +94,6 @@ def to_substrait(p: LogicalPlan) -> bytes:
             "package) accept: 100 nested messages, counting its expressions") from None
     return data
 
-
-def _depth(p: LogicalPlan) -> int:
-    deepest, stack = 0, [(p, 1)]
-    while stack:
-        node, d = stack.pop()
-        deepest = max(deepest, d)
-        stack.extend((c, d + 1) for c in node.children)
-    return deepest
 
 
 late_bound.provide("plan_to_substrait", to_substrait)

@@ -40,6 +40,7 @@ from .physical_expr import evaluate_expression
 from .plan_text import fields_text, plan_text
 from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
+from .tree import depth
 
 __all__ = [
     "EmptyExec",
@@ -115,7 +116,7 @@ class PhysicalPlan(FrozenNode, abc.ABC):
         """
         mode = current_mode(validation if validation is not None else self.validation)
         ctx = ExecutionContext(mode, observer)
-        if _depth(self) > STREAM_DEPTH:
+        if depth(self) > STREAM_DEPTH:
             return _run_level_by_level(self, ctx)
         return self._run(ctx)
 
@@ -473,14 +474,6 @@ class LimitExec(PhysicalPlan):
 
 STREAM_DEPTH = 200  # levels that stream through nested generators (~2 frames a level)
 
-
-def _depth(plan: PhysicalPlan) -> int:
-    deepest, stack = 0, [(plan, 1)]
-    while stack:
-        node, depth = stack.pop()
-        deepest = max(deepest, depth)
-        stack.extend((c, depth + 1) for c in node.children)
-    return deepest
 
 
 class _Computed(PhysicalPlan):

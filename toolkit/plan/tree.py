@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ..rewrite import TreeShape, modify_tree
 
-__all__ = ["PLAN_SHAPE", "transform_down", "transform_up"]
+__all__ = ["PLAN_SHAPE", "depth", "transform_down", "transform_up"]
 
 PLAN_SHAPE = TreeShape(children=lambda node: node.children,
                        rebuild=lambda node, children: node.with_new_children(children))
@@ -25,3 +25,13 @@ def transform_up(plan, fn: Callable):
 def transform_down(plan, fn: Callable):
     """Apply `fn` to a node, then to the inputs of what it returned (pre-order, iterative)."""
     return modify_tree(plan, PLAN_SHAPE, fn, None)
+
+
+def depth(plan) -> int:
+    """The number of nodes on the longest path from `plan` down to a leaf, iteratively."""
+    deepest, stack = 0, [(plan, 1)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        stack.extend((c, d + 1) for c in node.children)
+    return deepest
