@@ -79,6 +79,8 @@ def test_a_deep_trace_keeps_its_paths_in_one_table_of_one_row_per_position():
     # innermost if_else, thousands of levels down, shows the rows that reached it
     lines = tk.to_text(trace, width=400).splitlines()
     tree = lines[lines.index(next(x for x in lines if x.startswith("evaluate"))) + 1:]
+    # a reason a node ran densely may wrap onto lines of its own under the node
+    tree = tree[:1] + [x for x in tree[1:] if "├── " in x or "└── " in x]
     assert len(tree) == 5 * depth + 1
     forms = [x for x in tree if "if_else" in x]
     assert len(forms) == depth and "501 of 2,000 rows" in forms[-1]

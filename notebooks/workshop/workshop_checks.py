@@ -59,7 +59,7 @@ CANONICALIZE_INPUT = "3000 < body_mass_g and 2 * flipper_length_mm > 400"
 FOLD_INPUT = "body_mass_g > 1000 * (3 + 1) or 1 + 1 = 3"
 KEEP_MASS_FILTER = "year >= 2008 and island = 'Biscoe' and body_mass_g > 4000"
 REMOVE_FILTER = "year > 2007 and species != 'Adelie'"
-LAZY_DIVISION = "if(bill_depth_mm > 18, bill_length_mm / bill_depth_mm, 0)"
+LAZY_DIVISION = "if(bill_depth_mm > 18, divide_checked(bill_length_mm, bill_depth_mm), 0)"
 HOLIDAYS = "(month = 12 AND day >= 24) OR (month = 1 AND day <= 2)"
 
 EXERCISES = {
@@ -245,7 +245,7 @@ def _check_rows_evaluated(answer) -> tuple[bool, str]:
     data = penguins()
     with tk.trace() as t:
         tk.evaluate(tk.parse(LAZY_DIVISION), data)
-    ran = next(n.rows for n in t.steps[-1].nodes if n.label == "divide")
+    ran = next(n.rows for n in t.steps[-1].nodes if n.label == "divide_checked")
     condition = pc.greater(data["bill_depth_mm"], 18)
     true_rows = pc.sum(pc.fill_null(condition, False)).as_py()
     not_false = true_rows + condition.null_count

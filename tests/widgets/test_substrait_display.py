@@ -61,7 +61,7 @@ def test_loading_the_extension_loads_no_protobuf():
     code = ("import sys\nfrom IPython.testing.globalipapp import start_ipython\n"
             "ip = start_ipython()\nip.run_line_magic('load_ext', 'widgets')\n"
             "print(sorted(m for m in sys.modules if m.startswith(('substrait', 'google.protobuf',"
-            " 'toolkit.interop', 'widgets.substrait_display'))))\n")
+            " 'toolkit.interop.substrait', 'widgets.substrait_display'))))\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                          timeout=120, check=True,
                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
