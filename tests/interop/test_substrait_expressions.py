@@ -88,8 +88,10 @@ def test_what_exprscope_writes_acero_reads_and_computes_the_same(pair, table):
         theirs = ps.deserialize_expressions(data).expressions["expression"]
     except (pa.ArrowNotImplementedError, pa.ArrowInvalid) as err:
         # Acero's consumer maps fewer functions than Substrait names (lower, concat, ...)
-        assert "conversion" in str(err).lower() or "no function" in str(err).lower() \
-            or "not implemented" in str(err).lower() or "acero" in str(err).lower(), err
+        # and reads extract of YEAR, MONTH, DAY and SECOND only
+        said = str(err).lower()
+        assert any(words in said for words in ("conversion", "no function", "not implemented",
+                                               "acero", "expected enum value")), err
         assume(False)
     # Acero reads a one-clause if_then as if_else, which gives null where the condition
     # is null; Substrait's if_then (SQL's CASE) takes the else there, as case_when does
@@ -124,7 +126,8 @@ def test_what_pyarrow_writes_exprscope_reads_and_computes_as_acero(pair, table):
     except tk.SubstraitError as err:
         # a struct literal reads back with unnamed fields; Acero lets it stand beside a
         # column of named ones, exprscope refuses the call by name (docs/substrait.md)
-        assert "does not bind" in str(err) and "struct<: " in str(err), err
+        assert "does not bind" in str(err) and ("struct<: " in str(err)
+                                                or "{:" in str(err)), err
         assume(False)
     got = as_column(tk.evaluate(mine, table), len(table))
     assert got.type == expected.type, (str(mine), str(theirs))
