@@ -7,7 +7,9 @@ few calls exprscope answers (`min_element_wise` of a large_string and a string,
 `run_acero(expression, table)` answers what Acero answers, raises what Acero raises,
 and raises `AceroCrashed` where the child died; a new child serves the next call.
 `run_acero_substrait(data, name, table)` does the same for an expression pyarrow reads
-from Substrait bytes in the child (its positional field references do not pickle).
+from Substrait bytes in the child (its positional field references do not pickle), and
+`serialize_in_child(expression, name, schema)` has pyarrow write those bytes there (its
+serializer crashes on some expressions too).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import multiprocessing
 import pyarrow as pa
 from pyarrow import acero
 
-__all__ = ["AceroCrashed", "run_acero", "run_acero_substrait"]
+__all__ = ["AceroCrashed", "run_acero", "run_acero_substrait", "serialize_in_child"]
 
 
 class AceroCrashed(Exception):
@@ -39,6 +41,12 @@ def _project_substrait(data: bytes, name: str, table: pa.Table) -> pa.ChunkedArr
     return _project(pyarrow.substrait.deserialize_expressions(data).expressions[name], table)
 
 
+def _serialize(expression, name: str, schema: pa.Schema) -> bytes:
+    import pyarrow.substrait
+
+    return bytes(pyarrow.substrait.serialize_expressions([expression], [name], schema))
+
+
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
 
 
@@ -50,16 +58,22 @@ def run_acero_substrait(data: bytes, name: str, table: pa.Table) -> pa.ChunkedAr
     return _in_child(_project_substrait, bytes(data), name, table)
 
 
-def _in_child(work, *args) -> pa.ChunkedArray:
+def serialize_in_child(expression, name: str, schema: pa.Schema) -> bytes:
+    return _in_child(_serialize, expression, name, schema)
+
+
+def _in_child(work, *args):
     global _pool
     if _pool is None:
         _pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     # one chunk per column crosses to the child far faster than thousands of small ones
     # (a table tiled from a small one); the values, all a reference gives, are the same
-    *head, table = args
+    *head, last = args
+    if isinstance(last, pa.Table):
+        last = last.combine_chunks()
     try:
-        return _pool.submit(work, *head, table.combine_chunks()).result()
+        return _pool.submit(work, *head, last).result()
     except concurrent.futures.process.BrokenProcessPool:
         _pool.shutdown(wait=False)
         _pool = None
