@@ -36,9 +36,9 @@ from .errors import (
     ParseError,
 )
 from .expression import from_pyarrow
+from .interop.pyarrow_text import parse_pyarrow
 from .parse import parse
 from .passes import optimize
-from .interop.pyarrow_text import parse_pyarrow
 from .render import to_svg, to_text, write_report
 from .render.text import DEFAULT_WIDTH, MIN_WIDTH, fit_line
 from .scan import explain_scan
@@ -179,13 +179,7 @@ def _explain(args) -> int:
             except KernelError as exc:
                 failure = exc
     _print_story(recorded, args)
-    print()
-    for line in fit_line(f"optimized: {visible(optimized.to_string())}", _width()):
-        print(line)
-    _write_outputs(recorded, args, f"exprscope explain: {args.expr}")
-    if failure is not None:
-        return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
-    return 0
+    return _finish_explain(recorded, args, {"": optimized}, args.expr, failure)
 
 
 def _trace(args) -> int:
@@ -261,12 +255,18 @@ def _explain_substrait(args) -> int:
                         failure = failure or exc
             _print_heading(name, found.expressions)
             _print_story(one, args)
+    return _finish_explain(recorded, args, optimized, args.substrait, failure)
+
+
+def _finish_explain(recorded, args, optimized: dict, source: str, failure) -> int:
+    """The optimized result (one line each, named when there are several), the outputs
+    asked for, and the exit code: what both kinds of input end `explain` with."""
     print()
     for name, expr in optimized.items():
         label = f"optimized {visible(name)!r}" if len(optimized) > 1 else "optimized"
         for line in fit_line(f"{label}: {visible(expr.to_string())}", _width()):
             print(line)
-    _write_outputs(recorded, args, f"exprscope explain: {args.substrait}")
+    _write_outputs(recorded, args, f"exprscope explain: {source}")
     if failure is not None:
         return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
     return 0
