@@ -6,8 +6,8 @@
 
 Every engine takes the same Arrow table (one chunk per 1M rows) and returns
 Arrow; each runs with two threads. For each shape the engines run in
-interleaved rounds (a busy moment hits all of them; each round starts
-with the next engine), and the best of
+interleaved rounds (a busy moment hits all of them; each round runs
+them in a new random order), and the best of
 `--repeat` rounds is kept. Printed per shape: milliseconds per engine, then
 the ratios the targets are stated in: eager/lazy and Acero/lazy (>= 1.0: lazy
 is at least as fast), lazy/DuckDB (<= 1.5 is the target). Acero runs the
@@ -197,7 +197,7 @@ def compare(engines: Engines, shapes_: dict, data, repeat: int, per_call: float 
         runners = engines.runners(text, sql, data)
         _checked(runners[0], runners[1], name)
         live = [r for r in runners if r is not None]
-        times = iter(best_of_each(live, repeat, rotate=True))
+        times = iter(best_of_each(live, repeat, shuffle=True))
         best = [next(times) * per_call if r is not None else None for r in runners]
         cells = " ".join(f"{t:>10.2f}" if t is not None else f"{'-':>10}" for t in best)
         lazy, eager, acero = best[0], best[1], best[2]

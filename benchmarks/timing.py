@@ -8,6 +8,7 @@ both sides alike.
 
 from __future__ import annotations
 
+import random
 import time
 
 
@@ -21,16 +22,23 @@ def best_of(fn, repeat: int) -> float:
     return best
 
 
-def best_of_each(fns: list, repeat: int, rotate: bool = False) -> list[float]:
+def best_of_each(fns: list, repeat: int, shuffle: bool = False) -> list[float]:
     """Seconds of the fastest call of each function, the calls interleaved round by round.
 
-    `rotate`: each round starts with the next function, so none always runs first (the
-    first call of a round was measured ~10% slower, whichever engine it was).
+    `shuffle`: each round runs the functions in a new random order (seeded, so runs
+    repeat), so that none always runs first (the first call of a round was measured
+    ~10% slower, whichever engine it was) and none always follows the same peer (on a
+    1,000-row batch, the call right after DataFusion or DuckDB, whose thread pools
+    had just run, took twice as long: merely rotating the start kept each engine's
+    predecessor fixed).
     """
     best = [float("inf")] * len(fns)
-    for round_ in range(repeat):
-        start = round_ % len(fns) if rotate else 0
-        for i in [*range(start, len(fns)), *range(start)]:
+    order = list(range(len(fns)))
+    rng = random.Random(len(fns) * 7919 + repeat)
+    for _ in range(repeat):
+        if shuffle:
+            rng.shuffle(order)
+        for i in order:
             fn = fns[i]
             started = time.perf_counter()
             fn()

@@ -73,3 +73,39 @@ def test_a_cast_that_would_fail_on_an_unselected_row_runs_on_the_selected_rows_o
     with pytest.raises(tk.KernelError) as failed:
         tk.evaluate(tk.bind(tk.parse(text), table.schema), table, mode="eager")
     assert failed.value.row == 7
+
+
+def test_a_cast_proven_in_range_does_not_check_its_values_again(monkeypatch):
+    """The min and max that let a branch run dense are the cast's own range check: the
+    cast then runs unchecked instead of reading its column a second time, and still
+    gives Arrow's values."""
+    from toolkit.execution import dense_path
+    from toolkit.functions import cast as cast_module
+
+    table = _guarded_table()
+    calls = []
+    real = cast_module.values_in_range
+
+    def counted(array, low, high):
+        calls.append(len(array))
+        return real(array, low, high)
+
+    monkeypatch.setattr(cast_module, "values_in_range", counted)
+    monkeypatch.setattr(dense_path, "values_in_range", counted)
+    bound = tk.bind(tk.parse("if(a != 0, b / a, 0.0)"), table.schema)
+    with parallel_serial():
+        value = tk.evaluate(bound, table, mode="lazy")
+    a, b = table["a"], table["b"]
+    expected = pc.if_else(pc.not_equal(a, 0), pc.divide(b, pc.cast(a, pa.float64())), 0.0)
+    assert value.equals(expected)
+    morsels = len(calls)
+    assert morsels >= 1 and sum(calls) == table.num_rows  # each row's value read once
+    calls.clear()
+    with parallel_serial():
+        tk.evaluate(bound, table, mode="eager")  # the cast checks for itself there
+    assert sum(calls) == table.num_rows
+
+
+def parallel_serial():
+    from toolkit.execution.parallel import serial
+    return serial()

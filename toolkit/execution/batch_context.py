@@ -34,6 +34,7 @@ class BatchContext:
         "observing",
         "offset",
         "positions",
+        "proven_casts",
         "run",
         "stats",
     )
@@ -48,6 +49,9 @@ class BatchContext:
         self.branches: list[BranchSelection] = []
         self.density_memo = density_memo  # shared by every slice of one evaluate call
         self.casts_in_range: dict[tuple, bool] = {}  # (column, low, high) -> all values in it
+        # id(cast node) -> its options with the range check off: its column was proven in range
+        # on this slice, and any part of that column is in range too
+        self.proven_casts: dict[int, object] = {}
         self.positions = positions if positions is not None else TreePositions()
         self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)
         self._columns: dict[tuple, pa.Array] = {}

@@ -36,7 +36,8 @@ a subtree whose only fallible calls are safe integer casts of columns (the
 implicit int64 -> double of `b / a`) cannot fail on a batch whose columns'
 values all lie in the casts' ranges, which one `min_max` per column settles
 (`cast_range_check`, the same check the cast itself makes before running
-unchecked); such a subtree is then treated as SAFE for that batch.
+unchecked); such a subtree is then treated as SAFE for that batch, and its
+casts run unchecked without checking again (`BatchContext.proven_casts`).
 
 The cost rule (`break_even`): a branch whose value is kept whole for the merge
 and that may run densely (SAFE, or MASKED) runs on every row once its share of
@@ -57,7 +58,7 @@ import enum
 
 import pyarrow as pa
 
-from ..functions.cast_range_check import checked_range, values_in_range
+from ..functions.cast_range_check import checked_range, unchecked_options, values_in_range
 from ..functions.function import FunctionKind, NullHandling, call_can_fail
 
 __all__ = [
@@ -221,18 +222,20 @@ def casts_in_range(root, ctx) -> bool:
     if not casts:
         return False
     seen = ctx.casts_in_range
-    for param, low, high in casts:
+    for _, param, low, high, _ in casts:
         key = (param.path.indices, low, high)
         found = seen.get(key)
         if found is None:
             found = seen[key] = values_in_range(ctx.column(param), low, high)
         if not found:
             return False
+    for cast, _, _, _, flag in casts:  # the proof is the cast's own check: it need not repeat it
+        ctx.proven_casts[id(cast)] = unchecked_options(cast.options, cast.type, flag)
     return True
 
 
 def _fallible_casts(root, memo: dict):
-    """[(field, low, high)] of the casts that make `root` fallible, or None when something
+    """[(cast, field, low, high, flag)] of the casts that make `root` fallible, or None when something
     else can fail (or nothing can: nothing to prove). Walked once per tree and evaluation."""
     key = ("casts", id(root))
     if key in memo:
@@ -258,7 +261,7 @@ def _range_cast(node, casts: list) -> list | None:
     checked = checked_range(arg.type, node.type, node.options)
     if checked is None:
         return None
-    return [*casts, (arg, checked[0], checked[1])]
+    return [*casts, (node, arg, *checked)]
 
 
 def could_be_dense(selected: int, domain: int, threshold: float | None = None) -> bool:

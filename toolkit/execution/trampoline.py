@@ -163,6 +163,8 @@ def _apply(ctx, frame: _CallFrame, stack):
 
 
 def _run_kernel(ctx, frame, stack, fn, args, options, kernel):
+    if ctx.proven_casts:
+        options = ctx.proven_casts.get(id(frame.node), options)
     try:
         return fn.execute(fn, args, fn.default_options if options is None else options, kernel)
     except ROW_ERRORS as exc:

@@ -1,12 +1,12 @@
-"""Safe integer casts whose range check one min_max settles.
+"""Safe integer casts whose range check one min and max settle.
 
 A safe cast from an integer type checks every valid value against a range:
 to a float type, that the integer is exactly representable (|v| <= 2**53 for
 double, 2**24 for float, Arrow's `CheckForIntegerToFloatingTruncation`); to a
 narrower integer type, that it fits (`IntegersCanFit`). The conversion itself
 is the unchecked one either way. Arrow's per-value check costs more than the
-conversion (1M int64 -> double: 5.0 ms checked, 1.7 ms unchecked), while one
-vectorized `min_max` over the values buffer takes about 0.25 ms.
+conversion (1M int64 -> double: 5.0 ms checked, 1.7 ms unchecked), while a
+vectorized min and max over the values buffer take about 0.25 ms.
 
 So: when the min and max of the raw values buffer lie in the range, run the
 same cast with the check turned off; the result is identical. The buffer is
@@ -19,6 +19,7 @@ before.
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -60,13 +61,13 @@ def checked_range(source: pa.DataType, target: pa.DataType, options) -> tuple[in
 
 def values_in_range(array: pa.Array, low: int, high: int) -> bool:
     """Whether every value in the array's values buffer, null slots included, is in [low, high]."""
-    raw = pa.Array.from_buffers(array.type, len(array), [None, array.buffers()[1]],
-                                offset=array.offset)
-    found = _MIN_MAX.call([raw])  # one pass: half the time of pc.min and pc.max
-    return found["min"].as_py() >= low and found["max"].as_py() <= high
-
-
-_MIN_MAX = pc.get_function("min_max")
+    if len(array) == 0:
+        return True
+    # numpy's min and max over a view of the buffer: at 1,000 rows 6.8 us against 13.7 for
+    # Arrow's min_max (its fixed cost), and no slower at 256K rows (66 us each)
+    values = np.frombuffer(array.buffers()[1], dtype=array.type.to_pandas_dtype(),
+                           count=len(array), offset=array.offset * array.type.byte_width)
+    return int(values.min()) >= low and int(values.max()) <= high
 
 
 def unchecked_options(options: pc.CastOptions, target: pa.DataType, flag: str) -> pc.CastOptions:
