@@ -66,3 +66,17 @@ def test_type_widths():
 def test_never_below_the_floor(monkeypatch):
     monkeypatch.setattr(morsel_size, "MORSEL_BYTES", 1024)  # 128 int64 rows
     assert rows((i64 * 2 + 1) * 3) == MIN_MORSEL_ROWS
+
+
+def test_a_struct_is_as_wide_as_its_fields():
+    assert type_width(pa.struct([("x", pa.int32()), ("y", pa.bool_())])) == 4 + 1 / 8
+    conditions = pa.struct([(f"c{i}", pa.bool_()) for i in range(20)])
+    assert type_width(conditions) == pytest.approx(20 / 8)
+    assert type_width(pa.struct([("s", pa.string())])) == VARIABLE_WIDTH_BYTES
+
+
+def test_a_case_when_is_cut_for_its_values_not_for_its_conditions():
+    """The conditions struct of 20 cases is 20 bits a row: the 8-byte values decide
+    (at half the rows, the 20-case funnel took 30% longer on 5M rows)."""
+    text = "case " + " ".join(f"when i64 < {i} then d * {i}" for i in range(20)) + " else 0.0 end"
+    assert rows(tk.parse(text)) == MORSEL_BYTES // 8

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .place_values import placeable, write_parts
 from .selection import row_numbers
 
 __all__ = [
@@ -226,7 +227,8 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
     domain (the branch ran densely). The largest full part is the base: it is
     never compacted; the other parts are laid over it through one `take` whose
     index is the identity except at their rows. Without a full part, this is
-    `merge_branches`. Rows no part covers are null.
+    `place_values.write_parts` for fixed-width types and `merge_branches` for the
+    others. Rows no part covers are null.
     """
     given = parts
     parts = [p for p in given if p[0].count]
@@ -241,6 +243,10 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
         value = parts[0][1]
         return value if value.type == out_type else value.cast(out_type)
     full = [p for p in parts if p[2] and not isinstance(p[1], pa.Scalar)]
+    if not full and placeable(out_type):
+        compact = [(rows, value) for rows, value, _ in parts]
+        parts.clear()
+        return write_parts(domain, compact, out_type)
     if not full:
         compact = [(rows.indices, value) for rows, value, _ in parts]
         parts.clear()

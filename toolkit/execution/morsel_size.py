@@ -52,6 +52,10 @@ def type_width(type_: pa.DataType | None) -> float:
         return VARIABLE_WIDTH_BYTES
     if pa.types.is_dictionary(type_):
         return type_width(type_.index_type)
+    if pa.types.is_struct(type_):
+        # its fields side by side: a case_when's 20 conditions are 20 bits a row, not the
+        # 16 bytes of an unknown width (which halved the funnel's morsels and cost it 30%)
+        return sum(type_width(type_.field(i).type) for i in range(type_.num_fields))
     try:
         return type_.bit_width / 8
     except ValueError:  # not fixed-width
