@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pytest
 
 import toolkit as tk
 
@@ -58,3 +59,61 @@ def test_the_funnel_stops_once_every_row_is_taken_and_never_runs_a_later_case():
     assert value.null_count == table["b"].null_count
     counts = {b.branch: b.count for b in trace.evaluations[-1].branches}
     assert counts["when 12"] == 0 and counts["then 12"] == 0
+
+
+def _long_table(rows=80_000, seed=11):
+    rng = np.random.default_rng(seed)
+    k = pa.array(rng.integers(0, 1000, rows), mask=rng.random(rows) < 0.1)
+    b = pa.array(rng.random(rows) * 100, mask=rng.random(rows) < 0.05)
+    return pa.table({"k": k, "b": b})
+
+
+def test_a_long_funnel_narrows_to_the_remaining_rows_and_still_gives_arrows_answer():
+    """Past half the rows taken, with many cases left, the conditions run on the rows no
+    case took (gathered once), as DuckDB's funnel narrows its selection."""
+    table, n = _long_table(), 60
+    whens = [f"when k < {(i + 1) * 1000 // (n + 1)} then b * {i}" for i in range(n)]
+    bound = tk.bind(tk.parse(f"case {' '.join(whens)} else -1.0 end"), table.schema)
+    with tk.trace() as trace:
+        lazy = tk.evaluate(bound, table)
+    assert lazy.equals(_oracle_long(table, n))
+    assert tk.evaluate(bound, table, mode="eager").equals(lazy)
+    event = trace.evaluations[-1]
+    counts = {b.branch: b.count for b in event.branches}
+    stats = {s.path: s for s in event.nodes}
+    remaining = pa.array([True] * table.num_rows)
+    for i in range(n):
+        assert counts[f"when {i + 1}"] == remaining.true_count, i
+        cond = pc.fill_null(pc.less(table["k"], (i + 1) * 1000 // (n + 1)), False)
+        remaining = pc.and_not(remaining, cond.combine_chunks())
+    late = stats[(0, n - 1)]  # the last condition ran on fewer rows than the batch
+    assert late.rows < table.num_rows // 2 and late.used_rows == counts[f"when {n}"]
+
+
+def _oracle_long(table, n):
+    k, b = table["k"], table["b"]
+    conds = [pc.less(k, (i + 1) * 1000 // (n + 1)) for i in range(n)]
+    struct = pc.make_struct(*conds, field_names=[str(i) for i in range(n)])
+    return pc.case_when(struct, *[pc.multiply(b, float(i)) for i in range(n)], -1.0)
+
+
+def test_a_failing_condition_after_the_funnel_narrowed_never_sees_a_taken_row():
+    """k = 300 makes `1000 / (k - 300)` divide by zero; those rows are taken by an early
+    case, so the lazy funnel, narrowed or not, never evaluates the division on them."""
+    table, n = _long_table(seed=12), 40
+    whens = [f"when k < {(i + 1) * 20} then b * {i}" for i in range(n)]
+    late = " ".join(f"when 1000 / (k - 300) > {j} then b + {j}" for j in range(20))
+    bound = tk.bind(tk.parse(f"case {' '.join(whens)} {late} else 0.0 end"), table.schema)
+    with tk.trace() as trace:
+        lazy = tk.evaluate(bound, table)
+    k, b = table["k"], table["b"]
+    assert pc.sum(pc.equal(k, 300)).as_py() > 0
+    # the rows no early case took (k >= 800; a null k is never taken): k - 300 is never 0
+    rest = pc.fill_null(pc.greater_equal(k, n * 20), False)
+    ratio = pc.divide(pa.scalar(1000, pa.int64()), pc.subtract(pc.filter(k, rest), 300))
+    want = pc.if_else(pc.greater(ratio, 0), pc.add(pc.filter(b, rest), 0.0), 0.0)
+    assert pc.filter(lazy, rest).equals(want)
+    stats = {s.path: s for s in trace.evaluations[-1].nodes}
+    assert stats[(0, n + 19)].rows < table.num_rows // 2  # narrowed before the divisions
+    with pytest.raises(tk.KernelError, match="divide by zero"):
+        tk.evaluate(bound, table, mode="eager")

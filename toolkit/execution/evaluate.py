@@ -35,7 +35,7 @@ from ..visit import modify_expression
 from .batch_context import BatchContext, accumulate, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of
-from .morsel_size import rows_for_width, type_width
+from .morsel_size import call_width, rows_for_width
 from .parallel import Morsel, Outcome, run_morsels, split
 from .trampoline import run_tree
 
@@ -135,7 +135,7 @@ class _Facts:
                 if self.array_literal is None and isinstance(node.value, pa.Array):
                     self.array_literal = node
             elif node is not expr:
-                width = max(width, type_width(node.type))
+                width = max(width, call_width(node))
         self.params = list(params.values())
         self.rows = rows_for_width(width) if self.bound else None
 

@@ -29,6 +29,7 @@ __all__ = [
     "MIN_MORSEL_ROWS",
     "MORSEL_BYTES",
     "VARIABLE_WIDTH_BYTES",
+    "call_width",
     "intermediate_width",
     "morsel_rows",
     "rows_for_width",
@@ -42,8 +43,14 @@ VARIABLE_WIDTH_BYTES = 16  # strings, lists, structs: an offset and a short valu
 
 def intermediate_width(root) -> float:
     """Bytes per row of the widest intermediate of a bound tree (0.0 when it has none)."""
-    return max((type_width(node.type) for node in postorder(root)
+    return max((call_width(node) for node in postorder(root)
                 if node.is_call and node is not root), default=0.0)
+
+
+def call_width(node) -> float:
+    """Bytes per row a call's value adds: none for `make_struct`, whose struct only points
+    at its fields' arrays (a case_when's conditions: each is counted as itself)."""
+    return 0.0 if node.name == "make_struct" else type_width(node.type)
 
 
 def type_width(type_: pa.DataType | None) -> float:

@@ -174,8 +174,13 @@ class SelectionVector:
     def compose(self, inner) -> SelectionVector:
         """A sub-selection: `inner` (a SelectionVector over *this selection's* rows, or
         sorted distinct positions into them) picked out of this selection's rows."""
-        positions = inner.indices if isinstance(inner, SelectionVector) else inner
-        picked = pc.take(self.indices, positions)
+        if isinstance(inner, SelectionVector):
+            if inner.is_all:
+                return self
+            if inner._indices is None:  # a mask over our rows: one filter, no positions made
+                return self.scatter_local(inner._mask)
+            inner = inner._indices
+        picked = pc.take(self.indices, inner)
         return SelectionVector._of(self.length, len(picked), indices=picked)
 
     def gather(self, values):

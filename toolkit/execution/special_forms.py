@@ -284,14 +284,22 @@ def case_when(ctx, node, path, sel):
             rows = used.get(i, SelectionVector.none(domain)) if path is not None else None
             values.append((yield (args[i], (i,), sel, None, _dense_use(ctx, path, rows))))
         return _cast(_dense_case_when(node, struct, values, n_cases), node.type)
+    # the conditions run on the rows of `base` (None: the domain), `remaining` is over them
+    base, base_sel = None, sel
     remaining = SelectionVector.all(domain)
     parts = []
     for i in range(n_cases):
         if remaining.count == 0:
             _skip_cases(ctx, sel, path, i, n_cases)
             break
+        if conds is not None and _narrow_now(ctx, remaining, n_cases - i):
+            base = remaining if base is None else base.compose(remaining)
+            if base_sel is not sel:
+                ctx.forget(base_sel)  # the columns gathered for the wider rows are spent
+            base_sel = _sub_selection(sel, base)
+            remaining = SelectionVector.all(base.count)
         if conds is not None:
-            c, c_full = yield from _branch(ctx, sel, conds[i], (0, i), remaining, path,
+            c, c_full = yield from _branch(ctx, base_sel, conds[i], (0, i), remaining, path,
                                            f"when {i + 1}", 0, True)
         else:
             c, c_full = _struct_child(struct_value, i), True
@@ -299,19 +307,23 @@ def case_when(ctx, node, path, sel):
                 _record(ctx, sel, path, f"when {i + 1}", 0, remaining)
         taken = _picked(remaining, c, c_full)
         if taken.count:
-            value, full = yield from _branch(ctx, sel, args[1 + i], (1 + i,), taken, path,
+            rows = taken if base is None else base.compose(taken)
+            value, full = yield from _branch(ctx, sel, args[1 + i], (1 + i,), rows, path,
                                              f"then {i + 1}", 1 + i, True, cheap_dense=few)
-            parts.append((taken, value, full))
+            parts.append((rows, value, full))
             if c_full or isinstance(c, pa.Scalar) or remaining.is_all:
                 remaining = remaining.minus(taken)
             else:  # compact: the rest of `remaining` straight from the condition, no mask
                 remaining = remaining.scatter_local(pc.invert(_no_nulls(c, False)))
         else:
             _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
-    if else_node is not None and remaining.count:
-        value, full = yield from _branch(ctx, sel, else_node, (1 + n_cases,), remaining, path,
+    if base_sel is not sel:
+        ctx.forget(base_sel)
+    rest = remaining if base is None else base.compose(remaining)
+    if else_node is not None and rest.count:
+        value, full = yield from _branch(ctx, sel, else_node, (1 + n_cases,), rest, path,
                                          "else", 1 + n_cases, True, cheap_dense=few)
-        parts.append((remaining, value, full))
+        parts.append((rest, value, full))
     elif else_node is not None:
         _skipped(ctx, sel, path, "else", 1 + n_cases)
     if len(parts) == 1 and parts[0][0].is_all:
@@ -322,6 +334,26 @@ def case_when(ctx, node, path, sel):
         except pa.ArrowNotImplementedError:  # a type if_else has no kernel for
             pass
     return merge_parts(domain, parts, node.type)
+
+
+NARROW_SHARE = 0.5  # the conditions move to the remaining rows once they are this share
+NARROW_MIN_CASES = 16  # ... and this many cases are left to pay for gathering their columns
+
+
+def _narrow_now(ctx, remaining: SelectionVector, cases_left: int) -> bool:
+    """Whether the later conditions should run on the remaining rows only, as DuckDB's
+    funnel narrows its selection: a cheap condition otherwise runs on every row of the
+    domain, taken or not. Measured in CPU time on 2M rows, one thread: 100 cases 183-241
+    -> 158-166 ms; 20 cases narrowed with 4 or more left took 5% longer (52 -> 54.4 ms),
+    so only a long tail of cases narrows.
+
+    Not inside a branch that runs densely while traced: the rows a form's value is used
+    for (`ctx.run.used`) are over its whole domain.
+    """
+    return cases_left >= NARROW_MIN_CASES \
+        and remaining.count <= NARROW_SHARE * remaining.length \
+        and remaining.count >= dense_path.MIN_DENSE_ROWS \
+        and (ctx.run is None or ctx.run.used is None)
 
 
 def _all_full(parts, out_type) -> bool:
