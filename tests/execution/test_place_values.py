@@ -1,6 +1,6 @@
-"""Writing compact branches at their rows, against a plain Python reference, for every
-fixed-width type the writer takes: nulls in values and scalars, rows no branch covers,
-sliced values, and a one-value branch used as the fill."""
+"""Writing branches at their rows, against a plain Python reference, for every fixed-width
+type the writer takes: compact, whole-domain and one-value branches, nulls in each, rows no
+branch covers, sliced values, and the branch used as the fill."""
 
 from __future__ import annotations
 
@@ -38,18 +38,20 @@ def cases(draw):
     parts, expected = [], [None] * n
     for b in range(4):
         rows = [i for i, o in enumerate(owner) if o == b]
-        if draw(st.booleans()):
-            lead = draw(st.integers(0, 3))  # values sliced out of a longer array
-            vals = draw(st.lists(value, min_size=len(rows) + lead, max_size=len(rows) + lead))
-            array = pa.array(vals, out_type).slice(lead)
-            parts.append((rows, array))
-            for i, v in zip(rows, vals[lead:]):
-                expected[i] = v
-        else:
+        kind = draw(st.sampled_from(["compact", "full", "scalar"]))
+        if kind == "scalar":
             v = draw(value)
-            parts.append((rows, pa.scalar(v, out_type)))
+            parts.append((rows, pa.scalar(v, out_type), False))
             for i in rows:
                 expected[i] = v
+            continue
+        size = len(rows) if kind == "compact" else n  # full: a value for every row
+        lead = draw(st.integers(0, 3))  # values sliced out of a longer array
+        vals = draw(st.lists(value, min_size=size + lead, max_size=size + lead))[lead:]
+        parts.append((rows, pa.array([None] * lead + vals, out_type).slice(lead),
+                      kind == "full"))
+        for j, i in enumerate(rows):
+            expected[i] = vals[j] if kind == "compact" else vals[i]
     return n, out_type, parts, pa.array(expected, out_type)
 
 
@@ -57,7 +59,7 @@ def cases(draw):
 @given(cases())
 def test_every_value_lands_at_its_row_and_every_null_stays_null(case):
     n, out_type, parts, expected = case
-    given_parts = [(SelectionVector(rows, n), value) for rows, value in parts]
+    given_parts = [(SelectionVector(rows, n), value, full) for rows, value, full in parts]
     got = write_parts(n, given_parts, out_type)
     got.validate(full=True)
     assert got.type == out_type
@@ -67,8 +69,8 @@ def test_every_value_lands_at_its_row_and_every_null_stays_null(case):
 
 def test_a_value_of_another_type_is_cast_to_the_result_type():
     rows = SelectionVector([0, 2], 3)
-    got = write_parts(3, [(rows, pa.array([1, None], pa.int32())),
-                          (SelectionVector([1], 3), pa.scalar(7, pa.int8()))], pa.int64())
+    got = write_parts(3, [(rows, pa.array([1, None], pa.int32()), False),
+                          (SelectionVector([1], 3), pa.scalar(7, pa.int8()), False)], pa.int64())
     assert got.to_pylist() == [1, 7, None]
 
 
@@ -82,6 +84,7 @@ def test_types_without_one_fixed_width_buffer_are_not_taken():
 
 def test_dates_keep_their_calendar_values():
     day = datetime.date(2024, 2, 29)
-    got = write_parts(2, [(SelectionVector([1], 2), pa.scalar(day)),
-                          (SelectionVector([0], 2), pa.array([None], pa.date32()))], pa.date32())
+    got = write_parts(2, [(SelectionVector([1], 2), pa.scalar(day), False),
+                          (SelectionVector([0], 2), pa.array([None], pa.date32()), False)],
+                      pa.date32())
     assert got.to_pylist() == [None, day]

@@ -226,9 +226,9 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
     parts); `value` is compact over them, or, when `is_full`, over the whole
     domain (the branch ran densely). The largest full part is the base: it is
     never compacted; the other parts are laid over it through one `take` whose
-    index is the identity except at their rows. Without a full part, this is
-    `place_values.write_parts` for fixed-width types and `merge_branches` for the
-    others. Rows no part covers are null.
+    index is the identity except at their rows; without a full part, this is
+    `merge_branches`. Fixed-width types are written in place instead
+    (`place_values.write_parts`). Rows no part covers are null.
     """
     given = parts
     parts = [p for p in given if p[0].count]
@@ -242,11 +242,9 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
     if len(parts) == 1 and parts[0][0].is_all:
         value = parts[0][1]
         return value if value.type == out_type else value.cast(out_type)
+    if placeable(out_type):
+        return write_parts(domain, parts, out_type)
     full = [p for p in parts if p[2] and not isinstance(p[1], pa.Scalar)]
-    if not full and placeable(out_type):
-        compact = [(rows, value) for rows, value, _ in parts]
-        parts.clear()
-        return write_parts(domain, compact, out_type)
     if not full:
         compact = [(rows.indices, value) for rows, value, _ in parts]
         parts.clear()

@@ -5,9 +5,10 @@ are written at their rows of one fresh buffer with numpy's indexed assignment:
 each value is written once. Arrow has no kernel for that; through Arrow the
 merge takes three passes (the inverse permutation of every branch's positions,
 a concatenation of the values, a `take` through the permutation). When the
-branches cover the whole domain, the one-value branch covering the most rows
-(a case_when's `else 0.0`) is written first, as the fill, and needs no row
-positions at all: the mask-to-positions filter it would take is skipped.
+branches cover the whole domain, the branch covering the most rows that is one
+value (a case_when's `else 0.0`) or was computed on every row (a column) is
+copied first, as the fill, and needs no row positions at all: the
+mask-to-positions filter it would take is skipped.
 
 Measured on a 131,072-row morsel of a 20-case case_when whose values are
 compact: the merge took 533 us through Arrow (140 permutation, 28 concatenation,
@@ -31,41 +32,48 @@ def placeable(out_type: pa.DataType) -> bool:
 
 
 def write_parts(domain: int, parts: list, out_type: pa.DataType) -> pa.Array:
-    """One `domain`-row array of `out_type` from `parts`, a list of `(rows, value)`: `rows` a
-    SelectionVector (disjoint across parts), `value` compact over them (or one scalar).
+    """One `domain`-row array of `out_type` from `parts`, a list of `(rows, value, is_full)`:
+    `rows` a SelectionVector (disjoint across parts); `value` one scalar, or an array
+    compact over the rows, or, when `is_full`, over the whole domain (a branch that ran
+    on every row: only its `rows` are used).
 
     Rows no part covers are null. The list is consumed, so each branch's arrays can go
     as soon as they are written.
     """
     given = parts
-    parts = [(rows, value) for rows, value in given if rows.count]
+    parts = [(rows, _as_type(value, out_type), full) for rows, value, full in given
+             if rows.count]
     given.clear()
     width = out_type.bit_width // 8
     dtype = _WIDTHS[width]
     buffer = pa.allocate_buffer(domain * width, resizable=False)
     out = np.ndarray((domain,), dtype=dtype, buffer=buffer)
-    covered = sum(rows.count for rows, _ in parts) == domain
-    valid = None if covered else np.zeros(domain, dtype=bool)  # one bool per row, once needed
+    covered = sum(rows.count for rows, _, _ in parts) == domain
+    # the base every other part is written over: a one-value or whole-domain part covering
+    # the most rows, read without its rows' positions (only when the parts cover the domain)
     fill = None
     if covered:
-        scalars = [p for p in parts if isinstance(p[1], pa.Scalar)]
-        fill = max(scalars, key=lambda p: p[0].count, default=None)
-    if fill is not None:
-        if fill[1].is_valid:
-            out[:] = _bits(fill[1], out_type, dtype)
-        else:
-            out[:] = 0
+        fill = max((p for p in parts if isinstance(p[1], pa.Scalar) or p[2]),
+                   key=lambda p: p[0].count, default=None)
+    valid = None if covered else np.zeros(domain, dtype=bool)  # one bool per row, once needed
+    if fill is None:
+        out[:] = 0  # rows no part covers: null, and no stray memory behind them
+    elif isinstance(fill[1], pa.Scalar):
+        out[:] = _bits(fill[1], dtype) if fill[1].is_valid else 0
+        if not fill[1].is_valid:
             valid = np.zeros(domain, dtype=bool)
     else:
-        out[:] = 0  # rows no part covers: null, and no stray memory behind them
+        out[:] = _values(fill[1], dtype)
+        if fill[1].null_count:
+            valid = _validity(fill[1])
     for part in parts:
         if part is fill:
             continue
-        rows, value = part
+        rows, value, full = part
         positions = rows.indices.to_numpy()
         if isinstance(value, pa.Scalar):
             if value.is_valid:
-                out[positions] = _bits(value, out_type, dtype)
+                out[positions] = _bits(value, dtype)
                 if valid is not None:
                     valid[positions] = True
             else:
@@ -73,13 +81,13 @@ def write_parts(domain: int, parts: list, out_type: pa.DataType) -> pa.Array:
                     valid = np.ones(domain, dtype=bool)
                 valid[positions] = False
             continue
-        if value.type != out_type:
-            value = value.cast(out_type)
-        out[positions] = _values(value, dtype)
+        values = _values(value, dtype)
+        out[positions] = values[positions] if full else values
         if value.null_count:
             if valid is None:  # every row written so far was valid, and the parts cover all
                 valid = np.ones(domain, dtype=bool)
-            valid[positions] = value.is_valid().to_numpy(zero_copy_only=False)
+            flags = _validity(value)
+            valid[positions] = flags[positions] if full else flags
         elif valid is not None:
             valid[positions] = True
     bitmap = None
@@ -88,14 +96,21 @@ def write_parts(domain: int, parts: list, out_type: pa.DataType) -> pa.Array:
     return pa.Array.from_buffers(out_type, domain, [bitmap, buffer])
 
 
+def _as_type(value, out_type: pa.DataType):
+    return value if value.type == out_type else value.cast(out_type)
+
+
+def _validity(array: pa.Array) -> np.ndarray:
+    """One bool per row of an array with nulls, writable."""
+    return np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=bool).copy()
+
+
 def _values(array: pa.Array, dtype) -> np.ndarray:
     """The values buffer of a fixed-width array as numpy (null slots hold any value)."""
     return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
                          offset=array.offset * np.dtype(dtype).itemsize)
 
 
-def _bits(value: pa.Scalar, out_type: pa.DataType, dtype):
-    """A valid scalar's value as the unsigned integer holding its bits."""
-    if value.type != out_type:
-        value = value.cast(out_type)
+def _bits(value: pa.Scalar, dtype):
+    """A valid scalar's value (already of the result type) as the unsigned integer of its bits."""
     return _values(pa.repeat(value, 1), dtype)[0]

@@ -32,6 +32,7 @@ from .dense_path import (
 from .gather_scatter import empty_of, merge_parts, null_of, placed, spread, take
 from .kernel_errors import kernel_error
 from .logical_nulls import logical_null_count, null_rows
+from .place_values import placeable
 from .selection import SelectionVector
 
 __all__ = ["FORMS"]
@@ -247,13 +248,18 @@ DENSE_MAX_CASES = 8  # up to here Arrow's case_when kernel over dense cases; bey
 def case_when(ctx, node, path, sel):
     """Condition i runs only on rows no earlier case took; a null condition is not taken.
 
-    Up to DENSE_MAX_CASES cheap cases run densely, merged by a chain of `if_else`
-    (up to CHAIN_MAX_CASES) or Arrow's own kernel (measured, 1M rows: 5 cases
-    funnel 8.5 ms, chain 10.2, kernel 7.1; 12 cases 11.9, 23.3, 13.8). More cases funnel, as DuckDB's CASE does: each condition decides only the rows
-    no earlier case took (cheap conditions densely, combined with bitmap kernels),
+    The funnel, as DuckDB's CASE runs: each condition decides only the rows no
+    earlier case took (cheap conditions densely, combined with bitmap kernels),
     stopping once none remain; each value runs on its own rows only, and one merge
-    (`merge_parts`: one `take` through the inverse permutation of every branch's
-    rows) puts them together, instead of one full pass per case.
+    (`merge_parts`) puts them together, instead of one full pass per case.
+
+    Cheap cases of a type without one fixed-width buffer (strings, nested) run
+    densely up to DENSE_MAX_CASES, merged by a chain of `if_else` (up to
+    CHAIN_MAX_CASES) or Arrow's own kernel: their merge copies every value. A
+    fixed-width result funnels from two cases on, since its merge writes each value
+    once (`place_values`). Measured in CPU time on 2M rows, one thread: 2 cases on
+    random conditions funnel 16.1 ms, chain 21.3, kernel 19.5 (eager 19.7); 5 cases
+    25.3 against the kernel's 32.4 (eager 31.9).
     """
     domain = ctx.size(sel)
     args = node.args
@@ -268,8 +274,10 @@ def case_when(ctx, node, path, sel):
         n_cases = struct_value.type.num_fields
         conds = None
     else_node = args[1 + n_cases] if len(args) > 1 + n_cases else None
-    # on a small domain a kernel's cost is its call, not its rows: Arrow's kernel for any count
-    few = n_cases <= DENSE_MAX_CASES or domain < dense_path.MIN_DENSE_ROWS
+    # on a small domain a kernel's cost is its call, not its rows: Arrow's kernel for any
+    # count; on a large one, fixed-width values funnel from two cases on (`_funnels`)
+    small = domain < dense_path.MIN_DENSE_ROWS
+    few = small or (n_cases <= DENSE_MAX_CASES and not placeable(node.type))
     if few and conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
         # cheap everywhere: Arrow's own case_when kernel over fully evaluated arguments
         used: dict[int, SelectionVector] = {}
