@@ -68,6 +68,7 @@ __all__ = [
     "KLEENE_DENSE_THRESHOLD",
     "MIN_DENSE_ROWS",
     "Density",
+    "all_cheap_here",
     "break_even",
     "could_be_dense",
     "density_here",
@@ -213,6 +214,35 @@ def is_cheap_here(root, ctx) -> bool:
     if not fixed or costly or calls > CHEAP_MAX_CALLS:
         return False
     return not fails or casts_in_range(root, ctx)
+
+
+def all_cheap_here(form, children, ctx) -> bool:
+    """`is_cheap_here` of every child of one form, what does not depend on the batch
+    answered once per tree: a 20-case case_when asked 41 children on every call,
+    about 40 us on a 1,000-row batch whose kernels take 270."""
+    memo = ctx.density_memo
+    key = ("all cheap", id(form))
+    to_prove = memo.get(key)
+    if to_prove is None:
+        to_prove = memo[key] = _cheap_but_for_casts(children, memo)
+    if to_prove is False:
+        return False
+    return all(casts_in_range(child, ctx) for child in to_prove)
+
+
+def _cheap_but_for_casts(children, memo: dict):
+    """False when some child can never be cheap; else the children that are cheap only on
+    a batch whose cast values are in range (the others are cheap on any batch)."""
+    to_prove = []
+    for child in children:
+        fails, _, _, fixed, calls, costly = _facts(child, memo)[:6]
+        if not fixed or costly or calls > CHEAP_MAX_CALLS:
+            return False
+        if fails:
+            if _fallible_casts(child, memo) is None:
+                return False
+            to_prove.append(child)
+    return tuple(to_prove)
 
 
 def casts_in_range(root, ctx) -> bool:

@@ -22,6 +22,7 @@ from . import dense_path
 from .case_chain import case_when_chain
 from .dense_path import (
     Density,
+    all_cheap_here,
     break_even,
     could_be_dense,
     density_here,
@@ -133,7 +134,7 @@ def _dense_use(ctx, path, rows: SelectionVector):
     return (rows, "dense", _CHEAP_FORM, False) if path is not None else None
 
 
-def _all_dense(ctx, domain, *children) -> bool:
+def _all_dense(ctx, form, *children) -> bool:
     """Every child cheap and unable to fail: skip the selections, whatever the domain's
     size (on a small batch the selections' fixed cost, about 20 kernel calls, is what
     laziness would add: 1,000 rows of `coalesce(x, y * 2, 0.0)` took 92 us selected
@@ -144,7 +145,7 @@ def _all_dense(ctx, domain, *children) -> bool:
     the condition values with a few bitmap kernels (`_record_*` below), the same
     sets of rows the selection path records.
     """
-    return all(is_cheap_here(c, ctx) for c in children)
+    return all_cheap_here(form, children, ctx)
 
 
 def _record(ctx, sel, path, label, arg_index, rows: SelectionVector) -> None:
@@ -194,7 +195,7 @@ def if_else(ctx, node, path, sel):
             value, _ = yield from _branch(ctx, sel, other, (2,), SelectionVector.all(domain),
                                           path, "else", 2)
         return value
-    if _all_dense(ctx, domain, then, other):  # cheap branches: Arrow's own if_else, no masks
+    if _all_dense(ctx, node, then, other):  # cheap branches: Arrow's own if_else, no masks
         true_rows = false_rows = None
         if path is not None:
             true_rows = SelectionVector.from_mask(_no_nulls(c, False))
@@ -278,7 +279,7 @@ def case_when(ctx, node, path, sel):
     # count; on a large one, fixed-width values funnel from two cases on (`_funnels`)
     small = domain < dense_path.MIN_DENSE_ROWS
     few = small or (n_cases <= DENSE_MAX_CASES and not placeable(node.type))
-    if few and conds is not None and _all_dense(ctx, domain, *conds, *args[1:]):
+    if few and conds is not None and _all_dense(ctx, node, *conds, *args[1:]):
         # cheap everywhere: Arrow's own case_when kernel over fully evaluated arguments
         used: dict[int, SelectionVector] = {}
         if path is None:
@@ -444,7 +445,7 @@ def coalesce(ctx, node, path, sel):
     """Argument i runs only on the rows where every earlier argument was null."""
     domain = ctx.size(sel)
     args = node.args
-    if _all_dense(ctx, domain, *args):  # cheap everywhere: Arrow's own coalesce
+    if _all_dense(ctx, node, *args):  # cheap everywhere: Arrow's own coalesce
         values = []
         pending = SelectionVector.all(domain)  # the rows where every argument so far was null
         for i in range(len(args)):
@@ -576,7 +577,7 @@ def _kleene(kleene_kernel, stop_value: bool):
             right, _ = yield from _branch(ctx, sel, right_node, (1,),
                                           SelectionVector.all(domain), path, "right", 1)
             return kleene_kernel(left, right)
-        if _all_dense(ctx, domain, right_node):  # cheap right side: every row, no masks
+        if _all_dense(ctx, node, right_node):  # cheap right side: every row, no masks
             undecided = None
             if path is not None:
                 undecided = SelectionVector.from_mask(_undecided(left, stop_value))
