@@ -52,8 +52,9 @@ def _guarded_table(n=50_000, huge_row=None):
     return pa.table({"a": a, "b": rng.random(n) * 100})
 
 
-def test_a_guarded_float_divide_runs_dense_because_it_cannot_fail():
-    table = _guarded_table()
+@pytest.mark.parametrize("rows", [1_000, 50_000])
+def test_a_guarded_float_divide_runs_dense_because_it_cannot_fail(rows):
+    table = _guarded_table(rows)
     value, event = _traced("if(a != 0, b / a, 0.0)", table)
     a, b = table["a"], table["b"]
     expected = pc.if_else(pc.not_equal(a, 0), pc.divide(b, pc.cast(a, pa.float64())), 0.0)
@@ -63,8 +64,9 @@ def test_a_guarded_float_divide_runs_dense_because_it_cannot_fail():
     assert then.rows == table.num_rows and then.used_rows == pc.sum(pc.not_equal(a, 0)).as_py()
 
 
-def test_a_cast_that_would_fail_on_an_unselected_row_runs_on_the_selected_rows_only():
-    table = _guarded_table(huge_row=7)
+@pytest.mark.parametrize("rows", [1_000, 50_000])  # a small batch's proof is the cast itself
+def test_a_cast_that_would_fail_on_an_unselected_row_runs_on_the_selected_rows_only(rows):
+    table = _guarded_table(rows, huge_row=7)
     text = "if(a != 0 and a < 1000, b / a, 0.0)"
     value, event = _traced(text, table)
     assert value[7].as_py() == 0.0  # the row the cast would fail on was not selected
@@ -109,3 +111,26 @@ def test_a_cast_proven_in_range_does_not_check_its_values_again(monkeypatch):
 def parallel_serial():
     from toolkit.execution.parallel import serial
     return serial()
+
+
+def test_on_a_small_batch_the_cast_that_proves_the_column_is_the_cast_used(monkeypatch):
+    """Below the size where a separate min and max pay, the proof is Arrow's checked cast
+    of the whole column, and the dense branch takes that very value: one cast, not two."""
+    from toolkit.functions import cast as cast_module
+
+    casts = []
+
+    class Counted:
+        def call(self, args, options):
+            casts.append(len(args[0]))
+            return real.call(args, options)
+
+    real = cast_module._CAST
+    monkeypatch.setattr(cast_module, "_CAST", Counted())
+    table = _guarded_table(1_000)
+    bound = tk.bind(tk.parse("if(a != 0, b / a, 0.0)"), table.schema)
+    value = tk.evaluate(bound, table, mode="lazy")
+    a, b = table["a"], table["b"]
+    expected = pc.if_else(pc.not_equal(a, 0), pc.divide(b, pc.cast(a, pa.float64())), 0.0)
+    assert value.equals(expected)
+    assert casts == [1_000]

@@ -28,6 +28,7 @@ class BatchContext:
         "_gathered",
         "batch",
         "branches",
+        "cast_values",
         "casts_in_range",
         "density_memo",
         "lazy",
@@ -52,6 +53,9 @@ class BatchContext:
         # id(cast node) -> its options with the range check off: its column was proven in range
         # on this slice, and any part of that column is in range too
         self.proven_casts: dict[int, object] = {}
+        # id(cast node) -> (column, the cast's value of it): a small batch's proof was the
+        # cast itself, so the cast of that very column is already done
+        self.cast_values: dict[int, tuple] = {}
         self.positions = positions if positions is not None else TreePositions()
         self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)
         self._columns: dict[tuple, pa.Array] = {}
