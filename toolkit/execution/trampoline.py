@@ -19,7 +19,7 @@ from ..errors import ExprscopeError, KernelError, UnboundError
 from ..functions.function import FunctionKind
 from .batch_context import TOP, BatchContext, RunAs, now
 from .kernel_errors import ROW_ERRORS, first_failing_position, kernel_error
-from .special_forms import FORMS
+from .special_forms import FORMS, runs_eagerly
 
 __all__ = ["run_tree"]
 
@@ -140,7 +140,7 @@ def _start(ctx, stack, node, rel, sel, mask, parent_pos, run):
     path = ctx.position(parent_pos, rel) if ctx.observing else None
     if ctx.lazy and mask is None and fn.kind is FunctionKind.SPECIAL_FORM:
         form = FORMS.get(node.name)
-        if form is not None:
+        if form is not None and (ctx.observing or not runs_eagerly(ctx, node, sel)):
             stack.append(_FormFrame(node, rel, path, sel, form(ctx, node, path, sel), run))
             return None
     stack.append(_CallFrame(node, rel, path, sel, mask, run))
