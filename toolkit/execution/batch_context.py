@@ -38,6 +38,8 @@ class BatchContext:
         "proven_casts",
         "run",
         "stats",
+        "took_trust",
+        "trusting",
     )
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
@@ -56,6 +58,10 @@ class BatchContext:
         # id(cast node) -> (column, the cast's value of it): a small batch's proof was the
         # cast itself, so the cast of that very column is already done
         self.cast_values: dict[int, tuple] = {}
+        # untraced: small forms may take their casts on trust (`special_forms.runs_eagerly`);
+        # `took_trust` says one did, so a failure means: evaluate again without trust
+        self.trusting = not observing
+        self.took_trust = False
         self.positions = positions if positions is not None else TreePositions()
         self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)
         self._columns: dict[tuple, pa.Array] = {}

@@ -78,12 +78,15 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     lazy = mode == "lazy"
     out_type = expr.type
 
-    def work(morsel: Morsel) -> Outcome:
+    def work(morsel: Morsel, trusting: bool = True) -> Outcome:
         batch = morsel.batch
         ctx = BatchContext(batch, morsel.offset, lazy, observing, memo, positions)
+        ctx.trusting = ctx.trusting and trusting
         try:
             return Outcome(_as_array(run_tree(ctx, expr), batch.num_rows, out_type), ctx)
         except KernelError as exc:
+            if ctx.took_trust:  # a cast taken on trust may have failed: prove, then decide
+                return work(morsel, trusting=False)
             return Outcome(None, ctx, exc)
         finally:
             ctx.release()  # the trace needs the statistics, not the gathered columns

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import dense_path
+from ..functions.cast_range_check import RANGE_CHECK_MIN_ROWS
 from .case_chain import case_when_chain
 from .dense_path import (
     Density,
@@ -152,7 +153,13 @@ def runs_eagerly(ctx, node, sel) -> bool:
     """Untraced, a form whose branches are all cheap on this batch runs as eager evaluation
     does (every argument, then Arrow's kernel): what the form would do anyway, without its
     generator, about 4 us a call (a tenth of a 1,000-row evaluation). A case_when only on a
-    small domain: on a large one a fixed-width case_when funnels."""
+    small domain: on a large one a fixed-width case_when funnels.
+
+    On a small domain whose casts would need proving (`ctx.trusting`), the branches are
+    taken on trust and the casts check their own values, as in eager evaluation: should
+    one fail, the batch is evaluated again without trust (`evaluate`), and the form then
+    runs lazily. Proving costs 3 to 4 us a call around the same checked cast.
+    """
     name, args = node.name, node.args
     if name == "if_else" or name == "and_kleene" or name == "or_kleene":
         children = args[1:]
@@ -163,7 +170,8 @@ def runs_eagerly(ctx, node, sel) -> bool:
         children = (*args[0].args, *args[1:])
     else:
         return False
-    return all_cheap_here(node, children, ctx)
+    trust = ctx.trusting and ctx.size(sel) < RANGE_CHECK_MIN_ROWS
+    return all_cheap_here(node, children, ctx, on_trust=trust)
 
 
 def _record(ctx, sel, path, label, arg_index, rows: SelectionVector) -> None:
