@@ -87,6 +87,7 @@ def test_a_long_funnel_narrows_to_the_remaining_rows_and_still_gives_arrows_answ
         remaining = pc.and_not(remaining, cond.combine_chunks())
     late = stats[(0, n - 1)]  # the last condition ran on fewer rows than the batch
     assert late.rows < table.num_rows // 2 and late.used_rows == counts[f"when {n}"]
+    assert "funnel narrowed" in late.why  # the trace says why it ran on fewer rows
 
 
 def test_a_failing_condition_after_the_funnel_narrowed_never_sees_a_taken_row():

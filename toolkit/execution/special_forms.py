@@ -50,19 +50,21 @@ def _sub_selection(sel: SelectionVector | None, rows: SelectionVector) -> Select
 
 
 def _branch(ctx, sel, child, rel, rows: SelectionVector, path, label, arg_index, allow_full=False,
-            threshold=None, cheap_dense=True):
+            threshold=None, cheap_dense=True, narrowed=False):
     """The child's value on `rows` of the domain: `(value, is_full)`.
 
     `is_full` is true when the value covers the whole domain: the branch had
     every row, or it ran densely and the caller can merge without compacting
     (`allow_full`). `cheap_dense=False`: a cheap child on a small share of the
     domain runs on its rows only (one of many case values: computing each on
-    every row would cost one full pass per branch).
+    every row would cost one full pass per branch). `narrowed`: the domain is the
+    rows a case_when's funnel narrowed to, which the trace says.
     """
     if path is not None:
         _record(ctx, sel, path, label, arg_index, rows)
     if rows.is_all:
-        return (yield (child, rel, sel, None)), True
+        use = (rows, "selected", NARROWED, True) if narrowed and path is not None else None
+        return (yield (child, rel, sel, None, use)), True
     if rows.count == 0:
         return empty_of(child.type), False
     if child.is_literal:
@@ -95,6 +97,8 @@ def _branch(ctx, sel, child, rel, rows: SelectionVector, path, label, arg_index,
             why = _dense_reason(cheap, rows.count, domain, threshold, mask is not None, costed)
             if mask is None and density_kinds(child, ctx.density_memo) is not Density.SAFE:
                 why += f"; {dense_path.IN_RANGE}"
+            if narrowed:
+                why += f"; {NARROWED}"
             use = (rows, "masked" if mask is not None else "dense", why, False)
         full = yield (child, rel, sel, mask, use)
         if mask is not None:
@@ -335,7 +339,7 @@ def case_when(ctx, node, path, sel):
             remaining = SelectionVector.all(base.count)
         if conds is not None:
             c, c_full = yield from _branch(ctx, base_sel, conds[i], (0, i), remaining, path,
-                                           f"when {i + 1}", 0, True)
+                                           f"when {i + 1}", 0, True, narrowed=base is not None)
         else:
             c, c_full = _struct_child(struct_value, i), True
             if path is not None:
@@ -371,6 +375,7 @@ def case_when(ctx, node, path, sel):
     return merge_parts(domain, parts, node.type)
 
 
+NARROWED = "on the rows no case had taken when the funnel narrowed"
 NARROW_SHARE = 0.5  # the conditions move to the remaining rows once they are this share
 NARROW_MIN_CASES = 16  # ... and this many cases are left to pay for gathering their columns
 
