@@ -8,7 +8,8 @@ statistics say so), so its own branches record the rows of that larger domain.
 import contextlib
 
 import pyarrow as pa
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolkit as tk
 from toolkit.execution import dense_path, special_forms

@@ -18,8 +18,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import dense_path
 from ..functions.cast_range_check import RANGE_CHECK_MIN_ROWS
+from . import dense_path
 from .case_chain import case_when_chain
 from .dense_path import (
     Density,
