@@ -9,7 +9,6 @@
 The public names are re-exported here; see docs/ for the guide.
 """
 
-import importlib as _importlib
 
 from .bind import bind  # noqa: F401
 from .builders import (  # noqa: F401
@@ -60,6 +59,7 @@ from .functions import (  # noqa: F401
     get_function,
 )
 from .observe import Observer, observing  # noqa: F401
+from .on_first_use import on_first_use
 from .parse import parse  # noqa: F401
 from .passes import (  # noqa: F401
     DEFAULT_PASSES,
@@ -94,15 +94,4 @@ _ON_FIRST_USE = {
 }
 
 
-def __getattr__(name: str):
-    module = _ON_FIRST_USE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolkit' has no attribute {name!r}")
-    loaded = _importlib.import_module(module)
-    value = loaded if module == f"toolkit.{name}" else getattr(loaded, name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_ON_FIRST_USE})
+__getattr__, __dir__ = on_first_use(__name__, _ON_FIRST_USE)

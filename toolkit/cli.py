@@ -194,11 +194,7 @@ def _trace(args) -> int:
         except KernelError as exc:
             failure = exc
     _print_story(recorded, args)
-    if result is not None:
-        print(f"\nresult ({_length(result):,} values of {visible(str(result.type))}):")
-        print(_preview(result))
-    else:
-        _print_failing_row(failure, table)
+    _print_outcome(result, failure, table)
     _write_outputs(recorded, args, f"exprscope trace ({args.mode}): {args.expr}")
     if failure is not None:
         hint = " (lazy evaluation runs each branch only on its rows: try --mode lazy)" \
@@ -289,11 +285,7 @@ def _trace_substrait(args) -> int:
                     failure = failure or exc
             _print_heading(name, found.expressions)
             _print_story(one, args)
-            if result is not None:
-                print(f"\nresult ({_length(result):,} values of {visible(str(result.type))}):")
-                print(_preview(result))
-            else:
-                _print_failing_row(failure, table)
+            _print_outcome(result, failure, table)
     _write_outputs(recorded, args, f"exprscope trace ({args.mode}): {args.substrait}")
     if failure is not None:
         return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
@@ -404,6 +396,15 @@ def _preview_rows(table: pa.Table) -> str:
     if table.num_rows > _PREVIEW_ROWS:
         lines.append(f"  ... {table.num_rows - _PREVIEW_ROWS:,} more")
     return "\n".join(lines) if lines else "  (no rows)"
+
+
+def _print_outcome(result, failure, table) -> None:
+    """The result's first values, or the row the evaluation failed on."""
+    if result is not None:
+        print(f"\nresult ({_length(result):,} values of {visible(str(result.type))}):")
+        print(_preview(result))
+    else:
+        _print_failing_row(failure, table)
 
 
 def _print_failing_row(failure, table) -> None:

@@ -101,7 +101,14 @@ def test_what_exprscope_writes_acero_reads_and_computes_the_same(pair, table):
         expected = run_acero_substrait(data, "expression", table)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, AceroCrashed):
         assume(False)
-    got = as_column(tk.evaluate(bound, table), len(table))
+    try:
+        got = as_column(tk.evaluate(bound, table), len(table))
+    except tk.KernelError:
+        # Acero's consumer drops the on_domain_error and overflow options a `_checked`
+        # function is written with (sqrt_checked is sqrt, ERROR): it computes NaN instead
+        assert any(n.is_call and n.name.endswith("_checked") for n in preorder(bound)), \
+            str(bound)
+        assume(False)
     assert got.type == expected.type, (str(bound), str(theirs), got.type, expected.type)
     assert same_values(got, expected), (str(bound), str(theirs), got, expected)
 

@@ -4,6 +4,7 @@ The file is opened from disk with every request outside it refused and
 counted, so the test also proves the report fetches nothing.
 """
 
+import contextlib
 from pathlib import Path
 
 import pyarrow as pa
@@ -17,6 +18,19 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
+
+@contextlib.contextmanager
+def _page(**page_options):
+    """A fresh page of Debian's headless chromium, closed afterwards."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser.new_page(**page_options)
+        finally:
+            browser.close()
+
+
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -25,7 +39,6 @@ pytestmark = [
 
 
 def test_previous_next_and_arrow_keys_step_through_the_passes(tmp_path):
-    playwright = pytest.importorskip("playwright.sync_api")
     table = pa.table({"a": [0, 1, 2], "b": [1, 2, 3]})
     with tk.trace() as t:
         tk.evaluate(optimize(tk.less(3, tk.field("a") + (tk.literal(1) + 2)), table.schema),
@@ -34,40 +47,34 @@ def test_previous_next_and_arrow_keys_step_through_the_passes(tmp_path):
     assert n >= 3
     report = tk.write_report(t, tmp_path / "report.html")
     outside: list[str] = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page()
-            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
-                "file://") else (outside.append(route.request.url), route.abort()))
-            page.goto(report.resolve().as_uri())
-            counter = page.locator("#step-counter")
-            visible = page.locator("#passes .step:not([hidden])")
+    with _page() as page:
+        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+            "file://") else (outside.append(route.request.url), route.abort()))
+        page.goto(report.resolve().as_uri())
+        counter = page.locator("#step-counter")
+        visible = page.locator("#passes .step:not([hidden])")
 
-            assert counter.inner_text().startswith(f"step 1 of {n}: pass ")
-            assert visible.count() == 1 and visible.get_attribute("data-step") == "0"
-            assert page.locator("#step-prev").is_disabled()
-            page.click("#step-next")
-            assert counter.inner_text().startswith(f"step 2 of {n}")
+        assert counter.inner_text().startswith(f"step 1 of {n}: pass ")
+        assert visible.count() == 1 and visible.get_attribute("data-step") == "0"
+        assert page.locator("#step-prev").is_disabled()
+        page.click("#step-next")
+        assert counter.inner_text().startswith(f"step 2 of {n}")
+        page.keyboard.press("ArrowRight")
+        assert visible.get_attribute("data-step") == "2"
+        page.keyboard.press("ArrowLeft")
+        page.click("#step-prev")
+        assert visible.get_attribute("data-step") == "0"
+        for _ in range(n + 2):
             page.keyboard.press("ArrowRight")
-            assert visible.get_attribute("data-step") == "2"
-            page.keyboard.press("ArrowLeft")
-            page.click("#step-prev")
-            assert visible.get_attribute("data-step") == "0"
-            for _ in range(n + 2):
-                page.keyboard.press("ArrowRight")
-            assert counter.inner_text().startswith(f"step {n} of {n}")
-            assert page.locator("#step-next").is_disabled()
-            assert visible.locator("svg").count() == 1
-        finally:
-            browser.close()
+        assert counter.inner_text().startswith(f"step {n} of {n}")
+        assert page.locator("#step-next").is_disabled()
+        assert visible.locator("svg").count() == 1
     assert outside == []
 
 
 def test_wide_evaluations_in_the_report_open_on_their_root_with_their_title(tmp_path):
     """A 12-term `or` and a 250-branch case_when: each figure opens with its root in view,
     its caption's first line on screen, and no text below 9 px."""
-    playwright = pytest.importorskip("playwright.sync_api")
     species = pa.table({"species": [f"S{i % 20}" for i in range(2_000)],
                         "x": list(range(2_000))})
     x = tk.field("x")
@@ -76,39 +83,33 @@ def test_wide_evaluations_in_the_report_open_on_their_root_with_their_title(tmp_
         tk.evaluate(tk.case_when([(x < 8 * (k + 1), x * k) for k in range(250)], else_=x),
                     species)
     report = tk.write_report(t, tmp_path / "wide.html")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.goto(report.resolve().as_uri())
-            for k in range(2):
-                figure = page.locator(".evaluation > figure").nth(k)
-                figure.scroll_into_view_if_needed()
-                page.wait_for_timeout(100)
-                shown = figure.evaluate("""(f) => {
-                  const svg = f.querySelector('svg'), box = f.getBoundingClientRect();
-                  const root = svg.querySelector('g#node1').getBoundingClientRect();
-                  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-                  const sizes = [...svg.querySelectorAll('text')].map(
-                    t => parseFloat(t.getAttribute('font-size')) * scale);
-                  const title = svg.querySelector('g.graph > text').getBoundingClientRect();
-                  return {root: [root.left, root.right], box: [box.left, box.right],
-                          title: [title.left, title.right], smallest: Math.min(...sizes)};
-                }""")
-                (left, right), (box_left, box_right) = shown["root"], shown["box"]
-                assert box_left - 1 <= left and right <= box_right + 1, shown
-                assert shown["title"][1] > box_left and shown["title"][0] < box_right, shown
-                assert shown["smallest"] >= 9 - 0.05, shown
-                page.screenshot(path=str(Path(__file__).resolve().parents[2] / "out"
-                                         / f"report-wide-evaluation-{k + 1}.png"))
-        finally:
-            browser.close()
+    with _page(viewport={"width": 1100, "height": 900}) as page:
+        page.goto(report.resolve().as_uri())
+        for k in range(2):
+            figure = page.locator(".evaluation > figure").nth(k)
+            figure.scroll_into_view_if_needed()
+            page.wait_for_timeout(100)
+            shown = figure.evaluate("""(f) => {
+              const svg = f.querySelector('svg'), box = f.getBoundingClientRect();
+              const root = svg.querySelector('g#node1').getBoundingClientRect();
+              const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+              const sizes = [...svg.querySelectorAll('text')].map(
+                t => parseFloat(t.getAttribute('font-size')) * scale);
+              const title = svg.querySelector('g.graph > text').getBoundingClientRect();
+              return {root: [root.left, root.right], box: [box.left, box.right],
+                      title: [title.left, title.right], smallest: Math.min(...sizes)};
+            }""")
+            (left, right), (box_left, box_right) = shown["root"], shown["box"]
+            assert box_left - 1 <= left and right <= box_right + 1, shown
+            assert shown["title"][1] > box_left and shown["title"][0] < box_right, shown
+            assert shown["smallest"] >= 9 - 0.05, shown
+            page.screenshot(path=str(Path(__file__).resolve().parents[2] / "out"
+                                     / f"report-wide-evaluation-{k + 1}.png"))
 
 
 def test_a_scan_report_with_long_statistics_stays_within_the_page(tmp_path):
     """Long string statistics and file names wrap inside their cells: with every file's
     details open, nothing is wider than the window (the statistics column was cut)."""
-    playwright = pytest.importorskip("playwright.sync_api")
     import os
 
     import pyarrow.dataset as ds
@@ -124,18 +125,13 @@ def test_a_scan_report_with_long_statistics_stays_within_the_page(tmp_path):
     scan = tk.explain_scan(ds.dataset(tmp_path / "data", partitioning="hive"),
                            "year = 2022 and day > 20 and name > 'a-very-long-string-value-00100'")
     report = tk.write_report(scan, tmp_path / "scan.html")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1000, "height": 900})
-            page.goto(report.resolve().as_uri())
-            opened = page.evaluate("() => { const all = document.querySelectorAll('details');"
-                                   " all.forEach(d => d.open = true); return all.length; }")
-            page.wait_for_timeout(100)
-            widths = page.evaluate("() => [document.documentElement.scrollWidth, "
-                                   "...[...document.querySelectorAll('table')].map("
-                                   "t => Math.ceil(t.getBoundingClientRect().right))]")
-        finally:
-            browser.close()
+    with _page(viewport={"width": 1000, "height": 900}) as page:
+        page.goto(report.resolve().as_uri())
+        opened = page.evaluate("() => { const all = document.querySelectorAll('details');"
+                               " all.forEach(d => d.open = true); return all.length; }")
+        page.wait_for_timeout(100)
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, "
+                               "...[...document.querySelectorAll('table')].map("
+                               "t => Math.ceil(t.getBoundingClientRect().right))]")
     assert opened >= 1 and len(widths) >= 3, widths
     assert max(widths) <= 1000, widths

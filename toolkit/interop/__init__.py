@@ -18,7 +18,8 @@ in `toolkit.expression`; the Substrait modules load on first use (protobuf's
 classes cost as much to import as the rest of the engine).
 """
 
-import importlib as _importlib
+
+from ..on_first_use import on_first_use
 
 _ON_FIRST_USE = {
     "BoundExpressions": "toolkit.interop.substrait_expressions",
@@ -30,14 +31,4 @@ _ON_FIRST_USE = {
 __all__ = ["BoundExpressions", "from_substrait", "from_substrait_all", "to_substrait"]
 
 
-def __getattr__(name: str):
-    module = _ON_FIRST_USE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolkit.interop' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_ON_FIRST_USE})
+__getattr__, __dir__ = on_first_use(__name__, _ON_FIRST_USE)

@@ -8,8 +8,8 @@
     plan.from_substrait(data, {"flights": flights})   # a Substrait Plan as a LogicalPlan
 """
 
-import importlib as _importlib
 
+from ..on_first_use import on_first_use
 from . import explain as _explain  # noqa: F401  (provides LogicalPlan.explain(verbose=True))
 from .aggregates import AGGREGATE_FUNCTIONS, AggregateExpr
 from .errors import (
@@ -121,14 +121,4 @@ __all__ = [
 _ON_FIRST_USE = {"from_substrait": "toolkit.interop.substrait_plans"}
 
 
-def __getattr__(name: str):
-    module = _ON_FIRST_USE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolkit.plan' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_ON_FIRST_USE})
+__getattr__, __dir__ = on_first_use(__name__, _ON_FIRST_USE)
