@@ -28,7 +28,6 @@ class BatchContext:
         "_gathered",
         "batch",
         "branches",
-        "cast_values",
         "casts_in_range",
         "density_memo",
         "lazy",
@@ -43,7 +42,8 @@ class BatchContext:
     )
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
-                 density_memo: dict, positions: TreePositions | None = None):
+                 density_memo: dict, positions: TreePositions | None = None,
+                 trusting: bool = True):
         self.batch = batch
         self.offset = offset  # row of the original data where this slice starts
         self.lazy = lazy
@@ -55,12 +55,9 @@ class BatchContext:
         # id(cast node) -> its options with the range check off: its column was proven in range
         # on this slice, and any part of that column is in range too
         self.proven_casts: dict[int, object] = {}
-        # id(cast node) -> (column, the cast's value of it): a small batch's proof was the
-        # cast itself, so the cast of that very column is already done
-        self.cast_values: dict[int, tuple] = {}
         # untraced: small forms may take their casts on trust (`special_forms.runs_eagerly`);
         # `took_trust` says one did, so a failure means: evaluate again without trust
-        self.trusting = not observing
+        self.trusting = trusting and not observing
         self.took_trust = False
         self.positions = positions if positions is not None else TreePositions()
         self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)

@@ -80,8 +80,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
 
     def work(morsel: Morsel, trusting: bool = True) -> Outcome:
         batch = morsel.batch
-        ctx = BatchContext(batch, morsel.offset, lazy, observing, memo, positions)
-        ctx.trusting = ctx.trusting and trusting
+        ctx = BatchContext(batch, morsel.offset, lazy, observing, memo, positions, trusting)
         try:
             return Outcome(_as_array(run_tree(ctx, expr), batch.num_rows, out_type), ctx)
         except KernelError as exc:

@@ -139,7 +139,22 @@ def _dense_use(ctx, path, rows: SelectionVector):
     return (rows, "dense", _CHEAP_FORM, False) if path is not None else None
 
 
-def _all_dense(ctx, form, *children) -> bool:
+def _dense_children(node) -> tuple:
+    """The children whose cheapness lets a form run densely: the branches (the condition
+    of if_else and the left side of and/or run on every row anyway), or () for a form
+    that never runs densely this way. One list for `_all_dense` and `runs_eagerly`, which
+    share the answer (remembered per form)."""
+    name, args = node.name, node.args
+    if name in ("if_else", "and_kleene", "or_kleene"):
+        return args[1:]
+    if name == "coalesce":
+        return args
+    if name == "case_when" and args and args[0].is_call and args[0].name == "make_struct":
+        return (*args[0].args, *args[1:])
+    return ()
+
+
+def _all_dense(ctx, form) -> bool:
     """Every child cheap and unable to fail: skip the selections, whatever the domain's
     size (on a small batch the selections' fixed cost, about 20 kernel calls, is what
     laziness would add: 1,000 rows of `coalesce(x, y * 2, 0.0)` took 92 us selected
@@ -150,7 +165,8 @@ def _all_dense(ctx, form, *children) -> bool:
     the condition values with a few bitmap kernels (`_record_*` below), the same
     sets of rows the selection path records.
     """
-    return all_cheap_here(form, children, ctx)
+    children = _dense_children(form)
+    return bool(children) and all_cheap_here(form, children, ctx)
 
 
 def runs_eagerly(ctx, node, sel) -> bool:
@@ -162,19 +178,13 @@ def runs_eagerly(ctx, node, sel) -> bool:
     On a small domain whose casts would need proving (`ctx.trusting`), the branches are
     taken on trust and the casts check their own values, as in eager evaluation: should
     one fail, the batch is evaluated again without trust (`evaluate`), and the form then
-    runs lazily. Proving costs 3 to 4 us a call around the same checked cast.
+    runs lazily. Proving (a min and a max per column) costs 4 to 9 us on 1,000 rows.
     """
-    name, args = node.name, node.args
-    if name == "if_else" or name == "and_kleene" or name == "or_kleene":
-        children = args[1:]
-    elif name == "coalesce":
-        children = args
-    elif name == "case_when" and args and args[0].is_call and args[0].name == "make_struct" \
-            and ctx.size(sel) < dense_path.MIN_DENSE_ROWS:
-        children = (*args[0].args, *args[1:])
-    else:
+    children = _dense_children(node)
+    domain = ctx.size(sel)
+    if not children or (node.name == "case_when" and domain >= dense_path.MIN_DENSE_ROWS):
         return False
-    trust = ctx.trusting and ctx.size(sel) < RANGE_CHECK_MIN_ROWS
+    trust = ctx.trusting and domain < RANGE_CHECK_MIN_ROWS
     return all_cheap_here(node, children, ctx, on_trust=trust)
 
 
@@ -225,7 +235,7 @@ def if_else(ctx, node, path, sel):
             value, _ = yield from _branch(ctx, sel, other, (2,), SelectionVector.all(domain),
                                           path, "else", 2)
         return value
-    if _all_dense(ctx, node, then, other):  # cheap branches: Arrow's own if_else, no masks
+    if _all_dense(ctx, node):  # cheap branches: Arrow's own if_else, no masks
         true_rows = false_rows = None
         if path is not None:
             true_rows = SelectionVector.from_mask(_no_nulls(c, False))
@@ -309,7 +319,7 @@ def case_when(ctx, node, path, sel):
     # count; on a large one, fixed-width values funnel from two cases on (`_funnels`)
     small = domain < dense_path.MIN_DENSE_ROWS
     few = small or (n_cases <= DENSE_MAX_CASES and not placeable(node.type))
-    if few and conds is not None and _all_dense(ctx, node, *conds, *args[1:]):
+    if few and conds is not None and _all_dense(ctx, node):
         # cheap everywhere: Arrow's own case_when kernel over fully evaluated arguments
         used: dict[int, SelectionVector] = {}
         if path is None:
@@ -358,8 +368,8 @@ def case_when(ctx, node, path, sel):
             _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
     if base_sel is not sel:
         ctx.forget(base_sel)
-    rest = remaining if base is None else base.compose(remaining)
-    if else_node is not None and rest.count:
+    if else_node is not None and remaining.count:
+        rest = remaining if base is None else base.compose(remaining)
         value, full = yield from _branch(ctx, sel, else_node, (1 + n_cases,), rest, path,
                                          "else", 1 + n_cases, True, cheap_dense=few)
         parts.append((rest, value, full))
@@ -476,7 +486,7 @@ def coalesce(ctx, node, path, sel):
     """Argument i runs only on the rows where every earlier argument was null."""
     domain = ctx.size(sel)
     args = node.args
-    if _all_dense(ctx, node, *args):  # cheap everywhere: Arrow's own coalesce
+    if _all_dense(ctx, node):  # cheap everywhere: Arrow's own coalesce
         values = []
         pending = SelectionVector.all(domain)  # the rows where every argument so far was null
         for i in range(len(args)):
@@ -608,7 +618,7 @@ def _kleene(kleene_kernel, stop_value: bool):
             right, _ = yield from _branch(ctx, sel, right_node, (1,),
                                           SelectionVector.all(domain), path, "right", 1)
             return kleene_kernel(left, right)
-        if _all_dense(ctx, node, right_node):  # cheap right side: every row, no masks
+        if _all_dense(ctx, node):  # cheap right side: every row, no masks
             undecided = None
             if path is not None:
                 undecided = SelectionVector.from_mask(_undecided(left, stop_value))

@@ -164,9 +164,6 @@ def _apply(ctx, frame: _CallFrame, stack):
 
 def _run_kernel(ctx, frame, stack, fn, args, options, kernel):
     if ctx.proven_casts:
-        done = ctx.cast_values.get(id(frame.node))
-        if done is not None and args[0] is done[0]:
-            return done[1]
         options = ctx.proven_casts.get(id(frame.node), options)
     try:
         return fn.execute(fn, args, fn.default_options if options is None else options, kernel)
