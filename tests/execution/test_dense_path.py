@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
-from toolkit.errors import KernelError
+from toolkit.errors import BindError, KernelError
 from toolkit.execution import dense_path
 from toolkit.execution.dense_path import Density, density_kinds
 
@@ -72,8 +72,10 @@ def test_dense_results_equal_compact_results(pair, table):
     expr, _ = pair
     try:
         compact = tk.evaluate(expr, table)
-    except KernelError:
-        with always_dense(), pytest.raises(KernelError):
+    except (KernelError, BindError) as failed:
+        # a literal argument that cannot be cast to its parameter (round_binary(x, ''))
+        # fails when the tree binds, where a column's value would fail when it runs
+        with always_dense(), pytest.raises(type(failed)):
             tk.evaluate(expr, table)
         return
     with always_dense():
