@@ -15,28 +15,38 @@ plan instead, read by `from_connect`.
 from __future__ import annotations
 
 from pathlib import PurePath
+from typing import NamedTuple
 
 import toolkit as tk
 
 from .. import plan
 from .. import plan as plans  # noqa: F401  (plans exist: checked on use)
 from ..errors import UsageError
+from ..visible_text import visible
 from .errors import SparkImportError
 from .from_catalyst import children, class_name, expression_from_catalyst
 from .from_connect import from_connect, is_connect
 from .relation_names import unique_name
 from .session import session
 
-__all__ = ["from_spark"]
+__all__ = ["STAGES", "Imported", "from_spark"]
 
 _LEAF_CLASSES = {"LogicalRelation", "LogicalRDD", "LocalRelation", "HiveTableRelation",
                  "DataSourceV2Relation", "Range", "DataSourceV2ScanRelation"}
+_PASS_THROUGH = {"SubqueryAlias", "View", "LocalLimit", "Repartition", "RepartitionByExpression",
+                 "ResolvedHint", "WithCTE", "CTERelationDef"}
+STAGES = ("analyzed", "optimized")
+_JOIN_TYPES = {"Inner": "inner", "Cross": "cross", "LeftOuter": "left", "RightOuter": "right",
+               "FullOuter": "full", "LeftSemi": "semi", "LeftAnti": "anti"}
 
 
-def from_spark(df_or_column, df=None):
+def from_spark(df_or_column, df=None, stage: str = "analyzed"):
     """An exprscope LogicalPlan for a DataFrame, an Expression for a Column.
 
-    For a Column, `df` (optional) resolves it against that DataFrame first.
+    For a Column, `df` (optional) resolves it against that DataFrame first. For a
+    DataFrame, `stage` says which of Spark's plans to read: "analyzed" (the default:
+    the query as the user wrote it, resolved) or "optimized" (as Spark runs it, after
+    Catalyst's rules).
     """
     if is_connect(df_or_column):  # a protobuf plan, not an analyzed one
         return from_connect(df_or_column, df)
@@ -48,8 +58,11 @@ def from_spark(df_or_column, df=None):
         jsession = _session_of(df_or_column)
         return expression_from_catalyst(jsession.expression(df_or_column._jc))
     if hasattr(df_or_column, "_jdf"):
-        analyzed = df_or_column._jdf.queryExecution().analyzed()
-        return _PlanReader(df_or_column.sparkSession).read(analyzed)
+        if stage not in STAGES:
+            raise UsageError(f"from_spark: stage must be one of {STAGES}, got {stage!r}")
+        execution = df_or_column._jdf.queryExecution()
+        root = execution.analyzed() if stage == "analyzed" else execution.optimizedPlan()
+        return _PlanReader(df_or_column.sparkSession).read(root).plan
     raise UsageError(f"from_spark takes a pyspark DataFrame or Column, not "
                     f"{type(df_or_column).__name__}")
 
@@ -66,23 +79,42 @@ def _seq(scala_seq) -> list:
     return [scala_seq.apply(i) for i in range(scala_seq.size())]
 
 
+def _expr_id(attribute) -> int:
+    return int(attribute.exprId().id())
+
+
+class Imported(NamedTuple):
+    """An imported Spark node: the exprscope plan, and the Spark attribute (exprId) of each
+    field of its schema, in order, so a parent's references find their columns."""
+
+    plan: object
+    ids: tuple[int, ...]
+
+    def names(self) -> dict[int, str]:
+        return dict(zip(self.ids, self.plan.schema.qualified_names))
+
+
 class _PlanReader:
-    """Reads one analyzed plan; scans get relation names from aliases, tables or files."""
+    """Reads one Spark plan; scans get relation names from aliases, tables or files."""
 
     def __init__(self, spark):
         self.spark = spark
         self.used_names: set[str] = set()
+        self.unnamed = 0
 
-    def read(self, root):
-        frames = [[root, self._kids(root), [], None]]
+    def read(self, root) -> Imported:
+        frames = [[root, self._kids(root), []]]
         while True:
-            node, kids, results, _ = frames[-1]
+            node, kids, results = frames[-1]
             if len(results) < len(kids):
                 kid = kids[len(results)]
-                frames.append([kid, self._kids(kid), [], None])
+                frames.append([kid, self._kids(kid), []])
                 continue
             frames.pop()
-            out = self._node(node, results, frames[-1][0] if frames else None)
+            try:
+                out = self._node(node, results, [f[0] for f in frames])
+            except SparkImportError as exc:
+                raise _placed(exc, node) from None
             if not frames:
                 return out
             frames[-1][2].append(out)
@@ -90,96 +122,137 @@ class _PlanReader:
     def _kids(self, node) -> list:
         return [] if class_name(node) in _LEAF_CLASSES else children(node)
 
-    def _node(self, node, inputs, parent):
+    def _node(self, node, inputs: list[Imported], ancestors) -> Imported:
         name = class_name(node)
         if name in _LEAF_CLASSES:
-            return self._scan(node, parent)
-        if name in ("SubqueryAlias", "View", "LocalLimit", "Repartition",
-                    "RepartitionByExpression", "ResolvedHint"):
+            return self._scan(node, ancestors)
+        if name in _PASS_THROUGH:
             return inputs[0]
         if name == "Project":
-            exprs = [self._expr(e) for e in _seq(node.projectList())]
-            names = [str(e.name()) for e in _seq(node.projectList())]
-            return inputs[0].project(exprs, names=names)
+            child = inputs[0]
+            items = _seq(node.projectList())
+            exprs = [self._expr(e, child) for e in items]
+            names = [str(e.name()) for e in items]
+            return Imported(child.plan.project(exprs, names=names),
+                            tuple(_expr_id(e) for e in items))
         if name == "Filter":
-            return inputs[0].filter(self._expr(node.condition()))
+            child = inputs[0]
+            return Imported(child.plan.filter(self._expr(node.condition(), child)), child.ids)
         if name == "Aggregate":
             return self._aggregate(node, inputs[0])
         if name == "Join":
-            return self._join(node, inputs, parent)
+            return self._join(node, inputs)
         if name == "Sort":
             if not getattr(node, "global")():
                 raise SparkImportError("cannot import a partition-local sort "
                                        "(sortWithinPartitions)", spark_class="Sort")
+            child = inputs[0]
             keys = []
             for order in _seq(node.order()):
                 ascending = str(order.direction().sql()) == "ASC"
                 nulls_first = str(order.nullOrdering().sql()) == "NULLS FIRST"
-                keys.append((self._expr(order.child()),
+                keys.append((self._expr(order.child(), child),
                              "ascending" if ascending else "descending",
                              "nulls_first" if nulls_first else "nulls_last"))
-            return inputs[0].sort(keys)
+            return Imported(child.plan.sort(keys), child.ids)
         if name == "GlobalLimit":
             limit = expression_from_catalyst(node.limitExpr())
-            return inputs[0].limit(int(limit.value.as_py()))
+            return Imported(inputs[0].plan.limit(int(limit.value.as_py())), inputs[0].ids)
         raise SparkImportError(f"cannot import the Spark plan node {name} into exprscope "
                                f"({node.simpleString(3)})", spark_class=name)
 
-    def _expr(self, catalyst):
-        return expression_from_catalyst(catalyst)
+    def _expr(self, catalyst, *over: Imported, substitute=None):
+        """The expression, its attributes named by the columns of the inputs `over`."""
+        names: dict[int, str] = {}
+        for imported in over:
+            names.update(imported.names())
 
-    def _scan(self, leaf, parent):
+        def resolve(attribute):
+            found = names.get(_expr_id(attribute))
+            if found is None:
+                raise SparkImportError(
+                    f"cannot import a reference to {attribute.toString()}: no input of this "
+                    "node produces it (an outer reference of a correlated subquery?)",
+                    spark_class=class_name(attribute))
+            return found
+
+        return expression_from_catalyst(catalyst, resolve_attribute=resolve,
+                                         substitute=substitute)
+
+    def _scan(self, leaf, ancestors) -> Imported:
         from pyspark.sql.classic.dataframe import DataFrame
 
-        relation = self._relation_name(leaf, parent)
+        relation = self._relation_name(leaf, ancestors)
         jvm = self.spark._jvm
         jdf = jvm.org.apache.spark.sql.classic.Dataset.ofRows(self.spark._jsparkSession, leaf)
-        return plan.scan(relation, DataFrame(jdf, self.spark))
+        return Imported(plan.scan(relation, DataFrame(jdf, self.spark)),
+                        tuple(_expr_id(a) for a in _seq(leaf.output())))
 
-    def _relation_name(self, leaf, parent) -> str:
+    def _relation_name(self, leaf, ancestors) -> str:
+        """The user's name for a scan: the alias over it (`FROM nation n1`: n1), else its
+        temp view or table, else its file's name, else df1, df2 ... in order."""
         base = None
-        if parent is not None and class_name(parent) == "SubqueryAlias":
-            base = str(parent.alias())
+        for parent in reversed(ancestors):  # the chain of aliases right above the leaf
+            kind = class_name(parent)
+            if kind == "SubqueryAlias":
+                base = str(parent.alias())
+            elif kind == "View" and base is None:
+                base = str(parent.desc().identifier().table())
+            elif kind not in ("View",):
+                break
         if base is None and class_name(leaf) == "LogicalRelation":
             try:
-                paths = _seq(leaf.relation().location().rootPaths())
-                base = PurePath(str(paths[0].getName())).stem if paths else None
+                table = leaf.catalogTable()
+                if table.isDefined():
+                    base = str(table.get().identifier().table())
+                else:
+                    paths = _seq(leaf.relation().location().rootPaths())
+                    base = PurePath(str(paths[0].getName())).stem if paths else None
             except Exception:  # noqa: BLE001 - relations without files (JDBC, ...)
                 base = None
-        base = (base or class_name(leaf).lower()).replace(".", "_")
-        return unique_name(base, self.used_names)
+        if base is None:
+            self.unnamed += 1
+            base = f"df{self.unnamed}"
+        return unique_name(base.replace(".", "_"), self.used_names)
 
-    def _aggregate(self, node, input_plan):
-        groups = [self._expr(e) for e in _seq(node.groupingExpressions())]
-        group_names = [_output_name(e, f"group{i}")
-                       for i, e in enumerate(_seq(node.groupingExpressions()))]
+    def _aggregate(self, node, child: Imported) -> Imported:
+        catalyst_groups = _seq(node.groupingExpressions())
+        groups = [self._expr(e, child) for e in catalyst_groups]
+        input_plan = child.plan
+        if all(g.is_field for g in groups):
+            keys = groups
+        else:  # computed keys: a projection names them first
+            key_names = [f"_group{i}" for i in range(len(groups))]
+            columns = [tk.field(n) for n in input_plan.schema.qualified_names]
+            input_plan = input_plan.project([*groups, *columns],
+                                            names=[*key_names, *input_plan.schema.names])
+            keys = [tk.field(n) for n in key_names]
         aggs: list[tuple] = []
-        outputs, names = [], []
-        for e in _seq(node.aggregateExpressions()):
-            names.append(str(e.name()))
-            outputs.append(self._over_aggregates(e, aggs, groups, group_names))
-        if any(not g.is_field for g in groups):
-            keyed = input_plan.project([*groups, *_columns(input_plan)],
-                                       names=[*group_names, *input_plan.schema.names])
-            input_plan = keyed
-        grouped = input_plan.aggregate(group_names, aggs)
-        return grouped.project(outputs, names=names)
 
-    def _over_aggregates(self, catalyst, aggs: list, groups, group_names):
-        """The output expression with each aggregate call replaced by a ref to its column."""
-
-        def substitute(node):
-            if class_name(node) == "AggregateExpression":
-                return tk.field(self._aggregate_call(node, aggs))
+        def substitute(catalyst):
+            if class_name(catalyst) == "AggregateExpression":
+                return tk.field(self._aggregate_call(catalyst, aggs, child))
+            for i, g in enumerate(catalyst_groups):
+                if class_name(catalyst) != "AttributeReference" and catalyst.semanticEquals(g):
+                    return keys[i]
             return None
 
-        return expression_from_catalyst(catalyst, substitute=substitute)
+        outputs, names, ids = [], [], []
+        for e in _seq(node.aggregateExpressions()):
+            names.append(str(e.name()))
+            ids.append(_expr_id(e))
+            outputs.append(self._expr(e, child, substitute=substitute))
+        grouped = input_plan.aggregate(keys, aggs)
+        return Imported(grouped.project(outputs, names=names), tuple(ids))
 
-    def _aggregate_call(self, agg_expr, aggs: list) -> str:
+    def _aggregate_call(self, agg_expr, aggs: list, child: Imported) -> str:
         function = agg_expr.aggregateFunction()
         fname = class_name(function)
         if agg_expr.isDistinct():
             raise SparkImportError(f"cannot import a DISTINCT aggregate ({fname})",
+                                   spark_class=fname)
+        if not agg_expr.filter().isEmpty():
+            raise SparkImportError(f"cannot import an aggregate with a FILTER clause ({fname})",
                                    spark_class=fname)
         args = children(function)
         mapping = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "mean", "Count": "count"}
@@ -192,55 +265,48 @@ class _PlanReader:
             if len(args) != 1:
                 raise SparkImportError("cannot import count over several columns",
                                        spark_class="Count")
-            arg = expression_from_catalyst(args[0])
+            arg = self._expr(args[0], child)
             aggs.append(("count", None if arg.is_literal and arg.value.is_valid else arg, column))
         else:
-            aggs.append((func, expression_from_catalyst(args[0]), column))
+            aggs.append((func, self._expr(args[0], child), column))
         return column
 
-    def _join(self, node, inputs, parent):
-        how = {"Inner": "inner", "LeftOuter": "left"}.get(str(node.joinType().toString()))
+    def _join(self, node, inputs: list[Imported]) -> Imported:
+        left, right = inputs
+        kind = str(node.joinType().toString())
+        how = _JOIN_TYPES.get(kind)
         if how is None:
-            raise SparkImportError(f"cannot import a {node.joinType().toString()} join",
-                                   spark_class="Join")
-        left_names = {str(a.name()) for a in _seq(node.left().output())}
-        right_names = {str(a.name()) for a in _seq(node.right().output())}
+            raise SparkImportError(f"cannot import a {kind} join", spark_class="Join")
+        left_ids, right_ids = set(left.ids), set(right.ids)
         condition = node.condition()
-        if not condition.isEmpty():
-            clauses = _conjuncts(condition.get())
-        elif parent is not None and class_name(parent) == "Filter" and how == "inner":
-            # `FROM a, b WHERE a.k = b.k`: the keys are in the filter above (which stays)
-            clauses = [c for c in _conjuncts(parent.condition())
-                       if _joins_sides(c, left_names, right_names)]
-        else:
-            clauses = []
-        if not clauses:
-            raise SparkImportError("cannot import a join without equal keys (cross join)",
-                                   spark_class="Join")
-        pairs = []
-        for clause in clauses:
-            if class_name(clause) != "EqualTo":
-                raise SparkImportError(f"cannot import a join condition that is not an "
-                                       f"equality of columns ({clause.toString()})",
-                                       spark_class=class_name(clause))
-            a, b = children(clause)
-            if class_name(a) != "AttributeReference" or class_name(b) != "AttributeReference":
-                raise SparkImportError(f"cannot import a join on computed keys "
-                                       f"({clause.toString()})", spark_class="EqualTo")
-            an, bn = str(a.name()), str(b.name())
-            pairs.append((an, bn) if an in left_names else (bn, an))
-        return inputs[0].join(inputs[1], on=pairs, how=how)
+        pairs, rest = [], []
+        for clause in ([] if condition.isEmpty() else _conjuncts(condition.get())):
+            pair = _key_pair(clause, left_ids, right_ids)
+            if pair is not None and pair[0].dataType().sameType(pair[1].dataType()):
+                pairs.append((left.names()[_expr_id(pair[0])],
+                              right.names()[_expr_id(pair[1])]))
+            else:
+                rest.append(self._expr(clause, left, right))
+        residual = None if not rest else (rest[0] if len(rest) == 1 else tk.and_(rest))
+        if how == "inner" and not pairs and residual is None:
+            how = "cross"
+        joined = left.plan.join(right.plan, pairs, how, condition=residual)
+        ids = left.ids if how in ("semi", "anti") else left.ids + right.ids
+        return Imported(joined, ids)
 
 
-def _joins_sides(clause, left_names, right_names) -> bool:
-    """An equality of a left column and a right column."""
+def _key_pair(clause, left_ids, right_ids):
+    """(left attribute, right attribute) when the clause equates one of each, else None."""
     if class_name(clause) != "EqualTo":
-        return False
+        return None
     a, b = children(clause)
     if class_name(a) != "AttributeReference" or class_name(b) != "AttributeReference":
-        return False
-    names = {str(a.name()), str(b.name())}
-    return bool(names & left_names) and bool(names & right_names)
+        return None
+    if _expr_id(a) in left_ids and _expr_id(b) in right_ids:
+        return a, b
+    if _expr_id(b) in left_ids and _expr_id(a) in right_ids:
+        return b, a
+    return None
 
 
 def _conjuncts(condition) -> list:
@@ -254,12 +320,27 @@ def _conjuncts(condition) -> list:
     return out
 
 
-def _output_name(catalyst, default):
+def _placed(exc: SparkImportError, node) -> SparkImportError:
+    """The error with where the node came from in the user's SQL text, when Spark knows."""
+    where = _origin(node)
+    if not where or "line " in str(exc):
+        return exc
+    return SparkImportError(f"{exc}{where}", spark_class=exc.spark_class)
+
+
+def _origin(node) -> str:
     try:
-        return str(catalyst.name())
-    except Exception:  # noqa: BLE001 - expressions without a name
-        return default
-
-
-def _columns(p):
-    return list(p.schema.names)
+        origin = node.origin()
+        line = origin.line()
+        text = origin.sqlText()
+    except Exception:  # noqa: BLE001 - nodes without an origin
+        return ""
+    if line.isEmpty():
+        return ""
+    number = int(line.get())
+    out = f"\n  at line {number} of the query"
+    if not text.isEmpty():
+        lines = str(text.get()).splitlines()
+        if 0 < number <= len(lines):
+            out += f": {visible(lines[number - 1].strip())}"
+    return out
