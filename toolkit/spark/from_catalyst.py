@@ -19,6 +19,8 @@ differ from Arrow's the import says so in the tree instead of hiding it:
 - `BETWEEN` is Spark 4's `With` of shared expressions: each reference becomes the
   shared expression.
 - a constant `date + interval` (or minus) is folded to the date Spark computes.
+- `NormalizeNaNAndZero` (Spark's optimizer puts it on float join and group keys so
+  that -0.0 meets 0.0 and NaN meets NaN) is read as its argument.
 
 Anything else raises SparkImportError naming the Spark class.
 """
@@ -34,6 +36,7 @@ import pyarrow.compute as pc
 import toolkit as tk
 
 from .errors import SparkImportError
+from .sql_origin import origin_text
 from .types import from_spark_type
 
 __all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
@@ -213,7 +216,8 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
         return tk.field(*parts)
     if name == "Literal":
         return _literal(node)
-    if name in ("Alias", "CommonExpressionDef"):
+    if name in ("Alias", "CommonExpressionDef", "NormalizeNaNAndZero",
+                "KnownFloatingPointNormalized"):
         return args[0]
     if name == "With":  # its definitions came first; the body is the last argument
         return args[-1]
@@ -266,7 +270,7 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
     if name == "UnresolvedFunction":
         return _unresolved_function(node, args)
     raise SparkImportError(f"cannot import the Spark expression {name} ({node.toString()}) "
-                           "into exprscope", spark_class=name)
+                           f"into exprscope{origin_text(node)}", spark_class=name)
 
 
 def _remainder(node, args) -> tk.Expression:

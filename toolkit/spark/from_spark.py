@@ -22,19 +22,19 @@ import toolkit as tk
 from .. import plan
 from .. import plan as plans  # noqa: F401  (plans exist: checked on use)
 from ..errors import UsageError
-from ..visible_text import visible
 from .errors import SparkImportError
 from .from_catalyst import children, class_name, expression_from_catalyst
 from .from_connect import from_connect, is_connect
 from .relation_names import unique_name
 from .session import session
+from .sql_origin import origin_text
 
 __all__ = ["STAGES", "Imported", "from_spark"]
 
 _LEAF_CLASSES = {"LogicalRelation", "LogicalRDD", "LocalRelation", "HiveTableRelation",
                  "DataSourceV2Relation", "Range", "DataSourceV2ScanRelation"}
 _PASS_THROUGH = {"SubqueryAlias", "View", "LocalLimit", "Repartition", "RepartitionByExpression",
-                 "ResolvedHint", "WithCTE", "CTERelationDef"}
+                 "ResolvedHint", "WithCTE"}
 STAGES = ("analyzed", "optimized")
 _JOIN_TYPES = {"Inner": "inner", "Cross": "cross", "LeftOuter": "left", "RightOuter": "right",
                "FullOuter": "full", "LeftSemi": "semi", "LeftAnti": "anti"}
@@ -101,8 +101,13 @@ class _PlanReader:
         self.spark = spark
         self.used_names: set[str] = set()
         self.unnamed = 0
+        self.ctes: dict[int, object] = {}  # a WITH's definitions, by id: each use reads one
+        self.subqueries: dict[int, str] = {}  # a scalar subquery (exprId) -> its column
+        self.outer: Imported | None = None  # reading a correlated subquery: the outer input
+        self.correlated: list = []  # ... and the conditions on outer columns found in it
 
     def read(self, root) -> Imported:
+        self._find_ctes(root)
         frames = [[root, self._kids(root), []]]
         while True:
             node, kids, results = frames[-1]
@@ -120,7 +125,112 @@ class _PlanReader:
             frames[-1][2].append(out)
 
     def _kids(self, node) -> list:
-        return [] if class_name(node) in _LEAF_CLASSES else children(node)
+        name = class_name(node)
+        if name in _LEAF_CLASSES or name == "CTERelationRef":
+            return []
+        if name == "WithCTE":  # the definitions are read where they are used
+            return [node.plan()]
+        return children(node)
+
+    def _find_ctes(self, root) -> None:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if class_name(node) == "CTERelationDef":
+                self.ctes[int(node.id())] = node.child()
+            stack.extend(children(node))
+
+    def _cte(self, ref) -> Imported:
+        """A use of a WITH's query: that query, read again (its scans under new names)."""
+        definition = self.ctes.get(int(ref.cteId()))
+        if definition is None:
+            raise SparkImportError(f"cannot import {ref.simpleString(3)}: its WITH definition "
+                                   "is not in the plan", spark_class="CTERelationRef")
+        inner = self.read(definition)
+        return Imported(inner.plan, tuple(_expr_id(a) for a in _seq(ref.output())))
+
+    def _filter(self, node, input: Imported) -> Imported:
+        """A filter; its EXISTS and IN subqueries become semi joins (NOT: anti joins) on the
+        rows the other conjuncts keep, their correlated conditions the join's condition."""
+        plain, subqueries = [], []
+        for clause in _conjuncts(node.condition()):
+            if self.outer is not None and _has_outer_reference(clause):
+                self.correlated.append(clause)  # the semi join's condition
+                continue
+            inner = children(clause)[0] if class_name(clause) == "Not" else clause
+            (subqueries if class_name(inner) in ("Exists", "InSubquery") else plain).append(
+                clause)
+        out = input
+        if plain:
+            child = self._with_subqueries(input, *plain)
+            condition = [self._expr(c, child) for c in plain]
+            kept = child.plan.filter(condition[0] if len(condition) == 1 else tk.and_(condition))
+            if child is not input:  # the scalar subqueries' columns go again
+                width = len(input.plan.schema)
+                kept = kept.project([tk.field(n) for n in kept.schema.qualified_names[:width]],
+                                    names=kept.schema.names[:width])
+            out = Imported(kept, input.ids)
+        for clause in subqueries:
+            out = self._semi_join(clause, out)
+        return out
+
+    def _semi_join(self, clause, outer: Imported) -> Imported:
+        negated = class_name(clause) == "Not"
+        predicate = children(clause)[0] if negated else clause
+        kind = class_name(predicate)
+        query = predicate if kind == "Exists" else predicate.query()
+        saved = self.outer, self.correlated
+        self.outer, self.correlated = outer, []
+        try:
+            inner = self.read(query.plan())
+            correlated = self.correlated
+        finally:
+            self.outer, self.correlated = saved
+        pairs, rest = [], []
+        outer_names, inner_names = outer.names(), inner.names()
+        for c in correlated:
+            pair = _outer_pair(c)
+            if pair is not None and _expr_id(pair[1]) in inner_names and \
+                    pair[0].dataType().sameType(pair[1].dataType()):
+                pairs.append((outer_names[_expr_id(pair[0])], inner_names[_expr_id(pair[1])]))
+            else:
+                rest.append(self._expr(c, outer, inner))
+        if kind == "InSubquery":  # x IN (SELECT y ...): x = y; NOT IN: no row where x = y
+            values = _seq(predicate.values())
+            for value, column in zip(values, inner.plan.schema.qualified_names):
+                equal = tk.call("equal", [self._expr(value, outer), tk.field(column)])
+                if negated:  # NOT IN is unknown, so false, when x = y is unknown
+                    rest.append(tk.or_(equal, tk.is_null(equal)))
+                elif class_name(value) == "AttributeReference" and \
+                        outer.plan.schema.field(outer_names[_expr_id(value)]).type == \
+                        inner.plan.schema.field(column).type:
+                    pairs.append((outer_names[_expr_id(value)], column))
+                else:
+                    rest.append(equal)
+        condition = None if not rest else (rest[0] if len(rest) == 1 else tk.and_(rest))
+        joined = outer.plan.join(inner.plan, pairs, "anti" if negated else "semi",
+                                 condition=condition)
+        return Imported(joined, outer.ids)
+
+    def _with_subqueries(self, child: Imported, *catalyst) -> Imported:
+        """`child` left-joined (no keys) with the one-row plan of each uncorrelated scalar
+        subquery in the expressions, so they read its value as a column: null when the
+        subquery has no row, as SQL says."""
+        out = child
+        for sub in _scalar_subqueries(catalyst):
+            if not sub.outerAttrs().isEmpty():
+                raise SparkImportError(
+                    f"cannot import a correlated scalar subquery ({sub.toString()}) from the "
+                    "analyzed plan yet; import stage='optimized', where Spark has turned it "
+                    "into a join" + origin_text(sub), spark_class="ScalarSubquery")
+            inner = self.read(sub.plan())
+            if len(inner.plan.schema) != 1:
+                raise SparkImportError("a scalar subquery must produce one column",
+                                       spark_class="ScalarSubquery")
+            joined = out.plan.join(inner.plan, how="left")
+            self.subqueries[_expr_id(sub)] = inner.plan.schema.qualified_names[0]
+            out = Imported(joined, out.ids + inner.ids)
+        return out
 
     def _node(self, node, inputs: list[Imported], ancestors) -> Imported:
         name = class_name(node)
@@ -128,16 +238,17 @@ class _PlanReader:
             return self._scan(node, ancestors)
         if name in _PASS_THROUGH:
             return inputs[0]
+        if name == "CTERelationRef":
+            return self._cte(node)
         if name == "Project":
-            child = inputs[0]
             items = _seq(node.projectList())
+            child = self._with_subqueries(inputs[0], *items)
             exprs = [self._expr(e, child) for e in items]
             names = [str(e.name()) for e in items]
             return Imported(child.plan.project(exprs, names=names),
                             tuple(_expr_id(e) for e in items))
         if name == "Filter":
-            child = inputs[0]
-            return Imported(child.plan.filter(self._expr(node.condition(), child)), child.ids)
+            return self._filter(node, inputs[0])
         if name == "Aggregate":
             return self._aggregate(node, inputs[0])
         if name == "Join":
@@ -167,6 +278,13 @@ class _PlanReader:
         for imported in over:
             names.update(imported.names())
 
+        def subquery(node):
+            if class_name(node) == "ScalarSubquery" and _expr_id(node) in self.subqueries:
+                return tk.field(self.subqueries[_expr_id(node)])
+            if class_name(node) == "OuterReference":
+                return tk.field(resolve(node.e()))
+            return None if substitute is None else substitute(node)
+
         def resolve(attribute):
             found = names.get(_expr_id(attribute))
             if found is None:
@@ -177,7 +295,7 @@ class _PlanReader:
             return found
 
         return expression_from_catalyst(catalyst, resolve_attribute=resolve,
-                                         substitute=substitute)
+                                         substitute=subquery)
 
     def _scan(self, leaf, ancestors) -> Imported:
         from pyspark.sql.classic.dataframe import DataFrame
@@ -228,6 +346,14 @@ class _PlanReader:
                                             names=[*key_names, *input_plan.schema.names])
             keys = [tk.field(n) for n in key_names]
         aggs: list[tuple] = []
+        distinct = _distinct_argument(node)
+        if distinct is not None:  # count(DISTINCT x): group by the keys and x first
+            argument = self._expr(distinct, child)
+            if not argument.is_field:
+                raise SparkImportError(f"cannot import a DISTINCT aggregate over a computed "
+                                       f"value ({distinct.toString()})",
+                                       spark_class="AggregateExpression")
+            input_plan = input_plan.aggregate([*keys, argument], [])
 
         def substitute(catalyst):
             if class_name(catalyst) == "AggregateExpression":
@@ -248,9 +374,6 @@ class _PlanReader:
     def _aggregate_call(self, agg_expr, aggs: list, child: Imported) -> str:
         function = agg_expr.aggregateFunction()
         fname = class_name(function)
-        if agg_expr.isDistinct():
-            raise SparkImportError(f"cannot import a DISTINCT aggregate ({fname})",
-                                   spark_class=fname)
         if not agg_expr.filter().isEmpty():
             raise SparkImportError(f"cannot import an aggregate with a FILTER clause ({fname})",
                                    spark_class=fname)
@@ -295,6 +418,72 @@ class _PlanReader:
         return Imported(joined, ids)
 
 
+def _aggregate_expressions(catalyst_list) -> list:
+    out, stack = [], list(catalyst_list)
+    while stack:
+        node = stack.pop()
+        if class_name(node) == "AggregateExpression":
+            out.append(node)
+        else:
+            stack.extend(children(node))
+    return out
+
+
+def _distinct_argument(node):
+    """The one argument of an Aggregate's DISTINCT aggregates (None when it has none).
+
+    exprscope computes them over distinct (keys, argument) rows, so every aggregate of
+    the node must be DISTINCT over that same single argument."""
+    calls = _aggregate_expressions(_seq(node.aggregateExpressions()))
+    distinct = [c for c in calls if c.isDistinct()]
+    if not distinct:
+        return None
+    arguments = [children(c.aggregateFunction()) for c in calls]
+    first = arguments[0]
+    same = all(len(a) == 1 and a[0].semanticEquals(first[0]) for a in arguments)
+    if len(distinct) != len(calls) or not same or len(first) != 1:
+        raise SparkImportError(
+            "cannot import DISTINCT aggregates mixed with other aggregates or over several "
+            "arguments: exprscope computes them over the distinct (group, argument) rows, "
+            "which needs every aggregate of the node DISTINCT over one same argument",
+            spark_class="AggregateExpression")
+    return first[0]
+
+
+def _has_outer_reference(catalyst) -> bool:
+    stack = [catalyst]
+    while stack:
+        node = stack.pop()
+        if class_name(node) == "OuterReference":
+            return True
+        stack.extend(children(node))
+    return False
+
+
+def _outer_pair(clause):
+    """(outer attribute, inner attribute) of `inner = outer(x)` (either way round), else None."""
+    if class_name(clause) != "EqualTo":
+        return None
+    a, b = children(clause)
+    if class_name(a) == "OuterReference" and class_name(b) == "AttributeReference":
+        return a.e(), b
+    if class_name(b) == "OuterReference" and class_name(a) == "AttributeReference":
+        return b.e(), a
+    return None
+
+
+def _scalar_subqueries(catalyst) -> list:
+    """The ScalarSubquery expressions inside the trees (not inside their plans)."""
+    out, stack = [], list(catalyst)
+    while stack:
+        node = stack.pop()
+        if class_name(node) == "ScalarSubquery":
+            out.append(node)
+        else:
+            stack.extend(children(node))
+    return out
+
+
 def _key_pair(clause, left_ids, right_ids):
     """(left attribute, right attribute) when the clause equates one of each, else None."""
     if class_name(clause) != "EqualTo":
@@ -321,26 +510,9 @@ def _conjuncts(condition) -> list:
 
 
 def _placed(exc: SparkImportError, node) -> SparkImportError:
-    """The error with where the node came from in the user's SQL text, when Spark knows."""
-    where = _origin(node)
-    if not where or "line " in str(exc):
+    """The error with where the node came from in the user's SQL text, when Spark knows
+    and the error does not say already."""
+    where = origin_text(node)
+    if not where or "\n  at line " in str(exc):
         return exc
     return SparkImportError(f"{exc}{where}", spark_class=exc.spark_class)
-
-
-def _origin(node) -> str:
-    try:
-        origin = node.origin()
-        line = origin.line()
-        text = origin.sqlText()
-    except Exception:  # noqa: BLE001 - nodes without an origin
-        return ""
-    if line.isEmpty():
-        return ""
-    number = int(line.get())
-    out = f"\n  at line {number} of the query"
-    if not text.isEmpty():
-        lines = str(text.get()).splitlines()
-        if 0 < number <= len(lines):
-            out += f": {visible(lines[number - 1].strip())}"
-    return out
