@@ -8,6 +8,8 @@ filter's conjuncts, the joins' keys and residual conditions), then joins the
 inputs again in their order, each time choosing the first input that some
 equality of plain columns (`a.k = b.k`, same type) connects with those already
 joined, on every such equality; an input nothing connects is cross-joined.
+An OR whose every branch requires the same equality (`(a.k = b.k AND ...) OR
+(a.k = b.k AND ...)`) implies it, so it may be a key too (the OR stays).
 Whatever is not a join key stays in a filter above (PushDownFilter then moves
 what reads one input down to it). The columns come out in their original
 order (a projection restores it when the joins were reordered). Every row the
@@ -53,6 +55,30 @@ def _equal(a: str, b: str):
     return field(a) == field(b)
 
 
+def _disjuncts(expr) -> list:
+    out, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        if node.is_call and node.name == "or_kleene" and len(node.args) == 2:
+            stack.extend(reversed(node.args))
+        else:
+            out.append(node)
+    return out
+
+
+def _shared_equalities(expr) -> list[tuple[str, str]]:
+    """The equalities of columns every branch of an OR requires (TPC-H Q19 repeats
+    `p_partkey = l_partkey` in each branch): the OR implies them, so they may be keys."""
+    branches = _disjuncts(expr)
+    if len(branches) < 2:
+        return []
+    shared = None
+    for branch in branches:
+        pairs = {frozenset(p) for p in map(_column_pair, conjuncts(branch)) if p is not None}
+        shared = pairs if shared is None else shared & pairs
+    return [tuple(sorted(p)) for p in shared or () if len(p) == 2]
+
+
 def _column_pair(expr) -> tuple[str, str] | None:
     """The two columns an equality of plain columns compares, else None."""
     if not (expr.is_call and expr.name == "equal" and len(expr.args) == 2):
@@ -77,12 +103,15 @@ class EliminateCrossJoin(Rule):
             return None
         inputs, conditions = _flatten(join)
         conditions = conditions + conjuncts(node.predicate)
+        implied = [_equal(a, b) for c in conditions for a, b in _shared_equalities(c)]
         owner = {}
         for i, inp in enumerate(inputs):
             for f in inp.schema:
                 owner[f.qualified_name] = i
         types = {f.qualified_name: f.type for inp in inputs for f in inp.schema}
         keys = {}  # index of an equality usable as a key -> its two columns
+        rows_kept = len(conditions)  # conditions past this one are implied by others
+        conditions = conditions + implied
         for i, c in enumerate(conditions):
             pair = _column_pair(c)
             if (pair is not None and pair[0] in owner and pair[1] in owner
@@ -111,7 +140,7 @@ class EliminateCrossJoin(Rule):
                 steps.append(f"join {_name(inputs[chosen])} on "
                              + ", ".join(f"{a} = {b}" for _, a, b in pairs))
             joined.add(chosen)
-        rest = [c for i, c in enumerate(conditions) if i not in used]
+        rest = [c for i, c in enumerate(conditions) if i not in used and i < rows_kept]
         if rest:
             plan = Filter(plan, and_(rest))
         if plan.schema.qualified_names != join.schema.qualified_names:
