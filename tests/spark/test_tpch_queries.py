@@ -13,12 +13,7 @@ import pytest
 pytestmark = pytest.mark.spark
 
 SCALE = 0.01
-NOT_YET = {
-    # correlated scalar subqueries over an aggregate, in the analyzed plan (Spark's
-    # optimized plan has them as joins already)
-    "analyzed": {2: "ScalarSubquery", 17: "ScalarSubquery", 20: "ScalarSubquery"},
-    "optimized": {},
-}
+NOT_YET: dict[str, dict[int, str]] = {"analyzed": {}, "optimized": {}}  # query -> Spark node
 # the optimized plans whose rows are compared too (their shape differs from the analyzed
 # plan's: subqueries as joins); the others are imported only, to keep the file short
 OPTIMIZED_ROWS = {2, 4, 11, 13, 15, 16, 17, 18, 20, 21, 22}

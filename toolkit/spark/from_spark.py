@@ -105,6 +105,7 @@ class _PlanReader:
         self.subqueries: dict[int, str] = {}  # a scalar subquery (exprId) -> its column
         self.outer: Imported | None = None  # reading a correlated subquery: the outer input
         self.correlated: list = []  # ... and the conditions on outer columns found in it
+        self.carried: list[int] = []  # ... and the inner columns those conditions read
 
     def read(self, root) -> Imported:
         self._find_ctes(root)
@@ -155,7 +156,10 @@ class _PlanReader:
         plain, subqueries = [], []
         for clause in _conjuncts(node.condition()):
             if self.outer is not None and _has_outer_reference(clause):
-                self.correlated.append(clause)  # the semi join's condition
+                self.correlated.append(clause)  # the join's condition
+                pair = _outer_pair(clause)
+                if pair is not None:
+                    self.carried.append(_expr_id(pair[1]))
                 continue
             inner = children(clause)[0] if class_name(clause) == "Not" else clause
             (subqueries if class_name(inner) in ("Exists", "InSubquery") else plain).append(
@@ -179,13 +183,13 @@ class _PlanReader:
         predicate = children(clause)[0] if negated else clause
         kind = class_name(predicate)
         query = predicate if kind == "Exists" else predicate.query()
-        saved = self.outer, self.correlated
-        self.outer, self.correlated = outer, []
+        saved = self.outer, self.correlated, self.carried
+        self.outer, self.correlated, self.carried = outer, [], []
         try:
             inner = self.read(query.plan())
             correlated = self.correlated
         finally:
-            self.outer, self.correlated = saved
+            self.outer, self.correlated, self.carried = saved
         pairs, rest = [], []
         outer_names, inner_names = outer.names(), inner.names()
         for c in correlated:
@@ -213,21 +217,37 @@ class _PlanReader:
         return Imported(joined, outer.ids)
 
     def _with_subqueries(self, child: Imported, *catalyst) -> Imported:
-        """`child` left-joined (no keys) with the one-row plan of each uncorrelated scalar
-        subquery in the expressions, so they read its value as a column: null when the
-        subquery has no row, as SQL says."""
+        """`child` left-joined with the plan of each scalar subquery in the expressions, so
+        they read its value as a column (null when the subquery has no row, as SQL says).
+
+        An uncorrelated subquery has one row: the join has no keys. A correlated one
+        (`WHERE inner.k = outer.k`, over an aggregate) is grouped by its correlated
+        columns and joined on them: one row per outer key, as Spark decorrelates it.
+        """
         out = child
         for sub in _scalar_subqueries(catalyst):
-            if not sub.outerAttrs().isEmpty():
-                raise SparkImportError(
-                    f"cannot import a correlated scalar subquery ({sub.toString()}) from the "
-                    "analyzed plan yet; import stage='optimized', where Spark has turned it "
-                    "into a join" + origin_text(sub), spark_class="ScalarSubquery")
-            inner = self.read(sub.plan())
-            if len(inner.plan.schema) != 1:
+            correlated = not sub.outerAttrs().isEmpty()
+            saved = self.outer, self.correlated, self.carried
+            self.outer, self.correlated, self.carried = (out if correlated else None), [], []
+            try:
+                inner = self.read(sub.plan())
+                conditions = self.correlated
+            finally:
+                self.outer, self.correlated, self.carried = saved
+            pairs = []
+            inner_names, outer_names = inner.names(), out.names()
+            for c in conditions:
+                pair = _outer_pair(c)
+                if pair is None or _expr_id(pair[1]) not in inner_names:
+                    raise SparkImportError(
+                        f"cannot import a scalar subquery correlated by {c.toString()}: only "
+                        "equalities of an inner and an outer column decorrelate into a join"
+                        + origin_text(sub), spark_class="ScalarSubquery")
+                pairs.append((outer_names[_expr_id(pair[0])], inner_names[_expr_id(pair[1])]))
+            if len(inner.plan.schema) != 1 + len(pairs):
                 raise SparkImportError("a scalar subquery must produce one column",
                                        spark_class="ScalarSubquery")
-            joined = out.plan.join(inner.plan, how="left")
+            joined = out.plan.join(inner.plan, pairs, how="left")
             self.subqueries[_expr_id(sub)] = inner.plan.schema.qualified_names[0]
             out = Imported(joined, out.ids + inner.ids)
         return out
@@ -245,8 +265,14 @@ class _PlanReader:
             child = self._with_subqueries(inputs[0], *items)
             exprs = [self._expr(e, child) for e in items]
             names = [str(e.name()) for e in items]
-            return Imported(child.plan.project(exprs, names=names),
-                            tuple(_expr_id(e) for e in items))
+            ids = [_expr_id(e) for e in items]
+            for carried in self.carried:  # a correlated subquery's columns its join needs
+                if carried in child.ids and carried not in ids:
+                    column = child.names()[carried]
+                    exprs.append(tk.field(column))
+                    names.append(child.plan.schema.field(column).name)
+                    ids.append(carried)
+            return Imported(child.plan.project(exprs, names=names), tuple(ids))
         if name == "Filter":
             return self._filter(node, inputs[0])
         if name == "Aggregate":
@@ -336,6 +362,15 @@ class _PlanReader:
     def _aggregate(self, node, child: Imported) -> Imported:
         catalyst_groups = _seq(node.groupingExpressions())
         groups = [self._expr(e, child) for e in catalyst_groups]
+        carried = [i for i in self.carried if i in child.ids]
+        if carried:  # a correlated scalar subquery: one group per correlated key
+            if catalyst_groups or any(class_name(a.aggregateFunction()) == "Count" for a in
+                                      _aggregate_expressions(_seq(node.aggregateExpressions()))):
+                raise SparkImportError(
+                    "cannot import a correlated subquery over a grouped aggregate or a count "
+                    "(its empty groups would need a 0, not a missing row)",
+                    spark_class="Aggregate")
+            groups = [tk.field(child.names()[i]) for i in carried]
         input_plan = child.plan
         if all(g.is_field for g in groups):
             keys = groups
@@ -369,6 +404,11 @@ class _PlanReader:
             ids.append(_expr_id(e))
             outputs.append(self._expr(e, child, substitute=substitute))
         grouped = input_plan.aggregate(keys, aggs)
+        for i in carried:
+            column = child.names()[i]
+            outputs.append(tk.field(column))
+            names.append(child.plan.schema.field(column).name)
+            ids.append(i)
         return Imported(grouped.project(outputs, names=names), tuple(ids))
 
     def _aggregate_call(self, agg_expr, aggs: list, child: Imported) -> str:
