@@ -94,8 +94,8 @@ def test_comma_joins_become_equi_joins_in_the_optimizer_trace(spark, tpch_views)
 
 
 def test_relations_carry_the_users_names(spark, tpch_views):
-    from toolkit.spark import from_spark, tpch_sql
     from toolkit.plan import TableScan
+    from toolkit.spark import from_spark, tpch_sql
 
     scans = [n.relation for n in from_spark(spark.sql(tpch_sql.SQL[7])).walk()
              if isinstance(n, TableScan)]

@@ -23,8 +23,15 @@ from .columns import qualify
 from .errors import ColumnNotFoundError, PlanError
 from .logical_schema import LogicalSchema
 
-__all__ = ["aggregation", "filter_predicate", "join_condition", "join_pairs",
-           "using_columns", "projection", "sort_keys"]
+__all__ = [
+    "aggregation",
+    "filter_predicate",
+    "join_condition",
+    "join_pairs",
+    "projection",
+    "sort_keys",
+    "using_columns",
+]
 
 
 def _field(name: str) -> Expression:

@@ -30,9 +30,9 @@ from .plan_text import plan_text
 from .sources import Source, as_source
 
 __all__ = [
-    "JOIN_TYPES",
     "JOIN_KINDS",
     "JOIN_NODES",
+    "JOIN_TYPES",
     "Aggregate",
     "ConditionJoin",
     "EmptyRelation",

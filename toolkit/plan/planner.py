@@ -20,8 +20,8 @@ from .errors import PlanError
 from .invariants import PLANNING_KEEPS_SCHEMA, current_mode, report
 from .logical_field import nullable
 from .logical_plan import (
-    Aggregate,
     JOIN_NODES,
+    Aggregate,
     EmptyRelation,
     Filter,
     Limit,

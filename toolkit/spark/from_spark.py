@@ -1,12 +1,20 @@
-"""`from_spark(df_or_column)`: a Spark query's expressions and plan as exprscope's.
+"""`from_spark(df_or_column, stage=...)`: a Spark query's expressions and plan as exprscope's.
 
-A DataFrame's analyzed logical plan (read through py4j) becomes an exprscope
-logical plan: Project, Filter, Aggregate, Join (equi-joins, inner and left
-outer), Sort, GlobalLimit/LocalLimit, SubqueryAlias/View, and the leaves
-(LogicalRelation, LogicalRDD, LocalRelation ...) as scans of the Spark data
-behind them. A Column becomes an expression: as Spark resolves it against
-`df` when one is given (real types, Spark's implicit casts), otherwise its
-unresolved tree. So a user can explain their real Spark filter pass by pass.
+A DataFrame's analyzed logical plan (or, with stage="optimized", the plan Spark
+runs), read through py4j, becomes an exprscope logical plan: Project, Filter,
+Aggregate (DISTINCT aggregates over one argument too), Join of every type
+(equal keys plus a residual condition; a comma join stays a cross join under
+its filter, which the optimizer's eliminate_cross_join turns into equi-joins),
+Sort, limits, SubqueryAlias/View, WITH queries, and the leaves (LogicalRelation,
+LogicalRDD, LocalRelation ...) as scans of the Spark data behind them, named as
+the user named them (alias, temp view, table, file; else df1, df2 ...).
+Attributes are matched by Spark's exprId, so self-joins and USING joins resolve.
+Subqueries become joins: EXISTS / IN semi joins, NOT EXISTS / NOT IN anti joins
+(NOT IN null-aware), scalar subqueries left joins (a correlated one grouped by
+its correlated columns). A Column becomes an expression: as Spark resolves it
+against `df` when one is given (real types, Spark's implicit casts), otherwise
+its unresolved tree. What cannot be imported raises SparkImportError naming the
+Spark class and, for SQL, the line of the query.
 
 Spark Connect DataFrames and Columns (pyspark.sql.connect) carry a protobuf
 plan instead, read by `from_connect`.

@@ -12,9 +12,9 @@ from __future__ import annotations
 from ...rewrite import Transformed
 from ..columns import columns_of
 from ..logical_plan import (
+    JOIN_NODES,
     Aggregate,
     Filter,
-    JOIN_NODES,
     Limit,
     Projection,
     Sort,
