@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 from hypothesis import strategies as st
 
 import toolkit as tk
-from toolkit.expression import Call
+from toolkit.model.expression import Call
 
 __all__ = [
     "ARITHMETIC",

@@ -105,7 +105,7 @@ def test_the_substrait_function_tables_are_current(build):
     """docs/substrait.md lists every mapping the Substrait reader and writer share
     (regenerate with `python docs/build.py --substrait`)."""
     assert build.current_substrait_tables() == build.substrait_tables()
-    from toolkit.interop.substrait_functions import ARGUMENT_OPTIONS, FUNCTION_MAPPINGS
+    from toolkit.interop.substrait.functions import ARGUMENT_OPTIONS, FUNCTION_MAPPINGS
 
     listed = build.current_substrait_tables()
     assert all(f"| `{m.arrow}` | `{m.substrait}` |" in listed for m in FUNCTION_MAPPINGS)
@@ -113,7 +113,7 @@ def test_the_substrait_function_tables_are_current(build):
 
 
 def test_a_stale_substrait_table_is_noticed(build, monkeypatch):
-    from toolkit.interop import substrait_functions
+    from toolkit.interop.substrait import functions as substrait_functions
 
     monkeypatch.setitem(substrait_functions.ARGUMENT_OPTIONS, "made_up", ("functions_x", "y"))
     assert build.current_substrait_tables() != build.substrait_tables()

@@ -1,7 +1,7 @@
 """`import toolkit` leaves its heavy dependencies unloaded until a feature needs them.
 
 Each runs in a fresh interpreter, which reports which of them `sys.modules`
-holds. What they cost is in toolkit/heavy_imports.py and measured by
+holds. What they cost is in toolkit/support/heavy_imports.py and measured by
 benchmarks/bench_import.py; these tests time nothing.
 """
 

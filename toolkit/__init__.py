@@ -10,8 +10,31 @@ The public names are re-exported here; see docs/ for the guide.
 """
 
 
-from .bind import bind  # noqa: F401
-from .builders import (  # noqa: F401
+from .errors import (  # noqa: F401
+    ArityError,
+    BindError,
+    BuildError,
+    ExprscopeError,
+    FieldRefError,
+    KernelError,
+    NoKernelError,
+    ParseError,
+    SubstraitError,
+    UnboundError,
+    UnknownFunctionError,
+)
+from .execution import SelectionVector, evaluate  # noqa: F401
+from .functions import (  # noqa: F401
+    Function,
+    FunctionKind,
+    Kernel,
+    NullHandling,
+    describe,
+    function_names,
+    get_function,
+)
+from .functions.bind import bind  # noqa: F401
+from .model.builders import (  # noqa: F401
     and_,
     call,
     case_when,
@@ -33,34 +56,10 @@ from .builders import (  # noqa: F401
     or_,
     project,
 )
-from .errors import (  # noqa: F401
-    ArityError,
-    BindError,
-    BuildError,
-    ExprscopeError,
-    FieldRefError,
-    KernelError,
-    NoKernelError,
-    ParseError,
-    SubstraitError,
-    UnboundError,
-    UnknownFunctionError,
-)
-from .execution import SelectionVector, evaluate  # noqa: F401
-from .expression import Call, Expression, Literal, Parameter, from_pyarrow  # noqa: F401
-from .field_ref import FieldPath, FieldRef  # noqa: F401
-from .functions import (  # noqa: F401
-    Function,
-    FunctionKind,
-    Kernel,
-    NullHandling,
-    describe,
-    function_names,
-    get_function,
-)
+from .model.expression import Call, Expression, Literal, Parameter, from_pyarrow  # noqa: F401
+from .model.field_ref import FieldPath, FieldRef  # noqa: F401
+from .model.visit import modify_expression, node_at, walk  # noqa: F401
 from .observe import Observer, observing  # noqa: F401
-from .on_first_use import on_first_use
-from .parse import parse  # noqa: F401
 from .passes import (  # noqa: F401
     DEFAULT_PASSES,
     canonicalize,
@@ -73,8 +72,9 @@ from .passes import (  # noqa: F401
     simplify_identities,
     simplify_with_guarantee,
 )
-from .trace import Trace, trace  # noqa: F401
-from .visit import modify_expression, node_at, walk  # noqa: F401
+from .sql.parse import parse  # noqa: F401
+from .support.on_first_use import on_first_use
+from .tracing import Trace, trace  # noqa: F401
 
 # Plans, drawing and scan explanation (the planner and its rules, graphviz
 # helpers, the HTML report, the dataset machinery) are half of the package's

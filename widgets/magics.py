@@ -25,7 +25,6 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 import toolkit as tk
-from toolkit import heavy_imports
 from toolkit.errors import (
     ExprscopeError,
     FieldRefError,
@@ -34,8 +33,9 @@ from toolkit.errors import (
     ParseError,
 )
 from toolkit.interop.pyarrow_text import parse_pyarrow
-from toolkit.trace.steps import EVAL, step_kind
-from toolkit.visible_text import visible_lines
+from toolkit.support import heavy_imports
+from toolkit.support.visible_text import visible_lines
+from toolkit.tracing.steps import EVAL, step_kind
 
 from .data_source import DataSourceError, resolve_data
 from .explorer import Explorer

@@ -12,10 +12,10 @@ from __future__ import annotations
 import html
 
 import toolkit as tk
-from toolkit import late_bound
 from toolkit.errors import ExprscopeError
-from toolkit.interop.substrait_files import plan_reads
-from toolkit.visible_text import visible, visible_lines
+from toolkit.interop.substrait.files import plan_reads
+from toolkit.support import late_bound
+from toolkit.support.visible_text import visible, visible_lines
 
 from .rich_display import text_html, tree_html
 

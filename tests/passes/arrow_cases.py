@@ -8,7 +8,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
 import toolkit as tk
-from toolkit.expression import Expression
+from toolkit.model.expression import Expression
 
 # the schema of Arrow's expression_test.cc
 BORING_SCHEMA = pa.schema([

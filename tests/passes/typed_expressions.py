@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 from hypothesis import strategies as st
 
 import toolkit as tk
-from toolkit.expression import Call
+from toolkit.model.expression import Call
 
 SCHEMA = pa.schema([
     pa.field("i", pa.int32()), pa.field("j", pa.int32(), nullable=False),

@@ -7,8 +7,8 @@ import pytest
 from render_helpers import needs_dot, svg_texts
 
 import toolkit as tk
-from toolkit import late_bound
 from toolkit.render import display
+from toolkit.support import late_bound
 
 
 @needs_dot
@@ -71,6 +71,6 @@ def test_an_unloadable_renderer_leaves_text(monkeypatch):
 
 def test_a_provider_that_provides_nothing_is_named(monkeypatch):
     monkeypatch.delitem(late_bound._provided, "to_sql", raising=False)
-    monkeypatch.setitem(late_bound.OPERATIONS, "to_sql", "toolkit.options")
-    with pytest.raises(tk.ExprscopeError, match="toolkit.options was imported but did not"):
+    monkeypatch.setitem(late_bound.OPERATIONS, "to_sql", "toolkit.model.options")
+    with pytest.raises(tk.ExprscopeError, match="toolkit.model.options was imported but did not"):
         (tk.field("a") + 1).to_sql()

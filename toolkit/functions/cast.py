@@ -15,9 +15,9 @@ import functools
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..bounded_cache import ObjectCache
 from ..errors import BindError, NoKernelError
-from ..options import cast_target
+from ..model.options import cast_target
+from ..support.bounded_cache import ObjectCache
 from .cast_range_check import (
     RANGE_CHECK_MIN_ROWS,
     checked_range,

@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..bounded_cache import ObjectCache
+from ..support.bounded_cache import ObjectCache
 
 __all__ = ["RANGE_CHECK_MIN_ROWS", "checked_range", "unchecked_options", "values_in_range"]
 

@@ -10,8 +10,9 @@ runs, not here).
 
 from __future__ import annotations
 
-from .. import late_bound, observe
-from ..visible_text import visible
+from .. import observe
+from ..support import late_bound
+from ..support.visible_text import visible
 from .optimizer import ROUND_LIMIT, optimize
 from .plan_text import plan_text
 from .planner import create_physical_plan

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from .. import late_bound
-from ..bind import bind
-from ..expression import Expression
-from ..visible_text import visible
+from ..functions.bind import bind
+from ..model.expression import Expression
+from ..support import late_bound
+from ..support.visible_text import visible
 from . import builder
 from .aggregates import AggregateExpr, aggregate_nullable, aggregate_type
 from .errors import PlanError

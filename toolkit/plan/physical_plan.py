@@ -23,10 +23,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import late_bound
 from ..execution import evaluate
-from ..expression import Expression
-from ..visible_text import visible
+from ..model.expression import Expression
+from ..support import late_bound
+from ..support.visible_text import visible
 from .frozen import FrozenNode
 from .invariants import (
     BATCH_SCHEMA_IS_PLAN_SCHEMA,

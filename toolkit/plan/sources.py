@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
-from .. import heavy_imports
+from ..support import heavy_imports
 from .errors import PlanError
 
 __all__ = [

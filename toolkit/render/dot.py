@@ -15,14 +15,20 @@ from typing import TYPE_CHECKING
 
 import pyarrow.compute as pc
 
-from .. import heavy_imports
 from ..errors import UsageError
-from ..expression import Expression, from_pyarrow, postorder
+from ..model.expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
-from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
-from ..trace.recorded_error import error_facts
-from ..trace.steps import branch_target, step_title
-from ..trace.tracer import Trace
+from ..support import heavy_imports
+from ..tracing.plan_shape import (
+    changed_positions,
+    is_plan,
+    plan_label,
+    plan_nodes,
+    plan_schema_text,
+)
+from ..tracing.recorded_error import error_facts
+from ..tracing.steps import branch_target, step_title
+from ..tracing.tracer import Trace
 from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
 from .dot_style import (
     ERROR_STYLE,

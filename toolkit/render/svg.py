@@ -10,10 +10,10 @@ import html
 import re
 import shutil
 
-from .. import heavy_imports
 from ..errors import (
     DotNotFound,  # defined with every other exprscope error
-    )
+)
+from ..support import heavy_imports
 from .dot import to_dot
 
 __all__ = [

@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from .. import heavy_imports, late_bound
+from ..support import heavy_imports, late_bound
 from ..errors import ExprscopeError, GuaranteeError, ScanError
-from ..expression import Expression, Literal, as_expression, preorder
-from ..parse import parse
+from ..model.expression import Expression, Literal, as_expression, preorder
+from ..sql.parse import parse
 from ..passes import is_satisfiable, simplify_with_guarantee
-from ..visible_text import visible
+from ..support.visible_text import visible
 from ..passes.chain import ExprKey
-from ..trace import Trace, trace
+from ..tracing import Trace, trace
 from .lost_rows import lost_rows_warning
 from .range_suggestion import never_true
 from .skip_reason import Clash, skip_reason
