@@ -117,3 +117,15 @@ def test_a_stale_substrait_table_is_noticed(build, monkeypatch):
 
     monkeypatch.setitem(substrait_functions.ARGUMENT_OPTIONS, "made_up", ("functions_x", "y"))
     assert build.current_substrait_tables() != build.substrait_tables()
+
+
+def test_the_layout_picture_is_the_import_graph_of_today(tmp_path):
+    """docs/architecture.md's picture of the folders is the one docs/figures.py draws from
+    the import graph now: a new folder or a new import between folders redraws it."""
+    assert "](images/layout.svg)" in (DOCS / "architecture.md").read_text(encoding="utf-8")
+    done = subprocess.run([sys.executable, str(DOCS / "figures.py"), str(tmp_path)], cwd=ROOT,
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    titles = re.compile(r"<title>(.*?)</title>")
+    assert (set(titles.findall((tmp_path / "layout.svg").read_text(encoding="utf-8")))
+            == set(titles.findall((DOCS / "images" / "layout.svg").read_text(encoding="utf-8"))))

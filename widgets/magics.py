@@ -33,7 +33,7 @@ from toolkit.errors import (
     ParseError,
 )
 from toolkit.interop.pyarrow_text import parse_pyarrow
-from toolkit.support import heavy_imports
+from toolkit.support import late
 from toolkit.support.visible_text import visible_lines
 from toolkit.tracing.steps import EVAL, step_kind
 
@@ -42,6 +42,8 @@ from .explorer import Explorer
 from .rich_display import tree_html
 from .scan_view import ScanView
 from .selection_view import SelectionView
+
+pyarrow_dataset = late.module("pyarrow.dataset")
 
 __all__ = ["ExprscopeMagics", "MagicInputError", "split_leading_options"]
 
@@ -158,7 +160,7 @@ class ExprscopeMagics(Magics):
         args = parse_argstring(self.explain_scan, line)
         name = _unquote(args.data)
         dataset = self.shell.user_ns.get(name, name)
-        ds = heavy_imports.dataset()
+        ds = pyarrow_dataset
         try:
             if isinstance(dataset, str):
                 if not os.path.exists(dataset):

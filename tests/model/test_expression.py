@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from hypothesis import given
-from strategies import expressions
+from tests.strategies.untyped import expressions
 
 import toolkit as tk
 from toolkit.model.expression import Call, Parameter

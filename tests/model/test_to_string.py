@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import expressions, literals
+from tests.strategies.untyped import expressions, literals
 
 import toolkit as tk
 from toolkit.model.expression import Call, Literal, Parameter, postorder

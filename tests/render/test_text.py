@@ -7,7 +7,7 @@ import re
 import pyarrow as pa
 import pyarrow.compute as pc
 from hypothesis import example, given, strategies as st
-from strategies import expressions
+from tests.strategies.untyped import expressions
 
 import toolkit as tk
 from toolkit.render.labels import bounded_text, share_text

@@ -7,7 +7,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from hypothesis import given
-from strategies import expressions, expressions_with_options
+from tests.strategies.untyped import expressions, expressions_with_options
 
 import toolkit as tk
 from toolkit.model.expression import Call, Literal

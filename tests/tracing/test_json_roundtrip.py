@@ -7,7 +7,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from hypothesis import given, strategies as st
-from strategies import DEFAULT_SCHEMA, expressions
+from tests.strategies.untyped import DEFAULT_SCHEMA, expressions
 
 import toolkit as tk
 from toolkit.observe import BranchSelection

@@ -40,10 +40,14 @@ from ..render import to_svg, to_text, write_report
 from ..render.text import DEFAULT_WIDTH, MIN_WIDTH, fit_line
 from ..scan import explain_scan
 from ..sql.parse import parse
-from ..support import heavy_imports
+from ..support import late
 from ..support.visible_text import visible, visible_lines
 from ..tracing.steps import step_title
 from .inputs import load_data, parse_schema_spec
+
+pyarrow_dataset = late.module("pyarrow.dataset")
+# the substrait package's classes load only for the commands that read one
+cli_substrait = late.module("toolkit.cli.substrait")
 
 __all__ = ["build_parser", "main"]
 
@@ -221,9 +225,6 @@ def _substrait_or_text(args) -> bool:
 
 
 def _substrait_input(args):
-    # the substrait package's classes load only for the commands that read one
-    from . import substrait as cli_substrait
-
     return cli_substrait, cli_substrait.SubstraitInput(args.substrait)
 
 
@@ -327,7 +328,7 @@ def _run_plan(args, helpers, source, traced: bool) -> int:
 def _scan(args) -> int:
     if not os.path.exists(args.path):
         return _fail(f"no such file or folder: {args.path}")
-    ds = heavy_imports.dataset()
+    ds = pyarrow_dataset
     partitioning = args.partitioning
     if partitioning in ("", "none"):
         partitioning = None

@@ -13,7 +13,10 @@ import pyarrow as pa
 from pyarrow import feather
 
 from ..errors import InputError, caret_snippet
-from ..support import heavy_imports
+from ..support import late
+
+pyarrow_csv = late.module("pyarrow.csv")
+pyarrow_parquet = late.module("pyarrow.parquet")
 
 __all__ = ["InputError", "parse_schema_spec", "load_data", "DATA_SUFFIXES"]
 
@@ -64,9 +67,9 @@ def load_data(path: str, schema: pa.Schema | None = None) -> pa.Table:
     suffix = os.path.splitext(path)[1].lower()
     try:
         if suffix in (".parquet", ".pq"):
-            table = heavy_imports.parquet().read_table(path)
+            table = pyarrow_parquet.read_table(path)
         elif suffix in (".csv", ".tsv"):
-            pcsv = heavy_imports.csv()
+            pcsv = pyarrow_csv
             types = {f.name: f.type for f in schema} if schema is not None else None
             table = pcsv.read_csv(
                 path, parse_options=pcsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ","),

@@ -19,7 +19,7 @@ from ..errors import BindError, NoKernelError
 from ..model.expression import Call, Expression, Literal, Parameter, from_pyarrow, postorder
 from ..model.field_ref import FieldPath
 from ..model.scalar_values import python_value
-from ..support import late_bound
+from ..support import late
 from ..support.bounded_cache import BoundedCache
 from . import get_function
 from .cast import safe_cast_options
@@ -192,4 +192,4 @@ def _short(node: Expression) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-late_bound.provide("bind", bind)
+late.provide("bind", bind)

@@ -19,16 +19,16 @@ classes cost as much to import as the rest of the engine).
 """
 
 
-from ..support.on_first_use import on_first_use
+from ..support import late
 
-_ON_FIRST_USE = {
+late.declare(__name__, {
     "BoundExpressions": "toolkit.interop.substrait.expressions",
     "from_substrait": "toolkit.interop.substrait.expressions",
     "from_substrait_all": "toolkit.interop.substrait.expressions",
     "to_substrait": "toolkit.interop.substrait.expressions",
-}
+})
 
 __all__ = ["BoundExpressions", "from_substrait", "from_substrait_all", "to_substrait"]
 
 
-__getattr__, __dir__ = on_first_use(__name__, _ON_FIRST_USE)
+__getattr__, __dir__ = late.names(__name__)

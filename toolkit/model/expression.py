@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import BuildError, PyarrowConversionError, UsageError
-from ..support import late_bound
+from ..support import late
 from ..support.visible_text import visible, visible_lines
 from .field_ref import FieldPath, FieldRef
 from .options import field_names, options_equal, options_to_string
@@ -98,7 +98,7 @@ class Expression:
     def to_substrait(self, schema) -> bytes:
         """This expression, bound to `schema`, as a Substrait ExtendedExpression's bytes
         (what pyarrow.substrait.deserialize_expressions reads); see toolkit.interop."""
-        return late_bound.operation("to_substrait")(self, schema)
+        return late.operation("to_substrait")(self, schema)
 
     @property
     def is_bound(self) -> bool:
@@ -196,11 +196,11 @@ class Expression:
 
     def to_sql(self) -> str:
         """SQL-like text that `toolkit.parse` reads back to an equal expression."""
-        return late_bound.operation("to_sql")(self)
+        return late.operation("to_sql")(self)
 
     def bind(self, schema) -> Expression:
         """This expression bound against `schema` (`toolkit.bind`, which imports this module)."""
-        return late_bound.operation("bind")(self, schema)
+        return late.operation("bind")(self, schema)
 
     def field_refs(self) -> list[FieldRef]:
         """The field references in the tree, in pre-order, duplicates kept once."""
@@ -211,7 +211,7 @@ class Expression:
         return list(seen)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return late_bound.mimebundle(self)
+        return late.mimebundle(self)
 
     # -- operators build calls (arithmetic: the checked kernels, as pyarrow's do) ------
     def _binary(self, name: str, other: Any, reflected: bool = False) -> Call:

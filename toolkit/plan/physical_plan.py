@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from ..execution import evaluate
 from ..model.expression import Expression
-from ..support import late_bound
+from ..support import late
 from ..support.visible_text import visible
 from .frozen import FrozenNode
 from .invariants import (
@@ -184,7 +184,7 @@ class PhysicalPlan(FrozenNode, abc.ABC):
         return f"<PhysicalPlan {visible(self.label())}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return late_bound.mimebundle(self)
+        return late.mimebundle(self)
 
 
 

@@ -35,9 +35,11 @@ What the text means:
 
 Anything else (a SELECT, two statements, an alias, `*`, garbage, a construct with
 no Arrow meaning) raises ParseError with a caret under the place. The text is
-never evaluated. sqlglot recurses into parentheses, so deeply nested text is
-parsed on a thread with a large stack; the translation itself uses an explicit
-stack, so 10,000-deep expressions work.
+never evaluated. sqlglot recurses into parentheses, so text nested deeper than
+`MAX_NESTING` (32 parentheses, NOT and CASE inside each other) is refused with a
+caret where it gets too deep. A long chain of operators nests nothing
+(`a + a + ... + a`, 10,000 terms), and the translation walks sqlglot's tree with
+an explicit stack, so the deep trees such chains make parse.
 
 This module checks the text on its own; sqlglot and the translation of its tree
 (`toolkit.sql.reader`) are loaded on the first parse.
@@ -50,8 +52,11 @@ import unicodedata
 
 from ..errors import ParseError
 from ..model.expression import Expression
-from ..support import heavy_imports
+from ..support import late
 from ..support.visible_text import hidden_at
+
+# sqlglot costs more to import than the rest of toolkit; the first parse loads it
+sql_reader = late.module("toolkit.sql.reader")
 
 __all__ = ["parse"]
 
@@ -66,7 +71,7 @@ def parse(text: str) -> Expression:
         raise ParseError("there is no expression: the text is empty", text, 0)
     _check_text(text)
     _check_nesting(text)
-    return heavy_imports.sql_reader().read(text)
+    return sql_reader.read(text)
 
 
 def _check_nesting(text: str) -> None:

@@ -1,7 +1,8 @@
-"""The part of `toolkit.parse` that needs sqlglot: its parse tree, read as an Expression.
+"""The part of `toolkit.sql.parse` that needs sqlglot: its parse tree, read as an Expression.
 
-sqlglot takes about 70 ms to import, so `toolkit.parse` checks the text on its
-own and loads this module (through `toolkit.support.heavy_imports`) on the first parse.
+sqlglot costs more to import than the rest of toolkit (docs/benchmarks.md), so
+`toolkit.sql.parse` checks the text on its own and loads this module (a stand-in from
+`toolkit.support.late`) on the first parse.
 `read` parses the checked text and translates sqlglot's tree: each kind of node
 has a pair of handlers in `_HANDLERS`. `KEYWORDS` are the words sqlglot's
 tokenizer takes as keywords, which `toolkit.sql.to_sql` quotes when a name is one.

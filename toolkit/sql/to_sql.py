@@ -30,9 +30,11 @@ from ..model.expression import Call, Expression, Literal, Parameter, postorder
 from ..model.field_ref import FieldPath
 from ..model.options import cast_target, field_names, option_values, options_equal, value_set
 from ..model.scalar_values import value_text
-from ..support import heavy_imports, late_bound
+from ..support import late
 from .functions import SQL_FUNCTIONS, entries_for, kwargs_for_options
 from .types import SqlTypeError, sql_type_name
+
+sql_reader = late.module("toolkit.sql.reader")  # sqlglot, loaded by the first to_sql
 
 __all__ = ["to_sql"]
 
@@ -107,7 +109,7 @@ def _print_node(node: Expression, printed) -> tuple[int, object]:
 @functools.cache
 def _keywords() -> frozenset[str]:
     """The words a bare name cannot be: it would read back as a keyword or a construct."""
-    return heavy_imports.sql_reader().KEYWORDS | _CONSTRUCTS
+    return sql_reader.KEYWORDS | _CONSTRUCTS
 
 
 def quote_name(name: str) -> str:
@@ -339,4 +341,4 @@ def _option_value(value) -> str:
     return _string(value)
 
 
-late_bound.provide("to_sql", to_sql)
+late.provide("to_sql", to_sql)

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from ..errors import TraceFormatError
 from ..observe import EvalEvent, InvariantCheck, Observer, PassEvent, PlanRuleEvent, observing
-from ..support import late_bound
+from ..support import late
 from .json_checks import check_trace_doc, check_trace_text, whole_number
 from .json_steps import steps_from_doc, steps_to_doc
 
@@ -100,7 +100,7 @@ class Trace(Observer):
         return f"<toolkit.Trace {len(self.steps)} steps: {self.summary()}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return late_bound.mimebundle(self)
+        return late.mimebundle(self)
 
     # -- traces are data -------------------------------------------------------------
     def to_json(self, indent: int | None = None) -> str:

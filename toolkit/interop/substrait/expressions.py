@@ -19,7 +19,7 @@ from substrait.extended_expression_pb2 import ExtendedExpression
 from ...errors import BindError, SubstraitError
 from ...functions.bind import bind, schema_of
 from ...model.expression import Expression, as_expression, postorder
-from ...support import late_bound
+from ...support import late
 from ...support.visible_text import visible
 from .messages import (
     declare_functions,
@@ -156,4 +156,4 @@ def _depth(root: Expression) -> int:
     return depth[id(root)]
 
 
-late_bound.provide("to_substrait", to_substrait)
+late.provide("to_substrait", to_substrait)

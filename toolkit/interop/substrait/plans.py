@@ -19,7 +19,7 @@ from substrait import plan_pb2, type_pb2
 from ...errors import SubstraitError
 from ...plan.logical_plan import LogicalPlan
 from ...plan.tree import depth as plan_depth
-from ...support import late_bound
+from ...support import late
 from .messages import (
     declare_functions,
     decode,
@@ -96,4 +96,4 @@ def to_substrait(p: LogicalPlan) -> bytes:
 
 
 
-late_bound.provide("plan_to_substrait", to_substrait)
+late.provide("plan_to_substrait", to_substrait)

@@ -4,8 +4,8 @@ PySpark 4 records, for every DataFrame and Column call, where in the user's
 Python code it was made (so a Spark error can point there): about five py4j
 round trips per call. When exprscope translates a plan, every such call is made
 by exprscope's own translation code, so the call site it would record is inside
-exprscope, useless to the user, and the round trips were about 0.4 s of a TPC-H
-Q1 translation (~950 of them). This turns the capture off while exprscope
+exprscope, useless to the user, and the round trips were a large share of a plan's
+translation (docs/benchmarks.md, "Figures the code relies on"). This turns the capture off while exprscope
 builds Columns, and restores the previous setting afterwards.
 """
 

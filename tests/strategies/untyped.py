@@ -5,7 +5,7 @@ suite can use them (parse/print round trips, hashing, rendering). Suites that
 bind or evaluate should filter with their own type rules or use `field_refs`
 and `literals` with a schema of their choosing.
 
-    from strategies import expressions, DEFAULT_SCHEMA   # tests/ is on sys.path under pytest
+    from tests.strategies.untyped import expressions, DEFAULT_SCHEMA
     @given(expressions())
     def test_something(e): ...
 """

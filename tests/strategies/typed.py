@@ -1,6 +1,6 @@
 """Well-typed random expressions (and guarantees) for the pass properties.
 
-tests/strategies.py makes untyped trees, most of which do not bind; the pass
+tests/strategies/untyped.py makes untyped trees, most of which do not bind; the pass
 properties need trees that bind and evaluate, so these are grown by kind (int,
 float, bool, str) over a schema with nullable and non-nullable columns, with the
 values that make rules go wrong: nulls, NaN, -0.0, infinities, 0 and 1. Kernels
