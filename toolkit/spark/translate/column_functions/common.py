@@ -13,7 +13,8 @@ from ..types import to_spark_type
 # pyspark takes seconds to import; it loads on the first translation, not on import
 F = late.module("pyspark.sql.functions")
 
-__all__ = ["STRUCTURAL_TRANSLATORS", "TRANSLATORS", "F", "as_call_type", "fail", "is_float", "is_int", "options_of", "register", "typed_null", "untranslatable"]
+__all__ = ["STRUCTURAL_TRANSLATORS", "TRANSLATORS", "F", "as_call_type", "fail", "is_float",
+           "is_int", "options_of", "register", "typed_null", "untranslatable"]
 
 # name -> translate(call, columns of its arguments, their Arrow types)
 TRANSLATORS: dict = {}

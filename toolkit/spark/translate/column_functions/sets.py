@@ -14,7 +14,8 @@ _NULL_MATCHING = ["match", "skip", "emit_null", "inconclusive"]
 
 
 def _set_values(call):
-    """The set's distinct non-null values as literals, their first positions, and how nulls match."""
+    """The set's distinct non-null values as literals, their first positions, and how nulls
+    match."""
     values = value_set(call.options)
     behavior = options_of(call).get("null_matching_behavior", 0)
     behavior = behavior if isinstance(behavior, str) else _NULL_MATCHING[int(behavior)]
