@@ -27,7 +27,7 @@ def frames(spark):
 
 def _same_rows(df, imported):
     from toolkit import plan
-    from toolkit.spark.compare import tables_differences
+    from toolkit.spark.running.compare import tables_differences
 
     expected = df.toArrow()
     got = plan.create_physical_plan(plan.optimize(imported)).collect()

@@ -28,7 +28,7 @@ def tpch_views(spark):
 
 def _same_rows(df, imported):
     from toolkit import plan
-    from toolkit.spark.compare import tables_differences
+    from toolkit.spark.running.compare import tables_differences
 
     expected = df.toArrow()
     got = plan.create_physical_plan(plan.optimize(imported)).collect()
@@ -72,7 +72,7 @@ def test_tpch_dataframe_query_imports_and_returns_sparks_rows(spark, tpch_views,
 def test_tpch_query_runs_in_engine_mode_equal_to_spark(spark, tpch_views, n):
     from toolkit import spark as tks
     from toolkit.spark import tpch_sql
-    from toolkit.spark.compare import tables_differences
+    from toolkit.spark.running.compare import tables_differences
 
     df = spark.sql(tpch_sql.SQL[n])
     got = tks.run(tks.from_spark(df), mode="engine", trace=False).to_arrow()

@@ -19,8 +19,8 @@ the join pairs.
 
 from __future__ import annotations
 
-from ...builders import and_, field
-from ...expression_facts import conjuncts, is_pure
+from ...functions.facts import conjuncts, is_pure
+from ...model.builders import and_, field
 from ..logical_plan import ConditionJoin, Filter, Join, Projection
 from .base import Rule
 
