@@ -395,12 +395,21 @@ class PlanReader:
 
 
 def _check_schema(name: str, base: pa.Schema, table: pa.Schema, where: str) -> None:
+    types: dict[str, list[pa.DataType]] = {}
+    for f in table:
+        types.setdefault(f.name, []).append(f.type)
     for f in base:
-        if f.name not in table.names:
+        if f.name not in types:
+            shown = ", ".join(visible(n) for n in table.names[:40])
+            more = f" and {len(table) - 40:,} more" if len(table) > 40 else ""
             raise SubstraitError(f"table {visible(name)!r} has no column {visible(f.name)!r}, "
                                  f"which the read's base_schema names (the table has "
-                                 f"{', '.join(visible(n) for n in table.names)}) (at {where})")
-        have = table.field(f.name).type
+                                 f"{shown}{more}) (at {where})")
+        if len(types[f.name]) > 1:
+            raise SubstraitError(f"table {visible(name)!r} has {len(types[f.name])} columns "
+                                 f"named {visible(f.name)!r}, so the read's base_schema does "
+                                 f"not say which it reads (at {where})")
+        have = types[f.name][0]
         if have != f.type:
             raise SubstraitError(f"table {visible(name)!r}'s column {visible(f.name)!r} is {have}, "
                                  f"but the read's base_schema says {f.type} (at {where})")

@@ -93,19 +93,23 @@ class ExpressionReader:
                 if base is None:
                     raise SubstraitError(f"a reference must start with a field (at {where})")
                 return _segments_on(base, segments[n:], where)
-            fields = list(t) if isinstance(t, pa.Schema) else (
-                list(t) if pa.types.is_struct(t) else None)
-            if fields is None:
+            # by position and by Arrow's own name index: a reference costs the same
+            # however wide the schema or struct
+            if isinstance(t, pa.Schema):
+                width = len(t)
+            elif pa.types.is_struct(t):
+                width = t.num_fields
+            else:
                 raise SubstraitError(f"field {value} of a {t} value: only structs have fields "
                                      f"(at {where})")
-            if not 0 <= value < len(fields):
-                raise SubstraitError(f"field {value} is past the {len(fields)} fields of "
+            if not 0 <= value < width:
+                raise SubstraitError(f"field {value} is past the {width} fields of "
                                      f"{'the base schema' if not names else _ref_text(names)} "
                                      f"(at {where})")
-            name = fields[value].name
-            unique = [f.name for f in fields].count(name) == 1
-            names.append(name if unique else value)
-            t = fields[value].type
+            found = t.field(value)
+            unique = len(t.get_all_field_indices(found.name)) == 1
+            names.append(found.name if unique else value)
+            t = found.type
         if not names:
             raise SubstraitError(f"a reference that names no field (at {where})")
         return Parameter(FieldRef(*names))

@@ -12,6 +12,7 @@ unknown fields.
 from __future__ import annotations
 
 import decimal
+from collections import deque
 
 import pyarrow as pa
 from google.protobuf import wrappers_pb2
@@ -167,7 +168,7 @@ def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "",
     return out
 
 
-def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
+def type_from_substrait(t: type_pb2.Type, names: deque[str] | None = None,
                         where: str = "type", user_types: UserTypes | None = None,
                         names_in_lists: bool = False) -> pa.DataType:
     """The Arrow type of a Substrait type; `names` feeds struct field names depth-first
@@ -206,7 +207,7 @@ def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
     if kind == "struct":
         fields = []
         for i, sub in enumerate(t.struct.types):
-            name = names.pop(0) if names is not None and names else (
+            name = names.popleft() if names is not None and names else (
                 "" if names is None else str(i))
             fields.append(pa.field(name, child(sub, names, f"{where}.struct[{i}]"),
                                    child_nullable(sub)))
@@ -275,7 +276,7 @@ def schema_to_substrait(schema: pa.Schema, out: type_pb2.NamedStruct,
 
 def schema_from_substrait(named: type_pb2.NamedStruct, where: str = "base_schema",
                           user_types: UserTypes | None = None) -> pa.Schema:
-    names = list(named.names)
+    names = deque(named.names)
     types = list(named.struct.types)
     plain = len(types) + sum(_names_needed(t, False) for t in types)
     in_lists = plain != len(names) and len(names) == len(types) + sum(
@@ -286,7 +287,7 @@ def schema_from_substrait(named: type_pb2.NamedStruct, where: str = "base_schema
                       f"{plain} (field names, and the names of struct fields within)", where)
     fields = []
     for i, t in enumerate(types):
-        name = names.pop(0)
+        name = names.popleft()
         fields.append(pa.field(name, type_from_substrait(t, names, f"{where}.struct.types[{i}]",
                                                          user_types, in_lists),
                                child_nullable(t)))

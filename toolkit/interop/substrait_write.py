@@ -80,17 +80,24 @@ class ExpressionWriter:
             self._argument_options(call, path, out)
         elif name in _COMPONENT_OF and call.args and _is_temporal(call.args[0].type):
             self._function(out, "functions_datetime", "extract", call, self._args(call, path), (),
-                           enum=_COMPONENT_OF[name])
+                           enum=_COMPONENT_OF[name], path=path)
         else:
             mapping = mapping_for_arrow(name)
             if mapping is None:
                 raise _refuse(_why_not(name), call, path)
             _no_changed_options(call, path)
             self._function(out, mapping.extension, mapping.substrait, call,
-                           self._args(call, path), mapping.options)
+                           self._args(call, path), mapping.options, path=path)
 
-    def _type(self, t, nullable: bool = True, where: str = ""):
-        return type_to_substrait(t, nullable, where, self.user_types)
+    def _type(self, t, nullable: bool = True, node: Expression | None = None, path=()):
+        """The Substrait type of `t`; a refusal names `node` (its text is made only then:
+        a node's text is as long as its subtree)."""
+        try:
+            return type_to_substrait(t, nullable, "", self.user_types)
+        except SubstraitError as exc:
+            if node is None:
+                raise
+            raise _refuse(str(exc), node, path) from None
 
     def _literal(self, value, where: str = ""):
         return literal_to_substrait(value, where, self.user_types)
@@ -99,7 +106,7 @@ class ExpressionWriter:
         return [self.write(a, (*path, i)) for i, a in enumerate(call.args)]
 
     def _function(self, out, extension: str, name: str, call: Call, args, options,
-                  enum: str | None = None) -> None:
+                  enum: str | None = None, path=()) -> None:
         anchor = self.anchors.setdefault((extension, name), len(self.anchors) + 1)
         f = out.scalar_function
         f.function_reference = anchor
@@ -109,7 +116,7 @@ class ExpressionWriter:
             f.arguments.add().value.CopyFrom(a)
         for option, value in options:
             f.options.add(name=option, preference=[value])
-        f.output_type.CopyFrom(self._type(call.type, True, str(call)))
+        f.output_type.CopyFrom(self._type(call.type, True, call, path))
 
     def _if_else(self, call: Call, path, out) -> None:
         """Substrait's if_then is SQL's CASE: a null condition takes the else branch, where
@@ -153,7 +160,7 @@ class ExpressionWriter:
             raise _refuse(f"an unsafe cast from {call.args[0].type} to {target} gives a "
                           "changed value (wrapped, truncated or rounded) where a safe one "
                           "raises; Substrait's casts raise or return null", call, path)
-        out.cast.type.CopyFrom(self._type(target, True, str(call)))
+        out.cast.type.CopyFrom(self._type(target, True, call, path))
         out.cast.input.CopyFrom(self.write(call.args[0], (*path, 0)))
         out.cast.failure_behavior = _THROW
 
@@ -227,28 +234,29 @@ class ExpressionWriter:
         if name in ("max_element_wise", "min_element_wise"):
             if not values.get("skip_nulls", True):
                 substrait = substrait.removesuffix("_skip_null")
-            self._function(out, extension, substrait, call, args, ())
+            self._function(out, extension, substrait, call, args, (), path=path)
         elif name in ("round", "round_binary"):
             mode = ROUNDING_MODES[values.get("round_mode", 8)][0]
             if name == "round":
                 digits = algebra_pb2.Expression()
                 digits.literal.i32 = values.get("ndigits", 0)
                 args = [*args, digits]
-            self._function(out, extension, substrait, call, args, (("rounding", mode),))
+            self._function(out, extension, substrait, call, args, (("rounding", mode),),
+                           path=path)
         elif name == "binary_join_element_wise":
             separator = call.args[-1]
             if not (separator.is_literal and separator.value.is_valid
                     and separator.value.as_py() in ("", b"")):
                 raise _refuse("binary_join_element_wise with a separator other than '' has "
                               "no Substrait form (concat joins with nothing)", call, path)
-            self._function(out, extension, substrait, call, args[:-1], ())
+            self._function(out, extension, substrait, call, args[:-1], (), path=path)
         else:
             pattern = pa.scalar(values["pattern"], call.args[0].type)
             lit = algebra_pb2.Expression()
             lit.literal.CopyFrom(self._literal(pattern, _where(path)))
             case = "CASE_INSENSITIVE" if values.get("ignore_case") else "CASE_SENSITIVE"
             self._function(out, extension, substrait, call, [*args, lit],
-                           (("case_sensitivity", case),))
+                           (("case_sensitivity", case),), path=path)
 
 
 def _reference(selection, indices: list[int]) -> None:
