@@ -19,7 +19,8 @@ from substrait.plan_pb2 import Plan
 
 from ..errors import SubstraitError
 from ..visible_text import visible
-from .substrait_messages import MAX_MESSAGE_BYTES, decode
+from .substrait_limits import MAX_MESSAGE_BYTES
+from .substrait_messages import decode
 from .substrait_types import schema_from_substrait
 
 __all__ = ["PlanRead", "plan_reads", "read_substrait_file", "substrait_message"]

@@ -20,15 +20,18 @@ from substrait import algebra_pb2, type_pb2
 
 from ..errors import SubstraitError
 from ..visible_text import visible
+from .substrait_limits import MAX_NESTING
 from .substrait_old_fields import add_old_field, old_field_numbers, old_field_value
 
 __all__ = [
     "ARROW_EXTENSION_TYPES",
     "UserTypes",
+    "check_type_depth",
     "literal_from_substrait",
     "literal_to_substrait",
     "schema_from_substrait",
     "schema_to_substrait",
+    "type_depth",
     "type_from_substrait",
     "type_to_substrait",
 ]
@@ -47,6 +50,7 @@ _SIMPLE_FROM_SUBSTRAIT.update({"varchar": pa.string(), "fixed_char": pa.string()
 # decimal arithmetic wide enough for 38 digits (Python's default context keeps 28)
 _DECIMAL = decimal.Context(prec=80)
 
+_MAX_TYPE_DEPTH = MAX_NESTING // 2
 _UNIT_PRECISION = {"s": 0, "ms": 3, "us": 6, "ns": 9}
 _PRECISION_UNIT = {p: u for u, p in _UNIT_PRECISION.items()}
 
@@ -109,10 +113,38 @@ def _refuse(what: str, where: str) -> SubstraitError:
 # -- types ---------------------------------------------------------------------------
 
 
+def type_depth(t: pa.DataType) -> int:
+    """How many types nest in `t`, itself included (int64 1, list<int64> 2), iteratively."""
+    deepest, stack = 0, [(t, 1)]
+    while stack:
+        t, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((t.field(i).type, depth + 1) for i in range(t.num_fields))
+    return deepest
+
+
+def check_type_depth(t: pa.DataType, where: str = "") -> None:
+    """Refuse a type nested deeper than a Substrait message can hold: every nested type
+    nests two messages (the Type and its kind), and readers stop at 100."""
+    depth = type_depth(t)
+    if depth > _MAX_TYPE_DEPTH:
+        shown = str(t)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise _refuse(f"the type {shown} nests {depth:,} types deep; Substrait writes each as "
+                      f"two nested messages and protobuf's readers take {MAX_NESTING} at "
+                      f"most, so exprscope writes types {_MAX_TYPE_DEPTH} deep at most", where)
+
+
 def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "",
                       user_types: UserTypes | None = None) -> type_pb2.Type:
     """The Substrait type of an Arrow type (Arrow's extension types where `user_types`
     collects them); refused, naming the type, if it has none."""
+    check_type_depth(t, where)
+    return _type_to_substrait(t, nullable, where, user_types)
+
+
+def _type_to_substrait(t: pa.DataType, nullable: bool, where: str,
+                       user_types: UserTypes | None) -> type_pb2.Type:
     out = type_pb2.Type()
     nullability = NULLABLE if nullable else REQUIRED
     kind = _SIMPLE_TO_SUBSTRAIT.get(t)
@@ -149,17 +181,18 @@ def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "",
         out.fixed_binary.length = t.byte_width
         out.fixed_binary.nullability = nullability
     elif pa.types.is_list(t):
-        out.list.type.CopyFrom(type_to_substrait(t.value_type, t.value_field.nullable, where,
+        out.list.type.CopyFrom(_type_to_substrait(t.value_type, t.value_field.nullable, where,
                                                  user_types))
         out.list.nullability = nullability
     elif pa.types.is_map(t):
-        out.map.key.CopyFrom(type_to_substrait(t.key_type, False, where, user_types))
-        out.map.value.CopyFrom(type_to_substrait(t.item_type, t.item_field.nullable, where,
+        out.map.key.CopyFrom(_type_to_substrait(t.key_type, False, where, user_types))
+        out.map.value.CopyFrom(_type_to_substrait(t.item_type, t.item_field.nullable, where,
                                                  user_types))
         out.map.nullability = nullability
     elif pa.types.is_struct(t):
         for f in t:
-            out.struct.types.append(type_to_substrait(f.type, f.nullable, where, user_types))
+            out.struct.types.add().CopyFrom(_type_to_substrait(f.type, f.nullable, where,
+                                                             user_types))
         out.struct.nullability = nullability
     else:
         raise _refuse(f"the Arrow type {t} has no Substrait type exprscope writes "
@@ -267,10 +300,10 @@ def schema_to_substrait(schema: pa.Schema, out: type_pb2.NamedStruct,
                 yield from names_of(f.type)
 
     for f in schema:
+        written = type_to_substrait(f.type, f.nullable, f"field {visible(f.name)}", user_types)
         out.names.append(f.name)
         out.names.extend(names_of(f.type))
-        out.struct.types.append(type_to_substrait(f.type, f.nullable, f"field {visible(f.name)}",
-                                                  user_types))
+        out.struct.types.add().CopyFrom(written)
     out.struct.nullability = REQUIRED
 
 
@@ -346,10 +379,10 @@ def literal_to_substrait(value: pa.Scalar, where: str = "",
         if len(value) == 0:
             out.empty_list.CopyFrom(type_to_substrait(t, True, where).list)
         for item in value.values:
-            out.list.values.append(literal_to_substrait(item, where, user_types))
+            out.list.values.add().CopyFrom(literal_to_substrait(item, where, user_types))
     elif pa.types.is_struct(t):
         for i in range(t.num_fields):
-            out.struct.fields.append(literal_to_substrait(value[i], where, user_types))
+            out.struct.fields.add().CopyFrom(literal_to_substrait(value[i], where, user_types))
     else:
         raise _refuse(f"a literal of type {t} has no Substrait form exprscope writes "
                       "(see type_to_substrait)", where)

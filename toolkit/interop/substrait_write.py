@@ -6,18 +6,25 @@ Kleene logic, options with no Substrait form, an unsafe cast that can lose
 values (Substrait's casts throw or return null; Arrow's unsafe ones wrap). A
 safe cast is Substrait's throwing cast, and a cast that cannot fail for its
 types (the widening casts binding inserts) is written the same way.
+
+The writer recurses, one level of the tree at a time; a tree is measured first
+(iteratively) and refused when no protobuf reader could take it back: every
+level nests at least one message, and readers stop at 100. Substrait has no
+shared subtrees, so a tree that shares one is written once per use, and
+refused when that unfolds past a million nodes.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
 from substrait import algebra_pb2
 
 from ..errors import SubstraitError
-from ..expression import Call, Expression
+from ..expression import Call, Expression, postorder
 from ..functions.cast import cast_can_fail, cast_options_target
 from ..options import option_values, options_changed_text, value_set
 from ..visible_text import visible
@@ -27,13 +34,20 @@ from .substrait_functions import (
     ROUNDING_MODES,
     mapping_for_arrow,
 )
-from .substrait_types import UserTypes, literal_to_substrait, type_to_substrait
+from .substrait_limits import MAX_NESTING
+from .substrait_types import (
+    UserTypes,
+    check_type_depth,
+    literal_to_substrait,
+    type_to_substrait,
+)
 
 __all__ = ["ExpressionWriter"]
 
 _COMPONENT_OF = {arrow: component for component, arrow in EXTRACT_COMPONENTS.items()}
 _THROW = algebra_pb2.Expression.Cast.FAILURE_BEHAVIOR_THROW_EXCEPTION
 _INDEX = re.compile(r"\[(\d+)\]")
+MAX_WRITTEN_NODES = 1_000_000
 
 
 class ExpressionWriter:
@@ -43,11 +57,29 @@ class ExpressionWriter:
         self.anchors: dict[tuple[str, str], int] = {}  # (extension, name) -> anchor
         self.user_types = UserTypes()  # Arrow's extension types the expressions use
 
-    def write(self, node: Expression, path: tuple[int, ...] = ()) -> algebra_pb2.Expression:
+    def write(self, root: Expression) -> algebra_pb2.Expression:
+        """`root` as a Substrait expression; refused, naming its depth and the readers'
+        limit, when it nests deeper than protobuf's readers take."""
+        shape = tree_shape(root)
+        head = visible(root.name) + "(...)" if root.is_call else visible(str(root))[:80]
+        if shape.depth > MAX_NESTING:
+            raise SubstraitError(
+                f"cannot write {head} as Substrait: it is {shape.depth:,} levels deep, and "
+                f"protobuf's readers (pyarrow's, DataFusion's, Python's) take messages nested "
+                f"{MAX_NESTING} deep at most; each level nests one or more (a call three: "
+                "about 30 levels of calls fit)")
+        if shape.written_nodes > MAX_WRITTEN_NODES:
+            raise SubstraitError(
+                f"cannot write {head} as Substrait: it shares subtrees, which Substrait "
+                f"writes once per use, and unfolds into more than {MAX_WRITTEN_NODES:,} nodes")
+        return self._write(root, ())
+
+    def _write(self, node: Expression, path: tuple[int, ...]) -> algebra_pb2.Expression:
         out = algebra_pb2.Expression()
         if node.is_literal:
             if isinstance(node.value, pa.Array):
                 raise _refuse("an array literal has no Substrait form", node, path)
+            _check_type_depth(node, path)
             if _has_struct(node.type) and any(f.name for f in _structs_fields(node.type)):
                 raise _refuse("Substrait's struct literals carry no field names, so a struct "
                               "value with named fields would read back as another type",
@@ -56,6 +88,7 @@ class ExpressionWriter:
         elif node.is_field:
             if node.path is None:
                 raise _refuse("an unbound field reference", node, path)
+            _check_type_depth(node, path)
             _reference(out.selection, list(node.path.indices))
             out.selection.root_reference.SetInParent()
         else:
@@ -103,7 +136,7 @@ class ExpressionWriter:
         return literal_to_substrait(value, where, self.user_types)
 
     def _args(self, call: Call, path) -> list:
-        return [self.write(a, (*path, i)) for i, a in enumerate(call.args)]
+        return [self._write(a, (*path, i)) for i, a in enumerate(call.args)]
 
     def _function(self, out, extension: str, name: str, call: Call, args, options,
                   enum: str | None = None, path=()) -> None:
@@ -146,10 +179,10 @@ class ExpressionWriter:
         n = len(conditions.args)
         for i, cond in enumerate(conditions.args):
             clause = out.if_then.ifs.add()
-            getattr(clause, "if").CopyFrom(self.write(cond, (*path, 0, i)))
-            clause.then.CopyFrom(self.write(values[i], (*path, i + 1)))
+            getattr(clause, "if").CopyFrom(self._write(cond, (*path, 0, i)))
+            clause.then.CopyFrom(self._write(values[i], (*path, i + 1)))
         if len(values) > n:
-            getattr(out.if_then, "else").CopyFrom(self.write(values[n], (*path, n + 1)))
+            getattr(out.if_then, "else").CopyFrom(self._write(values[n], (*path, n + 1)))
 
     def _cast(self, call: Call, path, out) -> None:
         target = cast_options_target(call.options)
@@ -161,7 +194,7 @@ class ExpressionWriter:
                           "changed value (wrapped, truncated or rounded) where a safe one "
                           "raises; Substrait's casts raise or return null", call, path)
         out.cast.type.CopyFrom(self._type(target, True, call, path))
-        out.cast.input.CopyFrom(self.write(call.args[0], (*path, 0)))
+        out.cast.input.CopyFrom(self._write(call.args[0], (*path, 0)))
         out.cast.failure_behavior = _THROW
 
     def _is_in(self, call: Call, path, out) -> None:
@@ -169,7 +202,7 @@ class ExpressionWriter:
         skip_nulls = option_values(call.options).get("null_matching_behavior", 0) != 0
         nulls_in_set = values.null_count > 0
         present = values.drop_null() if nulls_in_set else values
-        value = self.write(call.args[0], (*path, 0))
+        value = self._write(call.args[0], (*path, 0))
         if len(present) == 0:
             raise _refuse("is_in with no non-null value has no Substrait IN list", call, path)
         in_list = algebra_pb2.Expression()
@@ -212,10 +245,10 @@ class ExpressionWriter:
                           call, path)
         inner = call.args[0]
         if not indices:
-            out.CopyFrom(self.write(inner, (*path, 0)))
+            out.CopyFrom(self._write(inner, (*path, 0)))
             return
         _reference(out.selection, indices)  # on its argument, so it reads back as itself
-        out.selection.expression.CopyFrom(self.write(inner, (*path, 0)))
+        out.selection.expression.CopyFrom(self._write(inner, (*path, 0)))
 
     def _list_element(self, call: Call, path, out) -> None:
         index = call.args[1]
@@ -224,7 +257,7 @@ class ExpressionWriter:
             raise _refuse("list_element at an index that is not a non-negative integer "
                           "literal has no Substrait reference", call, path)
         out.selection.direct_reference.list_element.offset = index.value.as_py()
-        out.selection.expression.CopyFrom(self.write(call.args[0], (*path, 0)))
+        out.selection.expression.CopyFrom(self._write(call.args[0], (*path, 0)))
 
     def _argument_options(self, call: Call, path, out) -> None:
         name = call.name
@@ -257,6 +290,22 @@ class ExpressionWriter:
             case = "CASE_INSENSITIVE" if values.get("ignore_case") else "CASE_SENSITIVE"
             self._function(out, extension, substrait, call, [*args, lit],
                            (("case_sensitivity", case),), path=path)
+
+
+class TreeShape(NamedTuple):
+    depth: int  # nodes on the longest path from the root
+    written_nodes: int  # nodes once every shared subtree is unfolded, as Substrait writes it
+
+
+def tree_shape(root: Expression) -> TreeShape:
+    """The depth and the written size of a tree, walked iteratively (shared subtrees once)."""
+    depth: dict[int, int] = {}
+    size: dict[int, int] = {}
+    for node in postorder(root):
+        args = node.args
+        depth[id(node)] = 1 + max((depth[id(a)] for a in args), default=0)
+        size[id(node)] = min(1 + sum(size[id(a)] for a in args), MAX_WRITTEN_NODES + 1)
+    return TreeShape(depth[id(root)], size[id(root)])
 
 
 def _reference(selection, indices: list[int]) -> None:
@@ -304,6 +353,13 @@ def _structs_fields(t: pa.DataType):
     elif pa.types.is_map(t):
         yield from _structs_fields(t.key_type)
         yield from _structs_fields(t.item_type)
+
+
+def _check_type_depth(node: Expression, path) -> None:
+    try:
+        check_type_depth(node.type)
+    except SubstraitError as exc:
+        raise _refuse(str(exc), node, path) from None
 
 
 def _is_temporal(t) -> bool:
