@@ -62,9 +62,11 @@ def from_substrait_all(data) -> BoundExpressions:
     out: dict[str, Expression] = {}
     for i, referred in enumerate(message.referred_expr):
         where = f"referred_expr[{i}]"
-        if referred.WhichOneof("expr_type") != "expression":
-            raise SubstraitError(f"{where} is a {referred.WhichOneof('expr_type')}; exprscope "
-                                 "reads scalar expressions (aggregates belong in a plan)")
+        kind = referred.WhichOneof("expr_type")
+        if kind != "expression":
+            held = f"a {kind}" if kind else "empty"
+            raise SubstraitError(f"{where} is {held}; exprscope reads scalar expressions "
+                                 "(aggregates belong in a plan)")
         name = _own_name(list(referred.output_names), producer(message)) or f"{DEFAULT_NAME}{i}"
         if name in out:
             raise SubstraitError(f"two expressions are named {visible(name)!r} (at {where})")

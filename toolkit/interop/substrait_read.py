@@ -131,8 +131,8 @@ class ExpressionReader:
             elif kind == "enum":
                 enums.append(a.enum)
             else:
-                raise SubstraitError(f"a {kind} argument of {visible(name)} has no exprscope "
-                                     f"form (at {where}.arguments[{i}])")
+                raise SubstraitError(f"a {kind or 'empty'} argument of {visible(name)} has no "
+                                     f"exprscope form (at {where}.arguments[{i}])")
         if name == "extract":
             return _extract(enums, args, where)
         if enums:

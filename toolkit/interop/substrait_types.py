@@ -21,7 +21,7 @@ from substrait import algebra_pb2, type_pb2
 from ..errors import SubstraitError
 from ..visible_text import visible
 from .substrait_limits import MAX_NESTING
-from .substrait_old_fields import add_old_field, old_field_numbers, old_field_value
+from .substrait_old_fields import add_old_field, has_old_message, old_int64
 
 __all__ = [
     "ARROW_EXTENSION_TYPES",
@@ -223,10 +223,11 @@ def type_from_substrait(t: type_pb2.Type, names: deque[str] | None = None,
         unit = _precision_unit(t.precision_time.precision, where)
         return pa.time32(unit) if unit in ("s", "ms") else pa.time64(unit)
     if kind == "decimal":
-        precision = t.decimal.precision or 38
+        precision = t.decimal.precision
         if not 1 <= precision <= 38 or not 0 <= t.decimal.scale <= precision:
             raise _refuse(f"decimal({t.decimal.precision}, {t.decimal.scale}) is not a "
-                          "valid decimal type", where)
+                          "valid decimal type (a precision of 1 to 38 digits, a scale from 0 "
+                          "to the precision)", where)
         return pa.decimal128(precision, t.decimal.scale)
     if kind == "fixed_binary":
         if t.fixed_binary.length <= 0:
@@ -248,12 +249,11 @@ def type_from_substrait(t: type_pb2.Type, names: deque[str] | None = None,
     if kind == "user_defined":
         return (user_types or UserTypes()).arrow_type(t.user_defined.type_reference, where)[0]
     if kind is None:
-        old = old_field_numbers(t)
-        if _OLD_TYPE_TIME in old:
+        if has_old_message(t, _OLD_TYPE_TIME, "the old time type", where):
             return pa.time64("us")
-        if _OLD_TYPE_TIMESTAMP in old:
+        if has_old_message(t, _OLD_TYPE_TIMESTAMP, "the old timestamp type", where):
             return pa.timestamp("us")
-        if _OLD_TYPE_TIMESTAMP_TZ in old:
+        if has_old_message(t, _OLD_TYPE_TIMESTAMP_TZ, "the old timestamp_tz type", where):
             return pa.timestamp("us", "UTC")
         raise _refuse("a type with no kind set", where)
     raise _refuse(f"the Substrait type {kind} has no Arrow type exprscope reads", where)
@@ -381,6 +381,7 @@ def literal_to_substrait(value: pa.Scalar, where: str = "",
         for item in value.values:
             out.list.values.add().CopyFrom(literal_to_substrait(item, where, user_types))
     elif pa.types.is_struct(t):
+        out.struct.SetInParent()  # a struct of no fields is still a struct literal
         for i in range(t.num_fields):
             out.struct.fields.add().CopyFrom(literal_to_substrait(value[i], where, user_types))
     else:
@@ -439,33 +440,43 @@ def literal_from_substrait(lit: algebra_pb2.Expression.Literal, where: str,
                  for i, v in enumerate(lit.list.values)]
         if not items:
             raise _refuse("a list literal with no values (Substrait writes empty_list)", where)
-        try:
-            return pa.scalar([v.as_py() for v in items], pa.list_(items[0].type))
-        except (pa.ArrowException, TypeError, ValueError) as exc:
-            raise _refuse(f"the list literal's values are not of one type: {exc}",
-                          where) from None
+        return _list_scalar(items, where)
     if kind == "empty_list":
         return pa.scalar([], pa.list_(type_from_substrait(lit.empty_list.type, None, where,
                                                           user_types)))
     if kind == "struct":  # Substrait's struct literals carry no names; Arrow reads them ""
         items = [literal_from_substrait(v, f"{where}.struct.fields[{i}]", user_types)
                  for i, v in enumerate(lit.struct.fields)]
-        t = pa.struct([pa.field("", v.type) for v in items])
-        return pa.StructArray.from_arrays([pa.array([v.as_py()], v.type) for v in items],
-                                          fields=list(t))[0]
+        if not items:
+            return pa.scalar({}, pa.struct([]))
+        return pa.StructArray.from_arrays([pa.repeat(v, 1) for v in items],
+                                          fields=[pa.field("", v.type) for v in items])[0]
     if kind is None:
-        old = old_field_numbers(lit)
-        if _OLD_LITERAL_TIMESTAMP in old:
-            return pa.scalar(_signed(old_field_value(lit, _OLD_LITERAL_TIMESTAMP)),
-                             pa.int64()).cast(pa.timestamp("us"))
-        if _OLD_LITERAL_TIMESTAMP_TZ in old:
-            return pa.scalar(_signed(old_field_value(lit, _OLD_LITERAL_TIMESTAMP_TZ)),
-                             pa.int64()).cast(pa.timestamp("us", "UTC"))
-        if _OLD_LITERAL_TIME in old:
-            return _checked_cast(pa.scalar(_signed(old_field_value(lit, _OLD_LITERAL_TIME)),
-                                           pa.int64()), pa.time64("us"), where)
+        micros = old_int64(lit, _OLD_LITERAL_TIMESTAMP, "the old timestamp literal", where)
+        if micros is not None:
+            return pa.scalar(micros, pa.int64()).cast(pa.timestamp("us"))
+        micros = old_int64(lit, _OLD_LITERAL_TIMESTAMP_TZ, "the old timestamp_tz literal",
+                           where)
+        if micros is not None:
+            return pa.scalar(micros, pa.int64()).cast(pa.timestamp("us", "UTC"))
+        micros = old_int64(lit, _OLD_LITERAL_TIME, "the old time literal", where)
+        if micros is not None:
+            return _checked_cast(pa.scalar(micros, pa.int64()), pa.time64("us"), where)
         raise _refuse("a literal with no value set", where)
     raise _refuse(f"a {kind} literal has no Arrow value exprscope reads", where)
+
+
+def _list_scalar(items: list[pa.Scalar], where: str) -> pa.Scalar:
+    """A list of scalars, built from arrays and never through Python values (a timestamp
+    past year 9999 or at -2**63 ns has none); the values take the first one's type."""
+    t = items[0].type
+    try:
+        values = pa.concat_arrays([pa.repeat(v if v.type == t else v.cast(t), 1)
+                                   for v in items])
+    except pa.ArrowException as exc:
+        raise _refuse(f"the list literal's values are not of one type ({t} first): {exc}",
+                      where) from None
+    return pa.ListArray.from_arrays(pa.array([0, len(items)], pa.int32()), values)[0]
 
 
 def _user_defined(value, where: str, user_types: UserTypes) -> pa.Scalar:
@@ -484,11 +495,6 @@ def _user_defined(value, where: str, user_types: UserTypes) -> pa.Scalar:
 
 
 
-
-
-def _signed(varint: int) -> int:
-    """An int64 read from an unknown field arrives as its unsigned 64-bit pattern."""
-    return varint - (1 << 64) if varint >= 1 << 63 else varint
 
 
 def _checked_cast(value: pa.Scalar, t: pa.DataType, where: str) -> pa.Scalar:
