@@ -359,24 +359,24 @@ def test_a_datafusion_self_join_is_refused_naming_its_columns_and_sides():
 WIDE = pa.schema([("i", pa.int64()), ("f", pa.float64()), ("s", pa.string()),
                   ("d", pa.date32()), ("ts", pa.timestamp("us")), ("n", pa.decimal128(12, 3)),
                   ("l", pa.list_(pa.int32())), ("b", pa.bool_()), ("t", pa.time64("us"))])
-_field = pc.field
+_column = pc.field
 
 
 def _pyarrow_seeds() -> list[bytes]:
     """ExtendedExpressions as pyarrow writes them (old URI extensions and literal fields)."""
     expressions = [
-        (_field("i") + 3) * _field("i") > 10,
-        pc.if_else(_field("b"), _field("s"), pc.scalar("none")),
-        pc.is_in(_field("i"), value_set=pa.array([1, 2, 3])),
-        _field("ts") > pc.scalar(pa.scalar(1_700_000_000_000_000, pa.timestamp("us"))),
-        _field("n") + pc.scalar(pa.scalar(1, pa.decimal128(12, 3))),
-        _field("d") == pc.scalar(pa.scalar(19_000, pa.date32())),
-        _field("i").cast(pa.float64(), safe=False) / _field("f"),
-        pc.is_null(_field("l")),
+        (_column("i") + 3) * _column("i") > 10,
+        pc.if_else(_column("b"), _column("s"), pc.scalar("none")),
+        pc.is_in(_column("i"), value_set=pa.array([1, 2, 3])),
+        _column("ts") > pc.scalar(pa.scalar(1_700_000_000_000_000, pa.timestamp("us"))),
+        _column("n") + pc.scalar(pa.scalar(1, pa.decimal128(12, 3))),
+        _column("d") == pc.scalar(pa.scalar(19_000, pa.date32())),
+        _column("i").cast(pa.float64(), safe=False) / _column("f"),
+        pc.is_null(_column("l")),
         pc.scalar(pa.scalar({"x": 1, "y": "z"})),
         pc.scalar(pa.scalar([1, None, 3], pa.list_(pa.int64()))),
-        _field("t") < pc.scalar(pa.scalar(3_600_000_000, pa.time64("us"))),
-        pc.and_kleene(_field("b"), pc.invert(pc.is_null(_field("s")))),
+        _column("t") < pc.scalar(pa.scalar(3_600_000_000, pa.time64("us"))),
+        pc.and_kleene(_column("b"), pc.invert(pc.is_null(_column("s")))),
     ]
     return [bytes(pa_substrait.serialize_expressions([e], ["e"], WIDE)) for e in expressions]
 
