@@ -457,3 +457,12 @@ def test_mutated_plans_are_read_or_refused_with_a_substrait_error(data):
             assert str(err)
         else:
             assert p.explain()
+
+
+def test_a_literal_exprscope_cannot_hold_is_refused_where_it_stands():
+    """A list of bytes that are not UTF-8: Arrow cannot print it, as tk.literal says."""
+    lit = L()
+    lit.list.values.add().binary = b"\xff\x00"
+    with pytest.raises(tk.SubstraitError, match=r"list<item: binary> literal exprscope cannot "
+                                                r"hold.*referred_expr\[0\]\.expression\.literal"):
+        tk.from_substrait(_literal_message(lit))

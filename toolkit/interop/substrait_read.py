@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from substrait import algebra_pb2
 
-from ..errors import SubstraitError
+from ..errors import ExprscopeError, SubstraitError
 from ..expression import Call, Expression, Literal, Parameter
 from ..field_ref import FieldRef
 from ..visible_text import visible
@@ -55,8 +55,8 @@ class ExpressionReader:
     def read(self, e: algebra_pb2.Expression, where: str) -> Expression:
         kind = e.WhichOneof("rex_type")
         if kind == "literal":
-            return Literal(literal_from_substrait(e.literal, where + ".literal",
-                                                  self.user_types))
+            at = where + ".literal"
+            return _literal(literal_from_substrait(e.literal, at, self.user_types), at)
         if kind == "selection":
             return self._selection(e.selection, where + ".selection")
         if kind == "scalar_function":
@@ -233,6 +233,16 @@ class ExpressionReader:
         for o in options[1:]:
             out = Call("or_kleene", [out, Call("equal", [value, o])])
         return out
+
+
+def _literal(value: pa.Scalar, where: str) -> Expression:
+    """The literal node of a value read; one exprscope's literals cannot hold (a list of
+    bytes that are not UTF-8, whose text Arrow cannot print) is refused."""
+    try:
+        return Literal(value)
+    except (ExprscopeError, ValueError) as exc:
+        raise SubstraitError(f"a {value.type} literal exprscope cannot hold: {exc} "
+                             f"(at {where})") from None
 
 
 def _is_null_literal(e: Expression) -> bool:
