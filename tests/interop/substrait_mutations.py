@@ -6,12 +6,15 @@ happen to be are mutated as messages too, which is fine: every result is bytes
 some producer could send). A mutation then changes one field: a number to an
 edge value, the wire type, the field number, a payload's bytes or length, a
 field dropped, repeated or moved elsewhere; or, below the fields, one byte.
+`mutated_messages` changes a message read with the protobuf classes instead, so
+every result is well-formed and reaches the reader's checks rather than protobuf's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from google.protobuf.descriptor import FieldDescriptor
 from hypothesis import strategies as st
 
 VARINT, FIXED64, LENGTH, FIXED32 = 0, 1, 2, 5
@@ -205,3 +208,98 @@ def mutated(draw, seeds: list[bytes]) -> bytes:
         else:
             data = _mutate_bytes(draw, data)
     return data
+
+
+# -- at the message level: values a well-formed message may hold -------------------------
+
+_EDGE_SIGNED = [0, 1, -1, 2, 3, 6, 9, 38, 39, 2**31 - 1, -2**31, 2**62, 2**63 - 1, -2**63]
+_STRINGS = ["", "a", "t", "x\n", "add", "i", "s", "a.b", "\u202e", "count", "item"]
+
+
+def _messages_of(message) -> list:
+    """Every message in `message`'s tree, itself first, walked iteratively."""
+    out, stack = [], [message]
+    while stack:
+        m = stack.pop()
+        out.append(m)
+        for field, value in m.ListFields():
+            if field.type != FieldDescriptor.TYPE_MESSAGE:
+                continue
+            if not field.is_repeated:
+                stack.append(value)
+            elif not field.message_type.GetOptions().map_entry:
+                stack.extend(value)
+    return out
+
+
+def _scalar(draw, field):
+    t = field.type
+    if t in (FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_SINT32,
+             FieldDescriptor.TYPE_SFIXED32, FieldDescriptor.TYPE_ENUM):
+        return draw(st.sampled_from([v for v in _EDGE_SIGNED if -2**31 <= v < 2**31]))
+    if t in (FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_FIXED32):
+        return draw(st.sampled_from([v for v in _EDGE_SIGNED if 0 <= v < 2**32]))
+    if t in (FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_SINT64,
+             FieldDescriptor.TYPE_SFIXED64):
+        return draw(st.sampled_from(_EDGE_SIGNED))
+    if t in (FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_FIXED64):
+        return draw(st.sampled_from([v for v in _EDGE_SIGNED if v >= 0]))
+    if t == FieldDescriptor.TYPE_BOOL:
+        return draw(st.booleans())
+    if t in (FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE):
+        return draw(st.sampled_from([0.0, -1.0, float("nan"), float("inf"), 1e308]))
+    if t == FieldDescriptor.TYPE_STRING:
+        return draw(st.sampled_from(_STRINGS))
+    return draw(st.sampled_from([b"", b"\x00" * 16, b"\xff" * 16, b"\x01\x02\x03"]))
+
+
+def _mutate_message(draw, message) -> None:
+    """One field of one message in the tree: a scalar set to an edge value, a message
+    cleared, set from another of its type, or an element added or removed."""
+    messages = _messages_of(message)
+    target = draw(st.sampled_from(messages))
+    fields = list(target.DESCRIPTOR.fields)
+    if not fields:
+        return
+    field = draw(st.sampled_from(fields))
+    if field.type == FieldDescriptor.TYPE_MESSAGE:
+        if field.message_type.GetOptions().map_entry:
+            return
+        same = [m for m in messages if m.DESCRIPTOR is field.message_type]
+        # a copy through bytes: a message copied into its own subtree makes no cycle
+        source = (type(same[0]).FromString(draw(st.sampled_from(same)).SerializeToString())
+                  if same else None)
+        if field.is_repeated:
+            items = getattr(target, field.name)
+            if len(items) and draw(st.booleans()):
+                del items[draw(st.integers(0, len(items) - 1))]
+            elif source is not None:
+                items.add().CopyFrom(source)
+            else:
+                items.add()
+        elif target.HasField(field.name) and draw(st.booleans()):
+            target.ClearField(field.name)
+        elif source is not None:
+            getattr(target, field.name).CopyFrom(source)
+        else:
+            getattr(target, field.name).SetInParent()
+        return
+    value = _scalar(draw, field)
+    if field.is_repeated:
+        items = getattr(target, field.name)
+        if len(items) and draw(st.booleans()):
+            del items[draw(st.integers(0, len(items) - 1))]
+        else:
+            items.append(value)
+    else:
+        setattr(target, field.name, value)
+
+
+@st.composite
+def mutated_messages(draw, seeds: list[bytes], message_class) -> bytes:
+    """One of `seeds`, read as `message_class`, with one to three fields changed to values
+    a well-formed message may hold; its bytes."""
+    message = message_class.FromString(draw(st.sampled_from(seeds)))
+    for _ in range(draw(st.integers(1, 3))):
+        _mutate_message(draw, message)
+    return message.SerializeToString()

@@ -25,6 +25,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from substrait import algebra_pb2, plan_pb2
+from substrait.extended_expression_pb2 import ExtendedExpression
 
 import toolkit as tk
 from tests.interop import substrait_messages as sm
@@ -437,7 +438,8 @@ def test_the_seeds_read_as_they_are():
         assert tk_plan.from_substrait(data, PLAN_TABLES).explain()
 
 
-@given(sm_mutations.mutated(EXPRESSION_SEEDS))
+@given(sm_mutations.mutated(EXPRESSION_SEEDS)
+       | sm_mutations.mutated_messages(EXPRESSION_SEEDS, ExtendedExpression))
 def test_mutated_pyarrow_expressions_are_read_or_refused_with_a_substrait_error(data):
     with _no_hang(30):
         try:
@@ -448,7 +450,7 @@ def test_mutated_pyarrow_expressions_are_read_or_refused_with_a_substrait_error(
             assert str(expr)  # what is read prints
 
 
-@given(sm_mutations.mutated(PLAN_SEEDS))
+@given(sm_mutations.mutated(PLAN_SEEDS) | sm_mutations.mutated_messages(PLAN_SEEDS, plan_pb2.Plan))
 def test_mutated_plans_are_read_or_refused_with_a_substrait_error(data):
     with _no_hang(30):
         try:
