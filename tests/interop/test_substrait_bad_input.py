@@ -289,7 +289,7 @@ def test_a_decimal_of_precision_zero_is_refused_not_read_as_38_digits():
 
 
 def _with_old_field(message, number: int, value):
-    from toolkit.interop.substrait_old_fields import add_old_field
+    from toolkit.interop.substrait.old_fields import add_old_field
     add_old_field(message, number, value)
     return message
 
