@@ -13,6 +13,7 @@ import pyarrow.types as pat
 from .dispatch import best_compare
 from .function import Kernel
 from .registry import definer
+from .string_compare import selective_equal, selective_not_equal
 from .types import (
     NUMERIC,
     TIME_UNITS,
@@ -74,6 +75,9 @@ def _kernels(name: str) -> list[Kernel]:
     return kernels
 
 
+# equality against a string literal runs exprscope's selective kernel (string_compare)
+_EXECUTE = {"equal": {"execute": selective_equal}, "not_equal": {"execute": selective_not_equal}}
+
 for _name, _doc in COMPARISONS.items():
-    define(_name, _kernels(_name), _doc, dispatch_best=best_compare)
+    define(_name, _kernels(_name), _doc, dispatch_best=best_compare, **_EXECUTE.get(_name, {}))
 del _name, _doc

@@ -1,0 +1,217 @@
+"""Selective string comparisons against literals: equal, not_equal, is_in, starts_with.
+
+Arrow's kernels compare every row's bytes; most rows of a real column cannot
+match a literal because their length differs, and the length is one subtraction
+of two offsets. So (as Arrow's issue 47374 plans) the lengths come from a numpy
+view of the offsets buffer first, bytes are read only for rows whose length can
+match, and the literal is compared as machine words: unaligned numpy views of
+the data buffer read 8, 4, 2 or 1 bytes at each candidate's start, so a 4-byte
+literal is one integer comparison per candidate. The result reuses the input's
+validity bitmap, which is what Arrow's kernel computes for a non-null literal.
+
+Only string, large_string, binary and large_binary arrays of at least
+`SELECTIVE_MIN_ROWS` rows take this path; views, dictionaries, null literals,
+options it does not read (ignore_case, a value set holding a null) and small
+arrays run Arrow's kernel, unchanged. Bytes are compared as bytes, so invalid
+UTF-8 in a binary column compares exactly as Arrow's binary kernel does.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..model.options import option_values
+from .function import call_pyarrow
+
+__all__ = [
+    "SELECTIVE_MIN_ROWS",
+    "equal_literal_mask",
+    "selective_equal",
+    "selective_is_in",
+    "selective_not_equal",
+    "selective_starts_with",
+]
+
+SELECTIVE_MIN_ROWS = 1024  # below this numpy's per-call cost exceeds what it saves
+
+_OFFSET_DTYPE = {pa.StringArray: np.int32, pa.BinaryArray: np.int32,
+                 pa.LargeStringArray: np.int64, pa.LargeBinaryArray: np.int64}
+_SCALAR_TYPES = (pa.StringScalar, pa.BinaryScalar, pa.LargeStringScalar, pa.LargeBinaryScalar)
+_MATCH, _SKIP = 0, 1  # SetLookupOptions' null matching behaviours that give no nulls
+
+
+class StringColumn(NamedTuple):
+    """numpy views of one string/binary array's buffers (no copies)."""
+
+    offsets: np.ndarray  # len(array) + 1 offsets, the array's slice of them
+    data: np.ndarray  # the whole data buffer as uint8
+
+
+def _columns(array: pa.Array) -> StringColumn:
+    dtype = _OFFSET_DTYPE[type(array)]
+    buffers = array.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=dtype, count=len(array) + 1, offset=array.offset
+                            * np.dtype(dtype).itemsize)
+    data = buffers[2]
+    data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    return StringColumn(offsets, data)
+
+
+def _matching_rows(column: StringColumn, rows: np.ndarray, literal: bytes) -> np.ndarray:
+    """The candidate rows (each holding at least len(literal) bytes) whose first
+    len(literal) bytes are the literal's, narrowing the candidates byte by byte so each
+    later byte is read only for the rows that still match."""
+    starts = column.offsets[rows]
+    for position, byte in enumerate(literal):
+        if not len(rows):
+            break
+        at = starts + position if position else starts
+        # integer gathers: boolean indexing of a scattered selection is several times slower
+        keep = np.flatnonzero(np.take(column.data, at) == byte)
+        rows, starts = np.take(rows, keep), np.take(starts, keep)
+    return rows
+
+
+def _prefix_mask(column: StringColumn, lengths: np.ndarray, literal: bytes,
+                 exact: bool) -> np.ndarray:
+    """Rows whose value equals (exact) or starts with the literal, nulls not considered."""
+    candidates = lengths == len(literal) if exact else lengths >= len(literal)
+    if not literal:
+        return candidates
+    rows = _matching_rows(column, np.flatnonzero(candidates), literal)
+    mask = np.zeros(len(lengths), dtype=bool)
+    mask[rows] = True
+    return mask
+
+
+def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = False) -> np.ndarray:
+    """Rows equal to (or, with `prefix`, starting with) any of `literals`, as a numpy bool
+    array; null rows hold whatever their slots hold."""
+    column = _columns(array)
+    lengths = np.diff(column.offsets)
+    mask = None
+    for literal in literals:
+        found = _prefix_mask(column, lengths, literal, exact=not prefix)
+        mask = found if mask is None else (mask | found)
+    return mask if mask is not None else np.zeros(len(array), dtype=bool)
+
+
+def _boolean_result(array: pa.Array, mask: np.ndarray, keep_nulls: bool) -> pa.Array:
+    """A boolean array of `mask`, null where `array` is null (keep_nulls) or false there."""
+    n = len(array)
+    shift = array.offset % 8
+    if not keep_nulls and array.null_count:
+        mask &= np.asarray(array.is_valid())  # a false (not null) result where the input is null
+    if keep_nulls and array.null_count:
+        padded = np.zeros(shift + n, dtype=bool)
+        padded[shift:] = mask
+        bits = pa.py_buffer(np.packbits(padded, bitorder="little"))
+        validity = array.buffers()[0].slice(array.offset // 8)
+        return pa.Array.from_buffers(pa.bool_(), n, [validity, bits], null_count=array.null_count,
+                                     offset=shift)
+    bits = pa.py_buffer(np.packbits(mask, bitorder="little"))
+    return pa.Array.from_buffers(pa.bool_(), n, [None, bits], null_count=0)
+
+
+def _selectable(value) -> bool:
+    return type(value) in _OFFSET_DTYPE and len(value) >= SELECTIVE_MIN_ROWS
+
+
+def _literal_bytes(scalar) -> bytes | None:
+    if isinstance(scalar, _SCALAR_TYPES) and scalar.is_valid:
+        return scalar.as_buffer().to_pybytes()
+    return None
+
+
+def _per_chunk(compute, value, fallback):
+    """Run `compute(array)` per chunk of a chunked array, or on the array itself; None from
+    it means Arrow's kernel runs instead."""
+    if isinstance(value, pa.ChunkedArray):
+        if not all(_selectable(c) for c in value.chunks):
+            return fallback()
+        chunks = [compute(c) for c in value.chunks]
+        if any(c is None for c in chunks):
+            return fallback()
+        return pa.chunked_array(chunks, type=pa.bool_())
+    result = compute(value) if _selectable(value) else None
+    return fallback() if result is None else result
+
+
+def _comparison(negate: bool):
+    def execute(function, args, options, kernel):
+        def fallback():
+            return call_pyarrow(function, args, options, kernel)
+        if len(args) != 2:
+            return fallback()
+        left, right = args
+        if isinstance(right, pa.Scalar):
+            value, literal = left, _literal_bytes(right)
+        elif isinstance(left, pa.Scalar):
+            value, literal = right, _literal_bytes(left)
+        else:
+            return fallback()
+        if literal is None or not isinstance(value, (pa.Array, pa.ChunkedArray)):
+            return fallback()
+
+        def compute(array):
+            mask = equal_literal_mask(array, [literal])
+            return _boolean_result(array, ~mask if negate else mask, keep_nulls=True)
+        return _per_chunk(compute, value, fallback)
+    return execute
+
+
+selective_equal = _comparison(negate=False)
+selective_not_equal = _comparison(negate=True)
+
+
+def selective_starts_with(function, args, options, kernel):
+    def fallback():
+        return call_pyarrow(function, args, options, kernel)
+    if options is None:
+        return fallback()
+    values = option_values(options)
+    if values.get("ignore_case"):
+        return fallback()
+    pattern = values["pattern"].encode("utf-8")
+
+    def compute(array):
+        return _boolean_result(array, equal_literal_mask(array, [pattern], prefix=True),
+                               keep_nulls=True)
+    return _per_chunk(compute, args[0], fallback)
+
+
+_LOOKUP_SETS = {pa.StringArray, pa.LargeStringArray, pa.BinaryArray, pa.LargeBinaryArray}
+_TEXT = {pa.StringArray, pa.LargeStringArray}
+
+
+def selective_is_in(function, args, options, kernel):
+    """is_in for a small value set without nulls: one length test per distinct length and
+    one word comparison per candidate; null rows false (MATCH, SKIP) or null (EMIT_NULL,
+    INCONCLUSIVE), as Arrow's kernel gives when the set holds no null."""
+    def fallback():
+        return call_pyarrow(function, args, options, kernel)
+    value = args[0] if len(args) == 1 else None
+    if options is None or value is None:
+        return fallback()
+    values = option_values(options)
+    value_set = values["value_set"]
+    if not isinstance(value_set, list) or len(value_set) > 64 or any(v is None for v in value_set):
+        return fallback()
+    if not all(isinstance(v, (str, bytes)) for v in value_set):
+        return fallback()
+    behavior = int(values["null_matching_behavior"])
+    literals = list(dict.fromkeys(v.encode("utf-8") if isinstance(v, str) else v
+                                  for v in value_set))
+    set_is_text = all(isinstance(v, str) for v in value_set)
+
+    def compute(array):
+        if type(array) in _TEXT and not set_is_text:
+            return None  # Arrow casts a binary set to string first, validating it
+        return _boolean_result(array, equal_literal_mask(array, literals),
+                               keep_nulls=behavior not in (_MATCH, _SKIP))
+
+    return _per_chunk(compute, value, fallback)
