@@ -51,9 +51,17 @@ def columns(draw, types=OFFSET_TYPES):
     t = draw(st.sampled_from(types))
     binary = pa.types.is_binary(t) or pa.types.is_large_binary(t) or t == pa.binary_view()
     alphabet = BYTE_ALPHABET if binary else TEXT_ALPHABET
-    values = draw(st.lists(st.one_of(st.none(), st.sampled_from(alphabet),
-                                     st.binary(max_size=12) if binary else st.text(max_size=6)),
-                           max_size=60))
+    if draw(st.booleans()):  # every row of one width (flags, codes), as the literals often are
+        width = draw(st.sampled_from([1, 2, 3, 4, 7, 8]))
+        chars = "ABRé" if not binary else "AB\xff"
+        one = st.text(chars, min_size=width, max_size=width).filter(
+            lambda v: len(v.encode("latin-1" if binary else "utf-8")) == width)
+        values = draw(st.lists(one.map(lambda v: v.encode("latin-1")) if binary else one,
+                               max_size=60))
+    else:
+        values = draw(st.lists(st.one_of(st.none(), st.sampled_from(alphabet),
+                                         st.binary(max_size=12) if binary else st.text(max_size=6)),
+                               max_size=60))
     array = pa.array(values, type=t)
     start = draw(st.integers(0, len(values)))
     stop = draw(st.integers(start, len(values)))
@@ -66,6 +74,8 @@ def columns(draw, types=OFFSET_TYPES):
 
 def literal_for(draw, t, binary):
     alphabet = BYTE_ALPHABET if binary else TEXT_ALPHABET
+    alphabet = alphabet + ([b"A", b"AB", b"BBB", b"ABAB", b"A\xffA\xff"] if binary
+                           else ["A", "R", "AB", "BBB", "ABAB", "Aé", "ABABABA"])
     return draw(st.one_of(st.sampled_from(alphabet),
                           st.binary(max_size=10) if binary else st.text(max_size=5)))
 

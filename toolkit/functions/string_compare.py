@@ -88,14 +88,49 @@ def _prefix_mask(column: StringColumn, lengths: np.ndarray, literal: bytes,
     return mask
 
 
+def _uniform_width(column: StringColumn, lengths: np.ndarray) -> int | None:
+    """The one length every row has (flags, codes: l_returnflag), else None."""
+    n = len(lengths)
+    if not n:
+        return None
+    width = int(lengths[0])
+    if int(column.offsets[-1]) - int(column.offsets[0]) != n * width:
+        return None
+    return width if bool((lengths == width).all()) else None
+
+
+def _fixed_width_mask(column: StringColumn, width: int, literal: bytes, exact: bool) -> np.ndarray:
+    """Rows equal to / starting with the literal when every row holds `width` bytes: the
+    values are then one (rows x width) matrix of the data buffer, read in sequence."""
+    n = len(column.offsets) - 1
+    if (exact and len(literal) != width) or len(literal) > width:
+        return np.zeros(n, dtype=bool)
+    if not literal:
+        return np.ones(n, dtype=bool)
+    first = int(column.offsets[0])
+    values = column.data[first:first + n * width]
+    if len(literal) == width and width in (1, 2, 4, 8):
+        word = np.frombuffer(literal, dtype=f"<u{width}")[0]
+        return values.view(f"<u{width}") == word
+    matrix = values.reshape(n, width)
+    mask = matrix[:, 0] == literal[0]
+    for position in range(1, len(literal)):
+        mask &= matrix[:, position] == literal[position]
+    return mask
+
+
 def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = False) -> np.ndarray:
     """Rows equal to (or, with `prefix`, starting with) any of `literals`, as a numpy bool
     array; null rows hold whatever their slots hold."""
     column = _columns(array)
     lengths = np.diff(column.offsets)
+    width = _uniform_width(column, lengths)
     mask = None
     for literal in literals:
-        found = _prefix_mask(column, lengths, literal, exact=not prefix)
+        if width is not None:
+            found = _fixed_width_mask(column, width, literal, exact=not prefix)
+        else:
+            found = _prefix_mask(column, lengths, literal, exact=not prefix)
         mask = found if mask is None else (mask | found)
     return mask if mask is not None else np.zeros(len(array), dtype=bool)
 
