@@ -6,7 +6,7 @@
 
 lineitem comes from `tpchgen-cli` (cached as Parquet by toolkit.spark.tpch), is
 read into memory once, and every engine takes the same Arrow table: exprscope
-(lazy and eager), Acero (Arrow's own kernels), DuckDB, DataFusion and Polars, as
+(lazy and eager, on the tree `tk.optimize` gives, as the guide runs it), Acero (Arrow's own kernels), DuckDB, DataFusion and Polars, as
 `bench_peers.py` runs them (two threads, interleaved rounds, best of `--repeat`).
 A last column, `arrow kernel`, times Arrow's one comparison kernel alone where the
 shape is one comparison. Ratios: peer / exprscope lazy (above 1: exprscope faster).
@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from bench_peers import THREADS, Engines
 from timing import best_of_each
 
+import toolkit as tk
 from toolkit.spark import tpch
 
 SHAPES = {
@@ -78,6 +79,10 @@ def main(argv=None) -> None:
         if args.only not in name:
             continue
         runners = engines.runners(text, sql, table)
+        # exprscope runs the tree as a user does: optimized (one set lookup for an or-chain)
+        optimized = tk.optimize(tk.parse(text), table.schema)
+        runners[0] = lambda: tk.evaluate(optimized, table, mode="lazy")
+        runners[1] = lambda: tk.evaluate(optimized, table, mode="eager")
         runners.append((lambda k=kernel: k(table)) if kernel is not None else None)
         lazy, eager = runners[0](), runners[1]() if runners[1] else None
         if eager is not None:
