@@ -184,11 +184,14 @@ def _comparison(negate: bool):
             return fallback()
         left, right = args
         if isinstance(right, pa.Scalar):
-            value, literal = left, _literal_bytes(right)
+            value, scalar = left, right
         elif isinstance(left, pa.Scalar):
-            value, literal = right, _literal_bytes(left)
+            value, scalar = right, left
         else:
             return fallback()
+        if pa.types.is_dictionary(value.type):
+            return _per_dictionary_entry(function, value, scalar, options, kernel)
+        literal = _literal_bytes(scalar)
         if literal is None or not isinstance(value, (pa.Array, pa.ChunkedArray)):
             return fallback()
 
@@ -197,6 +200,17 @@ def _comparison(negate: bool):
             return _boolean_result(array, ~mask if negate else mask, keep_nulls=True)
         return _per_chunk(compute, value, fallback)
     return execute
+
+
+def _per_dictionary_entry(function, value, scalar, options, kernel):
+    """A dictionary column compared once per dictionary entry, then the entries' answers
+    taken by index: a null index or a null entry gives null, as decoding first would."""
+    def one(array: pa.DictionaryArray) -> pa.Array:
+        entries = function.execute(function, [array.dictionary, scalar], options, kernel)
+        return entries.take(array.indices)
+    if isinstance(value, pa.ChunkedArray):
+        return pa.chunked_array([one(c) for c in value.chunks], type=pa.bool_())
+    return one(value)
 
 
 selective_equal = _comparison(negate=False)

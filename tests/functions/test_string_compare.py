@@ -178,3 +178,29 @@ def test_lineitem_shaped_column_through_the_engine(monkeypatch):
     _same(tk.evaluate(tk.call("is_in", [tk.field("m")], options), table),
           pc.is_in(table["m"], options=options))
     assert len(ran) >= 4 and sum(ran) >= 4 * 30_000  # every row went through the selective path
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data(), columns(), st.sampled_from(["equal", "not_equal"]), st.booleans(),
+       st.booleans())
+def test_a_dictionary_is_compared_per_entry_as_arrow_decodes(data, column, name, literal_first,
+                                                            null_entry):
+    """Dictionary columns (a null entry as well as null indices) through binding and the
+    engine: the same values as Arrow's kernel, with no cast to decode them first."""
+    value, t, binary = column
+    chunks = value.chunks if isinstance(value, pa.ChunkedArray) else [value]
+    encoded = []
+    for chunk in chunks:
+        chunk = chunk.dictionary_encode()
+        if null_entry and len(chunk.dictionary):  # an entry that is itself null
+            dictionary = pa.array([None] + chunk.dictionary.to_pylist()[1:], t)
+            chunk = pa.DictionaryArray.from_arrays(chunk.indices, dictionary)
+        encoded.append(chunk)
+    table = pa.table({"m": pa.chunked_array(encoded, type=encoded[0].type)})
+    literal = pa.scalar(literal_for(data.draw, t, binary), type=t)
+    args = [tk.literal(literal), tk.field("m")] if literal_first else [tk.field("m"),
+                                                                      tk.literal(literal)]
+    bound = tk.bind(tk.call(name, args), table.schema)
+    assert "cast" not in str(bound)
+    oracle = [literal, table["m"]] if literal_first else [table["m"], literal]
+    _same(tk.evaluate(bound, table, simplify=False), getattr(pc, name)(*oracle))
