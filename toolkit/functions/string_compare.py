@@ -78,20 +78,35 @@ def _candidates(column: StringColumn, lengths: np.ndarray, length: int,
     return Candidates(rows, starts, first)
 
 
+def _words(data: np.ndarray, width: int) -> np.ndarray:
+    """Every `width`-byte little-endian word starting at each byte (an unaligned view;
+    indexing it reads one word per row, where `np.take` on it would copy byte by byte)."""
+    return np.ndarray(shape=(len(data) - width + 1,), dtype=np.dtype(f"<u{width}"),
+                      buffer=data, strides=(1,))
+
+
+def _word_positions(length: int) -> list[tuple[int, int]]:
+    """(position, width) pairs covering `length` bytes with the widest words, the last one
+    overlapping the one before so no read passes the literal's end."""
+    width = next(w for w in (8, 4, 2, 1) if w <= length)
+    positions = list(range(0, length - width, width)) + [length - width]
+    return [(p, width) for p in positions]
+
+
 def _matching_rows(column: StringColumn, candidates: Candidates, literal: bytes) -> np.ndarray:
-    """The candidate rows whose first len(literal) bytes are the literal's. The first two
-    bytes narrow the candidates (integer gathers: boolean indexing of a scattered
-    selection is several times slower); the rest are compared in place on the few left."""
+    """The candidate rows whose first len(literal) bytes are the literal's. The first byte
+    narrows the candidates (integer gathers: boolean indexing of a scattered selection
+    is several times slower); the few left compare the literal as machine words."""
     keep = np.flatnonzero(candidates.first == literal[0])
     rows, starts = np.take(candidates.rows, keep), np.take(candidates.starts, keep)
-    if len(literal) > 1 and len(rows):
-        keep = np.flatnonzero(np.take(column.data, starts + 1) == literal[1])
-        rows, starts = np.take(rows, keep), np.take(starts, keep)
+    if len(literal) == 1 or not len(rows):
+        return rows
     ok = None
-    for position in range(2, len(literal)):
-        same = np.take(column.data, starts + position) == literal[position]
+    for position, width in _word_positions(len(literal)):
+        word = np.frombuffer(literal, dtype=f"<u{width}", count=1, offset=position)[0]
+        same = _words(column.data, width)[starts + position if position else starts] == word
         ok = same if ok is None else (ok & same)
-    return rows if ok is None else rows[ok]
+    return rows[ok]
 
 
 def _uniform_width(column: StringColumn, lengths: np.ndarray) -> int | None:
