@@ -28,8 +28,9 @@ class BatchContext:
         "_gathered",
         "batch",
         "branches",
+        "case_methods",
         "casts_in_range",
-        "density_memo",
+        "density",
         "lazy",
         "observing",
         "offset",
@@ -42,7 +43,7 @@ class BatchContext:
     )
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
-                 density_memo: dict, positions: TreePositions | None = None,
+                 prepared, positions: TreePositions | None = None,
                  trusting: bool = True):
         self.batch = batch
         self.offset = offset  # row of the original data where this slice starts
@@ -50,12 +51,14 @@ class BatchContext:
         self.observing = observing
         self.stats: dict[tuple, NodeStats] = {}
         self.branches: list[BranchSelection] = []
-        self.density_memo = density_memo  # shared by every slice of one evaluate call
+        # what the tree's preparation learnt (`prepare.PreparedTree`): read, never written
+        self.density = prepared.density
+        self.case_methods = prepared.case_methods
         self.casts_in_range: dict[tuple, bool] = {}  # (column, low, high) -> all values in it
         # id(cast node) -> its options with the range check off: its column was proven in range
         # on this slice, and any part of that column is in range too
         self.proven_casts: dict[int, object] = {}
-        # untraced: small forms may take their casts on trust (`special_forms.runs_eagerly`);
+        # untraced: small forms may take their casts on trust (`forms.runs_eagerly`);
         # `took_trust` says one did, so a failure means: evaluate again without trust
         self.trusting = trusting and not observing
         self.took_trust = False
