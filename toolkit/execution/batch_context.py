@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 
 from ..observe import BranchSelection, NodeStats, RowPiece
 from ..tree_positions import TreePositions
+from .forms.requests import DENSE, LITERAL, LITERAL_WHY, MASKED
 from .gather_scatter import null_out_unselected
 from .selection import SelectionVector
 
@@ -158,6 +159,14 @@ class BatchContext:
             self.stats[pos] = new
         else:
             accumulate(stat, new)
+
+    def record_literal(self, pos: int, node, rows: int, run: RunAs | None) -> None:
+        """A literal computes nothing: under a call that ran densely it stands for the rows
+        its value was used for, and says so, instead of taking its parent's reason."""
+        if run is not None and run.used is not None and run.how in (DENSE, MASKED):
+            rows = run.used.true_count
+            run = RunAs(None, LITERAL, LITERAL_WHY)
+        self.record(pos, node, rows, node.type, 0.0, 0, run)
 
     def record_branch(self, form_pos: int, branch: str, arg_index: int,
                       sel: SelectionVector | None, rows: SelectionVector | None) -> None:

@@ -123,7 +123,7 @@ def _start(ctx, stack, node, rel, sel, mask, parent_pos, run):
     kind = node.kind
     if kind == "literal":
         if ctx.observing:
-            ctx.record(ctx.position(parent_pos, rel), node, ctx.size(sel), node.type, 0.0, 0, run)
+            ctx.record_literal(ctx.position(parent_pos, rel), node, ctx.size(sel), run)
         return node.value
     if kind == "field":
         if not ctx.observing:

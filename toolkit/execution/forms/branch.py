@@ -38,7 +38,7 @@ from ..dense_path import (
 )
 from ..gather_scatter import empty_of, take
 from ..selection import SelectionVector
-from .requests import DENSE, LITERAL, MASKED, SELECTED, BranchRun, ChildRequest
+from .requests import DENSE, LITERAL, LITERAL_WHY, MASKED, SELECTED, BranchRun, ChildRequest
 
 __all__ = [
     "Branch",
@@ -60,7 +60,6 @@ __all__ = [
 # the reasons a trace gives, the same words for every morsel (a node's reasons add up to one)
 CHEAP = "cheaper than selecting"
 COLUMN = "a column: read, not computed"
-LITERAL_WHY = "a literal: one value for the rows its branch took"
 CHEAP_FORM = "its form's branches are cheap and cannot fail: one kernel, all rows"
 IN_RANGE = "cannot fail here: every cast's values are in range"
 NARROWED = "on the rows no case had taken when the funnel narrowed"
@@ -191,13 +190,15 @@ def decide_dense(ctx, child, rows: SelectionVector, policy: BranchPolicy) -> Den
             and density_here(child, ctx) is not Density.NEVER:
         even = break_even(child, ctx.density)
         if threshold is None or even < threshold:
-            rule, threshold = (Rule.COLUMN if even == 0.0 else Rule.BREAK_EVEN), even
+            rule, threshold = Rule.BREAK_EVEN, even
     if not could_be_dense(rows.count, domain, threshold):
         return None
     kind = density_here(child, ctx)
     if not use_dense(kind, rows.count, domain, threshold):
         return None
     masked = kind is Density.MASKED
+    if child.kind == "field":  # nothing computed: cheap or at a zero break-even, it is read
+        rule = Rule.COLUMN
     proven = not masked and density_kinds(child, ctx.density) is not Density.SAFE
     limit = dense_path.DENSE_THRESHOLD if threshold is None else threshold
     return DenseDecision(rule, masked, limit, proven, policy.narrowed)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["DENSE", "LITERAL", "MASKED", "SELECTED", "BranchRun", "ChildRequest"]
+__all__ = ["DENSE", "LITERAL", "LITERAL_WHY", "MASKED", "SELECTED", "BranchRun", "ChildRequest"]
 
 SELECTED = "selected"  # gathered on its rows, computed there, put back
 DENSE = "dense"  # computed on every row of the domain, the unused ones dropped
 MASKED = "masked"  # dense, the unselected rows made null first so no failing kernel sees them
 LITERAL = "literal"  # one value standing for every row its branch took: nothing computed
+LITERAL_WHY = "a literal: one value for the rows it is used on"
 
 
 class BranchRun(NamedTuple):
