@@ -60,7 +60,8 @@ class NodeStats:
     parent's). They differ when a branch ran over more rows than it was selected
     for: `how` is "selected" (gathered, computed, scattered back), "dense" (computed
     on every row of its domain, the unused ones dropped), "masked" (the same, with
-    the unselected rows made null first so no failing kernel sees them) or "all
+    the unselected rows made null first so no failing kernel sees them), "literal"
+    (one value standing for the rows it is used on: nothing computed) or "all
     rows" (no special form above it); `why` says what decided it.
     """
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import toolkit as tk
 from toolkit.execution import dense_path
-from toolkit.execution.forms import case_when as case_when_form
+from toolkit.execution.forms import case_when as case_when_form  # the module
 
 _INTS = st.lists(st.one_of(st.none(), st.integers(-3, 3)), min_size=1, max_size=60)
 

@@ -8,8 +8,8 @@ for, the array literal it must not hold, the density facts of every node (what c
 fail, what is cheap; `dense_path.DensityFacts`) and how each case_when runs
 (`forms.case_when.CaseWhenMethod`). The answer is one immutable `PreparedTree`.
 
-Prepared trees are remembered, keyed by what they depend on: the schema, whether
-to simplify, and the tree: its structure for an unbound tree (so a second
+Prepared trees are remembered, keyed by what they depend on: the schema (a few
+per tree), whether to simplify, and the tree: its structure for an unbound tree (so a second
 `evaluate(parse(text), table)` prepares nothing), the very object for a bound one
 (binding fixed its kernels; two bound trees alike in structure may differ in types).
 A traced evaluation prepares afresh, so its trace shows the simplification.
@@ -63,9 +63,9 @@ def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
     it is now; one whose type changed is an EvaluationError naming both.
     """
     observing = bool(active_observers(observer))
-    key = None if observing else _key(expr, schema, simplify)
+    key = None if observing else (_SameTree(expr), simplify)
     if key is not None:
-        hit = _PREPARED.get(key)
+        hit = _remembered(key, schema)
         if hit is not None:
             return hit
     given_bound = expr.is_bound
@@ -81,7 +81,7 @@ def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
             followed, _ = _walk(_follow_names(prepared.expr, moved, schema), schema)
             prepared = dataclasses.replace(followed, reads_fields=prepared.reads_fields)
     if key is not None:
-        _PREPARED.put(key, prepared)
+        _remember(key, prepared)
     return prepared
 
 
@@ -160,11 +160,22 @@ class _SameTree:
         return not self.bound and self.expr.equals(other.expr)
 
 
-def _key(expr: Expression, schema: pa.Schema, simplify: bool):
-    return _SameTree(expr), schema, simplify
-
-
+# (tree, simplify) -> the trees prepared from it, one per schema (the newest first). A
+# schema is compared, not hashed: hashing one prints it (tens of microseconds a call).
 _PREPARED = BoundedCache(CACHE_SIZE)
+SCHEMAS_PER_TREE = 4
+
+
+def _remembered(key, schema: pa.Schema) -> PreparedTree | None:
+    for prepared in _PREPARED.get(key, ()):
+        if prepared.schema is schema or prepared.schema.equals(schema):
+            return prepared
+    return None
+
+
+def _remember(key, prepared: PreparedTree) -> None:
+    others = _PREPARED.get(key, ())
+    _PREPARED.put(key, (prepared, *others[:SCHEMAS_PER_TREE - 1]))
 
 
 def _refuse_array_literal(node) -> None:

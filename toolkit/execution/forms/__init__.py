@@ -10,21 +10,18 @@ selections at any depth.
 
 from __future__ import annotations
 
-from .and_or import and_kleene, or_kleene
+from . import and_or, case_when, choose, coalesce, if_else
 from .branch import runs_eagerly
-from .case_when import case_when
-from .choose import choose
-from .coalesce import coalesce
-from .if_else import if_else
 from .requests import BranchRun, ChildRequest
 
 __all__ = ["FORMS", "BranchRun", "ChildRequest", "runs_eagerly"]
 
+# name -> the form's generator (the modules keep their names: no function shadows one)
 FORMS = {
-    "if_else": if_else,
-    "case_when": case_when,
-    "coalesce": coalesce,
-    "choose": choose,
-    "and_kleene": and_kleene,
-    "or_kleene": or_kleene,
+    "if_else": if_else.if_else,
+    "case_when": case_when.case_when,
+    "coalesce": coalesce.coalesce,
+    "choose": choose.choose,
+    "and_kleene": and_or.and_kleene,
+    "or_kleene": and_or.or_kleene,
 }

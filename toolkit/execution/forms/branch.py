@@ -208,7 +208,7 @@ def _selected_why(ctx, child, rows: SelectionVector, policy: BranchPolicy) -> st
     """Why a branch ran on its own rows only (traced runs only)."""
     if rows.length < dense_path.MIN_DENSE_ROWS:
         why = SMALL_DOMAIN
-    elif density_here(child, ctx) is Density.NEVER:
+    elif density_kinds(child, ctx.density) is Density.NEVER:  # no proof run for the words
         why = MAY_FAIL
     elif not policy.cheap_dense:
         why = EACH_ON_ITS_ROWS
