@@ -13,8 +13,8 @@ import pyarrow.compute as pc
 import pytest
 
 import toolkit as tk
-from toolkit.bounded_cache import BoundedCache
-from toolkit.expression import postorder
+from toolkit.model.expression import postorder
+from toolkit.support.bounded_cache import BoundedCache
 
 # the modules, not the functions the package exports under the same names
 prepare_module = importlib.import_module("toolkit.execution.prepare")

@@ -61,9 +61,9 @@ from types import MappingProxyType
 
 import pyarrow as pa
 
-from ..expression import postorder
 from ..functions.cast_range_check import checked_range, unchecked_options, values_in_range
 from ..functions.function import FunctionKind, NullHandling, call_can_fail
+from ..model.expression import postorder
 
 __all__ = [
     "CHEAP_MAX_CALLS",

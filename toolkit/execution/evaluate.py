@@ -24,9 +24,9 @@ from ..errors import (
     EvaluationError,  # defined with every other exprscope error
     KernelError,
 )
-from ..expression import as_expression
+from ..model.expression import as_expression
 from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
-from ..tree_positions import TreePositions
+from ..rewrite.positions import TreePositions
 from .batch_context import BatchContext, accumulate, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of

@@ -24,16 +24,16 @@ from types import MappingProxyType
 
 import pyarrow as pa
 
-from ..bind import bind
-from ..bounded_cache import BoundedCache
 from ..errors import EvaluationError
-from ..expression import Expression, Parameter, postorder
+from ..functions.bind import bind
+from ..model.expression import Expression, Parameter, postorder
+from ..model.visit import modify_expression
 from ..observe import active_observers
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
-from ..visible_text import visible
-from ..visit import modify_expression
+from ..support.bounded_cache import BoundedCache
+from ..support.visible_text import visible
 from .dense_path import DensityFacts, DensityFactsBuilder
 from .forms.case_when import CaseWhenMethod, case_when_method
 from .morsel_size import call_width, rows_for_width
