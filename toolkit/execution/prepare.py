@@ -161,7 +161,7 @@ class _SameTree:
 
 
 # (tree, simplify) -> the trees prepared from it, one per schema (the newest first). A
-# schema is compared, not hashed: hashing one prints it (tens of microseconds a call).
+# schema is compared, not hashed: hashing one formats it as text, comparing does not.
 _PREPARED = BoundedCache(CACHE_SIZE)
 SCHEMAS_PER_TREE = 4
 
