@@ -76,9 +76,9 @@ def test_case_when_conditions_get_their_own_strips():
     table = pa.table({"a": [5, -1, 0, 7, -3, 0]})
     expr = tk.case_when([(tk.field("a") > 0, "pos"), (tk.field("a") < 0, "neg")], else_="zero")
     source = tk.to_dot(evaluation(table, expr)).source
-    assert "when 1: 6 of 6 rows" in source
-    assert "when 2: 4 of 6 rows" in source  # only the rows the first case left
-    assert "then 1: 2 of 6 rows" in source and "else: 2 of 6 rows" in source
+    assert "when 0: 6 of 6 rows" in source
+    assert "when 1: 4 of 6 rows" in source  # only the rows the first case left
+    assert "then 0: 2 of 6 rows" in source and "else: 2 of 6 rows" in source
 
 
 def test_strip_cells_match_the_selection():

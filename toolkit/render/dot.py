@@ -47,14 +47,18 @@ from .labels import (
     node_title,
     path_text,
     rows_lines,
+    time_text,
     type_text,
+    wall_text,
 )
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
 from .wide_nodes import (
     CHAIN_SHOWN,
+    TreeWindow,
     chain_length,
     fold_noun,
+    fold_range_text,
     parse_focus_text,
     shown_args,
     span_text,
@@ -85,49 +89,6 @@ def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | None = Non
     g = _graph("exprscope")
     _draw(g, obj, "", max_nodes, TreeWindow.of(focus, depth))
     return g
-
-
-@dataclass(frozen=True)
-class TreeWindow:
-    """The part of a tree a picture draws: the subtree at `focus`, `depth` levels deep."""
-
-    focus: tuple = ()
-    depth: int | None = None  # None: every level
-    span: tuple[int, int] | None = None  # the focus node's arguments drawn, first and last
-
-    @classmethod
-    def of(cls, focus=(), depth: int | None = None) -> TreeWindow:
-        span = None
-        if isinstance(focus, str):
-            focus, span = parse_focus_text(focus)
-        elif focus and isinstance(focus[-1], range):  # (0, range(5, 249)): arguments 5-248
-            span = (focus[-1].start, focus[-1].stop - 1)
-            focus = focus[:-1]
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                  or depth < 1):
-            raise UsageError(f"depth must be a whole number of levels, 1 or more; got {depth!r}")
-        return cls(tuple(int(i) for i in focus), depth, span)
-
-    def start(self, root: Expression) -> Expression:
-        """The node at `focus`, or an error naming the first step that does not exist."""
-        node = root
-        for k, i in enumerate(self.focus):
-            if not 0 <= i < len(node.args):
-                where = path_text(self.focus[:k])
-                raise UsageError(
-                    f"no subtree at {path_text(self.focus)}: the node at {where} "
-                    f"({node_title(node)}) has {len(node.args)} argument"
-                    f"{'' if len(node.args) == 1 else 's'}, numbered from 0")
-            node = node.args[i]
-        if self.span is not None and not 0 <= self.span[0] <= self.span[1] < len(node.args):
-            raise UsageError(
-                f"no arguments {span_text(self.focus, *self.span)}: the node at "
-                f"{path_text(self.focus)} ({node_title(node)}) has {len(node.args)} "
-                "arguments, numbered from 0")
-        return node
-
-    def folds(self, path: tuple) -> bool:
-        return self.depth is not None and len(path) - len(self.focus) > self.depth
 
 
 # -- dispatch ---------------------------------------------------------------------
@@ -400,9 +361,7 @@ def _draw_folded_span(g, fid: str, parent_id: str, node, parent, path: tuple, fo
     rows = look.fold_rows(node, path, fold.indices)
     if rows is not None:
         title += f": {rows:,} rows"
-    first, last = arg_role(node, fold.first), arg_role(node, fold.last)
-    which = (f"{first} – {last}" if first and last and not first.isdigit()
-             else f"arguments {fold.first}–{fold.last}")
+    which = fold_range_text(node, parent, fold.first, fold.last)
     lines = [f"{which} · {size:,} nodes",
              f"open: subtree {span_text(path, fold.first, fold.last)}"]
     _fold_box(g, fid, title, lines,
@@ -587,7 +546,7 @@ class _EvalLook(_Look):
                 self.used.add("dense")
             rows.extend(lines)
             if stat.elapsed:
-                rows.append(f"{stat.elapsed * 1000:.2f} ms")
+                rows.append(time_text(stat))
         elif self._above_failure(path):
             rows.append("did not finish")
         elif conditions_ran(node, path, self.stats):
@@ -678,7 +637,8 @@ def _cells_html(colors: list[str], width: int) -> str:
 def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int,
                window: TreeWindow = TreeWindow()) -> None:
     root = event.expr
-    lines = [step_title(event), *_window_lines(window)]
+    title = step_title(event) + (f" · {wall_text(event)}" if event.elapsed else "")
+    lines = [title, *_window_lines(window)]
     facts = error_facts(event.error)
     if root is None:
         g.node(f"{prefix}n0", label=_table("evaluation", [lines[0]]), shape="note")

@@ -24,7 +24,7 @@ from ..trace.tracer import Trace
 from .branch_table import NOT_REACHED, BranchTable, is_value_branch
 from .dot import to_dot
 from .dot_style import STATUS_STYLE
-from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text
+from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text, wall_text
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, fitted, inline_svg, to_svg
 from .text import to_text
@@ -200,7 +200,7 @@ def _summary(trace: Trace) -> str:
         outcome = ('<span class="pass">ok</span>' if facts is None else
                    f'<span class="fail">failed</span>: {html_text(facts.message)}')
         rows.append((f"evaluation ({html_text(e.mode)})",
-                     f"{e.num_rows:,} rows, {e.elapsed * 1000:.1f} ms: {outcome}"))
+                     f"{e.num_rows:,} rows, {html_text(wall_text(e))}: {outcome}"))
     checks = trace.invariant_checks
     if checks:
         failed = sum(1 for c in checks if not c.passed)

@@ -203,9 +203,11 @@ def arg_role(node: Expression, index: int) -> str | None:
             return "conditions"
         has_else = n > 1 and node.args[0].is_call and node.args[0].name == "make_struct" \
             and n == len(node.args[0].args) + 2
-        return "else" if has_else and index == n - 1 else f"then {index}"
+        # numbered as Arrow's ToString numbers the conditions ({0=..., 1=...}): then k
+        # is the value of condition k
+        return "else" if has_else and index == n - 1 else f"then {index - 1}"
     if name == "coalesce":
-        return f"arg {index + 1}"
+        return f"arg {index}"
     if name == "choose":
         return "index" if index == 0 else f"value {index - 1}"
     if name == "make_struct" and node.options is not None:
@@ -288,6 +290,22 @@ def rows_lines(stat, total: int, parent=None) -> list[str]:
         return [computed]
     why = getattr(stat, "why", "") or ""
     return [computed, f"{how}: {why}" if why else how]
+
+
+def time_text(stat) -> str:
+    """A node's time as a label says it: `12.34 ms` when it is wall time (the node ran on
+    one thread), `812.40 ms summed over 2 threads` when its morsels ran on several at
+    once: that sum may pass the evaluation's wall time, so it never passes for it."""
+    text = f"{stat.elapsed * 1000:,.2f} ms"
+    threads = getattr(stat, "threads", 1) or 1
+    return text if threads <= 1 else f"{text} summed over {threads:,} threads"
+
+
+def wall_text(event) -> str:
+    """An evaluation's wall time and the threads it ran on: `354.1 ms wall on 2 threads`."""
+    threads = getattr(event, "threads", 1) or 1
+    on = f" on {threads:,} threads" if threads > 1 else ""
+    return f"{event.elapsed * 1000:,.1f} ms wall{on}"
 
 
 CONDITIONS_RAN = "ran one condition at a time"
