@@ -498,7 +498,7 @@ def coalesce(ctx, node, path, sel):
             _record_coalesce(ctx, sel, path, values, domain)
         return _cast(node.function(values, node.options, node.kernel), node.type)
     everything = SelectionVector.all(domain)
-    current, _ = yield from _branch(ctx, sel, args[0], (0,), everything, path, "arg 1", 0)
+    current, _ = yield from _branch(ctx, sel, args[0], (0,), everything, path, "arg 0", 0)
     # the rows still waiting for a value, decided from the arguments themselves: a
     # merged dictionary would re-encode a null entry (a value to Arrow) as a null index
     pending = None

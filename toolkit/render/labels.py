@@ -24,6 +24,7 @@ from ..options import (
     options_to_string,
     value_set,
 )
+from ..tree_positions import TreePath
 from ..visible_text import visible as visible_characters
 
 __all__ = ["MAX_FORM_COLUMNS", "SPECIAL_FORMS", "parse_path_text", "path_text", "node_kind",
@@ -339,14 +340,18 @@ def share_text(part: float, total: float, digits: int = 1) -> str:
     return text
 
 
-def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:
+def path_text(path, sep: str = "/", limit: int = 12) -> str:
     """A path for people: `1/0/2`; past `limit` steps, runs written `1*400` (depth given).
 
     Chains (the usual deep tree) stay short and can be typed back (see
-    `parse_path_text`); a long path without runs keeps its ends around `…`.
+    `parse_path_text`); a long path without runs keeps its ends around `…`. A
+    `TreePath` is printed from its table's runs, never copied whole: printing the
+    paths of every node of a deep tree costs its size, not its size times its depth.
     """
     if not path:
         return "root"
+    if isinstance(path, TreePath):
+        return _tree_path_text(path, sep, limit)
     steps = tuple(path)
     if len(steps) <= limit:
         return sep.join(str(i) for i in steps)
@@ -356,12 +361,41 @@ def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:
             runs[-1][1] += 1
         else:
             runs.append([i, 1])
-    parts = [f"{i}*{n}" if n >= 3 else sep.join([str(i)] * n) for i, n in runs]
     if len(runs) <= limit:
-        return f"{sep.join(parts)} (depth {len(steps):,})"
-    head = sep.join(str(i) for i in steps[:limit // 2])
-    tail = sep.join(str(i) for i in steps[-(limit // 2):])
-    return f"{head}{sep}…{sep}{tail} (depth {len(steps):,})"
+        return _runs_text(runs, len(steps), sep)
+    return _ends_text(steps[:limit // 2], steps[-(limit // 2):], len(steps), sep)
+
+
+def _runs_text(runs, depth: int, sep: str) -> str:
+    parts = [f"{i}*{n}" if n >= 3 else sep.join([str(i)] * n) for i, n in runs]
+    return f"{sep.join(parts)} (depth {depth:,})"
+
+
+def _ends_text(head, tail, depth: int, sep: str) -> str:
+    return (f"{sep.join(str(i) for i in head)}{sep}…{sep}{sep.join(str(i) for i in tail)} "
+            f"(depth {depth:,})")
+
+
+def _tree_path_text(path: TreePath, sep: str, limit: int) -> str:
+    """`path_text` of a shared path: its runs read from the table, at most `limit` of them."""
+    depth = len(path)
+    if depth <= limit:
+        return sep.join(str(i) for i in path.as_tuple())
+    table = path.table
+    summary = table.runs(path.pos)
+    if summary.count <= limit:
+        runs, at = [], summary
+        while at.count:
+            runs.append([at.index, at.length])
+            at = table.runs(at.before) if at.before >= 0 else table.runs(0)
+            if at.count == 0:
+                break
+        return _runs_text(runs[::-1], depth, sep)
+    tail, at = [], path
+    for _ in range(limit // 2):
+        tail.append(at.last)
+        at = at.parent
+    return _ends_text(summary.head[:limit // 2], tail[::-1], depth, sep)
 
 
 _MAX_TYPED_DEPTH = 10_000_000
