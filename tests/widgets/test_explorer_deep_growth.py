@@ -11,7 +11,7 @@ import pytest
 
 import toolkit as tk
 from toolkit import tree_positions
-from toolkit.render.labels import path_text, parse_path_text
+from toolkit.render.labels import parse_path_text, path_text
 
 widgets = pytest.importorskip("widgets")
 

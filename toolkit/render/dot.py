@@ -59,7 +59,6 @@ from .wide_nodes import (
     chain_length,
     fold_noun,
     fold_range_text,
-    parse_focus_text,
     shown_args,
     span_text,
 )
@@ -67,7 +66,7 @@ from .wide_nodes import (
 if TYPE_CHECKING:
     import graphviz
 
-__all__ = ["to_dot", "MAX_NODES"]
+__all__ = ["MAX_NODES", "to_dot"]
 
 MAX_NODES = 300
 TOOLTIP_CHARS = 400  # a node's tooltip: its whole subtree as text, up to this many characters
@@ -205,9 +204,7 @@ class _Look:
         if detail:
             rows.append(detail)
         t = type_text(node)
-        if t and not node.is_literal:
-            rows.append(t)
-        elif node.is_literal:
+        if t and not node.is_literal or node.is_literal:
             rows.append(t)
         return rows
 

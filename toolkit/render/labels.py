@@ -27,10 +27,22 @@ from ..options import (
 from ..tree_positions import TreePath
 from ..visible_text import visible as visible_characters
 
-__all__ = ["MAX_FORM_COLUMNS", "SPECIAL_FORMS", "parse_path_text", "path_text", "node_kind",
-           "readable",
-           "node_title", "node_detail", "type_text",
-           "visible", "dot_text", "html_text", "share_text", "shorten"]
+__all__ = [
+    "MAX_FORM_COLUMNS",
+    "SPECIAL_FORMS",
+    "dot_text",
+    "html_text",
+    "node_detail",
+    "node_kind",
+    "node_title",
+    "parse_path_text",
+    "path_text",
+    "readable",
+    "share_text",
+    "shorten",
+    "type_text",
+    "visible",
+]
 
 MAX_FORM_COLUMNS = 12  # branch columns in a table of rows (the outermost forms; the rest counted)
 SPECIAL_FORMS = frozenset({"if_else", "case_when", "coalesce", "choose", "and_kleene",

@@ -24,11 +24,11 @@ from ..errors import UsageError
 from ..expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..scan import ScanExplanation
-from ..tree_positions import TreePositions
 from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
 from ..trace.steps import branch_target, step_title
 from ..trace.tracer import Trace
+from ..tree_positions import TreePositions
 from .branch_table import NULL_BECAUSE, null_selections
 from .labels import (
     CONDITIONS_RAN,
