@@ -47,8 +47,10 @@ from .labels import (
     node_title,
     path_text,
     rows_lines,
+    shorten,
     time_text,
     type_text,
+    visible,
     wall_text,
 )
 from .selection_strip import strip_of
@@ -71,6 +73,7 @@ __all__ = ["MAX_NODES", "to_dot"]
 MAX_NODES = 300
 TOOLTIP_CHARS = 400  # a node's tooltip: its whole subtree as text, up to this many characters
 MAX_TRACE_STEPS = 24  # a trace's overview draws at most this many steps
+EDGE_CELLS = 32  # cells of a branch strip on an edge: a picture of a few forms fits a cell
 
 
 def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | None = None
@@ -160,10 +163,35 @@ def _small(text: str, color: str = "#4b5563", limit: int | None = 60) -> str:
     return f'<FONT POINT-SIZE="9" COLOR="{color}">{dot_text(text, limit)}</FONT>'
 
 
+ROW_CHARS = 36  # a label's small row wraps at words past this many characters ...
+ROW_LINES = 3  # ... onto at most this many lines: a box stays narrow, no word is cut
+
+
+def label_lines(text: str, width: int = ROW_CHARS, lines: int = ROW_LINES) -> list[str]:
+    """`text` wrapped at spaces into at most `lines` lines of about `width` characters;
+    what does not fit ends the last line at a word, with `…`. A word longer than a line
+    (a long name) is cut only when it alone is wider than twice the width."""
+    words = text.split(" ")
+    out: list[str] = []
+    for word in words:
+        if out and len(out[-1]) + 1 + len(word) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    out = [shorten(line, 2 * width) for line in out]
+    if len(out) > lines:
+        last = out[lines - 1]
+        out = out[:lines - 1] + [last if len(last) < width else last.rsplit(" ", 1)[0]]
+        out[-1] += " …"
+    return out
+
+
 def _table(title: str, rows: list[str], raw_rows: list[str] = ()) -> str:
-    """An HTML-like label: the title in bold, then small rows (escaped), then raw cells."""
+    """An HTML-like label: the title in bold, then small rows (escaped, wrapped at words
+    so a box stays narrow), then raw cells."""
     cells = [f"<TR><TD><B>{dot_text(title)}</B></TD></TR>"]
-    cells += [f"<TR><TD>{_small(r)}</TD></TR>" for r in rows]
+    cells += [f"<TR><TD>{_small(line, limit=None)}</TD></TR>" for r in rows
+              for line in label_lines(visible(str(r)))]
     cells += [f"<TR><TD>{r}</TD></TR>" for r in raw_rows]
     return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
             + "".join(cells) + "</TABLE>>")
@@ -508,7 +536,7 @@ class _EvalLook(_Look):
     def strips(self, path) -> list:
         """[(branch name, strip)] of the branches that hand their rows to the node at `path`."""
         if path not in self._strips:
-            self._strips[path] = [(b.branch, strip_of(b.rows, b.total_rows))
+            self._strips[path] = [(b.branch, strip_of(b.rows, b.total_rows, EDGE_CELLS))
                                   for b in self.branches.get(path, ())]
         return self._strips[path]
 
