@@ -14,6 +14,7 @@ import ipywidgets as w
 from ipyevents import Event
 
 import toolkit as tk
+from toolkit.bounded_cache import BoundedCache
 from toolkit.errors import UsageError
 from toolkit.expression import Expression
 from toolkit.render.labels import bounded_text, html_text, path_text, visible
@@ -39,6 +40,7 @@ __all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "OPEN_DEPTH", "Explorer"]
 FOLD_DEPTH = 16  # trees deeper than this open folded (a 12-term `or` stays open) ...
 OPEN_DEPTH = 8  # ... this many levels down: a picture that fits the window, labels readable
 AUTO_DEPTH = "auto"
+TREE_PICTURES = 32  # pictures the explorer keeps drawn (each step, zoom, focus and depth)
 PICK_A_CHECK = "choose one: failures first"
 KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous "
              "change · Home / End first / last step")
@@ -57,7 +59,8 @@ class Explorer(w.VBox):
         self.cursor = StepCursor(steps)
         self.page_size = page_size
         self._views: dict[int, SelectionView] = {}  # built once per evaluation step
-        self._tree_cache: dict[tuple, str] = {}
+        # (step, zoom, focus, depth) -> (picture, note): the last pictures drawn, not all
+        self._tree_cache = BoundedCache(TREE_PICTURES)
         self.selection_view: SelectionView | None = None
 
         self.header = w.HTML()
@@ -177,18 +180,16 @@ class Explorer(w.VBox):
 
     def jump_to_next_change(self) -> bool:
         """Go to the next step that changed the tree or plan; False when none is left."""
-        target = self.cursor.next_change()
-        if target is None:
-            self.change_button.disabled = True
-            return False
-        self.go(target)
-        return True
+        return self._jump(self.cursor.next_change(), self.change_button)
 
     def jump_to_previous_change(self) -> bool:
         """Go to the last step before this one that changed something; False when none."""
-        target = self.cursor.previous_change()
+        return self._jump(self.cursor.previous_change(), self.previous_change_button)
+
+    def _jump(self, target: int | None, button: w.Button) -> bool:
+        """Go to `target`; None: there is no such step, and `button` says so by graying."""
         if target is None:
-            self.previous_change_button.disabled = True
+            button.disabled = True
             return False
         self.go(target)
         return True
@@ -306,7 +307,8 @@ class Explorer(w.VBox):
             focus, note = "", "This step has no expression tree; the subtree is not used here."
         zoom = None if self.fit.value else self.zoom.value
         key = (index, zoom, focus, depth)
-        if key not in self._tree_cache:
+        cached = self._tree_cache.get(key)
+        if cached is None:
             try:
                 picture = tree_html(self.steps[index], fit=zoom is None, focus=focus,
                                     depth=depth, zoom=zoom or 1.0)
@@ -314,8 +316,8 @@ class Explorer(w.VBox):
                 note = f"{str(exc).rstrip('.')}. Showing the whole tree."
                 picture = tree_html(self.steps[index], fit=zoom is None, depth=depth,
                                     zoom=zoom or 1.0)
-            self._tree_cache[key] = (picture, note)
-        picture, note = self._tree_cache[key][0], note or self._tree_cache[key][1]
+            cached = self._tree_cache.put(key, (picture, note))
+        picture, note = cached[0], note or cached[1]
         if depth is not None and not note and self.depth_picker.value == AUTO_DEPTH:
             note = (f"{self.tree_depth(index):,} levels deep: folded past {depth} (▸); "
                     "type a folded box's path under \"subtree at\" to open it.")

@@ -61,3 +61,16 @@ def test_a_shared_path_prints_as_its_tuple_does_and_reads_back():
             assert path_text(path) == path_text(tuple(steps))
             assert parse_path_text(path_text(path)) == tuple(steps)
     assert path_text(path) == "1/0*1499/1/0*1499 (depth 3,000)"
+
+
+def test_the_explorer_keeps_a_bounded_number_of_pictures():
+    table = pa.table({"a": [1, 2, 3]})
+    with tk.trace() as t:
+        for k in range(widgets.explorer.TREE_PICTURES + 10):
+            tk.evaluate(tk.field("a") + k, table)
+    explorer = widgets.Explorer(t)
+    for i in range(len(t.steps)):
+        explorer.go(i)
+    assert len(explorer._tree_cache) <= widgets.explorer.TREE_PICTURES
+    explorer.go(0)  # drawn again when asked again
+    assert "add" in explorer.tree.value

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import pyarrow.compute as pc
 
@@ -197,8 +197,8 @@ def _table(title: str, rows: list[str], raw_rows: list[str] = ()) -> str:
             + "".join(cells) + "</TABLE>>")
 
 
-def _caption(g, lines: list[str], shown: tuple[int, int, int]) -> None:
-    drawn, total, summarized = shown
+def _caption(g, lines: list[str], shown: DrawnTree) -> None:
+    drawn, total, summarized = shown.drawn, shown.total, shown.summarized
     if summarized:
         lines = lines + [f"showing {drawn:,} of {total:,} nodes; deeper levels are summarized"]
     elif drawn < total:
@@ -276,7 +276,7 @@ def _sizes(root: Expression) -> dict[int, int]:
 
 def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                window: TreeWindow = TreeWindow()):
-    """Draw breadth-first up to `max_nodes`; returns (drawn, total, summarized), fills `look.ids`.
+    """Draw breadth-first up to `max_nodes`; returns what it drew (`DrawnTree`).
 
     Only the window's subtree is drawn; what lies below its depth is folded, and so
     are the middle arguments of a wide node and the rest of a long and/or chain
@@ -286,8 +286,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
     sizes = _sizes(start)
     total = sizes[id(start)]
     ids: dict[tuple, str] = {}
-    look.ids = ids
-    look.node_ids = {}  # id(expression node) -> its first drawing
+    node_ids: dict[int, str] = {}  # id(expression node) -> its first drawing
     queue = deque([(window.focus, start, None, window.span)])
     cut: dict[tuple, list] = {}
     folded: list[tuple] = []
@@ -315,7 +314,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
         chain_links[path] = links
         nid = f"{prefix}n{len(ids)}"
         ids[path] = nid
-        look.node_ids.setdefault(id(node), nid)
+        node_ids.setdefault(id(node), nid)
         kind = node_kind(node)
         g.node(nid, label=_table(node_title(node), look.rows(path, node),
                                  look.raw_rows(path, node)),
@@ -343,7 +342,18 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                             "fold (depth) to see them"))
         g.edge(ids[parent_path], sid, style="dashed", color="#9ca3af",
                tooltip=_tip(f"{hidden:,} more nodes, summarized"))
-    return len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes)
+    return DrawnTree(len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes),
+                     ids, node_ids)
+
+
+class DrawnTree(NamedTuple):
+    """What `_draw_tree` drew: how many nodes of how many, and where each one is."""
+
+    drawn: int
+    total: int
+    summarized: int  # nodes past the budget, counted in summary boxes
+    ids: dict  # path -> graphviz node id
+    node_ids: dict  # id(expression node) -> the graphviz id of its first drawing
 
 
 @dataclass(frozen=True)
@@ -450,12 +460,12 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
                                  ["removed"]),
                tooltip=_tip("removed: " + bounded_text(gone, TOOLTIP_CHARS, short=True)),
                **_style(node_kind(gone), "removed"))
-        anchor = look.node_ids.get(key)
+        anchor = shown.node_ids.get(key)
         if anchor is not None:
             g.edge(anchor, gid, style="dashed", color=removed_style, arrowhead="none",
                    tooltip=_tip("removed by the rewrite of this node"))
     for i, (key, calls) in enumerate(diff.removed_above.items()):
-        anchor = look.node_ids.get(key)
+        anchor = shown.node_ids.get(key)
         if anchor is None or not calls:
             continue
         chain = " ▸ ".join(node_title(c) for c in calls[:6])
@@ -670,7 +680,7 @@ def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int,
         return
     look = _EvalLook(event, root)
     shown = _draw_tree(g, root, prefix, max_nodes, look, window)
-    if facts is not None and (facts.path is None or tuple(facts.path) not in look.ids):
+    if facts is not None and (facts.path is None or tuple(facts.path) not in shown.ids):
         lines.append(facts.message)
     _caption(g, lines, shown)
     _eval_legend(g, prefix, look.used)
