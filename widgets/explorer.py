@@ -62,7 +62,15 @@ class Explorer(w.VBox):
         # (step, zoom, focus, depth) -> (picture, note): the last pictures drawn, not all
         self._tree_cache = BoundedCache(TREE_PICTURES)
         self.selection_view: SelectionView | None = None
+        self._depths: dict[int, int] = {}  # step index -> depth of its tree
+        self._moving_slider = False
+        self._make_widgets(steps)
+        self._wire()
+        self._lay_out()
+        self._show()
 
+    def _make_widgets(self, steps) -> None:
+        """Every control and panel, each with the CSS class the tests and notebooks find."""
         self.header = w.HTML()
         self.header.add_class("exprscope-step-title")
         self.previous_button = _button("previous", "arrow-left", "exprscope-previous")
@@ -97,8 +105,6 @@ class Explorer(w.VBox):
         self.subtree.add_class("exprscope-subtree")
         self.window_note = w.HTML()
         self.window_note.add_class("exprscope-window-note")
-        self._depths: dict[int, int] = {}  # step index -> depth of its tree
-        self._moving_slider = False
         self.tree = w.HTML()
         self.tree.add_class("exprscope-tree")
         self.rules = w.HTML()
@@ -112,8 +118,10 @@ class Explorer(w.VBox):
                                        index=0, description="go to check",
                                        layout=w.Layout(width="auto", max_width="720px"))
         self.check_picker.add_class("exprscope-check-picker")
-        self.check_picker.observe(self._on_check_picked, names="value")
 
+    def _wire(self) -> None:
+        """What each control does."""
+        self.check_picker.observe(self._on_check_picked, names="value")
         self.previous_button.on_click(lambda _: self.previous())
         self.next_button.on_click(lambda _: self.next())
         self.previous_change_button.on_click(lambda _: self.jump_to_previous_change())
@@ -125,6 +133,8 @@ class Explorer(w.VBox):
         self.depth_picker.observe(lambda _: self._show(), names="value")
         self.subtree.observe(lambda _: self._show(), names="value")
 
+    def _lay_out(self) -> None:
+        """The controls in rows, the picture and the panels below; keys over the picture."""
         stepping = w.HBox([self.previous_button, self.next_button, self.slider])
         changes = w.HBox([self.previous_change_button, self.change_button, self.changes_only,
                           self.fit, self.zoom])
@@ -143,7 +153,6 @@ class Explorer(w.VBox):
         self.children = [self.header, controls, self.keys_hint, self.tree, self.rules,
                          self.before_after,
                          self.detail, self.invariants, *checks]
-        self._show()
 
     # -- driving it from Python ---------------------------------------------------------
     @property

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import singledispatch
 from typing import TYPE_CHECKING, NamedTuple
 
 import pyarrow.compute as pc
@@ -104,26 +105,53 @@ def _graph(name: str) -> graphviz.Digraph:
 
 
 def _draw(g, obj, prefix: str, max_nodes: int, window: TreeWindow = TreeWindow()) -> None:
-    if isinstance(obj, pc.Expression):  # the user's own pyarrow expression
-        obj = from_pyarrow(obj)
-    if isinstance(obj, Trace):
-        _draw_trace(g, obj, prefix, max_nodes)
-    elif isinstance(obj, PassEvent):
-        _draw_pass(g, obj, prefix, max_nodes, window)
-    elif isinstance(obj, EvalEvent):
-        _draw_eval(g, obj, prefix, max_nodes, window)
-    elif isinstance(obj, InvariantCheck):
-        _draw_invariant(g, obj, prefix)
-    elif isinstance(obj, PlanRuleEvent):
-        _draw_plan_rule(g, obj, prefix)
-    elif isinstance(obj, Expression):
-        shown = _draw_tree(g, obj, prefix, max_nodes, _Look(), window)
-        _caption(g, _window_lines(window), shown)
-    elif is_plan(obj):
-        _draw_plan(g, obj, prefix, {})
-    else:
-        raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
-                        "Trace, one of its steps, or a plan")
+    _drawing(obj, g, prefix, max_nodes, window)
+
+
+@singledispatch
+def _drawing(obj, g, prefix: str, max_nodes: int, window: TreeWindow) -> None:
+    """Draw `obj` into `g`: one registered function per kind of thing drawn; a plan is
+    any object that looks like one (live or loaded from a trace)."""
+    if not is_plan(obj):
+        raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, "
+                         "a Trace, one of its steps, or a plan")
+    _draw_plan(g, obj, prefix, {})
+
+
+@_drawing.register
+def _(obj: pc.Expression, g, prefix, max_nodes, window) -> None:  # the user's own pyarrow one
+    _drawing(from_pyarrow(obj), g, prefix, max_nodes, window)
+
+
+@_drawing.register
+def _(obj: Trace, g, prefix, max_nodes, window) -> None:
+    _draw_trace(g, obj, prefix, max_nodes)
+
+
+@_drawing.register
+def _(obj: PassEvent, g, prefix, max_nodes, window) -> None:
+    _draw_pass(g, obj, prefix, max_nodes, window)
+
+
+@_drawing.register
+def _(obj: EvalEvent, g, prefix, max_nodes, window) -> None:
+    _draw_eval(g, obj, prefix, max_nodes, window)
+
+
+@_drawing.register
+def _(obj: InvariantCheck, g, prefix, max_nodes, window) -> None:
+    _draw_invariant(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: PlanRuleEvent, g, prefix, max_nodes, window) -> None:
+    _draw_plan_rule(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: Expression, g, prefix, max_nodes, window) -> None:
+    shown = _draw_tree(g, obj, prefix, max_nodes, _Look(), window)
+    _caption(g, _window_lines(window), shown)
 
 
 def _interesting(step) -> bool:

@@ -17,6 +17,7 @@ import re
 import sys
 import unicodedata
 from dataclasses import dataclass
+from functools import singledispatch
 
 import pyarrow.compute as pc
 
@@ -196,25 +197,53 @@ def strip_text(rows, total: int, cells: int = DENSITY_CELLS) -> str:
 
 
 def _lines(obj, paint, window: TreeWindow = TreeWindow()) -> list[str]:
-    if isinstance(obj, pc.Expression):  # the user's own pyarrow expression
-        obj = from_pyarrow(obj)
-    if isinstance(obj, Trace):
-        return _trace_lines(obj, paint)
-    if isinstance(obj, PassEvent):
-        return _pass_lines(obj, paint, window)
-    if isinstance(obj, EvalEvent):
-        return _eval_lines(obj, paint, window)
-    if isinstance(obj, InvariantCheck):
-        return _invariant_lines(obj, paint)
-    if isinstance(obj, PlanRuleEvent):
-        return _plan_rule_lines(obj, paint)
-    if isinstance(obj, Expression):
-        return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead,
-                           indent_cap=paint.indent_cap, window=window)
-    if is_plan(obj):
-        return _plan_lines(obj, paint)
-    raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
-                    "Trace, one of its steps, or a plan")
+    return _printing(obj, paint, window)
+
+
+@singledispatch
+def _printing(obj, paint, window: TreeWindow) -> list[str]:
+    """The lines of `obj`: one registered function per kind of thing printed; a plan is
+    any object that looks like one (live or loaded from a trace)."""
+    if not is_plan(obj):
+        raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, "
+                         "a Trace, one of its steps, or a plan")
+    return _plan_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: pc.Expression, paint, window) -> list[str]:  # the user's own pyarrow expression
+    return _printing(from_pyarrow(obj), paint, window)
+
+
+@_printing.register
+def _(obj: Trace, paint, window) -> list[str]:
+    return _trace_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: PassEvent, paint, window) -> list[str]:
+    return _pass_lines(obj, paint, window)
+
+
+@_printing.register
+def _(obj: EvalEvent, paint, window) -> list[str]:
+    return _eval_lines(obj, paint, window)
+
+
+@_printing.register
+def _(obj: InvariantCheck, paint, window) -> list[str]:
+    return _invariant_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: PlanRuleEvent, paint, window) -> list[str]:
+    return _plan_rule_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: Expression, paint, window) -> list[str]:
+    return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead,
+                       indent_cap=paint.indent_cap, window=window)
 
 
 # -- trees ------------------------------------------------------------------------
