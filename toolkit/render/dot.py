@@ -551,9 +551,13 @@ def _legend_node(g, prefix: str, entries: list[tuple[str, str]]) -> None:
              'CELLSPACING="3" CELLPADDING="1">'
              f'<TR><TD COLSPAN="2" ALIGN="LEFT">{_small("legend", "#4b5563", None)}</TD></TR>'
              f"{rows}</TABLE>>")
-    g.node(f"{prefix}legend", label=label, shape="plain",
-           tooltip="legend: what the colors, strips and words of this picture mean",
-           **{"class": "legend"})
+    # below the tree (the last rank), not beside its root: a legend there widens the
+    # picture by its own width, and a notebook's output is narrower than a tree's leaves
+    with g.subgraph(name=f"{prefix}legend_rank") as bottom:
+        bottom.attr(rank="sink")
+        bottom.node(f"{prefix}legend", label=label, shape="plain",
+                    tooltip="legend: what the colors, strips and words of this picture mean",
+                    **{"class": "legend"})
 
 
 # -- one evaluation ---------------------------------------------------------------
