@@ -17,7 +17,7 @@ import toolkit as tk
 from toolkit.bounded_cache import BoundedCache
 from toolkit.errors import UsageError
 from toolkit.expression import Expression
-from toolkit.render.labels import bounded_text, html_text, path_text, visible
+from toolkit.render.labels import bounded_text, html_text, path_text, repeat_key, visible
 from toolkit.trace.steps import (
     EVAL,
     INVARIANT,
@@ -361,13 +361,20 @@ def _rules_html(step, kind: str) -> str:
         rows = [(f"<tr><th style='{_CELL}'>rule</th><th style='{_CELL}'>why</th>"
                 f"<th style='{_CELL}'>at</th><th style='{_CELL}'>before</th>"
                 f"<th style='{_CELL}'>after</th></tr>")]
+        groups: dict[tuple, list] = {}  # repeats of one firing: one row, the rest folded
         for r in event.rewrites:
-            rows.append(f"<tr><td style='{_CELL}'><code>{html_text(r.rule)}</code></td>"
-                        f"<td style='{_CELL}'>{html_text(r.reason)}</td>"
-                        f"<td style='{_CELL}'>{html_text(path_text(r.path))}</td>"
-                        f"<td style='{_CELL}'><code>{html_text(_expr_text(r.before))}</code></td>"
-                        f"<td style='{_CELL}'><code>{html_text(_expr_text(r.after))}</code></td>"
-                        "</tr>")
+            groups.setdefault(repeat_key(r.rule, r.reason), []).append(r)
+        for firings in groups.values():
+            rows.append(_firing_row(firings[0]))
+            if len(firings) > 1:
+                more = "".join(_firing_row(r) for r in firings[1:1 + _REPEATS_LISTED])
+                left = len(firings) - 1 - min(len(firings) - 1, _REPEATS_LISTED)
+                rest = f"<div>… {left:,} more</div>" if left else ""
+                rows.append(f"<tr><td colspan='5' style='{_CELL}'><details><summary>and "
+                            f"{len(firings) - 1:,} more firings of "
+                            f"<code>{html_text(firings[0].rule)}</code> for the same reason"
+                            "</summary><table style='border-collapse:collapse'>"
+                            f"{more}</table>{rest}</details></td></tr>")
         return ("<div><b>Rules that fired</b></div><table style='border-collapse:collapse'>"
                 + "".join(rows) + "</table>")
     if kind == PLAN_RULE:
@@ -379,6 +386,17 @@ def _rules_html(step, kind: str) -> str:
         return (f"<div><b>{html_text(event.name)}</b> ({html_text(event.level)}) on "
                 f"{html_text(str(event.subject))}: <b>{verdict}</b>. {details}</div>")
     return ""
+
+
+def _firing_row(r) -> str:
+    return (f"<tr><td style='{_CELL}'><code>{html_text(r.rule)}</code></td>"
+            f"<td style='{_CELL}'>{html_text(r.reason)}</td>"
+            f"<td style='{_CELL}'>{html_text(path_text(r.path))}</td>"
+            f"<td style='{_CELL}'><code>{html_text(_expr_text(r.before))}</code></td>"
+            f"<td style='{_CELL}'><code>{html_text(_expr_text(r.after))}</code></td></tr>")
+
+
+_REPEATS_LISTED = 200  # repeats of one firing listed under it (the rest counted)
 
 
 def _before_after_html(step, kind: str) -> str:

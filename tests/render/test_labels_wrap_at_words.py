@@ -12,7 +12,6 @@ from toolkit.render.dot import ROW_CHARS, label_lines
 from toolkit.render.svg import to_svg
 
 
-
 def _penguins() -> pa.Table:
     """The notebooks' penguins (344 rows, nulls included)."""
     palmerpenguins = pytest.importorskip("palmerpenguins")

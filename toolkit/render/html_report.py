@@ -10,7 +10,6 @@ is escaped as text, and only the pictures exprscope drew (SVG) are marked safe.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -28,7 +27,15 @@ from ..trace.tracer import Trace
 from .branch_table import NOT_REACHED, BranchTable, is_value_branch
 from .dot import to_dot
 from .dot_style import STATUS_STYLE
-from .labels import MAX_FORM_COLUMNS, bounded_text, path_text, shorten, visible, wall_text
+from .labels import (
+    MAX_FORM_COLUMNS,
+    bounded_text,
+    path_text,
+    repeat_key,
+    shorten,
+    visible,
+    wall_text,
+)
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, fitted, inline_svg, to_svg
 from .text import to_text
@@ -281,16 +288,13 @@ def _contents(groups, evals: list[EvalEvent], rules, number) -> list[_ContentsIt
     return items
 
 
-_VALUES = re.compile(r"-?\d[\d,.]*|\"(?:[^\"\\]|\\.)*\"")
-
-
 def rule_groups(rewrites) -> list[_RuleGroup]:
     """The firings of a pass, one bullet per rule and reason: a rule that fired at every
     branch of a 250-branch case_when is one bullet, its other firings folded under it
     with where each fired, not 250 nearly identical bullets."""
     grouped: dict[tuple[str, str], list] = {}
     for r in rewrites:
-        grouped.setdefault((r.rule, _VALUES.sub("…", r.reason)), []).append(r)
+        grouped.setdefault(repeat_key(r.rule, r.reason), []).append(r)
     out = []
     for (rule, _), firings in grouped.items():
         first = firings[0]

@@ -305,6 +305,16 @@ def rows_lines(stat, total: int, parent=None) -> list[str]:
     return [computed, f"{how}: {why}" if why else how]
 
 
+_VALUES = re.compile(r'-?\d[\d,.]*|"(?:[^"\\]|\\.)*"')
+
+
+def repeat_key(rule: str, reason: str) -> tuple[str, str]:
+    """Firings that are repeats of one another: the same rule for the same reason, the
+    values in it aside (`literals moved ... 2 multiply_checked operands` at every branch
+    of a 250-branch case_when). The report and the explorer list each group once."""
+    return rule, _VALUES.sub("…", reason)
+
+
 def time_text(stat) -> str:
     """A node's time as a label says it: `12.34 ms` when it is wall time (the node ran on
     one thread), `812.40 ms summed over 2 threads` when its morsels ran on several at
