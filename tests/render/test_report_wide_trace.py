@@ -50,3 +50,13 @@ def test_headings_contents_and_stepper_number_the_trace_steps_alike(trace):
     assert evaluation.startswith(f"{steps}. evaluate")  # the last of the trace's steps
     assert f"(the trace has {steps} steps)" in page  # the stepper says what it counts
     assert '<ol class="contents">' not in page  # numbers written, not counted by the list
+
+
+def test_the_explorer_lists_the_250_firings_as_one_row_and_a_fold(trace):
+    widgets = pytest.importorskip("widgets")
+    explorer = widgets.Explorer(trace)
+    explorer.go(next(i for i, s in enumerate(trace.steps) if getattr(s, "changed", False)))
+    rules = explorer.rules.value
+    top = rules[:rules.index("<details>")]
+    assert top.count("<code>canonicalize/reorder-commutative</code>") == 1
+    assert "and 249 more firings of <code>canonicalize/reorder-commutative</code>" in rules
