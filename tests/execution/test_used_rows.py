@@ -19,7 +19,7 @@ def _branch_root(expr_at_form, branch: str, arg_index: int, path: tuple):
         first = expr_at_form.args[0]
         if not (first.is_call and first.name == "make_struct"):
             return None
-        return path + (0, int(branch.split()[1]) - 1)
+        return path + (0, int(branch.split()[1]))  # `when k` is condition k
     return path + (arg_index,)
 
 
