@@ -141,10 +141,15 @@ class _SelectionTable(NamedTuple):
     hints: list[str]
 
 
+class _ErrorLine(NamedTuple):
+    kind: str
+    message: str
+
+
 class _EvalStep(NamedTuple):
     title: str
     expr: str
-    error: object
+    error: _ErrorLine | None
     figure: Markup
     table: _SelectionTable | None
 
@@ -331,10 +336,9 @@ def _pass_steps(groups, number) -> list[_PassStep]:
 
 def _evaluation(event: EvalEvent, number) -> _EvalStep:
     facts = error_facts(event.error)
-    error = None if facts is None else _Row(_shown(facts.kind), _shown(facts.message))
+    error = None if facts is None else _ErrorLine(_shown(facts.kind), _shown(facts.message))
     return _EvalStep(f"{number[id(event)]}. {_shown(step_title(event))}", _step_expr(event),
-                     None if error is None else {"kind": error.label, "message": error.value},
-                     _figure(event), _selection_table(event, facts))
+                     error, _figure(event), _selection_table(event, facts))
 
 
 def _check(c: InvariantCheck) -> _CheckRow:
