@@ -14,11 +14,11 @@ import ipywidgets as w
 from ipyevents import Event
 
 import toolkit as tk
-from toolkit.bounded_cache import BoundedCache
 from toolkit.errors import UsageError
-from toolkit.expression import Expression
+from toolkit.model.expression import Expression
 from toolkit.render.labels import bounded_text, html_text, path_text, repeat_key, visible
-from toolkit.trace.steps import (
+from toolkit.support.bounded_cache import BoundedCache
+from toolkit.tracing.steps import (
     EVAL,
     INVARIANT,
     PASS,

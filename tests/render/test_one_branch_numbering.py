@@ -17,7 +17,7 @@ from render_helpers import needs_dot
 import toolkit as tk
 from toolkit.render.branch_table import BranchTable
 from toolkit.render.html_report import report_html
-from toolkit.trace.steps import branch_target
+from toolkit.tracing.steps import branch_target
 from widgets.selection_rows import SelectionRows, form_key
 
 X, Y = tk.field("x"), tk.field("y")

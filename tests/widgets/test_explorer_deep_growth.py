@@ -10,8 +10,8 @@ import pyarrow as pa
 import pytest
 
 import toolkit as tk
-from toolkit import tree_positions
 from toolkit.render.labels import parse_path_text, path_text
+from toolkit.rewrite import positions as tree_positions
 
 widgets = pytest.importorskip("widgets")
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..expression import Expression
+from ..model.expression import Expression
 from .labels import arg_role, node_title, parse_path_text, path_text
 
 __all__ = ["CHAIN_SHOWN", "HEAD", "TAIL", "WIDE_ARGS", "TreeWindow", "chain_length",
