@@ -8,6 +8,7 @@ evaluation does no bookkeeping.
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pyarrow as pa
@@ -39,6 +40,7 @@ class BatchContext:
         "proven_casts",
         "run",
         "stats",
+        "thread",
         "took_trust",
         "trusting",
     )
@@ -51,6 +53,9 @@ class BatchContext:
         self.lazy = lazy
         self.observing = observing
         self.stats: dict[tuple, NodeStats] = {}
+        # the thread this slice runs on: a node's times from slices of several threads
+        # overlap in time, so their sum is no wall time (see `NodeStats.threads`)
+        self.thread = threading.get_ident()
         self.branches: list[BranchSelection] = []
         # what the tree's preparation learnt (`prepare.PreparedTree`): read, never written
         self.density = prepared.density

@@ -128,15 +128,15 @@ def _one_kernel(ctx, node, path, sel, method: CaseWhenMethod, domain: int):
             _skip_cases(ctx, sel, path, i, method.n_cases)
             recording = False  # the later conditions run for the kernel: no row uses them
         if recording:
-            record(ctx, sel, path, f"when {i + 1}", 0, remaining)
+            record(ctx, sel, path, f"when {i}", 0, remaining)
         value = yield form_child_request(ctx, sel, path, cond, (0, i), remaining)
         conditions.append(value)
         taken = picked(remaining, value, True)
         if recording and taken.count:
-            record(ctx, sel, path, f"then {i + 1}", 1 + i, taken)
+            record(ctx, sel, path, f"then {i}", 1 + i, taken)
             used[1 + i] = taken
         elif recording:
-            skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
+            skipped(ctx, sel, path, f"then {i}", 1 + i)
         remaining = remaining.minus(taken)
     if method.has_else and remaining.count:
         record(ctx, sel, path, "else", method.else_index, remaining)
@@ -189,17 +189,17 @@ def _funnel(ctx, node, path, sel, method: CaseWhenMethod, domain: int, few: bool
             base_sel = sub_selection(sel, base)
             remaining = SelectionVector.all(base.count)
         if conds is not None:
-            when = Branch(conds[i], (0, i), f"when {i + 1}", 0)
+            when = Branch(conds[i], (0, i), f"when {i}", 0)
             policy = _NARROWED_CONDITION if base is not None else _CONDITION
             c, c_full = yield from run_branch(ctx, base_sel, path, when, remaining, policy)
         else:
             c, c_full = _struct_child(struct_value, i), True
             if path is not None:
-                record(ctx, sel, path, f"when {i + 1}", 0, remaining)
+                record(ctx, sel, path, f"when {i}", 0, remaining)
         taken = picked(remaining, c, c_full)
         if taken.count:
             rows = taken if base is None else base.compose(taken)
-            then = Branch(args[1 + i], (1 + i,), f"then {i + 1}", 1 + i)
+            then = Branch(args[1 + i], (1 + i,), f"then {i}", 1 + i)
             value, full = yield from run_branch(ctx, sel, path, then, rows, values_policy)
             parts.append((rows, value, full))
             if c_full or isinstance(c, pa.Scalar) or remaining.is_all:
@@ -207,7 +207,7 @@ def _funnel(ctx, node, path, sel, method: CaseWhenMethod, domain: int, few: bool
             else:  # compact: the rest of `remaining` straight from the condition, no mask
                 remaining = remaining.scatter_local(pc.invert(no_nulls(c, False)))
         else:
-            skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
+            skipped(ctx, sel, path, f"then {i}", 1 + i)
     if base_sel is not sel:
         ctx.forget(base_sel)
     if else_node is not None and remaining.count:
@@ -268,8 +268,8 @@ def _chained_parts(parts, domain: int, out_type):
 def _skip_cases(ctx, sel, path, first: int, n_cases: int) -> None:
     """Record cases `first`.. as run on no rows: earlier cases took every row."""
     for j in range(first, n_cases):
-        skipped(ctx, sel, path, f"when {j + 1}", 0)
-        skipped(ctx, sel, path, f"then {j + 1}", 1 + j)
+        skipped(ctx, sel, path, f"when {j}", 0)
+        skipped(ctx, sel, path, f"then {j}", 1 + j)
 
 
 def _struct_child(struct_value, i):

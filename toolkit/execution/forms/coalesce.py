@@ -65,7 +65,7 @@ def _every_argument(ctx, node, path, sel, domain: int):
             _skip_from(ctx, sel, path, i, len(args))
             recording = False  # the rest run for the kernel: no row uses them
         if recording:
-            record(ctx, sel, path, f"arg {i + 1}", i, pending)
+            record(ctx, sel, path, f"arg {i}", i, pending)
         used_on = pending if i else None
         values.append((yield form_child_request(ctx, sel, path, arg, (i,), used_on)))
         pending = _still_null(pending, values[-1], domain)
@@ -73,12 +73,12 @@ def _every_argument(ctx, node, path, sel, domain: int):
 
 
 def _arg(args, i: int) -> Branch:
-    return Branch(args[i], (i,), f"arg {i + 1}", i)
+    return Branch(args[i], (i,), f"arg {i}", i)
 
 
 def _skip_from(ctx, sel, path, first: int, n: int) -> None:
     for j in range(first, n):
-        skipped(ctx, sel, path, f"arg {j + 1}", j)
+        skipped(ctx, sel, path, f"arg {j}", j)
 
 
 def _still_null(rows: SelectionVector, value, domain: int) -> SelectionVector:
