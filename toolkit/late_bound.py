@@ -32,6 +32,10 @@ OPERATIONS = {
     "render": "toolkit.render",
     "to_substrait": "toolkit.interop.substrait_expressions",
     "plan_to_substrait": "toolkit.interop.substrait_plans",
+    "row_story_to_json": "toolkit.explain.story_json",
+    "row_story_from_json": "toolkit.explain.story_json",
+    "explain_plan_row": "toolkit.explain.journey",
+    "why_not": "toolkit.explain.journey",
 }
 
 _provided: dict[str, Callable] = {}
