@@ -107,9 +107,12 @@ def story_of_batch(written: Expression, batch: pa.RecordBatch, row: int, mode: s
     stories = []
     for path, node, depth in nodes:
         reason = _unreached(path, skipped)
-        if reason is None and error is not None and path not in stats:
-            reason = (None, f"not run: evaluation stopped at the failing node "
-                            f"{_path_text(failed_at)} first") if failed_at else None
+        if reason is None and error is not None and path not in stats and path != failed_at:
+            if failed_at is not None and failed_at[:len(path)] == path:
+                reason = (None, f"not computed: its argument at {_path_text(failed_at)} failed")
+            elif failed_at is not None:
+                reason = (None, f"not run: evaluation stopped at the failing node "
+                                f"{_path_text(failed_at)} first")
         result = computed[path]
         evaluated = reason is None
         note, node_error = "", None
