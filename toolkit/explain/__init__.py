@@ -2,6 +2,7 @@
 
 from .records import NodeStory, RowStories, RowStory, TreeChange
 from .rows import RowNotFoundError
+from . import story_json  # noqa: F401  (provides RowStory.to_json)
 from .story import explain_row
 
 __all__ = ["NodeStory", "RowNotFoundError", "RowStories", "RowStory", "TreeChange",

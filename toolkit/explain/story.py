@@ -105,8 +105,11 @@ def story_of_batch(written: Expression, batch: pa.RecordBatch, row: int, mode: s
     taken = _taken_branches(event)
     failed_at = tuple(event.error.path) if error is not None and event.error.path else None
     stories = []
+    roots = _skip_roots(nodes, skipped)
+    by_path = {p: n for p, n, _ in nodes}
     for path, node, depth in nodes:
-        reason = _unreached(path, skipped)
+        root = roots[path]
+        reason = skipped[root] if root is not None else None
         if reason is None and error is not None and path not in stats and path != failed_at:
             if failed_at is not None and failed_at[:len(path)] == path:
                 reason = (None, f"not computed: its argument at {_path_text(failed_at)} failed")
@@ -128,10 +131,11 @@ def story_of_batch(written: Expression, batch: pa.RecordBatch, row: int, mode: s
             value = None
             form_path, why_not = reason
             note = why_not
+            if root is not None and root != path:
+                note = f"not evaluated: inside {_path_text(root)}, which the row did not reach"
             if node_error and form_path is not None:
-                form = _node_at(nodes, form_path)
-                note = (f"would raise {node_error} here; {form.name} did not run it for "
-                        f"this row ({why_not})")
+                form = by_path[form_path]
+                note = f"would raise {node_error} here; {form.name} did not run it for this row"
         branch = None
         if node.is_call and node.function is not None and \
                 node.function.kind is FunctionKind.SPECIAL_FORM and evaluated and mode == "lazy":
@@ -192,13 +196,6 @@ def _walk(tree: Expression) -> list[tuple[tuple[int, ...], Expression, int]]:
             for i in range(len(node.args) - 1, -1, -1):
                 stack.append((path + (i,), node.args[i]))
     return out
-
-
-def _node_at(nodes, path):
-    for p, node, _ in nodes:
-        if p == path:
-            return node
-    raise KeyError(path)
 
 
 def _compute(nodes, batch: pa.RecordBatch, mode: str) -> dict[tuple, _Computed]:
@@ -303,13 +300,13 @@ def _skip_reason(form: Expression, branch: str, taken: list[str]) -> str:
     return f"not evaluated: {name} took {took} for this row"
 
 
-def _unreached(path: tuple, skipped: dict):
-    """(form path, why) when `path` lies in a subtree the row never reached, else None."""
-    for cut in range(len(path), 0, -1):
-        hit = skipped.get(path[:cut])
-        if hit is not None:
-            return hit
-    return None
+def _skip_roots(nodes, skipped: dict) -> dict[tuple, tuple | None]:
+    """{path: the outermost skipped subtree it lies in, or None}, parents first (linear)."""
+    out: dict[tuple, tuple | None] = {}
+    for path, _, _ in nodes:
+        above = out.get(path[:-1]) if path else None
+        out[path] = above if above is not None else (path if path in skipped else None)
+    return out
 
 
 def _inputs(written: Expression, batch: pa.RecordBatch) -> dict[str, pa.Scalar]:

@@ -161,7 +161,7 @@ def _says(d: Deciders, node: Expression, path: tuple, decided: set, depth: int, 
     if node.is_call and node.name in _COMPARISONS:
         for i in range(len(node.args)):
             decided.add(path + (i,))
-        text = f"{_term(node)} is {state} ({_operands(d, node, path)})"
+        text = f"{_term(node)} is {state} (with {_operands(d, node, path)})"
         if state == "null":
             text += _null_origin(d, node, path, decided)
         return text
@@ -198,7 +198,8 @@ def explain_why(d: Deciders, value, error, event, spared, row: int = 0) -> tuple
         said = _describe_bool(d, d.tree, (), decided)
         whole = f"{_term(d.tree)} is "
         state = "null" if _null(value) else "false"
-        if said.startswith(whole):
+        if said.startswith(whole) and d.tree.is_call and d.tree.name in (
+                "and_kleene", "and", "or_kleene", "or", "invert"):
             said = said[len(whole):]
             said = said[len(state):].lstrip(":").strip() if said.startswith(state) else said
             said = said.removeprefix("because ").removeprefix("its term ")

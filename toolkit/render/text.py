@@ -20,6 +20,7 @@ import unicodedata
 import pyarrow.compute as pc
 
 from ..errors import UsageError
+from ..explain import RowStories, RowStory
 from ..expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..scan import ScanExplanation
@@ -41,6 +42,7 @@ from .labels import (
     type_text,
     visible,
 )
+from .row_story_text import stories_lines, story_lines
 from .scan_text import scan_lines
 from .selection_strip import DENSITY_CELLS, strip_of
 from .tree_diff import diff_pass
@@ -195,6 +197,10 @@ def _lines(obj, paint) -> list[str]:
         obj = from_pyarrow(obj)
     if isinstance(obj, Trace):
         return _trace_lines(obj, paint)
+    if isinstance(obj, RowStory):
+        return story_lines(obj, paint)
+    if isinstance(obj, RowStories):
+        return stories_lines(obj, paint)
     if isinstance(obj, PassEvent):
         return _pass_lines(obj, paint)
     if isinstance(obj, EvalEvent):
