@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from ..explain import RowStories, RowStory
 from ..expression import Expression
 from ..observe import EvalEvent, InvariantCheck, PassEvent
 from ..scalar_values import value_text
@@ -25,6 +26,7 @@ from .branch_table import NOT_REACHED, BranchTable, is_value_branch
 from .dot import to_dot
 from .dot_style import STATUS_STYLE
 from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text
+from .row_story_report import story_report_html
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, fitted, inline_svg, to_svg
 from .text import to_text
@@ -110,6 +112,8 @@ def write_report(trace: Trace, path, title: str = "exprscope report") -> Path:
     as needed)."""
     if isinstance(trace, ScanExplanation):
         page = scan_report_html(trace, title, _CSP)
+    elif isinstance(trace, (RowStory, RowStories)):
+        page = story_report_html(trace, title, _CSP)
     else:
         page = report_html(trace if isinstance(trace, Trace) else Trace(list(trace)), title)
     target = Path(os.fspath(path))
