@@ -5,6 +5,7 @@
     %%explain --data penguins --guarantee "year == 2008"
     %%trace --data penguins --mode lazy --out my_trace
     %%explain_scan --data flights_dataset
+    %explain_row --data flights --where "flight = 1545 and month = 1" dep_delay > 60
 
 Mistakes in what the user typed (a parse error, an unknown variable, a kernel
 that fails on a row) print one short message, with a caret under the culprit
@@ -146,6 +147,38 @@ class ExprscopeMagics(Magics):
                       f"Explorer({html.escape(out)})</code> steps through it</div>")
         view.children = (tree, note, *view.children)
         return view
+
+    @line_magic
+    @magic_arguments()
+    @argument("--data", "-d", metavar="VAR", required=True,
+              help="a pyarrow Table, RecordBatch or Dataset (rows in scan order)")
+    @argument("--row", "-r", metavar="N", help="the row number (from 0)")
+    @argument("--where", "-w", metavar="PRED",
+              help='a predicate picking the rows, e.g. "flight = 1545 and month = 1"')
+    @argument("--mode", choices=("lazy", "eager"), default="lazy")
+    @argument("text", nargs="*", help="the expression, e.g. a + 1 > 3")
+    def explain_row(self, line: str):
+        """One row's story: each node's value for it, the branch it took, and why."""
+        options, text = split_leading_options(
+            line, {"--data", "-d", "--row", "-r", "--where", "-w", "--mode"})
+        args = parse_argstring(self.explain_row, options)
+        if not text.strip():
+            return _report("%explain_row needs an expression, e.g. "
+                           "%explain_row --data t --row 5 a + 1 > 3")
+        if (args.row is None) == (args.where is None):
+            return _report("%explain_row needs --row N or --where PREDICATE (one of them)")
+        try:
+            which = _unquote(args.where) if args.where is not None else int(args.row)
+        except ValueError:
+            return _report(f"--row takes a row number, not {args.row!r}")
+        name = _unquote(args.data)
+        data = self.shell.user_ns.get(name)
+        if data is None:
+            return _report(f"--data {name}: no variable of that name")
+        try:
+            return tk.explain_row(text, data, which, mode=args.mode)
+        except _USER_ERRORS as exc:
+            return _report(str(exc))
 
     @cell_magic
     @magic_arguments()

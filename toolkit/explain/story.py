@@ -45,8 +45,8 @@ def explain_row(expr, data, row, mode: str = "lazy", limit: int = MAX_EXPLAINED)
     """
     if mode not in MODES:
         raise InputError(f"explain_row: mode must be one of {MODES}, not {mode!r}")
-    picked = pick_rows(data, row, limit=limit)
     written = written_expression(expr, data.schema)
+    picked = pick_rows(data, row, limit=limit)
     stories = tuple(story_of_batch(written, batch, number, mode, picked)
                     for number, batch in zip(picked.rows, picked.batches))
     if picked.predicate is None:
@@ -147,6 +147,11 @@ def story_of_batch(written: Expression, batch: pa.RecordBatch, row: int, mode: s
     deciders = Deciders(tree, nodes, computed, {s.path for s in stories if s.evaluated})
     why, decided = explain_why(deciders, value, error, event, spared, row)
     stories = [s if s.path not in decided else _with_decided(s) for s in stories]
+    root = stories[0]
+    if root.branch and error is None and not why.startswith("the result is false") \
+            and not why.startswith("the result is null"):
+        why = why.replace(f"the result is {value_text(value)}",
+                          f"the result is {value_text(value)}: {root.label} took {root.branch}", 1)
     inputs = _inputs(written, batch)
     return RowStory(row=row, mode=mode, expression=visible(str(written)),
                     evaluated_expression=visible(str(tree)), value=value, inputs=inputs,
