@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from .. import heavy_imports
 from ..errors import UsageError
-from ..explain import RowStories, RowStory
+from ..explain import RowJourney, RowStories, RowStory, WhyNot
 from ..expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
@@ -50,6 +50,7 @@ from .labels import (
     rows_lines,
     type_text,
 )
+from .row_journey import draw_journey, draw_why_not
 from .row_story_dot import draw_stories, draw_story
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
@@ -164,6 +165,10 @@ def _draw(g, obj, prefix: str, max_nodes: int, window: TreeWindow = TreeWindow()
         draw_story(g, obj, prefix)
     elif isinstance(obj, RowStories):
         draw_stories(g, obj, heavy_imports.graphviz())
+    elif isinstance(obj, RowJourney):
+        draw_journey(g, obj, prefix)
+    elif isinstance(obj, WhyNot):
+        draw_why_not(g, obj, heavy_imports.graphviz())
     else:
         raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
                         "Trace, one of its steps, or a plan")

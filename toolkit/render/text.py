@@ -20,7 +20,7 @@ import unicodedata
 import pyarrow.compute as pc
 
 from ..errors import UsageError
-from ..explain import RowStories, RowStory
+from ..explain import RowJourney, RowStories, RowStory, WhyNot
 from ..expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..scan import ScanExplanation
@@ -42,6 +42,7 @@ from .labels import (
     type_text,
     visible,
 )
+from .row_journey import journey_lines, why_not_lines
 from .row_story_text import stories_lines, story_lines
 from .scan_text import scan_lines
 from .selection_strip import DENSITY_CELLS, strip_of
@@ -201,6 +202,10 @@ def _lines(obj, paint) -> list[str]:
         return story_lines(obj, paint)
     if isinstance(obj, RowStories):
         return stories_lines(obj, paint)
+    if isinstance(obj, RowJourney):
+        return journey_lines(obj, paint)
+    if isinstance(obj, WhyNot):
+        return why_not_lines(obj, paint)
     if isinstance(obj, PassEvent):
         return _pass_lines(obj, paint)
     if isinstance(obj, EvalEvent):
