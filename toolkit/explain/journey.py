@@ -10,7 +10,10 @@ says why: a filter with the predicate's RowStory for the row as it reached it,
 an inner join with the row's keys and the other input's rows with them (none,
 or partners that were themselves dropped: one step into the first partner's
 journey), a limit with the row's position. The plan is the one the user wrote,
-not the optimized one.
+not the optimized one. Up to the first operator that mixes rows (an aggregate, a
+sort, a limit, the far side of an outer join), the row's part of an output is the
+output over that row alone, so those operators run on one row (and the other side
+of a join).
 """
 
 from __future__ import annotations
@@ -162,6 +165,19 @@ def explain_plan_row(p, relation: str, row, limit: int = _SHOWN) -> RowJourney:
     return journey
 
 
+def _row_local(node, scan) -> bool:
+    """Each output row of `node` comes from one row of the scan's side, and no output row
+    exists without one, so the row's part of the output is the output over the row alone
+    (an inner join; a left join seen from its left side)."""
+    kind = _kind(node)
+    if kind in ("TableScan", "Filter", "Projection"):
+        return True
+    if kind == "Join":
+        return node.how == "inner" or (node.how == "left"
+                                       and any(n is scan for n in node.left.walk()))
+    return False
+
+
 def _journey(p, scan, table: pa.Table, number: int) -> RowJourney:
     without = pa.concat_tables([table.slice(0, number), table.slice(number + 1)])
     path = _path_to(p, scan)
@@ -169,11 +185,18 @@ def _journey(p, scan, table: pa.Table, number: int) -> RowJourney:
     here_before = None
     dropped, why = None, ""
     places = _places(path)
+    alone = table.slice(number, 1)
+    local = True  # every operator so far keeps rows apart: the row alone tells its story
     for node, place in zip(path, places):
         depth = len(place)
+        local = local and _row_local(node, scan)
         try:
-            full = _collect(node)
-            less = _collect(_with_source(node, scan, without))
+            if local:  # output(all) less output(all but the row) is output(the row alone)
+                full = _collect(_with_source(node, scan, alone))
+                less = full.slice(0, 0)
+            else:
+                full = _collect(node)
+                less = _collect(_with_source(node, scan, without))
         except ExprscopeError as exc:
             note = f"fails here: {visible(str(exc).splitlines()[0])}"
             stops.append(Stop(depth, visible(node.label()), _kind(node), False, None, 0, note,
