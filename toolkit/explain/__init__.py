@@ -1,6 +1,5 @@
 """Explaining one row: RowStory for expressions, RowJourney for plans."""
 
-from . import journey  # noqa: F401  (provides LogicalPlan.explain_row and why_not)
 from .journey_records import JoinPartners, RowJourney, Stop, WhyNot
 from .records import NodeStory, RowStories, RowStory, TreeChange
 from .rows import RowNotFoundError

@@ -46,7 +46,14 @@ class NodeStory:
 
     @property
     def path_text(self) -> str:
-        return "/".join(str(i) for i in self.path) if self.path else "root"
+        """`0/1/2` or `root`; a path deeper than 12 by its ends and its depth."""
+        path = self.path
+        if not path:
+            return "root"
+        if len(path) <= 12:
+            return "/".join(str(i) for i in path)
+        last = path.last if hasattr(path, "last") else path[-1]  # O(1) on a TreePath
+        return f"…/{last} (depth {len(path)})"
 
 
 @dataclass(frozen=True)

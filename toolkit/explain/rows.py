@@ -23,7 +23,7 @@ from ..heavy_imports import dataset as _dataset_module
 from ..parse import parse
 from ..visible_text import visible
 
-__all__ = ["MAX_EXPLAINED", "PickedRows", "RowNotFoundError", "pick_rows", "source_kind"]
+__all__ = ["MAX_EXPLAINED", "check_data", "PickedRows", "RowNotFoundError", "pick_rows", "source_kind"]
 
 MAX_EXPLAINED = 10  # a predicate matching more rows explains the first ones and counts all
 _ROW_COLUMN = "__exprscope_row"
@@ -58,7 +58,7 @@ def _is_dataset(data) -> bool:
         isinstance(data, _dataset_module().Dataset)
 
 
-def _check_data(data, who: str):
+def check_data(data, who: str) -> None:
     if isinstance(data, (pa.Table, pa.RecordBatch)) or _is_dataset(data):
         return
     raise InputError(f"{who}: data must be a pyarrow Table, RecordBatch or Dataset, "
@@ -99,7 +99,7 @@ def predicate_expression(predicate, schema: pa.Schema) -> tuple[Expression, str]
 
 def pick_rows(data, row, who: str = "explain_row", limit: int = MAX_EXPLAINED) -> PickedRows:
     """The rows `row` names in `data` (a row number, or a predicate's first `limit` matches)."""
-    _check_data(data, who)
+    check_data(data, who)
     source = source_kind(data)
     total = _num_rows(data)
     if isinstance(row, bool):

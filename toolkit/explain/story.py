@@ -27,9 +27,9 @@ from ..observe import Observer, observing, silenced
 from ..parse import parse
 from ..visible_text import visible
 from .records import NodeStory, RowStories, RowStory, TreeChange
-from .rows import MAX_EXPLAINED, PickedRows, pick_rows
+from .rows import MAX_EXPLAINED, PickedRows, check_data, pick_rows
 from .value_text import value_text
-from .why import Deciders, explain_why, null_note
+from .why import Deciders, explain_why, null_note, path_text
 
 __all__ = ["explain_row", "story_of_batch"]
 
@@ -45,6 +45,7 @@ def explain_row(expr, data, row, mode: str = "lazy", limit: int = MAX_EXPLAINED)
     """
     if mode not in MODES:
         raise InputError(f"explain_row: mode must be one of {MODES}, not {mode!r}")
+    check_data(data, "explain_row")
     written = written_expression(expr, data.schema)
     picked = pick_rows(data, row, limit=limit)
     stories = tuple(story_of_batch(written, batch, number, mode, picked)
@@ -97,25 +98,26 @@ def story_of_batch(written: Expression, batch: pa.RecordBatch, row: int, mode: s
             error = exc
     event = recorder.evals[-1]
     tree = event.expr
-    nodes = _walk(tree)
+    nodes = _walk(tree, event.root_path())
     with silenced():
         computed = _compute(nodes, batch, mode)
-    stats = {tuple(s.path): s for s in event.nodes}
+    stats = {s.path for s in event.nodes}  # TreePaths of the run's table: O(1) to hash
     skipped = _skipped_subtrees(event, nodes, mode)
     taken = _taken_branches(event)
-    failed_at = tuple(event.error.path) if error is not None and event.error.path else None
+    failed_at = event.failed_path() if error is not None else None
     stories = []
     roots = _skip_roots(nodes, skipped)
     by_path = {p: n for p, n, _ in nodes}
+    texts = _node_texts(nodes)
     for path, node, depth in nodes:
         root = roots[path]
         reason = skipped[root] if root is not None else None
         if reason is None and error is not None and path not in stats and path != failed_at:
-            if failed_at is not None and failed_at[:len(path)] == path:
-                reason = (None, f"not computed: its argument at {_path_text(failed_at)} failed")
+            if failed_at is not None and path.is_prefix_of(failed_at):
+                reason = (None, f"not computed: its argument at {path_text(failed_at)} failed")
             elif failed_at is not None:
                 reason = (None, f"not run: evaluation stopped at the failing node "
-                                f"{_path_text(failed_at)} first")
+                                f"{path_text(failed_at)} first")
         result = computed[path]
         evaluated = reason is None
         note, node_error = "", None
@@ -132,7 +134,7 @@ def story_of_batch(written: Expression, batch: pa.RecordBatch, row: int, mode: s
             form_path, why_not = reason
             note = why_not
             if root is not None and root != path:
-                note = f"not evaluated: inside {_path_text(root)}, which the row did not reach"
+                note = f"not evaluated: inside {path_text(root)}, which the row did not reach"
             if node_error and form_path is not None:
                 form = by_path[form_path]
                 note = f"would raise {node_error} here; {form.name} did not run it for this row"
@@ -140,7 +142,7 @@ def story_of_batch(written: Expression, batch: pa.RecordBatch, row: int, mode: s
         if node.is_call and node.function is not None and \
                 node.function.kind is FunctionKind.SPECIAL_FORM and evaluated and mode == "lazy":
             branch = ", ".join(taken.get(path, ())) or _no_branch(node)
-        stories.append(NodeStory(path, visible(str(node)), _label(node), value, evaluated,
+        stories.append(NodeStory(path, texts[path], _label(node), value, evaluated,
                                  branch, note, node_error, False, depth))
     value = None if error is not None else computed[()].value
     spared = tuple(s.note for s in stories if not s.evaluated and s.note.startswith("would raise"))
@@ -176,6 +178,29 @@ def _no_branch(node: Expression) -> str:
     return "none"
 
 
+_SMALL_SUBTREE = 64  # nodes: a subtree this small is written whole
+_ARG_CHARS = 40  # each argument of a bigger node's text is cut to this many characters
+
+
+def _node_texts(nodes) -> dict:
+    """Each node's text: whole for a small subtree, else its call over its arguments' cut
+    texts, so a 10,000-deep tree costs linear time (not one whole subtree per node)."""
+    sizes: dict = {}
+    texts: dict = {}
+    for path, node, _ in reversed(nodes):
+        size = 1 + sum(sizes[path.child(i)] for i in range(len(node.args))) if node.is_call \
+            else 1
+        sizes[path] = size
+        if size <= _SMALL_SUBTREE:
+            texts[path] = visible(str(node))
+        else:
+            args = [texts[path.child(i)] for i in range(len(node.args[:8]))]
+            args = [a if len(a) <= _ARG_CHARS else a[: _ARG_CHARS - 1] + "…" for a in args]
+            more = ", …" if len(node.args) > 8 else ""
+            texts[path] = f"{node.name}({', '.join(args)}{more})"
+    return texts
+
+
 def _with_decided(story: NodeStory) -> NodeStory:
     return NodeStory(story.path, story.expression, story.label, story.value, story.evaluated,
                      story.branch, story.note, story.error, True, story.depth)
@@ -187,19 +212,18 @@ def _label(node: Expression) -> str:
     return visible(str(node))
 
 
-def _path_text(path) -> str:
-    return "/".join(str(i) for i in path) if path else "root"
+def _walk(tree: Expression, root) -> list[tuple]:
+    """(path, node, depth) of every node, parents first (an explicit stack: deep trees work).
 
-
-def _walk(tree: Expression) -> list[tuple[tuple[int, ...], Expression, int]]:
-    """(path, node, depth) of every node, parents first (an explicit stack: deep trees work)."""
-    out, stack = [], [((), tree)]
+    Paths are `TreePath`s of the traced run's table (`root`), so extending, hashing and
+    comparing one costs O(1) at any depth, and they equal the trace's own paths."""
+    out, stack = [], [(root, tree)]
     while stack:
         path, node = stack.pop()
         out.append((path, node, len(path)))
         if node.is_call:
             for i in range(len(node.args) - 1, -1, -1):
-                stack.append((path + (i,), node.args[i]))
+                stack.append((path.child(i), node.args[i]))
     return out
 
 
@@ -218,14 +242,14 @@ def _compute(nodes, batch: pa.RecordBatch, mode: str) -> dict[tuple, _Computed]:
         if node.kind == "field":
             out[path] = _run(node, batch, mode)
             continue
-        kids = [out[path + (i,)] for i in range(len(node.args))]
+        kids = [out[path.child(i)] for i in range(len(node.args))]
         special = node.function is not None and node.function.kind is FunctionKind.SPECIAL_FORM
         if not (special and mode == "lazy"):
             failed = next((k for k in kids if k.error is not None), None)
             if failed is not None:
                 out[path] = _Computed(None, failed.error, True)
                 continue
-        args = [_as_argument(arg, kid, path + (i,), out)
+        args = [_as_argument(arg, kid, path.child(i), out)
                 for i, (arg, kid) in enumerate(zip(node.args, kids))]
         out[path] = _run(node.with_args(args), batch, mode)
     return out
@@ -236,7 +260,7 @@ def _as_argument(arg: Expression, kid: _Computed, path, out) -> Expression:
         return arg
     if arg.name == "make_struct" and kid.error is not None:
         # case_when's conditions: each as its value, a failing one as itself
-        return arg.with_args([_as_argument(a, out[path + (j,)], path + (j,), out)
+        return arg.with_args([_as_argument(a, out[path.child(j)], path.child(j), out)
                               for j, a in enumerate(arg.args)])
     if kid.error is not None or kid.value is None:
         return arg
@@ -259,7 +283,7 @@ def _skipped_subtrees(event, nodes, mode) -> dict[tuple, tuple[tuple, str]]:
         return {}
     by_form: dict[tuple, list] = {}
     for b in event.branches:
-        by_form.setdefault(tuple(b.path), []).append(b)
+        by_form.setdefault(b.path, []).append(b)
     tree = {p: n for p, n, _ in nodes}
     out = {}
     for form_path, branches in by_form.items():
@@ -273,17 +297,17 @@ def _skipped_subtrees(event, nodes, mode) -> dict[tuple, tuple[tuple, str]]:
     return out
 
 
-def _branch_child(form_path: tuple, branch) -> tuple:
+def _branch_child(form_path, branch):
     if branch.branch.startswith("when "):
-        return form_path + (0, int(branch.branch.split()[1]) - 1)
-    return form_path + (branch.arg_index,)
+        return form_path.child(0).child(int(branch.branch.split()[1]) - 1)
+    return form_path.child(branch.arg_index)
 
 
 def _taken_branches(event) -> dict[tuple, list[str]]:
     out: dict[tuple, list[str]] = {}
     for b in event.branches:
         if b.count and not b.branch.startswith("when "):
-            out.setdefault(tuple(b.path), []).append(b.branch)
+            out.setdefault(b.path, []).append(b.branch)
     return out
 
 
@@ -309,7 +333,7 @@ def _skip_roots(nodes, skipped: dict) -> dict[tuple, tuple | None]:
     """{path: the outermost skipped subtree it lies in, or None}, parents first (linear)."""
     out: dict[tuple, tuple | None] = {}
     for path, _, _ in nodes:
-        above = out.get(path[:-1]) if path else None
+        above = out.get(path.parent) if path else None
         out[path] = above if above is not None else (path if path in skipped else None)
     return out
 

@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from ..errors import TraceFormatError
 from ..late_bound import provide
+from ..tree_positions import TreePositions
 from ..visible_text import visible
 from .records import NodeStory, RowStory, TreeChange
 
@@ -38,16 +39,33 @@ def _value_out(value):
     return {"ipc": base64.b64encode(sink.getvalue().to_pybytes()).decode("ascii")}
 
 
+def _placed(nodes) -> list[tuple[int, int]]:
+    """Each node as (its parent's place in the list, its index under the parent): paths are
+    written as a table, so a 10,000-deep story is not 50 million path numbers."""
+    where = {}
+    out = []
+    for i, n in enumerate(nodes):
+        path = n.path
+        where[path] = i
+        if not path:
+            out.append((-1, 0))
+            continue
+        parent = path.parent if hasattr(path, "parent") else path[:-1]
+        last = path.last if hasattr(path, "last") else path[-1]
+        out.append((where[parent], last))
+    return out
+
+
 def story_to_json(story: RowStory) -> str:
     doc = {
         "format": FORMAT, "version": VERSION, "row": story.row, "mode": story.mode,
         "expression": story.expression, "evaluated_expression": story.evaluated_expression,
         "value": _value_out(story.value),
         "inputs": {k: _value_out(v) for k, v in story.inputs.items()},
-        "nodes": [{"path": list(n.path), "expression": n.expression, "label": n.label,
-                   "value": _value_out(n.value), "evaluated": n.evaluated, "branch": n.branch,
-                   "note": n.note, "error": n.error, "decided": n.decided, "depth": n.depth}
-                  for n in story.nodes],
+        "nodes": [{"parent": parent, "index": index, "expression": n.expression,
+                   "label": n.label, "value": _value_out(n.value), "evaluated": n.evaluated,
+                   "branch": n.branch, "note": n.note, "error": n.error, "decided": n.decided}
+                  for n, (parent, index) in zip(story.nodes, _placed(story.nodes))],
         "why": story.why, "error": story.error, "spared": list(story.spared),
         "changes": [{"pass": c.pass_name, "rule": c.rule, "reason": c.reason,
                      "path": list(c.path), "written": c.written, "evaluated": c.evaluated}
@@ -154,18 +172,26 @@ def story_from_json(text) -> RowStory:
     raw_nodes = r.get(doc, "nodes", list, "$")
     if len(raw_nodes) > MAX_NODES:
         r.fail("$.nodes", f"{len(raw_nodes):,} nodes is over {MAX_NODES:,}")
-    nodes = []
+    nodes, paths = [], []
     for i, raw in enumerate(raw_nodes):
         w = f"$.nodes[{i}]"
         if not isinstance(raw, dict):
             r.fail(w, "expected an object")
-        path = r.path(raw, "path", w)
+        parent = r.get(raw, "parent", int, w)
+        index = r.get(raw, "index", int, w)
+        if (i == 0) != (parent == -1) or not -1 <= parent < i or not 0 <= index < 2**31:
+            r.fail(w, "the first node is the root (parent -1); every other names an earlier "
+                      "node as its parent and its index under it")
+        path = TreePositions().root if parent == -1 else paths[parent].child(index)
+        paths.append(path)
         nodes.append(NodeStory(
             path=path, expression=r.text(raw, "expression", w), label=r.text(raw, "label", w),
             value=r.value(raw.get("value"), f"{w}.value"),
             evaluated=r.get(raw, "evaluated", bool, w), branch=r.text(raw, "branch", w, True),
             note=r.text(raw, "note", w), error=r.text(raw, "error", w, True),
             decided=r.get(raw, "decided", bool, w), depth=len(path)))
+    if len(set(paths)) != len(paths):
+        r.fail("$.nodes", "two nodes at one place")
     raw_inputs = r.get(doc, "inputs", dict, "$")
     if len(raw_inputs) > MAX_NODES:
         r.fail("$.inputs", "too many inputs")

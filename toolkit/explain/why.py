@@ -18,7 +18,7 @@ from ..expression import Expression
 from ..visible_text import visible
 from .value_text import value_text
 
-__all__ = ["Deciders", "explain_why", "null_note"]
+__all__ = ["Deciders", "explain_why", "null_note", "path_text"]
 
 _COMPARISONS = {"equal": "=", "not_equal": "!=", "less": "<", "less_equal": "<=",
                 "greater": ">", "greater_equal": ">="}
@@ -48,6 +48,17 @@ def _null(value) -> bool:
     return value is not None and not value.is_valid
 
 
+def path_text(path) -> str:
+    """A path for a sentence: `0/1/2`, `root`; a deep one by its ends and its depth."""
+    if not path:
+        return "root"
+    steps = tuple(path) if len(path) <= 12 else None
+    if steps is not None:
+        return "/".join(str(i) for i in steps)
+    last = path.last if hasattr(path, "last") else path[-1]  # O(1) on a TreePath
+    return f"…/{last} (depth {len(path)})"
+
+
 def _term(node: Expression) -> str:
     text = visible(str(node))
     return f"`{text}`" if len(text) <= 70 else f"`{text[:69]}…`"
@@ -59,8 +70,8 @@ def _chain(node: Expression, path: tuple, name: str) -> list[tuple[tuple, Expres
     while stack:
         p, n = stack.pop()
         if n.is_call and n.name == name and len(n.args) == 2:
-            stack.append((p + (1,), n.args[1]))
-            stack.append((p + (0,), n.args[0]))
+            stack.append((p.child(1), n.args[1]))
+            stack.append((p.child(0), n.args[0]))
         else:
             out.append((p, n))
     return out
@@ -70,13 +81,13 @@ def null_source(node: Expression, path: tuple, computed: dict) -> tuple[tuple, E
     """Follow a null down its first null argument to where it arose (a column or a call)."""
     while node.is_call:
         nulls = [i for i, a in enumerate(node.args)
-                 if path + (i,) in computed and _null(computed[path + (i,)].value)]
+                 if path.child(i) in computed and _null(computed[path.child(i)].value)]
         if node.name == "if_else":
             nulls = nulls[:1] if nulls[:1] == [0] else []
         if not nulls or node.name in ("case_when", "coalesce", "choose"):
             break
         i = nulls[0]
-        node, path = node.args[i], path + (i,)
+        node, path = node.args[i], path.child(i)
     return path, node
 
 
@@ -87,7 +98,7 @@ def null_note(node: Expression, path: tuple, computed: dict) -> str:
     if node.kind == "literal":
         return "null: a null literal"
     if node.name == "if_else":
-        cond = computed.get(path + (0,))
+        cond = computed.get(path.child(0))
         if cond is not None and _null(cond.value):
             return "null: the condition is null, so if_else gives null"
         return "null: the branch it took is null"
@@ -99,7 +110,7 @@ def null_note(node: Expression, path: tuple, computed: dict) -> str:
     if src_path != path:
         if src.kind == "field":
             return f"null: from column {visible(str(src))} (null in this row)"
-        return f"null: from {_term(src)} at {'/'.join(map(str, src_path))}"
+        return f"null: from {_term(src)} at {path_text(src_path)}"
     options = getattr(node, "options", None)
     extra = f" with its options ({visible(str(options))[:60]})" if options is not None else ""
     return f"null: {node.name}{extra} gives null for these non-null arguments"
@@ -110,7 +121,7 @@ def _operands(d: Deciders, node: Expression, path: tuple) -> str:
     for i, arg in enumerate(node.args):
         shown = _term(arg)
         if arg.kind != "literal":
-            shown += f" = {value_text(_value(d, path + (i,)))}"
+            shown += f" = {value_text(_value(d, path.child(i)))}"
         parts.append(shown)
     return ", ".join(parts)
 
@@ -157,10 +168,10 @@ def _says(d: Deciders, node: Expression, path: tuple, decided: set, depth: int, 
                 + tail)
     if node.is_call and node.name in ("invert", "not"):
         return f"{_term(node)} is {state} because " + _describe_bool(
-            d, node.args[0], path + (0,), decided, depth + 1)
+            d, node.args[0], path.child(0), decided, depth + 1)
     if node.is_call and node.name in _COMPARISONS:
         for i in range(len(node.args)):
-            decided.add(path + (i,))
+            decided.add(path.child(i))
         text = f"{_term(node)} is {state} (with {_operands(d, node, path)})"
         if state == "null":
             text += _null_origin(d, node, path, decided)
@@ -186,16 +197,16 @@ def explain_why(d: Deciders, value, error, event, spared, row: int = 0) -> tuple
     decided: set = set()
     if error is not None:
         facts = event.error
-        fpath = tuple(facts.path) if facts is not None and facts.path else ()
+        fpath = event.failed_path() or d.nodes[0][0]
         node = next((n for p, n, _ in d.nodes if p == fpath), d.tree)
         decided.add(fpath)
         inputs = _operands(d, node, fpath) if node.is_call else ""
         message = visible(re.sub(r"\bat row 0\b", f"at row {row:,}", str(error).splitlines()[0]))
-        where = "/".join(map(str, fpath)) if fpath else "root"
+        where = path_text(fpath)
         text = (f"evaluation fails at {where}, {_term(node)}"
                 + (f" (its arguments: {inputs})" if inputs else "") + f": {message}")
     elif value is not None and pa.types.is_boolean(value.type) and not _is(value, True):
-        said = _describe_bool(d, d.tree, (), decided)
+        said = _describe_bool(d, d.tree, d.nodes[0][0], decided)
         whole = f"{_term(d.tree)} is "
         state = "null" if _null(value) else "false"
         if said.startswith(whole) and d.tree.is_call and d.tree.name in (
@@ -207,8 +218,8 @@ def explain_why(d: Deciders, value, error, event, spared, row: int = 0) -> tuple
     else:
         text = f"the result is {value_text(value)}"
         if _null(value):
-            text += _null_origin(d, d.tree, (), decided)
-            decided.add(())
+            text += _null_origin(d, d.tree, d.nodes[0][0], decided)
+            decided.add(d.nodes[0][0])
     if spared:
         text += "; spared for this row: " + "; ".join(spared[:3])
         if len(spared) > 3:
