@@ -24,13 +24,13 @@ ROOT = os.path.join(os.path.dirname(__file__), "..")
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(__file__))
 
-import numpy as np  # noqa: E402
-import pyarrow as pa  # noqa: E402
-import pyarrow.compute as pc  # noqa: E402
-from timing import best_of_each  # noqa: E402
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from timing import best_of_each
 
-import toolkit as tk  # noqa: E402
-from toolkit.explain.rows import pick_rows  # noqa: E402
+import toolkit as tk
+from toolkit.explain.rows import pick_rows
 
 EXPR = ("if_else(a != 0, b / a, 0) + coalesce(c, a * 2) > 10 "
         "and (case when b > 100 then a * 1.5 when c < 0 then 0.0 else b - 1.0 end) < 500")

@@ -23,7 +23,7 @@ from ..heavy_imports import dataset as _dataset_module
 from ..parse import parse
 from ..visible_text import visible
 
-__all__ = ["MAX_EXPLAINED", "check_data", "PickedRows", "RowNotFoundError", "pick_rows", "source_kind"]
+__all__ = ["MAX_EXPLAINED", "PickedRows", "RowNotFoundError", "check_data", "pick_rows", "source_kind"]
 
 MAX_EXPLAINED = 10  # a predicate matching more rows explains the first ones and counts all
 _ROW_COLUMN = "__exprscope_row"

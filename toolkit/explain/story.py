@@ -109,15 +109,17 @@ def story_of_batch(written: Expression, batch: pa.RecordBatch, row: int, mode: s
     roots = _skip_roots(nodes, skipped)
     by_path = {p: n for p, n, _ in nodes}
     texts = _node_texts(nodes)
+    ran = _ran(nodes, stats)
     for path, node, depth in nodes:
         root = roots[path]
         reason = skipped[root] if root is not None else None
-        if reason is None and error is not None and path not in stats and path != failed_at:
-            if failed_at is not None and path.is_prefix_of(failed_at):
+        if reason is None and error is not None and failed_at is not None \
+                and path != failed_at:
+            if path.is_prefix_of(failed_at):
                 reason = (None, f"not computed: its argument at {path_text(failed_at)} failed")
-            elif failed_at is not None:
-                reason = (None, f"not run: evaluation stopped at the failing node "
-                                f"{path_text(failed_at)} first")
+            elif path not in ran:
+                reason = (None, ("not run: evaluation stopped at the failing node "
+                                 f"{path_text(failed_at)} first"))
         result = computed[path]
         evaluated = reason is None
         note, node_error = "", None
@@ -176,6 +178,17 @@ def _no_branch(node: Expression) -> str:
     if node.name == "if_else":
         return "none (the condition is null)"
     return "none"
+
+
+def _ran(nodes, stats) -> set:
+    """The nodes the traced run computed, or computed below (a case_when's conditions
+    struct is never computed whole: each condition runs as its own branch)."""
+    ran = set()
+    for path, node, _ in reversed(nodes):
+        if path in stats or any(path.child(i) in ran for i in range(len(node.args))
+                                if node.is_call):
+            ran.add(path)
+    return ran
 
 
 _SMALL_SUBTREE = 64  # nodes: a subtree this small is written whole

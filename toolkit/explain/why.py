@@ -77,14 +77,25 @@ def _chain(node: Expression, path: tuple, name: str) -> list[tuple[tuple, Expres
     return out
 
 
-def null_source(node: Expression, path: tuple, computed: dict) -> tuple[tuple, Expression]:
-    """Follow a null down its first null argument to where it arose (a column or a call)."""
+def null_source(node: Expression, path: tuple, computed: dict,
+                reached=None) -> tuple[tuple, Expression]:
+    """Follow a null down its first null argument to where it arose (a column or a call).
+
+    Through a special form it follows the branch the row took (`reached`: the paths the
+    row reached; without it, the walk stops at the form)."""
     while node.is_call:
         nulls = [i for i, a in enumerate(node.args)
                  if path.child(i) in computed and _null(computed[path.child(i)].value)]
-        if node.name == "if_else":
-            nulls = nulls[:1] if nulls[:1] == [0] else []
-        if not nulls or node.name in ("case_when", "coalesce", "choose"):
+        if node.name in ("if_else", "case_when", "coalesce", "choose"):
+            if node.name == "if_else" and nulls[:1] == [0]:
+                nulls = [0]
+            elif reached is not None:
+                first = 1 if node.name in ("if_else", "case_when", "choose") else 0
+                nulls = [i for i in nulls if i >= first and path.child(i) in reached]
+                nulls = nulls[-1:] if node.name == "coalesce" else nulls[:1]
+            else:
+                nulls = []
+        if not nulls:
             break
         i = nulls[0]
         node, path = node.args[i], path.child(i)
@@ -160,7 +171,7 @@ def _says(d: Deciders, node: Expression, path: tuple, decided: set, depth: int, 
         nulls = [(p, t) for p, t in terms if _null(_value(d, p))]
         tail = ""
         if state == "null" and nulls:
-            src_path, src = null_source(nulls[0][1], nulls[0][0], d.computed)
+            src_path, src = null_source(nulls[0][1], nulls[0][0], d.computed, d.evaluated)
             decided.add(src_path)
             if src.kind == "field":
                 tail = f"; the null comes from column {visible(str(src))}"
@@ -183,7 +194,7 @@ def _says(d: Deciders, node: Expression, path: tuple, decided: set, depth: int, 
 
 
 def _null_origin(d: Deciders, node: Expression, path: tuple, decided: set) -> str:
-    src_path, src = null_source(node, path, d.computed)
+    src_path, src = null_source(node, path, d.computed, d.evaluated)
     if src_path == path:
         return ""
     decided.add(src_path)
@@ -196,7 +207,6 @@ def explain_why(d: Deciders, value, error, event, spared, row: int = 0) -> tuple
     """The sentence for the row, and the paths of the nodes that decided it."""
     decided: set = set()
     if error is not None:
-        facts = event.error
         fpath = event.failed_path() or d.nodes[0][0]
         node = next((n for p, n, _ in d.nodes if p == fpath), d.tree)
         decided.add(fpath)
