@@ -17,6 +17,7 @@ __all__ = [
     "SubstraitError",
     "SelectionError",
     "InputError",
+    "RowNotFoundError",
     "SqlTypeError",
     "DotNotFound",
     "ArgumentError",
@@ -347,6 +348,10 @@ class SqlTypeError(ExprscopeError, ValueError):
 
 class InputError(ExprscopeError, ValueError):
     """A command-line input (a data file, a schema spec) that cannot be used."""
+
+
+class RowNotFoundError(InputError):
+    """The row asked about is not there: out of range, or no row matches the predicate."""
 
 
 class SelectionError(ExprscopeError, ValueError):

@@ -14,7 +14,9 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..errors import InputError
 from ..late_bound import mimebundle, operation
+from ..visible_text import visible
 
 __all__ = ["NodeStory", "RowStories", "RowStory", "TreeChange"]
 
@@ -100,7 +102,8 @@ class RowStory:
         for n in self.nodes:
             if n.path == path:
                 return n
-        raise KeyError(f"no node at {path!r}")
+        raise InputError(f"the story has no node at {visible(str(path))} "
+                         f"(its {len(self.nodes):,} nodes are numbered from root)")
 
     def to_json(self) -> str:
         return operation("row_story_to_json")(self)

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..bind import bind
-from ..errors import FieldRefError, InputError
+from ..errors import FieldRefError, InputError, RowNotFoundError
 from ..expression import Expression, from_pyarrow
 from ..expression_facts import conjuncts
 from ..heavy_imports import dataset as _dataset_module
@@ -27,10 +27,6 @@ __all__ = ["MAX_EXPLAINED", "PickedRows", "RowNotFoundError", "check_data", "pic
 
 MAX_EXPLAINED = 10  # a predicate matching more rows explains the first ones and counts all
 _ROW_COLUMN = "__exprscope_row"
-
-
-class RowNotFoundError(InputError):
-    """The row asked about is not there: out of range, or no row matches the predicate."""
 
 
 @dataclass(frozen=True)
