@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import toolkit as tk
-from toolkit.cli import main
+from toolkit.cli.command import main
 
 
 @pytest.fixture

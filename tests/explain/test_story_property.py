@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
-from tests.execution.expression_strategies import KINDS, ROOT, expressions, tables
+from tests.strategies.paired import KINDS, ROOT, expressions, tables
 from toolkit.errors import KernelError
-from toolkit.visible_text import visible
-from toolkit.visit import node_at
+from toolkit.model.visit import node_at
+from toolkit.support.visible_text import visible
 
 KIND_NAMES = sorted(KINDS) + [ROOT]
 

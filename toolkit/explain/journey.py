@@ -24,12 +24,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ExprscopeError, PlanError
-from ..expression import as_expression
-from ..late_bound import provide
-from ..parse import parse
+from ..model.expression import as_expression
 from ..plan import TableScan, create_physical_plan
 from ..plan.sources import TableSource
-from ..visible_text import visible
+from ..sql.parse import parse
+from ..support.late import provide
+from ..support.visible_text import visible
 from .journey_records import JoinPartners, RowJourney, Stop, WhyNot
 from .rows import MAX_EXPLAINED, RowNotFoundError, pick_rows
 from .story import explain_row

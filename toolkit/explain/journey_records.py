@@ -11,7 +11,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..late_bound import mimebundle
+from ..support.late import mimebundle
 from .records import RowStory
 
 __all__ = ["JoinPartners", "RowJourney", "Stop", "WhyNot"]

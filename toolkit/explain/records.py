@@ -15,8 +15,8 @@ from typing import Any
 import pyarrow as pa
 
 from ..errors import InputError
-from ..late_bound import mimebundle, operation
-from ..visible_text import visible
+from ..support.late import mimebundle, operation
+from ..support.visible_text import visible
 
 __all__ = ["NodeStory", "RowStories", "RowStory", "TreeChange"]
 

@@ -15,16 +15,17 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..bind import bind
 from ..errors import FieldRefError, InputError, RowNotFoundError
-from ..expression import Expression, from_pyarrow
-from ..expression_facts import conjuncts
-from ..heavy_imports import dataset as _dataset_module
-from ..parse import parse
-from ..visible_text import visible
+from ..functions.bind import bind
+from ..functions.facts import conjuncts
+from ..model.expression import Expression, from_pyarrow
+from ..sql.parse import parse
+from ..support import late
+from ..support.visible_text import visible
 
 __all__ = ["MAX_EXPLAINED", "PickedRows", "RowNotFoundError", "check_data", "pick_rows", "source_kind"]
 
+pyarrow_dataset = late.module("pyarrow.dataset")  # loaded when a Dataset is looked at
 MAX_EXPLAINED = 10  # a predicate matching more rows explains the first ones and counts all
 _ROW_COLUMN = "__exprscope_row"
 
@@ -51,7 +52,7 @@ def source_kind(data) -> str:
 
 def _is_dataset(data) -> bool:
     return type(data).__module__.startswith("pyarrow._dataset") and \
-        isinstance(data, _dataset_module().Dataset)
+        isinstance(data, pyarrow_dataset.Dataset)
 
 
 def check_data(data, who: str) -> None:

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from ..bind import bind
 from ..errors import FieldRefError, InputError, KernelError
 from ..execution import evaluate
-from ..expression import Expression, Literal, as_expression
 from ..functions import FunctionKind
+from ..functions.bind import bind
+from ..model.expression import Expression, Literal, as_expression
 from ..observe import Observer, observing, silenced
-from ..parse import parse
-from ..visible_text import visible
+from ..sql.parse import parse
+from ..support.visible_text import visible
 from .records import NodeStory, RowStories, RowStory, TreeChange
 from .rows import MAX_EXPLAINED, PickedRows, check_data, pick_rows
 from .value_text import value_text

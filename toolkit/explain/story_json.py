@@ -15,9 +15,9 @@ import json
 import pyarrow as pa
 
 from ..errors import TraceFormatError
-from ..late_bound import provide
-from ..tree_positions import TreePositions
-from ..visible_text import visible
+from ..rewrite.positions import TreePositions
+from ..support.late import provide
+from ..support.visible_text import visible
 from .records import NodeStory, RowStory, TreeChange
 
 __all__ = ["story_from_json", "story_to_json"]

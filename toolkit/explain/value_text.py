@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..visible_text import visible
+from ..support.visible_text import visible
 
 __all__ = ["MAX_VALUE_CHARS", "value_text"]
 

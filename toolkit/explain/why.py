@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from ..expression import Expression
-from ..visible_text import visible
+from ..model.expression import Expression
+from ..support.visible_text import visible
 from .value_text import value_text
 
 __all__ = ["Deciders", "explain_why", "null_note", "path_text"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..explain import RowJourney, WhyNot
 from ..explain.value_text import value_text
-from ..visible_text import visible
+from ..support.visible_text import visible
 from .labels import dot_text
 
 __all__ = ["draw_journey", "draw_why_not", "journey_lines", "why_not_lines"]
