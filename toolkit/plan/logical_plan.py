@@ -174,12 +174,12 @@ class LogicalPlan(FrozenNode):
     def explain_row(self, relation: str, row):
         """Where row `row` (a number or a predicate) of source `relation` goes in this plan,
         operator by operator, and why it is kept or dropped (a RowJourney)."""
-        return late_bound.operation("explain_plan_row")(self, relation, row)
+        return late.operation("explain_plan_row")(self, relation, row)
 
     def why_not(self, predicate):
         """The source rows compatible with `predicate` (expected in the output), each with
         its journey: which operator dropped each and why."""
-        return late_bound.operation("why_not")(self, predicate)
+        return late.operation("why_not")(self, predicate)
 
     def __str__(self) -> str:
         return plan_text(self)
