@@ -44,6 +44,7 @@ __all__ = [
     "BuildError",
     "BindError",
     "UnknownFunctionError",
+    "UnknownFunctionNameError",
     "ArityError",
     "NoKernelError",
     "UnboundError",
@@ -176,6 +177,21 @@ class UnknownFunctionError(BindError, KeyError):
 
     def __str__(self):
         return self.message
+
+
+class UnknownFunctionNameError(UnknownFunctionError, ParseError):
+    """Expression text that calls a function no one registered: like every parse error, a
+    caret under the name in the text, and the near names. Both an UnknownFunctionError (what
+    binding raises for the same name) and a ParseError (where `parse` found it)."""
+
+    def __init__(self, name: str, suggestions, text: str, position: int, width: int):
+        self.name = name
+        self.suggestions = tuple(suggestions)
+        near = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" \
+            if self.suggestions else ""
+        ParseError.__init__(self, f"no function is called {visible(name)!r}{near}", text,
+                            position, width)
+        self.message = Exception.__str__(self)
 
 
 class ArityError(BindError):
