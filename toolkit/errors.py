@@ -49,6 +49,7 @@ __all__ = [
     "NoKernelError",
     "UnboundError",
     "KernelError",
+    "EndlessCallError",
     "PyarrowConversionError",
     "TraceFormatError",
     "caret_snippet",
@@ -236,6 +237,15 @@ class KernelError(ExprscopeError, ArithmeticError):
         where = f" in {visible(str(node))}" if node is not None else ""
         at_row = f" at row {row}" if row is not None else ""
         super().__init__(f"{visible_lines(message)}{where}{at_row}")
+
+
+class EndlessCallError(BindError, ValueError):
+    """A call Arrow's kernel would never finish (a split on a pattern that matches the empty
+    string): refused when it binds, and again before its kernel runs."""
+
+    def __init__(self, message: str, function: str = ""):
+        self.function = function
+        super().__init__(message)
 
 
 class PyarrowConversionError(ExprscopeError, ValueError):
