@@ -20,8 +20,8 @@ import pyarrow.types as pat
 
 from ..bounded_cache import ObjectCache
 from ..errors import BindError, RegistryError
-from .function import Arity, Function, InputType, Kernel, NullHandling, OutputType
 from .endless_calls import ENDLESS_NAMES, guarded_execute, refuse_endless
+from .function import Arity, Function, InputType, Kernel, NullHandling, OutputType
 from .init_checks import requires_options
 from .registry import define, has_function, register_later
 from .types import ANY, TIME_UNITS, computed, exact, fixed, of_kind, same_as, timestamp_unit

@@ -24,7 +24,6 @@ import functools
 import pyarrow as pa
 import pyarrow.compute as pc
 
-
 from ..errors import EndlessCallError
 from ..options import option_values
 from ..visible_text import visible
