@@ -37,6 +37,7 @@ from .errors import (  # noqa: F401
     ArityError,
     BindError,
     BuildError,
+    EndlessCallError,
     ExprscopeError,
     FieldRefError,
     KernelError,
@@ -45,6 +46,7 @@ from .errors import (  # noqa: F401
     SubstraitError,
     UnboundError,
     UnknownFunctionError,
+    UnknownFunctionNameError,
 )
 from .execution import SelectionVector, evaluate  # noqa: F401
 from .expression import Call, Expression, Literal, Parameter, from_pyarrow  # noqa: F401
