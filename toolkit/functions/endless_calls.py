@@ -25,8 +25,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import EndlessCallError
-from ..options import option_values
-from ..visible_text import visible
+from ..model.options import option_values
+from ..support.visible_text import visible
 from .function import call_pyarrow
 
 __all__ = ["ENDLESS_NAMES", "can_match_empty", "endless_reason", "guarded_execute",

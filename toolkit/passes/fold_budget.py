@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..options import option_values
+from ..model.options import option_values
 
 __all__ = ["FOLD_BUDGET_BYTES", "affordable", "fits_budget"]
 
