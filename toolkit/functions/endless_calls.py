@@ -36,8 +36,8 @@ ENDLESS_NAMES = ("split_pattern_regex", "replace_substring_regex", "replace_subs
 
 # Every context an RE2 empty match can depend on: the start or end of the text or of a line,
 # a word character or not on either side (RE2 has no lookaround; `\b` is ASCII words).
-_PROBES = pa.array(["", "a", " ", "\n", "aa", "a ", " a", "  ", "a\n", "\na", "\n\n", " \n",
-                    "\n ", "a a", "a\na", "é", "_1"], pa.string())
+_PROBES = ["", "a", " ", "\n", "aa", "a ", " a", "  ", "a\n", "\na", "\n\n", " \n", "\n ", "a a",
+           "a\na", "é", "_1"]
 _OPEN, _CLOSE = "\x01", "\x02"  # around each match: an empty match leaves them side by side
 
 @functools.lru_cache(maxsize=1024)
@@ -49,7 +49,8 @@ def can_match_empty(pattern: str) -> bool:
     number of replacements, which finishes); the markers side by side mean an empty
     match. A pattern RE2 rejects raises its ArrowInvalid.
     """
-    marked = pc.replace_substring_regex(_PROBES, pattern=pattern,
+    probes = pa.array(_PROBES, pa.string())  # built here: pa.array looks for pandas
+    marked = pc.replace_substring_regex(probes, pattern=pattern,
                                         replacement=f"{_OPEN}\\0{_CLOSE}", max_replacements=-1)
     return bool(pc.any(pc.match_substring(marked, _OPEN + _CLOSE)).as_py())
 
