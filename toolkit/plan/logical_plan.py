@@ -26,7 +26,7 @@ from .frozen import FrozenNode
 from .invariants import UNIQUE_NAMES, report
 from .logical_field import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
-from .plan_text import plan_text
+from .plan_text import expression_text, plan_text
 from .sources import Source, as_source
 
 __all__ = [
@@ -71,7 +71,7 @@ def _exprs_equal(a: Sequence[Expression], b: Sequence[Expression]) -> bool:
 
 
 def _aliased(expr: Expression, name: str) -> str:
-    text = expr.to_string()
+    text = expression_text(expr)
     natural = output_name(expr)
     if natural == name or (expr.is_field and text.endswith("." + name)):
         return text
@@ -296,7 +296,7 @@ class Filter(LogicalPlan):
         self.schema = input.schema  # a filter creates no schema
 
     def label(self) -> str:
-        return f"Filter: {self.predicate}"
+        return f"Filter: {expression_text(self.predicate)}"
 
     def expressions(self):
         return [self.predicate]
@@ -337,7 +337,7 @@ class Aggregate(LogicalPlan):
 
     def label(self) -> str:
         groups = ", ".join(_aliased(e, n) for e, n in zip(self.group_exprs, self.group_names))
-        aggs = ", ".join(f"{a.to_string()} AS {a.name}" for a in self.aggregates)
+        aggs = ", ".join(f"{a.to_string(short=True)} AS {a.name}" for a in self.aggregates)
         return f"Aggregate: groupBy=[{groups}], aggr=[{aggs}]"
 
     def expressions(self):
@@ -412,7 +412,7 @@ class SortKey:
     nulls_first: bool = False
 
     def to_string(self) -> str:
-        return (f"{self.expr} {'ASC' if self.ascending else 'DESC'} "
+        return (f"{expression_text(self.expr)} {'ASC' if self.ascending else 'DESC'} "
                 f"NULLS {'FIRST' if self.nulls_first else 'LAST'}")
 
 
