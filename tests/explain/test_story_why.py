@@ -66,9 +66,9 @@ def test_a_short_circuited_term_and_a_coalesce_argument_are_not_evaluated(table)
     assert not story.node("1").evaluated
     assert "left term is false" in story.node("1").note
     story = tk.explain_row("coalesce(a, b + 1)", table, 1)
-    assert story.value.as_py() == 2 and story.node("root").branch == "arg 1"
+    assert story.value.as_py() == 2 and story.node("root").branch == "arg 0"
     assert story.node("0").evaluated and not story.node("1").evaluated
-    assert "coalesce took arg 1, the first non-null" in story.node("1").note
+    assert "coalesce took arg 0, the first non-null" in story.node("1").note
     story = tk.explain_row("coalesce(a, b / 0)", table, 1)
     assert "would raise divide failed: divide by zero in divide(b, 0) at row 1 here; " \
         "coalesce did not run it" in story.node("1").note
