@@ -1,0 +1,101 @@
+"""Spark's plan text (`treeString`, the sections of `explain("extended")`) as a tree of nodes.
+
+Spark prints a plan one node a line, each line led by its depth in three-column
+steps (`+- ` the last child, `:- ` another child, `:  ` and spaces the lines
+between); a subquery's plan hangs under the node whose expression holds it, in
+the same notation. Each node keeps its line's text, so two plans compare node by
+node by position and text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import UsageError
+
+__all__ = ["PlanNode", "explain_sections", "node_name", "plan_tree", "strip_ids"]
+
+MAX_LINES = 20_000  # a plan text longer than this is not a plan Spark printed for one query
+_LEAD = re.compile(r"^[ :+\-|]*")
+_IDS = re.compile(r"#\d+L?")
+
+
+@dataclass
+class PlanNode:
+    text: str
+    children: list[PlanNode] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return node_name(self.text)
+
+    def walk(self, path: tuple = ()):
+        """(path, node) pairs, pre-order, with an explicit stack."""
+        stack = [(path, self)]
+        while stack:
+            p, node = stack.pop()
+            yield p, node
+            stack.extend(((*p, i), c) for i, c in reversed(list(enumerate(node.children))))
+
+
+def node_name(text: str) -> str:
+    """The operator of a node's text: `Filter` of `Filter (a#1 > 3)`, `Project` of `*(2) Project`."""
+    body = re.sub(r"^\*\(\d+\)\s*", "", text)
+    m = re.match(r"[A-Za-z_][\w$]*", body)
+    return m.group(0) if m else body[:20]
+
+
+def strip_ids(text: str) -> str:
+    """The text without Spark's expression ids (`a#12` → `a`), which each run mints afresh."""
+    return _IDS.sub("", text)
+
+
+def plan_tree(text: str) -> PlanNode:
+    """The tree of a plan as Spark prints it; a UsageError for text that is not one."""
+    if not isinstance(text, str):
+        raise UsageError(f"a Spark plan text must be a str, not {type(text).__name__}")
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        raise UsageError("the Spark plan text is empty")
+    if len(lines) > MAX_LINES:
+        raise UsageError(f"the Spark plan text has {len(lines):,} lines, more than "
+                         f"{MAX_LINES:,}")
+    stack: list[tuple[int, PlanNode]] = []
+    root = None
+    for number, line in enumerate(lines, 1):
+        lead = _LEAD.match(line).group(0)
+        # a node's text never starts with a tree character; a lead ends at its "+- "/":- "
+        depth = (len(lead) + 1) // 3 if lead else 0
+        node = PlanNode(line[len(lead):].rstrip())
+        if root is None:
+            if depth:
+                raise UsageError(f"line 1 of the Spark plan text is indented: {line[:60]!r}")
+            root = node
+            stack = [(0, node)]
+            continue
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        if not stack:
+            raise UsageError(f"line {number} of the Spark plan text has no parent: "
+                             f"{line[:60]!r}")
+        stack[-1][1].children.append(node)
+        stack.append((depth, node))
+    return root
+
+
+_SECTION = re.compile(r"^== (.+) ==$")
+
+
+def explain_sections(text: str) -> dict[str, str]:
+    """{"Parsed Logical Plan": text, ...}: the sections of Spark's `explain("extended")`."""
+    sections: dict[str, list[str]] = {}
+    current = None
+    for line in text.splitlines():
+        m = _SECTION.match(line.strip())
+        if m:
+            current = m.group(1)
+            sections[current] = []
+        elif current is not None:
+            sections[current].append(line)
+    return {k: "\n".join(v).strip("\n") for k, v in sections.items()}
