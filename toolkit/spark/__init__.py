@@ -10,6 +10,7 @@
 `import toolkit` never imports this package (nor pyspark); import it explicitly.
 """
 
+from .catalyst import CatalystStep, CatalystSteps, catalyst_steps  # noqa: F401
 from .compare import Comparison, Difference, compare  # noqa: F401
 from .dataframe import dataframe  # noqa: F401
 from .engine_trace import EngineTrace  # noqa: F401
@@ -26,4 +27,3 @@ from .session import session  # noqa: F401
 from .source import SparkSource  # noqa: F401  (importing it lets plan.scan read DataFrames)
 from .to_column import to_column, translatable_names  # noqa: F401
 from .types import from_spark_type, to_spark_type, to_struct_type  # noqa: F401
-from .catalyst import CatalystStep, CatalystSteps, catalyst_steps  # noqa: F401

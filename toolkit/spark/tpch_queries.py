@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .errors import SparkArgumentError
 
-__all__ = ["TABLES", "sql", "register_views"]
+__all__ = ["TABLES", "register_views", "sql"]
 
 TABLES = ("lineitem", "orders", "customer", "part", "partsupp", "supplier", "nation", "region")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["CatalystSteps", "CatalystStep", "PlanComparison", "RuleTime", "SparkCheck"]
+__all__ = ["CatalystStep", "CatalystSteps", "PlanComparison", "RuleTime", "SparkCheck"]
 
 PHASES = ("analyzer", "optimizer", "physical")
 
@@ -98,8 +98,10 @@ class CatalystSteps:
     comparison: PlanComparison
     rule_times: tuple[RuleTime, ...] = ()  # Spark's own run, slowest first
     excluded_rules: tuple[str, ...] = ()
-    analyzed_plan: str = ""
-    executed_plan: str = ""
+    analyzed_plan: str = ""  # Spark's analyzed plan
+    analyzer_comparison: PlanComparison | None = None  # the stepped analyzer's against it
+    executed_plan: str = ""  # Spark's executedPlan
+    physical_comparison: PlanComparison | None = None  # the stepped preparation's against it
     seconds: float = 0.0  # the whole stepping, wall clock
     optimizer_seconds: float = 0.0  # the optimizer's stepping alone, wall clock
     spark_seconds: float = 0.0  # Spark's own optimization of the same plan, wall clock

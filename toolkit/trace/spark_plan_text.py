@@ -18,7 +18,9 @@ __all__ = ["PlanNode", "explain_sections", "node_name", "plan_tree", "strip_ids"
 
 MAX_LINES = 20_000  # a plan text longer than this is not a plan Spark printed for one query
 _LEAD = re.compile(r"^[ :+\-|]*")
-_IDS = re.compile(r"#\d+L?")
+# expression ids (`a#12`, `a#12L`), the ids of CTE definitions and their references, and
+# the ids of physical plan nodes (exchanges)
+_IDS = re.compile(r"#\d+L?|(?<=CTERelationDef )\d+|(?<=CTERelationRef )\d+|(?<=plan_id=)\d+")
 
 
 @dataclass
@@ -47,7 +49,8 @@ def node_name(text: str) -> str:
 
 
 def strip_ids(text: str) -> str:
-    """The text without Spark's expression ids (`a#12` → `a`), which each run mints afresh."""
+    """The text without the ids each Spark run mints afresh: expression ids (`a#12` → `a`)
+    CTE ids and physical plan ids."""
     return _IDS.sub("", text)
 
 

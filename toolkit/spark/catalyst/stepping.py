@@ -19,7 +19,7 @@ from ...trace.catalyst_steps import CatalystStep
 from .checks import integrity_checks
 from .jvm import JVM_ERRORS, java_message, seq, short_rule_name
 
-__all__ = ["Batch", "StepperRun", "Stepper", "batches_of"]
+__all__ = ["Batch", "Stepper", "StepperRun", "batches_of"]
 
 _FINISH_ANALYSIS = "Optimizer$FinishAnalysis"
 _OPTIMIZE_SUBQUERIES = "Optimizer$OptimizeSubqueries"

@@ -14,6 +14,7 @@ is compared with.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from ...errors import UsageError
 from ...trace.catalyst_steps import CatalystStep, CatalystSteps, PlanComparison, RuleTime
@@ -51,7 +52,7 @@ def catalyst_steps(query, spark=None, *, checks: bool = True,
 
     analyzer = Stepper(session, "analyzer", checks=False)
     analyzed_run = analyzer.run(qe.logical().clone(), batches_of(state.analyzer()))
-    analyzed_plan = str(qe.analyzed().treeString())
+    analyzer_comparison = compare_plans(analyzed_run.plan, qe.analyzed())
 
     optimizer = state.optimizer()
     batches = batches_of(optimizer)
@@ -63,22 +64,23 @@ def catalyst_steps(query, spark=None, *, checks: bool = True,
 
     spark_seconds, rule_times, optimized, optimized_text, comparison = _spark_run(
         jvm, optimizer, source, qe, run)
-    physical_steps, executed = ((), "")
+    prepared = PhysicalRun((), 0, "", None)
     if physical and not run.threw and optimized is not None:
-        physical_steps, executed = _physical(session, qe)
+        prepared = _physical(qe)
     seconds = time.perf_counter() - started
     return CatalystSteps(
         query=text,
-        steps=analyzed_run.steps + run.steps + physical_steps,
-        rule_calls=analyzer.calls + stepper.calls + len(_preparations(qe) if physical_steps
-                                                        else ()),
+        steps=analyzed_run.steps + run.steps + prepared.steps,
+        rule_calls=analyzer.calls + stepper.calls + prepared.calls,
         final_plan=str(run.plan.treeString()),
         optimized_plan=optimized_text,
         comparison=comparison,
         rule_times=rule_times,
         excluded_rules=_excluded(session),
-        analyzed_plan=analyzed_plan,
-        executed_plan=executed,
+        analyzed_plan=str(qe.analyzed().treeString()),
+        analyzer_comparison=analyzer_comparison,
+        executed_plan=prepared.executed_plan,
+        physical_comparison=prepared.comparison,
         seconds=seconds,
         optimizer_seconds=optimizer_seconds,
         spark_seconds=spark_seconds,
@@ -156,16 +158,23 @@ def first_difference(ours: str, theirs: str) -> str:
     return f"the stepped plan has {len(a)} lines, Spark's {len(b)}"
 
 
-def _preparations(qe) -> list:
-    return seq(qe.preparations())
+@dataclass(frozen=True)
+class PhysicalRun:
+    """The physical preparation stepped: its steps, its rule calls, Spark's executedPlan."""
+
+    steps: tuple[CatalystStep, ...]
+    calls: int
+    executed_plan: str
+    comparison: PlanComparison | None
 
 
-def _physical(session, qe) -> tuple[tuple[CatalystStep, ...], str]:
+def _physical(qe) -> PhysicalRun:
     """The preparation rules folded over `sparkPlan` as `prepareForExecution` folds them."""
     plan = qe.sparkPlan().clone()
     text = str(plan.treeString())
     steps = []
-    for rule in _preparations(qe):
+    rules = seq(qe.preparations())
+    for rule in rules:
         name = str(rule.ruleName())
         start = time.perf_counter()
         try:
@@ -182,7 +191,9 @@ def _physical(session, qe) -> tuple[tuple[CatalystStep, ...], str]:
                                       text, after, elapsed=elapsed))
             text = after
         plan = result
-    return tuple(steps), str(qe.executedPlan().treeString())
+    executed = qe.executedPlan()
+    return PhysicalRun(tuple(steps), len(rules), str(executed.treeString()),
+                       compare_plans(plan, executed))
 
 
 def _excluded(session) -> tuple[str, ...]:
