@@ -19,11 +19,13 @@ from .. import heavy_imports
 from ..errors import UsageError
 from ..expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+from ..trace.catalyst_steps import CatalystStep, CatalystSteps
 from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
 from ..trace.steps import branch_target, step_title
 from ..trace.tracer import Trace
 from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
+from .catalyst_dot import catalyst_dot, catalyst_step_dot
 from .dot_style import (
     ERROR_STYLE,
     FONT,
@@ -153,6 +155,9 @@ def _draw(g, obj, prefix: str, max_nodes: int, window: TreeWindow = TreeWindow()
         _draw_invariant(g, obj, prefix)
     elif isinstance(obj, PlanRuleEvent):
         _draw_plan_rule(g, obj, prefix)
+    elif isinstance(obj, (CatalystSteps, CatalystStep)):
+        picture = catalyst_dot(obj) if isinstance(obj, CatalystSteps) else catalyst_step_dot(obj)
+        g.body.extend(picture.body)
     elif isinstance(obj, Expression):
         shown = _draw_tree(g, obj, prefix, max_nodes, _Look(), window)
         _caption(g, _window_lines(window), shown)

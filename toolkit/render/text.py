@@ -23,11 +23,13 @@ from ..errors import UsageError
 from ..expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..scan import ScanExplanation
+from ..trace.catalyst_steps import CatalystStep, CatalystSteps
 from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
 from ..trace.recorded_error import error_facts
 from ..trace.steps import branch_target, step_title
 from ..trace.tracer import Trace
 from .branch_table import NULL_BECAUSE, null_selections
+from .catalyst_text import catalyst_lines, catalyst_step_lines
 from .labels import (
     CONDITIONS_RAN,
     arg_role,
@@ -203,6 +205,10 @@ def _lines(obj, paint) -> list[str]:
         return _invariant_lines(obj, paint)
     if isinstance(obj, PlanRuleEvent):
         return _plan_rule_lines(obj, paint)
+    if isinstance(obj, CatalystSteps):
+        return catalyst_lines(obj, paint)
+    if isinstance(obj, CatalystStep):
+        return catalyst_step_lines(obj, paint)
     if isinstance(obj, Expression):
         return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead,
                            indent_cap=paint.indent_cap)

@@ -262,6 +262,17 @@ def sql(n: int) -> str:
     return _QUERIES[n].strip()
 
 
+def chain_join(relations: int = 22) -> str:
+    """A join of `relations` copies of nation, each on the last's key, filtered at the far end:
+    a query with as many relations as TPC-H's largest has tables times three."""
+    if not isinstance(relations, int) or not 2 <= relations <= 200:
+        raise SparkArgumentError(f"a chain join takes 2 to 200 relations, not {relations!r}")
+    joins = "\n".join(f"join nation n{i} on n{i}.n_nationkey = n{i - 1}.n_nationkey"
+                      for i in range(2, relations + 1))
+    return (f"select n1.n_name, n{relations}.n_comment\nfrom nation n1\n{joins}\n"
+            f"where n{relations}.n_regionkey = 1 and n1.n_name like 'A%'")
+
+
 def register_views(spark, paths: dict[str, str]) -> None:
     """Each of `paths` ({table: parquet path}) as a temporary view of that name in `spark`."""
     for name, path in paths.items():

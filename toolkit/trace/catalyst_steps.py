@@ -52,8 +52,7 @@ class CatalystStep:
     @property
     def title(self) -> str:
         where = f" · {self.scope}" if self.scope else ""
-        return (f"{self.phase} · {self.batch} · iteration {self.iteration} · "
-                f"{self.rule}{where}")
+        return f"{self.rule}{where} · {self.phase} · {self.batch} · iteration {self.iteration}"
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 Spark prints a plan one node a line, each line led by its depth in three-column
 steps (`+- ` the last child, `:- ` another child, `:  ` and spaces the lines
 between); a subquery's plan hangs under the node whose expression holds it, in
-the same notation. Each node keeps its line's text, so two plans compare node by
+the same notation, two levels below that node. Each node keeps its line's text, so two plans compare node by
 node by position and text.
 """
 
@@ -27,6 +27,7 @@ _IDS = re.compile(r"#\d+L?|(?<=CTERelationDef )\d+|(?<=CTERelationRef )\d+|(?<=p
 class PlanNode:
     text: str
     children: list[PlanNode] = field(default_factory=list)
+    subquery: bool = False  # the root of a subquery's plan, held by its parent's expression
 
     @property
     def name(self) -> str:
@@ -82,6 +83,7 @@ def plan_tree(text: str) -> PlanNode:
         if not stack:
             raise UsageError(f"line {number} of the Spark plan text has no parent: "
                              f"{line[:60]!r}")
+        node.subquery = depth >= stack[-1][0] + 2
         stack[-1][1].children.append(node)
         stack.append((depth, node))
     return root
