@@ -18,10 +18,12 @@ from ..expression import Expression
 from ..observe import EvalEvent, InvariantCheck, PassEvent
 from ..scalar_values import value_text
 from ..scan import ScanExplanation
+from ..trace.catalyst_steps import CatalystSteps
 from ..trace.recorded_error import error_facts
 from ..trace.steps import step_title
 from ..trace.tracer import Trace
 from .branch_table import NOT_REACHED, BranchTable, is_value_branch
+from .catalyst_html import catalyst_report_html
 from .dot import to_dot
 from .dot_style import STATUS_STYLE
 from .labels import MAX_FORM_COLUMNS, bounded_text, html_text, path_text
@@ -110,6 +112,8 @@ def write_report(trace: Trace, path, title: str = "exprscope report") -> Path:
     as needed)."""
     if isinstance(trace, ScanExplanation):
         page = scan_report_html(trace, title, _CSP)
+    elif isinstance(trace, CatalystSteps):
+        page = catalyst_report_html(trace, title, _CSP)
     else:
         page = report_html(trace if isinstance(trace, Trace) else Trace(list(trace)), title)
     target = Path(os.fspath(path))
