@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import late_bound
+
 __all__ = ["CatalystStep", "CatalystSteps", "PlanComparison", "RuleTime", "SparkCheck"]
 
 PHASES = ("analyzer", "optimizer", "physical")
@@ -48,6 +50,9 @@ class CatalystStep:
     @property
     def failed(self) -> bool:
         return self.error is not None or any(not c.ok for c in self.checks)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return late_bound.mimebundle(self)
 
     @property
     def title(self) -> str:
@@ -120,3 +125,6 @@ class CatalystSteps:
 
     def phase(self, name: str) -> tuple[CatalystStep, ...]:
         return tuple(s for s in self.steps if s.phase == name)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return late_bound.mimebundle(self)
