@@ -126,7 +126,8 @@ def test_the_cycle_finder_finds_a_cycle():
 # our own modules that exist to carry a heavy dependency, loaded on first use
 CARRIERS = {"toolkit.sql_reader",  # sqlglot
             "toolkit.cli_substrait",  # the substrait package's protobuf classes
-            "widgets.substrait_display"}  # the same
+            "widgets.substrait_display",  # the same
+            "toolkit.spark"}  # pyspark: the CLI's catalyst command and %%catalyst load it
 
 
 def test_own_modules_are_imported_at_the_top():

@@ -24,7 +24,7 @@ import pyarrow as pa
 
 import toolkit as tk
 
-from . import heavy_imports
+from . import cli_catalyst, heavy_imports
 from .cli_inputs import load_data, parse_schema_spec
 from .errors import (
     BindError,
@@ -61,7 +61,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="exprscope",
                      description="Explain and debug Arrow-style columnar expressions.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{explain,trace,scan}")
+    sub = parser.add_subparsers(dest="command", required=True,
+                                metavar="{explain,trace,scan,catalyst}")
 
     def common(p, data_required: bool):
         p.add_argument("expr", nargs="?",
@@ -110,12 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="files listed in the terminal (default 50; the report lists all)")
     scan.add_argument("--color", dest="color", action="store_true", default=None,
                       help="color the text even when not on a terminal")
+    cli_catalyst.add_parser(sub)
     return parser
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    commands = {"explain": _explain, "trace": _trace, "scan": _scan}
+    commands = {"explain": _explain, "trace": _trace, "scan": _scan,
+                "catalyst": cli_catalyst.run}
     try:
         return commands[args.command](args)
     except ParseError as exc:

@@ -14,6 +14,7 @@ MARK = {"same": " ", "moved": "↕", "changed": "~", "added": "+", "removed": "-
 PAINT = {"moved": "moved", "changed": "changed", "added": "added", "removed": "removed"}
 TOUCHED_SHOWN = 6  # a step in the trace's list shows this many changed nodes
 TIMES_SHOWN = 8
+UNPRINTED = "the plan text is the same: the rule changed what Spark's treeString does not print"
 
 
 def _fit(text: str, room: int) -> str:
@@ -79,6 +80,8 @@ def _step_summary(number: int, step: CatalystStep, paint, width: int) -> list[st
             lines.append("    " + paint(_fit(f"✗ {c.name}: {c.message}", width - 4), "fail"))
     diff = plan_diff(step.before, step.after)
     touched = diff.touched
+    if not touched:
+        lines.append(paint("    " + _fit(UNPRINTED, width - 4), "dim"))
     for status, text in touched[:TOUCHED_SHOWN]:
         lines.append(f"    {paint(MARK[status], PAINT[status])} "
                      f"{_fit(text, width - 6)}")
@@ -103,6 +106,8 @@ def catalyst_step_lines(step: CatalystStep, paint) -> list[str]:
         lines += _tree_lines(step.before, None, paint)
         return lines
     diff = plan_diff(step.before, step.after)
+    if step.before == step.after:
+        lines.append(paint(_fit(UNPRINTED, width), "dim"))
     lines += _tree_lines(step.after, diff, paint)
     for text in diff.removed:
         lines.append(f"{paint(MARK['removed'], 'removed')} {_fit(text, width - 2)}")
