@@ -48,7 +48,8 @@ def _query_text(path: str) -> str:
         raise InputError(f"QUERY.sql {visible(path)} has {size:,} bytes, more than "
                          f"{MAX_SQL_BYTES:,}: give one query")
     try:
-        text = open(path, encoding="utf-8").read()
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
     except UnicodeDecodeError as exc:
         raise InputError(f"QUERY.sql {visible(path)} is not UTF-8 text (byte {exc.start:,})") \
             from None

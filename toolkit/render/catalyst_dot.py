@@ -118,9 +118,11 @@ def _checks_row(step: CatalystStep) -> list[str]:
 def catalyst_step_dot(step: CatalystStep, number: int | None = None):
     g = _graph("catalyst_step")
     lead = f"{number}. " if number is not None else ""
-    lines = [f'<B>{dot_text(lead + step.rule + (f" ({step.scope})" if step.scope else ""), None)}'
-             "</B>",
-             f'<FONT POINT-SIZE="10">{dot_text(f"{step.phase} · batch {step.batch} · iteration {step.iteration} · {step.elapsed * 1000:,.1f} ms", CAPTION_CHARS)}</FONT>']
+    name = lead + step.rule + (f" ({step.scope})" if step.scope else "")
+    where = (f"{step.phase} · batch {step.batch} · iteration {step.iteration} · "
+             f"{step.elapsed * 1000:,.1f} ms")
+    lines = [f"<B>{dot_text(name, None)}</B>",
+             f'<FONT POINT-SIZE="10">{dot_text(where, CAPTION_CHARS)}</FONT>']
     lines += _checks_row(step)
     if step.error is not None:
         drawn, total = _draw_plan(g, plan_tree(step.before), "n")

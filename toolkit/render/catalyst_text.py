@@ -70,8 +70,8 @@ def _step_summary(number: int, step: CatalystStep, paint, width: int) -> list[st
     tail = f"  {_checks_text(step)}  {_ms(step.elapsed)}".rstrip()
     room = width - len(head) - len(tail) - 3
     where = " · " + _fit(f"{step.batch} · it. {step.iteration}", room) if room >= 12 else ""
-    lines = [f"{paint(head, 'rule')}{paint(where, 'dim')}"
-             f"{paint(tail, 'fail' if step.failed else 'dim')}"]
+    status = paint(tail, "fail" if step.failed else "dim")
+    lines = [f"{paint(head, 'rule')}{paint(where, 'dim')}{status}"]
     if step.error is not None:
         lines.append("    " + paint(_fit(step.error, width - 4), "fail"))
         return lines
