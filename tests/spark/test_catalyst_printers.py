@@ -10,7 +10,7 @@ import pytest
 
 import toolkit as tk
 from toolkit import cli
-from toolkit.render.spark_plan_diff import plan_diff
+from toolkit.trace.spark_plan_diff import plan_diff
 from toolkit.render.text import display_width
 from toolkit.spark import catalyst_steps, tpch
 from toolkit.spark import tpch_queries as Q

@@ -16,7 +16,7 @@ from ..trace.catalyst_steps import CatalystStep, CatalystSteps
 from ..trace.spark_plan_text import PlanNode, plan_tree
 from .dot_style import FONT, STATUS_STYLE
 from .labels import dot_text, dot_tooltip
-from .spark_plan_diff import plan_diff
+from ..trace.spark_plan_diff import plan_diff
 
 __all__ = ["catalyst_dot", "catalyst_step_dot"]
 

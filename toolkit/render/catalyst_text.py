@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..trace.catalyst_steps import CatalystStep, CatalystSteps
 from ..trace.spark_plan_text import plan_tree
 from .labels import counted, shorten, visible
-from .spark_plan_diff import plan_diff
+from ..trace.spark_plan_diff import plan_diff
 
 __all__ = ["catalyst_lines", "catalyst_step_lines"]
 

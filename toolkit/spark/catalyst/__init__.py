@@ -17,3 +17,4 @@ from ...trace.catalyst_steps import (  # noqa: F401
 from .checks import integrity_checks  # noqa: F401
 from .connect import CONNECT_NOTE, steps_from_explain  # noqa: F401
 from .steps import catalyst_steps, compare_plans  # noqa: F401
+from .side_by_side import FilterPushdown, filter_pushdown  # noqa: F401

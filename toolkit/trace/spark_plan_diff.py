@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..trace.spark_plan_text import PlanNode, plan_tree
+from .spark_plan_text import PlanNode, plan_tree
 
 __all__ = ["PlanDiff", "plan_diff"]
 
