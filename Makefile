@@ -14,7 +14,7 @@ export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 .PHONY: demo test system-packages docs bench clean
 
 demo: $(STAMP) system-packages
-	$(PY) -m toolkit.demo
+	$(PY) -m toolkit.cli.demo
 
 test: $(STAMP) system-packages
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pyarrow as pa
 
 import toolkit as tk
-from toolkit.visit import walk
+from toolkit.model.visit import walk
 
 SCHEMA = pa.schema([pa.field("a", pa.int32()), pa.field("b", pa.int32()),
                     pa.field("x", pa.float64()), pa.field("r", pa.int32(), nullable=False),

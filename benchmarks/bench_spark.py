@@ -37,7 +37,7 @@ def main(argv=None) -> None:
 
     from toolkit import spark as tks
     from toolkit.spark import tpch
-    from toolkit.spark.compare import tables_differences
+    from toolkit.spark.running.compare import tables_differences
 
     started = time.perf_counter()
     paths = tpch.tables(args.scale)

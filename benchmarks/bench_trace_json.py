@@ -35,7 +35,7 @@ def measure(depth: int) -> dict:
     from timing import best_of_each
 
     import toolkit as tk
-    from toolkit.trace.json_steps import steps_to_doc
+    from toolkit.tracing.json_steps import steps_to_doc
 
     a = tk.field("a")
     expr = a

@@ -12,7 +12,7 @@ function with its family, whether it can fail on a row and its Spark
 equivalent, generated from the registry (`python docs/build.py --functions`
 rewrites it; tests/test_docs.py fails when it is stale), and the table of
 docs/substrait.md of which Arrow function each Substrait function is, generated
-from toolkit/interop/substrait_functions.py (`--substrait`) the same way.
+from toolkit/interop/substrait/functions.py (`--substrait`) the same way.
 
 Run: python docs/build.py [OUT_DIR] | --functions | --substrait
 """
@@ -92,7 +92,11 @@ def _can_fail_text(function) -> str:
 
 
 def _spark_text(name: str) -> str:
-    from toolkit.spark.column_functions import SAME_MEANING, STRUCTURAL_TRANSLATORS, TRANSLATORS
+    from toolkit.spark.translate.column_functions import (
+        SAME_MEANING,
+        STRUCTURAL_TRANSLATORS,
+        TRANSLATORS,
+    )
 
     if name in SAME_MEANING:
         return f"`{SAME_MEANING[name]}`"
@@ -154,7 +158,7 @@ def substrait_tables() -> str:
     """The Markdown tables of which Arrow function each Substrait function is, from the one
     table the reader and the writer share."""
     sys.path.insert(0, str(ROOT))
-    from toolkit.interop import substrait_functions as sf
+    from toolkit.interop.substrait import functions as sf
 
     lines = [SUBSTRAIT_START, "",
              "### Scalar functions", "",

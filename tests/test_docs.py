@@ -105,7 +105,7 @@ def test_the_substrait_function_tables_are_current(build):
     """docs/substrait.md lists every mapping the Substrait reader and writer share
     (regenerate with `python docs/build.py --substrait`)."""
     assert build.current_substrait_tables() == build.substrait_tables()
-    from toolkit.interop.substrait_functions import ARGUMENT_OPTIONS, FUNCTION_MAPPINGS
+    from toolkit.interop.substrait.functions import ARGUMENT_OPTIONS, FUNCTION_MAPPINGS
 
     listed = build.current_substrait_tables()
     assert all(f"| `{m.arrow}` | `{m.substrait}` |" in listed for m in FUNCTION_MAPPINGS)
@@ -113,7 +113,19 @@ def test_the_substrait_function_tables_are_current(build):
 
 
 def test_a_stale_substrait_table_is_noticed(build, monkeypatch):
-    from toolkit.interop import substrait_functions
+    from toolkit.interop.substrait import functions as substrait_functions
 
     monkeypatch.setitem(substrait_functions.ARGUMENT_OPTIONS, "made_up", ("functions_x", "y"))
     assert build.current_substrait_tables() != build.substrait_tables()
+
+
+def test_the_layout_picture_is_the_import_graph_of_today(tmp_path):
+    """docs/architecture.md's picture of the folders is the one docs/figures.py draws from
+    the import graph now: a new folder or a new import between folders redraws it."""
+    assert "](images/layout.svg)" in (DOCS / "architecture.md").read_text(encoding="utf-8")
+    done = subprocess.run([sys.executable, str(DOCS / "figures.py"), str(tmp_path)], cwd=ROOT,
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    titles = re.compile(r"<title>(.*?)</title>")
+    assert (set(titles.findall((tmp_path / "layout.svg").read_text(encoding="utf-8")))
+            == set(titles.findall((DOCS / "images" / "layout.svg").read_text(encoding="utf-8"))))

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 import toolkit as tk
 from toolkit import plan
-from toolkit.cli import main
+from toolkit.cli.command import main
 from toolkit.render.svg import dot_available
-from toolkit.visible_text import visible
+from toolkit.support.visible_text import visible
 
 # characters that draw nothing, move the cursor, reorder text or draw over others
 NAMED_HOSTILE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\U000e0041", "\U000e007f",

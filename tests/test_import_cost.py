@@ -1,8 +1,8 @@
 """`import toolkit` leaves its heavy dependencies unloaded until a feature needs them.
 
 Each runs in a fresh interpreter, which reports which of them `sys.modules`
-holds. What they cost is in toolkit/heavy_imports.py and measured by
-benchmarks/bench_import.py; these tests time nothing.
+holds. How they load late is toolkit/support/late.py; what they cost is measured by
+benchmarks/bench_import.py (docs/benchmarks.md); these tests time nothing.
 """
 
 import json

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolkit.cli import main
+from toolkit.cli.command import main
 from toolkit.errors import ParseError
 from toolkit.interop.pyarrow_text import parse_pyarrow
 

@@ -12,7 +12,7 @@ import pytest
 
 import toolkit as tk
 from toolkit import plan
-from toolkit.cli import main
+from toolkit.cli.command import main
 
 EVIL = "\x1b[2J\x07\x00\u202edanger"
 RAW = ("\x1b", "\x07", "\x00", "\u202e")

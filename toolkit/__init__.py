@@ -10,8 +10,31 @@ The public names are re-exported here; see docs/ for the guide.
 """
 
 
-from .bind import bind  # noqa: F401
-from .builders import (  # noqa: F401
+from .errors import (  # noqa: F401
+    ArityError,
+    BindError,
+    BuildError,
+    ExprscopeError,
+    FieldRefError,
+    KernelError,
+    NoKernelError,
+    ParseError,
+    SubstraitError,
+    UnboundError,
+    UnknownFunctionError,
+)
+from .execution import SelectionVector, evaluate  # noqa: F401
+from .functions import (  # noqa: F401
+    Function,
+    FunctionKind,
+    Kernel,
+    NullHandling,
+    describe,
+    function_names,
+    get_function,
+)
+from .functions.bind import bind  # noqa: F401
+from .model.builders import (  # noqa: F401
     and_,
     call,
     case_when,
@@ -33,34 +56,10 @@ from .builders import (  # noqa: F401
     or_,
     project,
 )
-from .errors import (  # noqa: F401
-    ArityError,
-    BindError,
-    BuildError,
-    ExprscopeError,
-    FieldRefError,
-    KernelError,
-    NoKernelError,
-    ParseError,
-    SubstraitError,
-    UnboundError,
-    UnknownFunctionError,
-)
-from .execution import SelectionVector, evaluate  # noqa: F401
-from .expression import Call, Expression, Literal, Parameter, from_pyarrow  # noqa: F401
-from .field_ref import FieldPath, FieldRef  # noqa: F401
-from .functions import (  # noqa: F401
-    Function,
-    FunctionKind,
-    Kernel,
-    NullHandling,
-    describe,
-    function_names,
-    get_function,
-)
+from .model.expression import Call, Expression, Literal, Parameter, from_pyarrow  # noqa: F401
+from .model.field_ref import FieldPath, FieldRef  # noqa: F401
+from .model.visit import modify_expression, node_at, walk  # noqa: F401
 from .observe import Observer, observing  # noqa: F401
-from .on_first_use import on_first_use
-from .parse import parse  # noqa: F401
 from .passes import (  # noqa: F401
     DEFAULT_PASSES,
     canonicalize,
@@ -73,15 +72,16 @@ from .passes import (  # noqa: F401
     simplify_identities,
     simplify_with_guarantee,
 )
-from .trace import Trace, trace  # noqa: F401
-from .visit import modify_expression, node_at, walk  # noqa: F401
+from .sql.parse import parse  # noqa: F401
+from .support import late
+from .tracing import Trace, trace  # noqa: F401
 
 # Plans, drawing and scan explanation (the planner and its rules, graphviz
 # helpers, the HTML report, the dataset machinery) are half of the package's
-# import time, and Substrait's protobuf classes as much again. They load on first use of one of these names (PEP 562), so
-# `import toolkit` stays close to `import pyarrow.compute` for scripts that only
-# build and evaluate expressions.
-_ON_FIRST_USE = {
+# import time, and Substrait's protobuf classes as much again. They load on first use
+# of one of these names (PEP 562), so `import toolkit` stays close to
+# `import pyarrow.compute` for scripts that only build and evaluate expressions.
+late.declare(__name__, {
     "plan": "toolkit.plan",
     "to_dot": "toolkit.render",
     "to_svg": "toolkit.render",
@@ -91,7 +91,18 @@ _ON_FIRST_USE = {
     "from_substrait": "toolkit.interop",
     "from_substrait_all": "toolkit.interop",
     "to_substrait": "toolkit.interop",
-}
+})
+# `plan.from_substrait` reads a Substrait plan into the plans the reader builds on, so
+# it lives above toolkit.plan; this package, above both, says where it is
+late.declare("toolkit.plan", {"from_substrait": "toolkit.interop.substrait.plans"})
+# the methods of the engine's objects whose work lives in a folder above the object's
+late.declare(late.OPERATIONS, {
+    "bind": "toolkit.functions.bind",
+    "to_sql": "toolkit.sql.to_sql",
+    "explain_plan": "toolkit.plan.explain",
+    "render": "toolkit.render",
+    "to_substrait": "toolkit.interop.substrait.expressions",
+    "plan_to_substrait": "toolkit.interop.substrait.plans",
+})
 
-
-__getattr__, __dir__ = on_first_use(__name__, _ON_FIRST_USE)
+__getattr__, __dir__ = late.names(__name__)

@@ -6,8 +6,8 @@ and show them as one concise message instead of a traceback.
 
 from __future__ import annotations
 
-from . import text_spans
-from .visible_text import visible, visible_lines
+from .support import text_spans
+from .support.visible_text import visible, visible_lines
 
 __all__ = [
     "DataSourceError",

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .rewrite import RuleApplied
-from .tree_positions import TreePath, TreePositions
+from .rewrite.positions import TreePath, TreePositions
 
 __all__ = [
     "BranchSelection",

@@ -14,8 +14,11 @@ The cell's Python, like any cell's, runs in the notebook's own namespace
 from __future__ import annotations
 
 from toolkit.errors import MagicInputError
+from toolkit.support import late
 
 __all__ = ["EXCLUDED_RULES", "catalyst_cell", "rule_class_name"]
+
+tks = late.module("toolkit.spark")  # pyspark loads with the magic's first run
 
 EXCLUDED_RULES = "spark.sql.optimizer.excludedRules"
 _OPTIMIZER_PACKAGE = "org.apache.spark.sql.catalyst.optimizer."
@@ -35,7 +38,6 @@ def catalyst_cell(shell, cell: str, python: bool, exclude: str, out: str, spark_
                               "DataFrame expression) below the magic's line")
     if not out.isidentifier():
         raise MagicInputError(f"--out {out}: give a Python variable name, such as steps")
-    from toolkit import spark as tks  # pyspark loads with the magic's first run
     spark = None
     if spark_name:
         spark = shell.user_ns.get(spark_name)

@@ -15,9 +15,9 @@ from ipyevents import Event
 
 import toolkit as tk
 from toolkit.errors import UsageError
-from toolkit.expression import Expression
+from toolkit.model.expression import Expression
 from toolkit.render.labels import bounded_text, html_text, path_text, visible
-from toolkit.trace.steps import (
+from toolkit.tracing.steps import (
     CATALYST_RULE,
     EVAL,
     INVARIANT,

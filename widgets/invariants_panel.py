@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipywidgets as w
 
 from toolkit.render.labels import html_text
-from toolkit.trace.steps import INVARIANT, step_kind
+from toolkit.tracing.steps import INVARIANT, step_kind
 
 __all__ = ["InvariantsPanel", "invariant_checks"]
 

@@ -26,7 +26,6 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 import toolkit as tk
-from toolkit import heavy_imports
 from toolkit.errors import (
     ExprscopeError,
     FieldRefError,
@@ -35,8 +34,9 @@ from toolkit.errors import (
     ParseError,
 )
 from toolkit.interop.pyarrow_text import parse_pyarrow
-from toolkit.trace.steps import EVAL, step_kind
-from toolkit.visible_text import visible_lines
+from toolkit.support import late
+from toolkit.support.visible_text import visible_lines
+from toolkit.tracing.steps import EVAL, step_kind
 
 from .catalyst_magic import catalyst_cell
 from .data_source import DataSourceError, resolve_data
@@ -44,6 +44,8 @@ from .explorer import Explorer
 from .rich_display import tree_html
 from .scan_view import ScanView
 from .selection_view import SelectionView
+
+pyarrow_dataset = late.module("pyarrow.dataset")
 
 __all__ = ["ExprscopeMagics", "MagicInputError", "split_leading_options"]
 
@@ -160,7 +162,7 @@ class ExprscopeMagics(Magics):
         args = parse_argstring(self.explain_scan, line)
         name = _unquote(args.data)
         dataset = self.shell.user_ns.get(name, name)
-        ds = heavy_imports.dataset()
+        ds = pyarrow_dataset
         try:
             if isinstance(dataset, str):
                 if not os.path.exists(dataset):

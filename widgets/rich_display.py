@@ -1,6 +1,6 @@
 """Pictures of expressions, traces and single steps in Jupyter, text when `dot` is missing.
 
-`toolkit.render` draws and provides itself to `toolkit.late_bound`: its
+`toolkit.render` draws and provides itself to `toolkit.support.late`: its
 bundle holds `image/svg+xml` when graphviz's `dot` runs and only `text/plain`
 when it does not. This module puts those bundles where a notebook needs them:
 in IPython's display of the engine's bare event records (a single step of a
@@ -13,9 +13,10 @@ from __future__ import annotations
 import html
 
 import toolkit as tk  # noqa: F401 - importing toolkit registers the renderer
-from toolkit import late_bound, observe
+from toolkit import observe
 from toolkit.render.svg import DotNotFound, dot_available, fitted, inline_svg, to_svg, zoomed
-from toolkit.visible_text import visible_lines
+from toolkit.support import late
+from toolkit.support.visible_text import visible_lines
 
 __all__ = ["mimebundle", "register_formatters", "text_html", "tree_html"]
 
@@ -25,7 +26,7 @@ _EVENT_TYPES = (observe.PassEvent, observe.EvalEvent, observe.InvariantCheck,
 
 def mimebundle(obj) -> dict:
     """The renderer's bundle: SVG plus text, or text alone when `dot` is missing."""
-    return late_bound.mimebundle(obj)
+    return late.mimebundle(obj)
 
 
 def text_html(text: str, css_class: str = "exprscope-text") -> str:

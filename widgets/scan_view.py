@@ -13,7 +13,7 @@ import ipywidgets as w
 from toolkit.render.scan_html import PAGE_SIZE, scan_html
 from toolkit.render.scan_text import relative_paths
 from toolkit.scan import ScanExplanation
-from toolkit.visible_text import visible
+from toolkit.support.visible_text import visible
 
 from .explorer import Explorer
 

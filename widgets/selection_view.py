@@ -13,7 +13,7 @@ import numpy as np
 
 from toolkit.render.labels import arg_role, bounded_text, html_text, path_text
 from toolkit.render.wide_nodes import shown_args
-from toolkit.visible_text import visible
+from toolkit.support.visible_text import visible
 
 from .selection_rows import NOT_REACHED, SelectionRows, form_key
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolkit.trace.steps import is_change
+from toolkit.tracing.steps import is_change
 
 __all__ = ["StepCursor"]
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import html
 
 import toolkit as tk
-from toolkit import late_bound
 from toolkit.errors import ExprscopeError
-from toolkit.interop.substrait_files import plan_reads
-from toolkit.visible_text import visible, visible_lines
+from toolkit.interop.substrait.files import plan_reads
+from toolkit.support import late
+from toolkit.support.visible_text import visible, visible_lines
 
 from .rich_display import text_html, tree_html
 
@@ -29,12 +29,12 @@ def substrait_mimebundle(message) -> dict:
     kind = type(message).__name__
     try:
         if kind == "Plan":
-            return late_bound.mimebundle(_logical_plan(message))
+            return late.mimebundle(_logical_plan(message))
         found = tk.from_substrait_all(message)
     except ExprscopeError as exc:
         return _unreadable(kind, message, exc)
     if len(found.expressions) == 1:
-        return late_bound.mimebundle(next(iter(found.expressions.values())))
+        return late.mimebundle(next(iter(found.expressions.values())))
     return _several(found.expressions)
 
 
@@ -48,7 +48,7 @@ def _several(expressions: dict) -> dict:
     texts, parts = [], []
     for name, expr in expressions.items():
         title = f"{visible(name)}: {visible(str(expr.type))}"
-        texts.append(f"{title}\n{late_bound.mimebundle(expr).get('text/plain', str(expr))}")
+        texts.append(f"{title}\n{late.mimebundle(expr).get('text/plain', str(expr))}")
         parts.append(f'<div class="exprscope-substrait-expression" style="margin:0.4em 0">'
                      f"<div><code>{html.escape(title)}</code></div>{tree_html(expr)}</div>")
     return {"text/plain": "\n\n".join(texts), "text/html": "".join(parts)}

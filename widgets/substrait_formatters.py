@@ -7,6 +7,11 @@ reader; the first message displayed loads `substrait_display`, which draws it.
 
 from __future__ import annotations
 
+from toolkit.support import late
+
+# the reader carries protobuf and the substrait package: loaded on the first message shown
+substrait_display = late.module("widgets.substrait_display")
+
 __all__ = ["register_substrait_formatters"]
 
 _MESSAGES = (("substrait.extended_expression_pb2", "ExtendedExpression"),
@@ -20,7 +25,4 @@ def register_substrait_formatters(ip) -> None:
 
 
 def _format_substrait(message, include=None, exclude=None):
-    # the reader carries protobuf and the substrait package: loaded on the first message shown
-    from . import substrait_display
-
     return substrait_display.substrait_mimebundle(message)

@@ -22,7 +22,7 @@ import pyarrow.dataset as ds
 
 import toolkit as tk
 from toolkit import plan
-from toolkit.expression_facts import conjuncts
+from toolkit.functions.facts import conjuncts
 from toolkit.render.labels import path_text, readable
 
 __all__ = ["EXERCISES", "Verdict", "check", "monthly_flights", "penguins", "self_join_plan"]

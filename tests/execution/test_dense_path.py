@@ -17,7 +17,7 @@ from toolkit.errors import BindError, KernelError
 from toolkit.execution import dense_path
 from toolkit.execution.dense_path import Density, density_kinds
 
-from .expression_strategies import expressions, same_values, tables
+from tests.strategies.paired import expressions, same_values, tables
 
 a, b, s = tk.field("a"), tk.field("b"), tk.field("s")
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import toolkit as tk
 from toolkit.errors import KernelError
 
-from .expression_strategies import expressions, same_values, tables
+from tests.strategies.paired import expressions, same_values, tables
 
 kinds = st.sampled_from(["int", "float", "bool", "str"])
 

@@ -126,7 +126,7 @@ def test_serial_keeps_every_morsel_in_the_callers_thread(monkeypatch):
 def test_a_spark_partition_evaluates_in_its_own_thread_only(monkeypatch):
     """Spark runs one task per core: exprscope's threads inside each would oversubscribe them."""
     from toolkit.plan.physical_plan import ProjectionExec, ScanExec
-    from toolkit.spark.engine import PartitionSource, _partition_function
+    from toolkit.spark.running.engine import PartitionSource, _partition_function
 
     threads = _threads_used(monkeypatch)
     scan = ScanExec("partition", PartitionSource(INT_SCHEMA, "stage 1"), None)

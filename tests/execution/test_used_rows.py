@@ -10,7 +10,7 @@ import toolkit as tk
 from toolkit.errors import KernelError
 from toolkit.execution.dense_path import MIN_DENSE_ROWS
 
-from .expression_strategies import expressions, tables
+from tests.strategies.paired import expressions, tables
 
 
 def _branch_root(expr_at_form, branch: str, arg_index: int, path: tuple):

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from toolkit.expression import postorder
+from toolkit.model.expression import postorder
 
 N = 4
 

@@ -124,7 +124,7 @@ def test_decimal_result_types_equal_pyarrows(name, left, right):
 
 
 def test_explain_dispatch_narrates_the_binding_steps():
-    from toolkit.explain_dispatch import explain_dispatch
+    from toolkit.functions.explain_dispatch import explain_dispatch
 
     schema = pa.schema([("a", pa.int32()), ("b", pa.uint8()), ("s", pa.utf8())])
     text = explain_dispatch(tk.call("add", [tk.field("a"), 1]), schema)

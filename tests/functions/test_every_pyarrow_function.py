@@ -23,9 +23,9 @@ import pytest
 
 import toolkit as tk
 from toolkit.errors import BindError, ExprscopeError
-from toolkit.expression_facts import can_fail
 from toolkit.functions import get_function, has_function
 from toolkit.functions.derive import empty_arguments, kernel_signatures, pyarrow_scalar_names
+from toolkit.functions.facts import can_fail
 from toolkit.functions.function import NullHandling, call_can_fail
 
 from .options_for import options_for

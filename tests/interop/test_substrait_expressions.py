@@ -16,9 +16,9 @@ from substrait import algebra_pb2, extended_expression_pb2, type_pb2
 
 import toolkit as tk
 from tests.acero_reference import AceroCrashed, run_acero_substrait, serialize_in_child
-from tests.execution.expression_strategies import SCHEMA, expressions, same_values, tables
-from toolkit.expression import preorder
-from toolkit.options import options_changed_text, value_set
+from tests.strategies.paired import SCHEMA, expressions, same_values, tables
+from toolkit.model.expression import preorder
+from toolkit.model.options import options_changed_text, value_set
 
 
 def as_column(value, n):

@@ -30,7 +30,7 @@ from substrait import algebra_pb2, extended_expression_pb2, type_pb2
 import toolkit as tk
 from tests.interop import substrait_messages as sm
 from toolkit.errors import ExprscopeError
-from toolkit.options import option_values
+from toolkit.model.options import option_values
 
 XY = pa.schema([("x", pa.int32()), ("y", pa.int32())])
 XY_TABLE = pa.table({"x": pa.array([7, None, 50, 51, -3], pa.int32()),

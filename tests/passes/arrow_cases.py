@@ -8,7 +8,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
 import toolkit as tk
-from toolkit.expression import Expression
+from toolkit.model.expression import Expression, as_expression, postorder
 
 # the schema of Arrow's expression_test.cc
 BORING_SCHEMA = pa.schema([
@@ -33,7 +33,7 @@ BORING_SCHEMA = pa.schema([
 
 
 def bound(expr, schema=BORING_SCHEMA) -> Expression:
-    return tk.bind(tk.expression.as_expression(expr), schema)
+    return tk.bind(as_expression(expr), schema)
 
 
 def call(name, *args, options=None):
@@ -59,7 +59,7 @@ def assert_same_expr(actual: Expression, expected: Expression):
 def to_pc_expression(expr: Expression) -> pc.Expression:
     """The same computation as a pyarrow.compute.Expression, for Acero to evaluate."""
     done: dict[int, pc.Expression] = {}
-    for node in tk.expression.postorder(expr):
+    for node in postorder(expr):
         if node.is_literal:
             out = pc.scalar(node.value)
         elif node.is_field:

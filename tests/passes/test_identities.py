@@ -8,8 +8,8 @@ import pytest
 
 import toolkit as tk
 from tests.passes.arrow_cases import assert_same_expr, call, evaluate_full, null_literal
-from toolkit.bind import bind_call
 from toolkit.functions import Arity, Function, FunctionKind, Kernel, NullHandling, OutputType
+from toolkit.functions.bind import bind_call
 
 SCHEMA = pa.schema([
     pa.field("i", pa.int32()), pa.field("i_req", pa.int32(), nullable=False),

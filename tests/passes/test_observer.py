@@ -5,8 +5,8 @@ import pytest
 
 import toolkit as tk
 from toolkit import observe
+from toolkit.model.visit import node_at
 from toolkit.render.html_report import report_html
-from toolkit.visit import node_at
 
 SCHEMA = pa.schema([pa.field("a", pa.int32()), pa.field("b", pa.bool_()),
                     pa.field("r", pa.int32(), nullable=False)])

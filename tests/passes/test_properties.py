@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 
 import toolkit as tk
 from tests.passes.arrow_cases import evaluate_acero, evaluate_full
-from tests.passes.typed_expressions import SCHEMA, expressions, guarantees, tables
-from tests.strategies import DEFAULT_SCHEMA
-from tests.strategies import expressions as untyped_expressions
+from tests.strategies.typed import SCHEMA, expressions, guarantees, tables
+from tests.strategies.untyped import DEFAULT_SCHEMA
+from tests.strategies.untyped import expressions as untyped_expressions
 
 PROPERTY = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -7,7 +7,7 @@ import pytest
 
 import toolkit as tk
 from tests.passes.arrow_cases import assert_same_expr, call, evaluate_full
-from toolkit.options import value_set
+from toolkit.model.options import value_set
 from toolkit.passes.set_lookup import (
     BEHAVIOR_NAMES,
     EMIT_NULL,

@@ -9,7 +9,7 @@ import pytest
 
 import toolkit as tk
 from toolkit import plan
-from toolkit.spark import shipping
+from toolkit.spark.running import shipping
 
 DATA = pa.table({"a": pa.array(range(100), pa.int64()), "b": pa.array(range(100), pa.int64())})
 

@@ -7,8 +7,8 @@ import pytest
 from render_helpers import needs_dot, svg_texts
 
 import toolkit as tk
-from toolkit import late_bound
 from toolkit.render import display
+from toolkit.support import late
 
 
 @needs_dot
@@ -19,7 +19,7 @@ def test_expressions_and_traces_display_as_svg_and_text(changed_pass):
     t = tk.Trace([changed_pass])
     bundle = t._repr_mimebundle_()
     assert "<svg" in bundle["image/svg+xml"] and "canonicalize" in bundle["text/plain"]
-    step = late_bound.mimebundle(changed_pass)  # one step of a trace
+    step = late.mimebundle(changed_pass)  # one step of a trace
     assert "⟲ canonicalize/flip-comparison" in svg_texts(step["image/svg+xml"])
 
 
@@ -32,7 +32,7 @@ def test_a_wide_step_displays_at_the_width_of_the_output_only_while_its_labels_s
     table = pa.table({"x": list(range(1000)), "y": [0.5] * 1000})
     with tk.trace() as t:
         tk.evaluate(tk.case_when([(x < 4 * (k + 1), y * k) for k in range(250)], else_=y), table)
-    bundle = late_bound.mimebundle(t.evaluations[0])
+    bundle = late.mimebundle(t.evaluations[0])
     page = bundle["text/html"]
     assert "<?xml" not in page and "<svg" in page and "image/svg+xml" in bundle
     box = re.search(r'<div class="exprscope-static-picture" style="([^"]+)"', page).group(1)
@@ -47,7 +47,7 @@ def test_a_wide_step_displays_at_the_width_of_the_output_only_while_its_labels_s
 
 def test_without_dot_the_text_tree_shows(monkeypatch):
     monkeypatch.setattr(display, "dot_available", lambda: False)
-    bundle = late_bound.mimebundle(tk.field("a") > 1)
+    bundle = late.mimebundle(tk.field("a") > 1)
     assert bundle == {"text/plain": "greater\n├── a\n└── 1: int64"}
 
 
@@ -56,7 +56,7 @@ def test_plans_display(monkeypatch):
 
     monkeypatch.setattr(display, "dot_available", lambda: False)
     p = plan.scan("t", pa.table({"a": [1]})).filter(tk.field("a") > 0)
-    assert late_bound.mimebundle(p)["text/plain"].startswith("Filter: ")
+    assert late.mimebundle(p)["text/plain"].startswith("Filter: ")
 
 
 def test_unknown_objects_fall_back_to_repr():
@@ -64,13 +64,13 @@ def test_unknown_objects_fall_back_to_repr():
 
 
 def test_an_unloadable_renderer_leaves_text(monkeypatch):
-    monkeypatch.delitem(late_bound._provided, "render", raising=False)
-    monkeypatch.setitem(late_bound.OPERATIONS, "render", "toolkit.no_such_renderer")
-    assert late_bound.mimebundle(tk.field("a") > 1) == {"text/plain": "(a > 1)"}
+    monkeypatch.delitem(late._provided, "render", raising=False)
+    monkeypatch.setitem(late._DECLARED[late.OPERATIONS], "render", "toolkit.no_such_renderer")
+    assert late.mimebundle(tk.field("a") > 1) == {"text/plain": "(a > 1)"}
 
 
 def test_a_provider_that_provides_nothing_is_named(monkeypatch):
-    monkeypatch.delitem(late_bound._provided, "to_sql", raising=False)
-    monkeypatch.setitem(late_bound.OPERATIONS, "to_sql", "toolkit.options")
-    with pytest.raises(tk.ExprscopeError, match="toolkit.options was imported but did not"):
+    monkeypatch.delitem(late._provided, "to_sql", raising=False)
+    monkeypatch.setitem(late._DECLARED[late.OPERATIONS], "to_sql", "toolkit.model.options")
+    with pytest.raises(tk.ExprscopeError, match="toolkit.model.options was imported but did not"):
         (tk.field("a") + 1).to_sql()

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
-from toolkit.expression import postorder
+from toolkit.model.expression import postorder
 from toolkit.passes import fold_constants, simplify_with_guarantee
 from toolkit.render.dot_style import STATUS_STYLE
 from toolkit.render.tree_diff import diff_pass

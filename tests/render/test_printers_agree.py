@@ -20,11 +20,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolkit as tk
+from toolkit.model.visit import node_at
 from toolkit.render import html_report
 from toolkit.render.branch_table import NULL_BRANCH, null_selections
 from toolkit.render.labels import parse_path_text
 from toolkit.render.text import display_width
-from toolkit.visit import node_at
 from widgets.selection_view import SelectionView
 
 ROWS = [1, 3, 40, 64, 65, 700, 5_000, 200_000]

@@ -7,7 +7,7 @@ import re
 import pyarrow as pa
 import pyarrow.compute as pc
 from hypothesis import example, given, strategies as st
-from strategies import expressions
+from tests.strategies.untyped import expressions
 
 import toolkit as tk
 from toolkit.render.labels import bounded_text, share_text
@@ -169,7 +169,7 @@ def test_a_call_label_shows_only_the_options_that_differ_from_the_defaults():
 
 def _serialized_bytes_printing(n: int, monkeypatch) -> int:
     """Bytes of options serialized while `to_text` prints an n-case case_when expression."""
-    from toolkit import options as options_module
+    from toolkit.model import options as options_module
 
     real, total = options_module._fingerprint, [0]
 

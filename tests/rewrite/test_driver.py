@@ -8,12 +8,12 @@ import pytest
 import toolkit as tk
 from toolkit import plan
 from toolkit.errors import RuleError
+from toolkit.model.visit import EXPRESSION_SHAPE, node_at
 from toolkit.plan.optimizer import run_rule
 from toolkit.plan.rules import MergeFilters, PushDownFilter
 from toolkit.plan.tree import PLAN_SHAPE
 from toolkit.rewrite import RewriteLog, RuleApplied, Transformed, apply_rule
-from toolkit.trace import Trace
-from toolkit.visit import EXPRESSION_SHAPE, node_at
+from toolkit.tracing import Trace
 
 SCHEMA = pa.schema([("a", pa.int64()), ("b", pa.int64())])
 

@@ -13,9 +13,9 @@ import pyarrow as pa
 
 import toolkit as tk
 from tests.plan.bounded_child import run_bounded
+from toolkit.model.visit import EXPRESSION_SHAPE, node_at
 from toolkit.rewrite import RewriteLog, Transformed, apply_rule
-from toolkit.tree_positions import TreePath
-from toolkit.visit import EXPRESSION_SHAPE, node_at
+from toolkit.rewrite.positions import TreePath
 
 _GROWTH = """
 import cProfile, json, pstats, sys, tracemalloc

@@ -6,7 +6,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pytest
 
-from toolkit.cli import main
+from toolkit.cli.command import main
 
 
 @pytest.fixture(scope="module")

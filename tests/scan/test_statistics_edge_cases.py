@@ -119,7 +119,7 @@ def test_timestamps_python_cannot_hold_flow_through_every_entry_point():
 
 
 def test_the_cli_explains_a_far_future_scan_without_a_traceback(far_future, capsys):
-    from toolkit.cli import main
+    from toolkit.cli.command import main
     path = next(far_future.get_fragments()).path
     assert main(["scan", path, "--filter", "t > TIMESTAMP '2024-01-01 00:00:00'"]) == 0
     captured = capsys.readouterr()

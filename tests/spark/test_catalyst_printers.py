@@ -10,11 +10,11 @@ import pytest
 
 import toolkit as tk
 from toolkit import cli
-from toolkit.trace.spark_plan_diff import plan_diff
 from toolkit.render.text import display_width
 from toolkit.spark import catalyst_steps, tpch
 from toolkit.spark import tpch_queries as Q
-from toolkit.trace.spark_plan_text import plan_tree
+from toolkit.tracing.spark_plan_diff import plan_diff
+from toolkit.tracing.spark_plan_text import plan_tree
 
 pytestmark = pytest.mark.spark
 

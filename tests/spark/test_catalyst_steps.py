@@ -9,7 +9,7 @@ import pytest
 from toolkit.spark import catalyst_steps, tpch
 from toolkit.spark import tpch_queries as Q
 from toolkit.spark.catalyst import CONNECT_NOTE, integrity_checks
-from toolkit.trace.spark_plan_text import plan_tree, strip_ids
+from toolkit.tracing.spark_plan_text import plan_tree, strip_ids
 
 from .test_from_connect import remote  # noqa: F401  (the Connect session over the test JVM)
 

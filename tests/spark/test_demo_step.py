@@ -1,6 +1,6 @@
 """The Spark part of `make demo` tells its story on the bundled flights."""
 
-from toolkit.spark.demo_step import run_demo_step
+from toolkit.cli.demo_spark import run_demo_step
 
 
 def test_the_spark_step_agrees_with_spark_and_prints_one_line_filters(spark):

@@ -23,7 +23,7 @@ def views(spark):
 
 def _same_as_spark(spark_df, p):
     from toolkit import spark as tks
-    from toolkit.spark.compare import tables_differences
+    from toolkit.spark.running.compare import tables_differences
 
     want = spark_df.toArrow()
     got = tks.run(p, mode="engine").to_arrow()

@@ -17,7 +17,12 @@ import pytest
 import toolkit as tk
 from toolkit import plan
 from toolkit import spark as tks
-from toolkit.spark.partition_errors import MARKER, PartitionPlace, kernel_error_from, marked
+from toolkit.spark.running.partition_errors import (
+    MARKER,
+    PartitionPlace,
+    kernel_error_from,
+    marked,
+)
 
 pytestmark = pytest.mark.spark
 

@@ -35,7 +35,7 @@ def tpch_frames(spark):
 def test_tpch_both_modes_and_handwritten_pyspark_agree(tpch_frames, number):
     from toolkit import spark as tks
     from toolkit.spark import tpch
-    from toolkit.spark.compare import tables_differences
+    from toolkit.spark.running.compare import tables_differences
 
     p = tpch.query(number, tpch_frames)
     result = tks.compare(p)
@@ -131,7 +131,7 @@ def test_lazy_division_guard_holds_in_engine_mode(spark):
 
 
 def test_compare_reports_a_differing_cell_with_the_tolerance():
-    from toolkit.spark.compare import tables_differences
+    from toolkit.spark.running.compare import tables_differences
 
     a = pa.table({"k": [1, 2, 3], "x": [1.0, float("nan"), None]})
     close = pa.table({"k": [3, 1, 2], "x": [None, 1.0 + 1e-12, float("nan")]})
@@ -144,8 +144,8 @@ def test_compare_reports_a_differing_cell_with_the_tolerance():
 
 
 def test_every_batch_is_checked_against_the_plan_schema():
-    from toolkit.spark.engine import _checked_batches
     from toolkit.spark.errors import SparkSchemaMismatch
+    from toolkit.spark.running.engine import _checked_batches
 
     class LyingFragment:
         schema = pa.schema([pa.field("x", pa.int64())])

@@ -36,7 +36,7 @@ def _comparisons():
 
 def test_the_prefilter_keeps_a_superset_of_the_rows_exprscope_keeps(spark):
     from toolkit import spark as tks
-    from toolkit.spark.scan_prefilter import prefilter_column, prefilter_conjuncts
+    from toolkit.spark.running.scan_prefilter import prefilter_column, prefilter_conjuncts
 
     comparisons = [c.bind(TABLE.schema) for c in _comparisons()]
     pushed = [prefilter_conjuncts(c, TABLE.schema) for c in comparisons]
@@ -54,7 +54,7 @@ def test_the_prefilter_keeps_a_superset_of_the_rows_exprscope_keeps(spark):
 
 
 def test_only_column_versus_constant_conjuncts_are_pushed():
-    from toolkit.spark.scan_prefilter import prefilter_conjuncts
+    from toolkit.spark.running.scan_prefilter import prefilter_conjuncts
 
     x, i = tk.field("x"), tk.field("i")
     predicate = tk.and_([x > 0.0, i + 1 > 2, tk.is_valid(x),

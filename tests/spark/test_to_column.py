@@ -120,7 +120,7 @@ def _same(u, v, rel=1e-12) -> bool:
 
 @pytest.fixture(scope="module")
 def df(spark):
-    from toolkit.spark.dataframe import dataframe
+    from toolkit.spark.translate.dataframe import dataframe
 
     return dataframe(TABLE, spark)
 
@@ -141,7 +141,7 @@ def test_spark_computes_what_exprscope_computes(df, expr):
 
 
 def test_every_translated_function_has_a_case():
-    from toolkit.spark.to_column import translatable_names
+    from toolkit.spark.translate.to_column import translatable_names
 
     covered = set()
     for e in CASES:

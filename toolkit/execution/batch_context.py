@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..observe import BranchSelection, NodeStats, RowPiece
-from ..tree_positions import TreePositions
+from ..rewrite.positions import TreePositions
 from .gather_scatter import null_out_unselected
 from .selection import SelectionVector
 

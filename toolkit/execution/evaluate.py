@@ -19,19 +19,19 @@ import weakref
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..bind import bind
 from ..errors import (
     EvaluationError,  # defined with every other exprscope error
     KernelError,
 )
-from ..expression import Expression, Parameter, as_expression, postorder
+from ..functions.bind import bind
+from ..model.expression import Expression, Parameter, as_expression, postorder
+from ..model.visit import modify_expression
 from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
-from ..tree_positions import TreePositions
-from ..visible_text import visible
-from ..visit import modify_expression
+from ..rewrite.positions import TreePositions
+from ..support.visible_text import visible
 from .batch_context import BatchContext, accumulate, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..expression import postorder
+from ..model.expression import postorder
 
 __all__ = [
     "MIN_MORSEL_ROWS",

@@ -2,9 +2,9 @@
 
 On ASCII text, `utf8_upper`, `utf8_lower` and `utf8_length` give exactly what
 `ascii_upper`, `ascii_lower` and `binary_length` give, and those skip UTF-8
-decoding: measured 40x faster for case mapping and 4x for length on 1M short
-strings. Whether an array is ASCII is one vectorized `max` over the bytes its
-strings occupy (about 0.5 ms per 8 MB), far cheaper than the decoding it saves.
+decoding, several times faster (docs/benchmarks.md, "Figures the code relies on").
+Whether an array is ASCII is one vectorized `max` over the bytes its strings
+occupy, far cheaper than the decoding it saves.
 Anything else, invalid UTF-8 included, takes Arrow's UTF-8 kernel and its
 errors, unchanged.
 """

@@ -15,9 +15,9 @@ import functools
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..bounded_cache import ObjectCache
 from ..errors import BindError, NoKernelError
-from ..options import cast_target
+from ..model.options import cast_target
+from ..support.bounded_cache import ObjectCache
 from .cast_range_check import (
     RANGE_CHECK_MIN_ROWS,
     checked_range,
@@ -32,7 +32,7 @@ define = definer("cast")
 
 __all__ = ["can_cast", "cast_can_fail", "cast_options_target", "safe_cast_options"]
 
-# Reading `to_type` out of CastOptions costs a serialization (~0.1 ms); binding a
+# Reading `to_type` out of CastOptions costs a serialization; binding a
 # deep tree reads the same options objects again and again, so the target is
 # remembered per options object (kept alive here, so its id cannot be reused).
 _TARGETS = ObjectCache(4096)  # options object -> its target type

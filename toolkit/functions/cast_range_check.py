@@ -5,8 +5,8 @@ to a float type, that the integer is exactly representable (|v| <= 2**53 for
 double, 2**24 for float, Arrow's `CheckForIntegerToFloatingTruncation`); to a
 narrower integer type, that it fits (`IntegersCanFit`). The conversion itself
 is the unchecked one either way. Arrow's per-value check costs more than the
-conversion (1M int64 -> double: 5.0 ms checked, 1.7 ms unchecked), while a
-vectorized min and max over the values buffer take about 0.25 ms.
+conversion, while a vectorized min and max over the values buffer cost a fraction of
+either (docs/benchmarks.md, "Figures the code relies on").
 
 So: when the min and max of the raw values buffer lie in the range, run the
 same cast with the check turned off; the result is identical. The buffer is
@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..bounded_cache import ObjectCache
+from ..support.bounded_cache import ObjectCache
 
 __all__ = ["RANGE_CHECK_MIN_ROWS", "checked_range", "unchecked_options", "values_in_range"]
 
@@ -63,8 +63,8 @@ def values_in_range(array: pa.Array, low: int, high: int) -> bool:
     """Whether every value in the array's values buffer, null slots included, is in [low, high]."""
     if len(array) == 0:
         return True
-    # numpy's min and max over a view of the buffer: at 1,000 rows 6.8 us against 13.7 for
-    # Arrow's min_max (its fixed cost), and no slower at 256K rows (66 us each)
+    # numpy's min and max over a view of the buffer: cheaper than Arrow's min_max on small
+    # arrays (its fixed cost), and no slower on large ones
     values = np.frombuffer(array.buffers()[1], dtype=array.type.to_pandas_dtype(),
                            count=len(array), offset=array.offset * array.type.byte_width)
     return int(values.min()) >= low and int(values.max()) <= high

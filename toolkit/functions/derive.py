@@ -18,8 +18,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.types as pat
 
-from ..bounded_cache import ObjectCache
 from ..errors import BindError, RegistryError
+from ..support.bounded_cache import ObjectCache
 from .function import Arity, Function, InputType, Kernel, NullHandling, OutputType
 from .init_checks import requires_options
 from .registry import define, has_function, register_later

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..options import options_to_string
+from ..model.options import options_to_string
 from .registry import get_function
 
 __all__ = ["describe"]

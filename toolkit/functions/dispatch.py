@@ -6,7 +6,7 @@ holding their value, and the function's DispatchBest rewrites the types (common
 numeric, decimal promotion, temporal units, dictionary decoding, ...) before a
 second exact match. The DispatchBest families here mirror Arrow's function
 classes (ArithmeticFunction, CompareFunction, IfElseFunction, ...); each one is
-a pure function `(function, types) -> types` so `toolkit.explain_dispatch` can show it.
+a pure function `(function, types) -> types` so `toolkit.functions.explain_dispatch` can show it.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import pyarrow as pa
 import pyarrow.types as pat
 
-from ..bounded_cache import BoundedCache
 from ..errors import ArityError, BindError, NoKernelError
+from ..support.bounded_cache import BoundedCache
 from .function import Function, Kernel
 from .types import (
     cast_decimal_args,

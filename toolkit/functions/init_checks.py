@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..bounded_cache import ObjectCache
 from ..errors import BindError
+from ..support.bounded_cache import ObjectCache
 
 __all__ = ["probe_empty", "requires_options"]
 

@@ -18,7 +18,7 @@ import pyarrow as pa
 from .function import Function
 
 if TYPE_CHECKING:  # the expression model imports this package
-    from ..expression import Expression
+    from ..model.expression import Expression
 
 __all__ = ["families_taken", "no_kernel_message"]
 

@@ -13,8 +13,8 @@ import pyarrow.compute as pc
 import pyarrow.types as pat
 
 from ..errors import BindError, FieldRefError
-from ..field_ref import FieldRef
-from ..options import option_values
+from ..model.field_ref import FieldRef
+from ..model.options import option_values
 from .function import Arity, Kernel, NullHandling
 from .registry import definer
 from .types import ANY, computed, of_kind

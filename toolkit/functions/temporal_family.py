@@ -14,7 +14,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..options import option_values
+from ..model.options import option_values
 from . import temporal  # noqa: F401  (the hand-written functions register first)
 from .derive import Family, define_family, first_type
 from .function import NullHandling

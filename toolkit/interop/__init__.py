@@ -14,21 +14,21 @@
 `substrait_functions` is the table of which Arrow function each Substrait
 function is; docs/substrait.md is generated from it. The expression model reads
 pyarrow objects on construction (`as_expression`), so `from_pyarrow` itself stays
-in `toolkit.expression`; the Substrait modules load on first use (protobuf's
+in `toolkit.model.expression`; the Substrait modules load on first use (protobuf's
 classes cost as much to import as the rest of the engine).
 """
 
 
-from ..on_first_use import on_first_use
+from ..support import late
 
-_ON_FIRST_USE = {
-    "BoundExpressions": "toolkit.interop.substrait_expressions",
-    "from_substrait": "toolkit.interop.substrait_expressions",
-    "from_substrait_all": "toolkit.interop.substrait_expressions",
-    "to_substrait": "toolkit.interop.substrait_expressions",
-}
+late.declare(__name__, {
+    "BoundExpressions": "toolkit.interop.substrait.expressions",
+    "from_substrait": "toolkit.interop.substrait.expressions",
+    "from_substrait_all": "toolkit.interop.substrait.expressions",
+    "to_substrait": "toolkit.interop.substrait.expressions",
+})
 
 __all__ = ["BoundExpressions", "from_substrait", "from_substrait_all", "to_substrait"]
 
 
-__getattr__, __dir__ = on_first_use(__name__, _ON_FIRST_USE)
+__getattr__, __dir__ = late.names(__name__)

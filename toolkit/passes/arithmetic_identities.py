@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pyarrow.types as pat
 
-from ..expression import Call, Expression
+from ..model.expression import Call, Expression
 from ..rewrite import Transformed
 
 __all__ = ["NEUTRAL_OPERANDS", "arithmetic_identity"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..expression import Expression
+from ..model.expression import Expression
 from ..rewrite import Transformed
 from .chain import ASSOCIATIVE_COMMUTATIVE, flatten_chain
 from .comparison import BITS, NAMES, flipped

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..expression import Call, Expression
+from ..model.expression import Call, Expression
 
 __all__ = ["ASSOCIATIVE_COMMUTATIVE", "Chain", "ExprKey", "flatten_chain"]
 

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.types as pat
 
-from ..expression import Expression
+from ..model.expression import Expression
 from .errors import GuaranteeError
 
 __all__ = [

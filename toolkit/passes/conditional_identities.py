@@ -15,8 +15,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..expression import Call, Expression, Literal
-from ..options import field_names
+from ..model.expression import Call, Expression, Literal
+from ..model.options import field_names
 from ..rewrite import Transformed
 from .rebind import bind_new_call, with_args_rebound
 

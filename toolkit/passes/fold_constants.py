@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..expression import Call, Expression, Literal
-from ..expression_facts import is_pure
 from ..functions import FunctionKind, NullHandling
+from ..functions.facts import is_pure
+from ..model.expression import Call, Expression, Literal
 from ..rewrite import Transformed
 from .framework import optimization_pass, require_bound, sweep_post
 

@@ -27,11 +27,11 @@ import pyarrow.compute as pc
 
 from .. import observe
 from ..errors import UnboundError
-from ..expression import Expression, from_pyarrow
+from ..model.expression import Expression, from_pyarrow
+from ..model.visit import EXPRESSION_SHAPE
 from ..rewrite import RewriteLog, Transformed, apply_rule
-from ..visit import EXPRESSION_SHAPE
+from ..support.gc_pause import gc_paused
 from .errors import PassError
-from .gc_pause import gc_paused
 
 __all__ = [
     "current_log",

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..expression import Call, Expression, Literal, Parameter
-from ..field_ref import FieldRef
-from ..options import value_set
+from ..model.expression import Call, Expression, Literal, Parameter
+from ..model.field_ref import FieldRef
+from ..model.options import value_set
 from ..rewrite import Transformed
 from .comparison import (
     BITS,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.types as pat
 
-from ..expression import Expression, as_expression
+from ..model.expression import Expression, as_expression
 
 __all__ = ["is_satisfiable"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.types as pat
 
-from ..expression import Expression, Literal, as_expression
-from ..expression_facts import conjuncts
-from ..field_ref import FieldRef
+from ..functions.facts import conjuncts
+from ..model.expression import Expression, Literal, as_expression
+from ..model.field_ref import FieldRef
 from ..rewrite import Transformed
 from .errors import GuaranteeError
 from .fold_constants import literal_text

@@ -8,8 +8,8 @@ made of pure functions are merged: two `random()` calls are not the same value.
 
 from __future__ import annotations
 
-from ..expression import Call, Expression
-from ..expression_facts import is_pure
+from ..functions.facts import is_pure
+from ..model.expression import Call, Expression
 from ..rewrite import Transformed
 from .chain import ExprKey, flatten_chain
 from .rebind import with_args_rebound

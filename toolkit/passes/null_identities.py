@@ -13,8 +13,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.types as pat
 
-from ..expression import Call, Expression, Literal
-from ..options import option_values
+from ..model.expression import Call, Expression, Literal
+from ..model.options import option_values
 from ..rewrite import Transformed
 from .comparison import BITS, EQUAL
 

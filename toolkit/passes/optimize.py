@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from .. import observe
-from ..bind import bind
-from ..expression import Expression, as_expression
+from ..functions.bind import bind
+from ..model.expression import Expression, as_expression
 from .canonicalize import canonicalize
 from .errors import PassError, UnknownPassError
 from .fold_constants import fold_constants

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..bind import bind_call
-from ..expression import Call, Expression
+from ..functions.bind import bind_call
+from ..model.expression import Call, Expression
 
 __all__ = ["bind_new_call", "with_args_rebound"]
 

@@ -6,8 +6,8 @@ expression independent of names (for plans whose columns get renamed).
 
 from __future__ import annotations
 
-from ..expression import Expression, Parameter
-from ..field_ref import FieldRef
+from ..model.expression import Expression, Parameter
+from ..model.field_ref import FieldRef
 from ..rewrite import Transformed
 from .framework import optimization_pass, require_bound, sweep_pre
 

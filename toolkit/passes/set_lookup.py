@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..options import option_values
+from ..model.options import option_values
 
 __all__ = [
     "BEHAVIOR_NAMES",

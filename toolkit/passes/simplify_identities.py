@@ -8,7 +8,7 @@ rules run post-order, again on a node while one of them fires.
 
 from __future__ import annotations
 
-from ..expression import Call, Expression
+from ..model.expression import Call, Expression
 from ..rewrite import Transformed
 from .arithmetic_identities import NEUTRAL_OPERANDS, arithmetic_identity
 from .comparison import BITS

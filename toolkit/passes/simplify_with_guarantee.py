@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..expression import Call, Expression, Literal, as_expression
-from ..expression_facts import conjuncts
-from ..options import option_values
+from ..functions.facts import conjuncts
+from ..model.expression import Call, Expression, Literal, as_expression
+from ..model.options import option_values
 from ..rewrite import Transformed
 from .canonicalize import canonicalize
 from .fold_constants import fold_constants

@@ -9,7 +9,7 @@
 """
 
 
-from ..on_first_use import on_first_use
+from ..support import late
 from . import explain as _explain  # noqa: F401  (provides LogicalPlan.explain(verbose=True))
 from .aggregates import AGGREGATE_FUNCTIONS, AggregateExpr
 from .errors import (
@@ -117,8 +117,6 @@ __all__ = [
 ]
 
 # Substrait's protobuf classes are as slow to load as the planner: `from_substrait`
-# lives above the engine (toolkit.interop) and loads on first use (PEP 562)
-_ON_FIRST_USE = {"from_substrait": "toolkit.interop.substrait_plans"}
-
-
-__getattr__, __dir__ = on_first_use(__name__, _ON_FIRST_USE)
+# lives above the engine (toolkit.interop), loads on first use (PEP 562), and is
+# declared by toolkit/__init__.py, which sits above both
+__getattr__, __dir__ = late.names(__name__)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.types as pat
 
-from ..expression import Expression
+from ..model.expression import Expression
 from .errors import PlanError
 
 __all__ = ["AGGREGATE_FUNCTIONS", "AggregateExpr", "aggregate_nullable", "aggregate_type"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import ParseError
-from ..expression import Expression, Parameter, as_expression
-from ..field_ref import FieldRef
-from ..parse import parse
+from ..model.expression import Expression, Parameter, as_expression
+from ..model.field_ref import FieldRef
+from ..sql.parse import parse
 from .aggregates import AggregateExpr
 from .columns import qualify
 from .errors import ColumnNotFoundError, PlanError

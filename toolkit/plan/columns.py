@@ -13,9 +13,9 @@ raises with the candidates. Accepted spellings of a column:
 
 from __future__ import annotations
 
-from ..expression import Expression, Parameter
-from ..field_ref import FieldPath, FieldRef
-from ..visit import modify_expression
+from ..model.expression import Expression, Parameter
+from ..model.field_ref import FieldPath, FieldRef
+from ..model.visit import modify_expression
 from .errors import ColumnNotFoundError
 from .logical_schema import LogicalSchema
 

@@ -10,8 +10,9 @@ runs, not here).
 
 from __future__ import annotations
 
-from .. import late_bound, observe
-from ..visible_text import visible
+from .. import observe
+from ..support import late
+from ..support.visible_text import visible
 from .optimizer import ROUND_LIMIT, optimize
 from .plan_text import plan_text
 from .planner import create_physical_plan
@@ -70,4 +71,4 @@ def _checks_text(checks) -> str:
     return "\n".join(f"{name} ({level}): {n} passed" for (name, level), n in counts.items())
 
 
-late_bound.provide("explain_plan", explain_verbose)
+late.provide("explain_plan", explain_verbose)

@@ -10,8 +10,8 @@ use these guarantees to simplify (`simplify_with_guarantee`).
 
 from __future__ import annotations
 
-from ..expression import Expression
-from ..expression_facts import conjuncts
+from ..functions.facts import conjuncts
+from ..model.expression import Expression
 from .columns import columns_of
 from .logical_plan import Aggregate, Filter, Join, Limit, Projection, Sort
 

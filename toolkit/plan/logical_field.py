@@ -19,8 +19,8 @@ from __future__ import annotations
 import pyarrow as pa
 
 from ..errors import UnboundError
-from ..expression import Expression, postorder
 from ..functions import NullHandling
+from ..model.expression import Expression, postorder
 from .logical_schema import LogicalField
 
 __all__ = ["logical_field", "nullable", "output_name"]

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from .. import late_bound
-from ..bind import bind
-from ..expression import Expression
-from ..visible_text import visible
+from ..functions.bind import bind
+from ..model.expression import Expression
+from ..support import late
+from ..support.visible_text import visible
 from . import builder
 from .aggregates import AggregateExpr, aggregate_nullable, aggregate_type
 from .errors import PlanError
@@ -164,12 +164,12 @@ class LogicalPlan(FrozenNode):
         """The plan as indented text; verbose: the plan after every optimizer rule that changed it."""
         if not verbose:
             return plan_text(self, show_schema=schema)
-        return late_bound.operation("explain_plan")(self, show_schema=schema, observer=observer)
+        return late.operation("explain_plan")(self, show_schema=schema, observer=observer)
 
     def to_substrait(self) -> bytes:
         """A Substrait Plan of this plan: bytes `pyarrow.substrait.run_query` runs, its
         tables named by relation; `plan.from_substrait` reads it back."""
-        return late_bound.operation("plan_to_substrait")(self)
+        return late.operation("plan_to_substrait")(self)
 
     def __str__(self) -> str:
         return plan_text(self)
@@ -178,7 +178,7 @@ class LogicalPlan(FrozenNode):
         return f"<LogicalPlan {visible(self.label())}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return late_bound.mimebundle(self)
+        return late.mimebundle(self)
 
 
 def scan(relation: str, source) -> TableScan:

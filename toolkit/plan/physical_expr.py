@@ -17,8 +17,8 @@ import pyarrow as pa
 from .. import observe
 from ..errors import KernelError
 from ..execution import evaluate
-from ..expression import Expression
 from ..functions import FunctionKind
+from ..model.expression import Expression
 from .invariants import FUNCTION_RETURNS_DECLARED, report
 
 __all__ = ["evaluate_expression"]

@@ -23,10 +23,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import late_bound
 from ..execution import evaluate
-from ..expression import Expression
-from ..visible_text import visible
+from ..model.expression import Expression
+from ..support import late
+from ..support.visible_text import visible
 from .frozen import FrozenNode
 from .invariants import (
     BATCH_SCHEMA_IS_PLAN_SCHEMA,
@@ -184,7 +184,7 @@ class PhysicalPlan(FrozenNode, abc.ABC):
         return f"<PhysicalPlan {visible(self.label())}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return late_bound.mimebundle(self)
+        return late.mimebundle(self)
 
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..visible_text import visible
+from ..support.visible_text import visible
 
 __all__ = ["INDENT_CAP", "fields_text", "plan_text"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..bind import bind
+from ..functions.bind import bind
 from .aggregates import aggregate_nullable, aggregate_type
 from .errors import PlanError
 from .invariants import PLANNING_KEEPS_SCHEMA, current_mode, report

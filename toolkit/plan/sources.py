@@ -16,8 +16,12 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
-from .. import heavy_imports
+from ..support import late
 from .errors import PlanError
+
+pyarrow_csv = late.module("pyarrow.csv")
+pyarrow_dataset = late.module("pyarrow.dataset")
+pyarrow_parquet = late.module("pyarrow.parquet")
 
 __all__ = [
     "BATCH_ROWS",
@@ -95,10 +99,10 @@ class ParquetSource(Source):
 
     def __init__(self, path: str):
         self.path = os.fspath(path)
-        self.schema = heavy_imports.parquet().read_schema(self.path)
+        self.schema = pyarrow_parquet.read_schema(self.path)
 
     def batches(self, columns=None, limit=None):
-        reader = heavy_imports.parquet().ParquetFile(self.path)
+        reader = pyarrow_parquet.ParquetFile(self.path)
         return _limited(reader.iter_batches(batch_size=BATCH_ROWS,
                                             columns=_select(self.schema, columns)), limit)
 
@@ -114,12 +118,12 @@ class CsvSource(Source):
 
     def __init__(self, path: str):
         self.path = os.fspath(path)
-        reader = heavy_imports.csv().open_csv(self.path)
+        reader = pyarrow_csv.open_csv(self.path)
         self.schema = reader.schema
         reader.close()
 
     def batches(self, columns=None, limit=None):
-        csv = heavy_imports.csv()
+        csv = pyarrow_csv
         convert = csv.ConvertOptions(
             column_types={f.name: f.type for f in self.schema},
             include_columns=_select(self.schema, columns))
@@ -153,7 +157,7 @@ class DatasetSource(Source):
 def _is_dataset(obj) -> bool:
     # pyarrow.dataset is slow to import: only an object made by it can be one of its Datasets
     return (type(obj).__module__.startswith("pyarrow._dataset")
-            and isinstance(obj, heavy_imports.dataset().Dataset))
+            and isinstance(obj, pyarrow_dataset.Dataset))
 
 
 # Readers of other objects (a Spark DataFrame, ...) that packages above the engine add:

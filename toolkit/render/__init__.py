@@ -1,7 +1,7 @@
 """Drawing what the engine did: DOT/SVG (graphviz), terminal text, the HTML report.
 
 Importing this package registers the Jupyter renderer with
-`toolkit.late_bound`, so expressions and traces display as SVG trees.
+`toolkit.support.late` (the operation `render`), so expressions and traces display as SVG trees.
 """
 
 from .display import install as _install_display

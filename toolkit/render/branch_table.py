@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..observe import BranchSelection
-from ..trace.steps import branch_target
+from ..tracing.steps import branch_target
 from .labels import bounded_text
 from .selection_strip import row_indices
 

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import textwrap
 
-from .. import heavy_imports
-from ..trace.catalyst_steps import CatalystStep, CatalystSteps
-from ..trace.spark_plan_text import PlanNode, plan_tree
+from ..support import late
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
+from ..tracing.spark_plan_diff import plan_diff
+from ..tracing.spark_plan_text import PlanNode, plan_tree
 from .dot_style import FONT, STATUS_STYLE
 from .labels import dot_text, dot_tooltip
-from ..trace.spark_plan_diff import plan_diff
 
 __all__ = ["catalyst_dot", "catalyst_step_dot"]
+
+graphviz = late.module("graphviz")  # loaded with the first picture
 
 MAX_NODES = 300  # a plan drawn: at most this many nodes, breadth first
 LINE_CHARS = 44  # a node's text is wrapped at this many characters
@@ -29,7 +31,7 @@ _LEGEND = {"added": "added", "changed": "changed", "moved": "moved or rewired",
 
 
 def _graph(name: str):
-    g = heavy_imports.graphviz().Digraph(name=name)
+    g = graphviz.Digraph(name=name)
     g.attr(rankdir="TB", ordering="out", fontname=FONT, labelloc="t",
            nodesep="0.25", ranksep="0.35")
     g.attr("node", fontname=FONT, fontsize="10", shape="box", style="rounded,filled",
@@ -135,7 +137,7 @@ def catalyst_step_dot(step: CatalystStep, number: int | None = None):
             lines.append(f'<FONT POINT-SIZE="9">{dot_text(" · ".join(said), None)}</FONT>')
         drawn, total = _draw_plan(g, diff.after, "n", diff)
         if diff.removed:
-            sub = heavy_imports.graphviz().Digraph(name="cluster_removed")
+            sub = graphviz.Digraph(name="cluster_removed")
             sub.attr(label="removed by the rule", style="dashed", color="#dc2626",
                      fontcolor="#b91c1c", fontsize="10")
             for i, text in enumerate(diff.removed[:MAX_NODES]):

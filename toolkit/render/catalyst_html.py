@@ -8,7 +8,7 @@ Content-Security-Policy that fetches nothing; every text from Spark is escaped.
 
 from __future__ import annotations
 
-from ..trace.catalyst_steps import CatalystStep, CatalystSteps
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
 from .labels import html_text
 from .svg import dot_available, scrolling_picture, to_svg
 from .text import to_text

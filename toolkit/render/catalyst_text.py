@@ -3,10 +3,10 @@ the plan with what each changed, one step as its plan tree marked node by node."
 
 from __future__ import annotations
 
-from ..trace.catalyst_steps import CatalystStep, CatalystSteps
-from ..trace.spark_plan_text import plan_tree
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
+from ..tracing.spark_plan_diff import plan_diff
+from ..tracing.spark_plan_text import plan_tree
 from .labels import counted, shorten, visible
-from ..trace.spark_plan_diff import plan_diff
 
 __all__ = ["catalyst_lines", "catalyst_step_lines"]
 

@@ -1,7 +1,7 @@
 """Rich display for Jupyter: the picture as HTML and SVG, with a text fallback,
 registered with the engine's hook.
 
-The engine's objects ask `toolkit.late_bound` for a mimebundle; importing
+The engine's objects ask `toolkit.support.late` for a mimebundle; importing
 `toolkit.render` provides `mimebundle` there. Notebooks prefer the HTML: the
 picture fitted to the output's width while its labels stay readable, else held
 readable in a box that scrolls sideways and opens on the root (a notebook shows
@@ -12,11 +12,13 @@ it cannot lay out) still shows the text tree rather than an error.
 
 from __future__ import annotations
 
-from .. import heavy_imports, late_bound
 from ..scan import ScanExplanation
+from ..support import late
 from .scan_html import scan_html
 from .svg import DotNotFound, dot_available, scrolling_picture, to_svg
 from .text import to_text
+
+graphviz_package = late.module("graphviz")
 
 __all__ = ["install", "mimebundle"]
 
@@ -30,7 +32,7 @@ def mimebundle(obj) -> dict:
         return {"text/plain": repr(obj)}
     bundle = {"text/plain": text}
     if dot_available():
-        graphviz = heavy_imports.graphviz()
+        graphviz = graphviz_package
         try:
             svg = to_svg(obj)
         except (DotNotFound, graphviz.CalledProcessError, OSError):  # text still shows
@@ -41,4 +43,4 @@ def mimebundle(obj) -> dict:
 
 
 def install() -> None:
-    late_bound.provide("render", mimebundle)
+    late.provide("render", mimebundle)

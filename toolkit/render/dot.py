@@ -15,15 +15,21 @@ from typing import TYPE_CHECKING
 
 import pyarrow.compute as pc
 
-from .. import heavy_imports
 from ..errors import UsageError
-from ..expression import Expression, from_pyarrow, postorder
+from ..model.expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
-from ..trace.catalyst_steps import CatalystStep, CatalystSteps
-from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
-from ..trace.recorded_error import error_facts
-from ..trace.steps import branch_target, step_title
-from ..trace.tracer import Trace
+from ..support import late
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
+from ..tracing.plan_shape import (
+    changed_positions,
+    is_plan,
+    plan_label,
+    plan_nodes,
+    plan_schema_text,
+)
+from ..tracing.recorded_error import error_facts
+from ..tracing.steps import branch_target, step_title
+from ..tracing.tracer import Trace
 from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
 from .catalyst_dot import catalyst_dot, catalyst_step_dot
 from .dot_style import (
@@ -64,6 +70,8 @@ from .wide_nodes import (
 
 if TYPE_CHECKING:
     import graphviz
+
+graphviz_package = late.module("graphviz")
 
 __all__ = ["to_dot", "MAX_NODES"]
 
@@ -134,7 +142,7 @@ class TreeWindow:
 
 # -- dispatch ---------------------------------------------------------------------
 def _graph(name: str) -> graphviz.Digraph:
-    g = heavy_imports.graphviz().Digraph(name=name)
+    g = graphviz_package.Digraph(name=name)
     g.attr(rankdir="TB", ordering="out", fontname=FONT, labelloc="t", nodesep="0.3",
            ranksep="0.4")
     g.attr("node", fontname=FONT, fontsize="11", margin="0.08,0.04")
@@ -188,7 +196,7 @@ def _draw_trace(g, t: Trace, prefix: str, max_nodes: int) -> None:
         g.attr(label=_html(f"showing {len(chosen)} of {len(t.steps)} steps: the ones that "
                            "changed something, evaluations and failures"))
     for i, step in chosen:
-        sub = heavy_imports.graphviz().Digraph(name=f"cluster_{prefix}s{i}")
+        sub = graphviz_package.Digraph(name=f"cluster_{prefix}s{i}")
         sub.attr(style="rounded", color="#9ca3af")
         _draw(sub, step, f"{prefix}s{i}_", max_nodes)
         sub.attr(label=_html(f"{i + 1}. {step_title(step)}", bold=True))
@@ -283,7 +291,7 @@ class _Look:
 
 def _tip(text: str) -> str:
     """A tooltip attribute: graphviz takes it as is (no HTML label parsing)."""
-    return heavy_imports.graphviz().nohtml(dot_tooltip(text))
+    return graphviz_package.nohtml(dot_tooltip(text))
 
 
 def _sizes(root: Expression) -> dict[int, int]:
@@ -773,7 +781,7 @@ def _draw_plan(g, plan, prefix: str, statuses: dict[int, str]) -> dict[int, str]
 
 def _draw_plan_rule(g, event: PlanRuleEvent, prefix: str) -> None:
     for side, plan in (("before", event.before), ("after", event.after)):
-        sub = heavy_imports.graphviz().Digraph(name=f"cluster_{prefix}{side}")
+        sub = graphviz_package.Digraph(name=f"cluster_{prefix}{side}")
         sub.attr(label=f"<<B>{side}</B>>", style="rounded", color="#d1d5db")
         if is_plan(plan):
             statuses = ({i: "changed" for i in changed_positions(event)}

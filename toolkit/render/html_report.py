@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..expression import Expression
+from ..model.expression import Expression
+from ..model.scalar_values import value_text
 from ..observe import EvalEvent, InvariantCheck, PassEvent
-from ..scalar_values import value_text
 from ..scan import ScanExplanation
-from ..trace.catalyst_steps import CatalystSteps
-from ..trace.recorded_error import error_facts
-from ..trace.steps import step_title
-from ..trace.tracer import Trace
+from ..tracing.catalyst_steps import CatalystSteps
+from ..tracing.recorded_error import error_facts
+from ..tracing.steps import step_title
+from ..tracing.tracer import Trace
 from .branch_table import NOT_REACHED, BranchTable, is_value_branch
 from .catalyst_html import catalyst_report_html
 from .dot import to_dot

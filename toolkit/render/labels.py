@@ -14,8 +14,8 @@ import re
 import pyarrow.compute as pc
 
 from ..errors import UsageError
-from ..expression import COMPARISON_SYMBOLS, Expression, Literal
-from ..options import (
+from ..model.expression import COMPARISON_SYMBOLS, Expression, Literal
+from ..model.options import (
     cast_target,
     field_name_at,
     field_names,
@@ -24,7 +24,7 @@ from ..options import (
     options_to_string,
     value_set,
 )
-from ..visible_text import visible as visible_characters
+from ..support.visible_text import visible as visible_characters
 
 __all__ = ["MAX_FORM_COLUMNS", "SPECIAL_FORMS", "parse_path_text", "path_text", "node_kind",
            "readable",

@@ -10,11 +10,13 @@ import html
 import re
 import shutil
 
-from .. import heavy_imports
 from ..errors import (
     DotNotFound,  # defined with every other exprscope error
-    )
+)
+from ..support import late
 from .dot import to_dot
+
+graphviz_package = late.module("graphviz")
 
 __all__ = [
     "DotNotFound",
@@ -41,7 +43,7 @@ def to_svg(obj, **options) -> str:
     A plain SVG at its natural size (its width and height in points, labels at 9pt
     and more), so a file of it opens readable in any viewer. Pages that show it
     inside HTML hold it with `scrolling_picture` or `fitted` instead."""
-    graphviz = heavy_imports.graphviz()
+    graphviz = graphviz_package
     graph = obj if isinstance(obj, (graphviz.Digraph, graphviz.Graph)) else to_dot(obj, **options)
     try:
         return caption_over_root(without_ids(graph.pipe(format="svg", encoding="utf-8")))

@@ -20,14 +20,20 @@ import unicodedata
 import pyarrow.compute as pc
 
 from ..errors import UsageError
-from ..expression import Expression, from_pyarrow
+from ..model.expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..scan import ScanExplanation
-from ..trace.catalyst_steps import CatalystStep, CatalystSteps
-from ..trace.plan_shape import changed_positions, is_plan, plan_label, plan_nodes, plan_schema_text
-from ..trace.recorded_error import error_facts
-from ..trace.steps import branch_target, step_title
-from ..trace.tracer import Trace
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
+from ..tracing.plan_shape import (
+    changed_positions,
+    is_plan,
+    plan_label,
+    plan_nodes,
+    plan_schema_text,
+)
+from ..tracing.recorded_error import error_facts
+from ..tracing.steps import branch_target, step_title
+from ..tracing.tracer import Trace
 from .branch_table import NULL_BECAUSE, null_selections
 from .catalyst_text import catalyst_lines, catalyst_step_lines
 from .labels import (

@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..expression import Expression, postorder
-from ..options import options_equal
+from ..model.expression import Expression, postorder
+from ..model.options import options_equal
 from .labels import bounded_text, node_title, shorten
 
 __all__ = ["PassDiff", "diff_pass", "diff_trees"]

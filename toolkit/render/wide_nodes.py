@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
-from ..expression import Expression
+from ..model.expression import Expression
 from .labels import parse_path_text, path_text
 
 __all__ = ["CHAIN_SHOWN", "HEAD", "TAIL", "WIDE_ARGS", "chain_length", "fold_noun",

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import RuleError
-from ..tree_positions import TreePath, TreePositions
+from .positions import TreePath, TreePositions
 from .rule_applied import RuleApplied
 from .transformed import Transformed
 from .tree_shape import PathCell, TreeShape, modify_tree

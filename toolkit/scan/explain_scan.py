@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from .. import heavy_imports, late_bound
+from ..support import late
 from ..errors import ExprscopeError, GuaranteeError, ScanError
-from ..expression import Expression, Literal, as_expression, preorder
-from ..parse import parse
+from ..model.expression import Expression, Literal, as_expression, preorder
+from ..sql.parse import parse
 from ..passes import is_satisfiable, simplify_with_guarantee
-from ..visible_text import visible
+from ..support.visible_text import visible
 from ..passes.chain import ExprKey
-from ..trace import Trace, trace
+from ..tracing import Trace, trace
 from .lost_rows import lost_rows_warning
 from .range_suggestion import never_true
 from .skip_reason import Clash, skip_reason
@@ -43,6 +43,8 @@ from .statistics_guarantee import row_group_guarantee
 
 if TYPE_CHECKING:
     import pyarrow.dataset as ds
+
+pyarrow_dataset = late.module("pyarrow.dataset")
 
 __all__ = ["Clash", "FragmentVerdict", "RowGroupVerdict", "ScanExplanation", "explain_scan"]
 
@@ -244,12 +246,12 @@ class ScanExplanation:
         return f"<ScanExplanation {visible(str(self.filter))}: {kept:,} of {total:,} files kept>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return late_bound.mimebundle(self)
+        return late.mimebundle(self)
 
 
 def explain_scan(dataset: ds.Dataset, filter) -> ScanExplanation:
     """Explain which fragments and row groups a scan of `dataset` with `filter` reads."""
-    if not isinstance(dataset, heavy_imports.dataset().Dataset):
+    if not isinstance(dataset, pyarrow_dataset.Dataset):
         raise ExprscopeError(
             f"explain_scan takes a pyarrow.dataset.Dataset, got {type(dataset).__name__}")
     bound = _bound_filter(filter, dataset.schema)
@@ -293,7 +295,7 @@ def _arrow_fails(fragment, group_id: int, exc: GuaranteeError) -> str:
 
 
 def _parquet_metadata(fragment):
-    if not isinstance(fragment, heavy_imports.dataset().ParquetFileFragment):
+    if not isinstance(fragment, pyarrow_dataset.ParquetFileFragment):
         return None
     return fragment.metadata
 

@@ -21,11 +21,11 @@ import math
 
 import pyarrow as pa
 
-from ..bounded_cache import BoundedCache
-from ..expression import Call, Expression, Literal, Parameter, postorder, preorder
-from ..expression_facts import conjuncts
+from ..functions.facts import conjuncts
+from ..model.expression import Call, Expression, Literal, Parameter, postorder, preorder
 from ..passes import is_satisfiable, simplify_with_guarantee
 from ..passes.chain import ExprKey
+from ..support.bounded_cache import BoundedCache
 
 __all__ = ["lost_rows_warning"]
 

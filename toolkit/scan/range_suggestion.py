@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from ..expression import Expression, postorder
-from ..expression_facts import conjuncts
-from ..field_ref import FieldRef
+from ..functions.facts import conjuncts
+from ..model.expression import Expression, postorder
+from ..model.field_ref import FieldRef
 
 __all__ = ["never_true"]
 

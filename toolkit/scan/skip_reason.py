@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..expression import Expression
-from ..expression_facts import conjuncts
+from ..functions.facts import conjuncts
+from ..model.expression import Expression
 from ..passes import is_satisfiable, simplify_with_guarantee
 
 __all__ = ["Clash", "skip_reason"]

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..expression import Call, Expression, Literal, Parameter
-from ..field_ref import FieldRef
+from ..model.expression import Call, Expression, Literal, Parameter
+from ..model.field_ref import FieldRef
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq

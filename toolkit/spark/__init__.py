@@ -11,10 +11,8 @@
 `import toolkit` never imports this package (nor pyspark); import it explicitly.
 """
 
+from .active_session import session  # noqa: F401
 from .catalyst import CatalystStep, CatalystSteps, catalyst_steps, filter_pushdown  # noqa: F401
-from .compare import Comparison, Difference, compare  # noqa: F401
-from .dataframe import dataframe  # noqa: F401
-from .engine_trace import EngineTrace  # noqa: F401
 from .errors import (  # noqa: F401
     SparkError,
     SparkImportError,
@@ -22,9 +20,11 @@ from .errors import (  # noqa: F401
     SparkTranslationError,
     SparkUnavailableError,
 )
-from .from_spark import from_spark  # noqa: F401
-from .run import SparkRun, run  # noqa: F401
-from .session import session  # noqa: F401
-from .source import SparkSource  # noqa: F401  (importing it lets plan.scan read DataFrames)
-from .to_column import to_column, translatable_names  # noqa: F401
-from .types import from_spark_type, to_spark_type, to_struct_type  # noqa: F401
+from .reading.from_spark import from_spark  # noqa: F401
+from .running.compare import Comparison, Difference, compare  # noqa: F401
+from .running.engine_trace import EngineTrace  # noqa: F401
+from .running.run import SparkRun, run  # noqa: F401
+from .running.source import SparkSource  # noqa: F401  (importing it lets plan.scan read DataFrames)
+from .translate.dataframe import dataframe  # noqa: F401
+from .translate.to_column import to_column, translatable_names  # noqa: F401
+from .translate.types import from_spark_type, to_spark_type, to_struct_type  # noqa: F401

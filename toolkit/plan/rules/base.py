@@ -15,9 +15,9 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass, field
 
-from ...expression import Expression
+from ...model.expression import Expression
+from ...model.visit import EXPRESSION_SHAPE
 from ...rewrite import Firing, Transformed, modify_tree
-from ...visit import EXPRESSION_SHAPE
 
 __all__ = ["Rule", "RuleContext", "substitute_columns"]
 

@@ -9,8 +9,8 @@ chain of a thousand filters costs one conjunction, not a thousand growing ones.
 
 from __future__ import annotations
 
-from ...builders import and_
-from ...expression_facts import can_fail, is_pure
+from ...functions.facts import can_fail, is_pure
+from ...model.builders import and_
 from ..logical_plan import Filter
 from .base import Rule
 

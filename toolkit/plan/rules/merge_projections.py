@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...expression import preorder
-from ...expression_facts import is_pure
+from ...functions.facts import is_pure
+from ...model.expression import preorder
 from ..logical_plan import Projection
 from .base import Rule, substitute_columns
 

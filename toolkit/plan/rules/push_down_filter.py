@@ -19,8 +19,8 @@ Never below a Limit (that changes which rows are kept).
 
 from __future__ import annotations
 
-from ...builders import and_
-from ...expression_facts import can_fail, conjuncts, is_pure
+from ...functions.facts import can_fail, conjuncts, is_pure
+from ...model.builders import and_
 from ..columns import columns_of
 from ..guarantees import passthrough_columns
 from ..logical_plan import Aggregate, Filter, Join, Projection, Sort

@@ -10,8 +10,8 @@ vouching for each other (`x > 5 and x > 5` keeps one).
 
 from __future__ import annotations
 
-from ...builders import and_
-from ...expression_facts import conjuncts
+from ...functions.facts import conjuncts
+from ...model.builders import and_
 from ...passes import optimize as optimize_expression
 from ..guarantees import MAX_GUARANTEES, guarantees_of
 from ..logical_plan import Filter

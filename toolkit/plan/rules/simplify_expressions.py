@@ -10,7 +10,7 @@ stay what it was (the optimizer's schema invariant).
 
 from __future__ import annotations
 
-from ...builders import and_
+from ...model.builders import and_
 from ...passes import optimize as optimize_expression
 from ..guarantees import guarantees_of
 from ..logical_field import nullable

@@ -4,10 +4,10 @@
 - `stepping`: RuleExecutor's loop over py4j, composite rules opened;
 - `checks`: Spark's LogicalPlanIntegrity checks, each on its own;
 - `connect`: what a Spark Connect session gets instead.
-The records live in `toolkit.trace.catalyst_steps` so the renderers need no pyspark.
+The records live in `toolkit.tracing.catalyst_steps` so the renderers need no pyspark.
 """
 
-from ...trace.catalyst_steps import (  # noqa: F401
+from ...tracing.catalyst_steps import (  # noqa: F401
     CatalystStep,
     CatalystSteps,
     PlanComparison,
@@ -16,5 +16,5 @@ from ...trace.catalyst_steps import (  # noqa: F401
 )
 from .checks import integrity_checks  # noqa: F401
 from .connect import CONNECT_NOTE, steps_from_explain  # noqa: F401
-from .steps import catalyst_steps, compare_plans  # noqa: F401
 from .side_by_side import FilterPushdown, filter_pushdown  # noqa: F401
+from .steps import catalyst_steps, compare_plans  # noqa: F401

@@ -8,7 +8,7 @@ the same thing of exprscope's plans.
 
 from __future__ import annotations
 
-from ...trace.catalyst_steps import SparkCheck
+from ...tracing.catalyst_steps import SparkCheck
 from .jvm import JVM_ERRORS, java_message, option_text
 
 __all__ = ["CHECK_NAMES", "integrity_checks"]

@@ -4,8 +4,8 @@ the client can get, Spark's `explain("extended")` text parsed into plan trees.""
 from __future__ import annotations
 
 from ...errors import UsageError
-from ...trace.catalyst_steps import CatalystSteps, PlanComparison
-from ...trace.spark_plan_text import explain_sections
+from ...tracing.catalyst_steps import CatalystSteps, PlanComparison
+from ...tracing.spark_plan_text import explain_sections
 
 __all__ = ["CONNECT_NOTE", "connect_steps", "steps_from_explain"]
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from ... import observe
 from ... import plan as exprscope_plan
-from ...trace.catalyst_steps import CatalystSteps
-from ...trace.spark_plan_diff import plan_diff
-from ...trace.tracer import trace as tracing
-from ..from_spark import from_spark
+from ...tracing.catalyst_steps import CatalystSteps
+from ...tracing.spark_plan_diff import plan_diff
+from ...tracing.tracer import trace as tracing
+from ..reading.from_spark import from_spark
 
 __all__ = ["FilterPushdown", "filter_pushdown"]
 
@@ -45,9 +45,9 @@ class FilterPushdown:
 def _below_join(diff) -> bool:
     nodes = dict(diff.after.walk())
     for path, status in diff.status.items():
-        if status in ("moved", "added") and nodes[path].name == "Filter":
-            if any(nodes[path[:k]].name == "Join" for k in range(len(path))):
-                return True
+        if (status in ("moved", "added") and nodes[path].name == "Filter"
+                and any(nodes[path[:k]].name == "Join" for k in range(len(path)))):
+            return True
     return False
 
 

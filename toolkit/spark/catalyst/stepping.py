@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ...trace.catalyst_steps import CatalystStep
+from ...tracing.catalyst_steps import CatalystStep
 from .checks import integrity_checks
 from .jvm import JVM_ERRORS, java_message, seq, short_rule_name
 

@@ -17,11 +17,11 @@ import time
 from dataclasses import dataclass
 
 from ...errors import UsageError
-from ...trace.catalyst_steps import CatalystStep, CatalystSteps, PlanComparison, RuleTime
-from ...trace.spark_plan_text import strip_ids
+from ...tracing.catalyst_steps import CatalystStep, CatalystSteps, PlanComparison, RuleTime
+from ...tracing.spark_plan_text import strip_ids
+from ..active_session import session as active_session
 from ..errors import SparkArgumentError
-from ..from_connect import is_connect
-from ..session import session as active_session
+from ..reading.from_connect import is_connect
 from .connect import connect_steps
 from .jvm import JVM_ERRORS, java_message, seq, short_rule_name
 from .stepping import Stepper, batches_of

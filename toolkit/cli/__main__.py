@@ -1,0 +1,7 @@
+"""`python -m toolkit.cli ...` runs the `exprscope` command."""
+
+import sys
+
+from .command import main
+
+sys.exit(main())

@@ -1,0 +1,166 @@
+"""exprscope's logical plan nodes written as Substrait rels that Acero runs.
+
+Each node's expressions are bound to its input, so a field's path is already
+the position Substrait wants. Where Substrait moved a field on and Acero (as of
+pyarrow 26) still reads only the old one, both are written with equal values:
+a fetch's count and offset as plain numbers and as literals, a grouping's keys
+inside the grouping and as references to the rel's grouping expressions. A
+scan's column list is written as the read's emit (Acero refuses a read's
+projection mask). Names Substrait does not carry (projected and aggregated
+columns) go in each rel's `hint.output_names`, where exprscope reads them back.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+from substrait import algebra_pb2
+
+from ...errors import SubstraitError
+from ...functions.bind import bind
+from ...model.expression import Call, Expression, Parameter
+from ...model.field_ref import FieldRef
+from ...plan.logical_plan import (
+    Aggregate,
+    Filter,
+    Join,
+    Limit,
+    LogicalPlan,
+    Projection,
+    Sort,
+    TableScan,
+)
+from ...support.visible_text import visible
+from .functions import AGGREGATE_MAPPINGS
+from .old_fields import add_old_field
+from .types import schema_to_substrait, type_to_substrait
+from .write import ExpressionWriter
+
+__all__ = ["PlanWriter"]
+
+_DIRECTION = {
+    (True, True): algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_FIRST,
+    (True, False): algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_LAST,
+    (False, True): algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_FIRST,
+    (False, False): algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_LAST,
+}
+_JOIN_TYPE = {"inner": algebra_pb2.JoinRel.JOIN_TYPE_INNER,
+              "left": algebra_pb2.JoinRel.JOIN_TYPE_LEFT}
+# fields Substrait removed that Acero still reads (and reads instead of their successors)
+_OLD_FETCH_OFFSET = 3
+_OLD_FETCH_COUNT = 4
+_OLD_GROUPING_EXPRESSIONS = 1
+
+
+class PlanWriter:
+    """Writes the rels of one Plan, collecting the functions they declare."""
+
+    def __init__(self):
+        self.expressions = ExpressionWriter()
+
+    @property
+    def anchors(self) -> dict[tuple[str, str], int]:
+        return self.expressions.anchors
+
+    def write(self, node: LogicalPlan) -> algebra_pb2.Rel:
+        out = algebra_pb2.Rel()
+        if isinstance(node, TableScan):
+            self._read(node, out.read)
+        elif isinstance(node, Filter):
+            out.filter.input.CopyFrom(self.write(node.input))
+            out.filter.condition.CopyFrom(self._expression(node, node.predicate))
+        elif isinstance(node, Projection):
+            self._project(node, out.project)
+        elif isinstance(node, Aggregate):
+            self._aggregate(node, out.aggregate)
+        elif isinstance(node, Sort):
+            out.sort.input.CopyFrom(self.write(node.input))
+            for key in node.keys:
+                field = out.sort.sorts.add()
+                field.expr.CopyFrom(self._expression(node, key.expr))
+                field.direction = _DIRECTION[(key.ascending, key.nulls_first)]
+        elif isinstance(node, Limit):
+            self._fetch(node, out.fetch)
+        elif isinstance(node, Join):
+            self._join(node, out.join)
+        else:
+            raise SubstraitError(f"cannot write {visible(node.label())} as Substrait: a "
+                                 f"{type(node).__name__} node has no Substrait rel exprscope "
+                                 "writes (it writes TableScan, Filter, Projection, Aggregate, "
+                                 "Sort, Limit and Join)")
+        return out
+
+    def _expression(self, node: LogicalPlan, e: Expression) -> algebra_pb2.Expression:
+        try:
+            return self.expressions.write(e)
+        except SubstraitError as exc:
+            raise SubstraitError(f"in {visible(_short(node.label()))}: {exc}") from None
+
+    def _read(self, node: TableScan, read) -> None:
+        schema = node.source.schema
+        try:
+            schema_to_substrait(schema, read.base_schema, self.expressions.user_types)
+        except SubstraitError as exc:
+            raise SubstraitError(f"cannot write {visible(node.label())} as Substrait: the "
+                                 f"table's {exc}") from None
+        read.named_table.names.append(node.relation)
+        if node.projection is not None:
+            read.common.emit.output_mapping.extend(schema.get_field_index(n)
+                                                   for n in node.projection)
+
+    def _project(self, node: Projection, project) -> None:
+        project.input.CopyFrom(self.write(node.input))
+        for e in node.exprs:
+            project.expressions.append(self._expression(node, e))
+        width = len(node.input.schema)
+        project.common.emit.output_mapping.extend(range(width, width + len(node.exprs)))
+        project.common.hint.output_names.extend(node.names)
+
+    def _aggregate(self, node: Aggregate, aggregate) -> None:
+        aggregate.input.CopyFrom(self.write(node.input))
+        grouping = aggregate.groupings.add()
+        for i, key in enumerate(node.group_exprs):
+            written = self._expression(node, key)
+            aggregate.grouping_expressions.append(written)
+            grouping.expression_references.append(i)
+            add_old_field(grouping, _OLD_GROUPING_EXPRESSIONS, written)
+        fields = list(node.schema)[len(node.group_exprs):]
+        for agg, field in zip(node.aggregates, fields):
+            measure = aggregate.measures.add().measure
+            extension, name = AGGREGATE_MAPPINGS[agg.func]
+            measure.function_reference = self.anchors.setdefault((extension, name),
+                                                                 len(self.anchors) + 1)
+            measure.phase = algebra_pb2.AGGREGATION_PHASE_INITIAL_TO_RESULT
+            measure.invocation = algebra_pb2.AggregateFunction.AGGREGATION_INVOCATION_ALL
+            if agg.arg is not None:  # count with no argument counts rows
+                measure.arguments.add().value.CopyFrom(self._expression(node, agg.arg))
+            measure.output_type.CopyFrom(type_to_substrait(
+                field.type, field.nullable, f"{agg.to_string()} AS {agg.name}",
+                self.expressions.user_types))
+        aggregate.common.direct.SetInParent()  # Acero refuses a common with no emit kind
+        aggregate.common.hint.output_names.extend([*node.group_names,
+                                                   *(a.name for a in node.aggregates)])
+
+    def _fetch(self, node: Limit, fetch) -> None:
+        fetch.input.CopyFrom(self.write(node.input))
+        fetch.offset_expr.literal.i64 = node.skip
+        fetch.count_expr.literal.i64 = node.fetch
+        add_old_field(fetch, _OLD_FETCH_OFFSET, node.skip)
+        add_old_field(fetch, _OLD_FETCH_COUNT, node.fetch)
+
+    def _join(self, node: Join, join) -> None:
+        join.left.CopyFrom(self.write(node.left))
+        join.right.CopyFrom(self.write(node.right))
+        join.type = _JOIN_TYPE[node.how]
+        # the condition's references run over the left columns, then the right ones
+        equalities = [Call("equal", [Parameter(FieldRef(lk)), Parameter(FieldRef(rk))])
+                      for lk, rk in node.on]
+        condition = equalities[0]
+        for e in equalities[1:]:
+            condition = Call("and_kleene", [condition, e])
+        both = pa.schema(list(node.left.schema.binding_schema())
+                         + list(node.right.schema.binding_schema()))
+        join.expression.CopyFrom(self._expression(node, bind(condition, both)))
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,317 @@
+"""Spark Catalyst expressions (read through py4j) -> exprscope expressions.
+
+Handles both the resolved trees of an analyzed plan (AttributeReference, Add,
+EqualTo, CaseWhen, Cast ...) and the unresolved trees a bare Column holds
+(UnresolvedAttribute, UnresolvedFunction('+') ...). Where Spark's semantics
+differ from Arrow's the import says so in the tree instead of hiding it:
+
+- `If(c, a, b)` takes `b` on a null `c`; Arrow's if_else gives null, so the
+  import is `if_else(coalesce(c, false), a, b)` when `c` can be null.
+- `x IN (...)` is null for a null `x` (and for a miss when the list holds a
+  null); Arrow's is_in is not, so the import wraps it in `if_else`.
+- ANSI arithmetic (Spark 4's default) fails on overflow: `add_checked` & co.
+- an unresolved `/` is Spark's true division: both sides are cast to float64
+  (pass the DataFrame to resolve the real types instead).
+- `dayofweek` counts Sunday=1..Saturday=7: day_of_week(count_from_zero=False,
+  week_start=7).
+
+Anything else raises SparkImportError naming the Spark class.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+import toolkit as tk
+
+from ..errors import SparkImportError
+from ..translate.types import from_spark_type
+
+__all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
+
+
+def class_name(node) -> str:
+    return str(node.getClass().getSimpleName())
+
+
+def children(node) -> list:
+    seq = node.children()
+    return [seq.apply(i) for i in range(seq.size())]
+
+
+def spark_type_of(node):
+    """The pyspark DataType of a Catalyst expression's dataType()."""
+    from pyspark.sql.types import _parse_datatype_json_string
+
+    return _parse_datatype_json_string(node.dataType().json())
+
+
+def _arrow_type(node) -> pa.DataType:
+    return from_spark_type(spark_type_of(node))
+
+
+def _literal(node) -> tk.Literal:
+    t = _arrow_type(node)
+    value = node.value()
+    if value is None:
+        return tk.literal(None, t)
+    if pa.types.is_string(t):
+        value = str(value.toString())
+    elif pa.types.is_decimal(t):
+        value = decimal.Decimal(str(value.toString()))
+    elif pa.types.is_date(t):
+        value = datetime.date(1970, 1, 1) + datetime.timedelta(days=int(value))
+    elif pa.types.is_timestamp(t):
+        return tk.literal(pa.scalar(int(value), pa.timestamp("us")).cast(t))
+    elif pa.types.is_duration(t):
+        return tk.literal(pa.scalar(int(value), t))
+    elif pa.types.is_binary(t):
+        value = bytes(value)
+    elif not isinstance(value, (bool, int, float)):
+        raise SparkImportError(f"cannot import a Spark literal of type {t} ({value})",
+                               spark_class="Literal")
+    return tk.literal(value, t)
+
+
+_BINARY = {"Add": "add", "Subtract": "subtract", "Multiply": "multiply", "Divide": "divide",
+           "IntegralDivide": "divide", "EqualTo": "equal", "LessThan": "less",
+           "LessThanOrEqual": "less_equal", "GreaterThan": "greater",
+           "GreaterThanOrEqual": "greater_equal", "And": "and_kleene", "Or": "or_kleene"}
+_UNARY = {"Not": "invert", "UnaryMinus": "negate", "Abs": "abs", "Upper": "utf8_upper",
+          "Lower": "utf8_lower", "Length": "utf8_length", "Year": "year", "Month": "month",
+          "DayOfMonth": "day", "Hour": "hour", "Minute": "minute", "Second": "second",
+          "IsNotNull": "is_valid", "IsNaN": "is_nan", "Sqrt": "sqrt", "Floor": "floor",
+          "Ceil": "ceil"}
+_PATTERN = {"StartsWith": "starts_with", "EndsWith": "ends_with", "Contains": "match_substring",
+            "Like": "match_like"}
+# names of the functions an unresolved Column calls (Column operators and F.* functions)
+_UNRESOLVED_BINARY = {"+": "add", "-": "subtract", "*": "multiply", "=": "equal", "==": "equal",
+                      "<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal",
+                      "!=": "not_equal", "<>": "not_equal", "and": "and_kleene",
+                      "or": "or_kleene", "div": "divide"}
+_UNRESOLVED_UNARY = {"!": "invert", "not": "invert", "negative": "negate", "abs": "abs",
+                     "upper": "utf8_upper", "ucase": "utf8_upper", "lower": "utf8_lower",
+                     "lcase": "utf8_lower", "length": "utf8_length",
+                     "char_length": "utf8_length", "year": "year", "month": "month",
+                     "day": "day", "dayofmonth": "day", "hour": "hour", "minute": "minute",
+                     "second": "second", "isnotnull": "is_valid", "isnan": "is_nan",
+                     "sqrt": "sqrt", "floor": "floor", "ceil": "ceil", "ceiling": "ceil"}
+_UNRESOLVED_PATTERN = {"startswith": "starts_with", "endswith": "ends_with",
+                       "contains": "match_substring", "like": "match_like"}
+_ANSI_CHECKED = {"add", "subtract", "multiply"}
+
+
+def expression_from_catalyst(root, resolve_attribute=None, substitute=None) -> tk.Expression:
+    """The exprscope expression of a Catalyst expression tree (iteratively: deep trees work).
+
+    `resolve_attribute(node)` names an AttributeReference (default: its name);
+    `substitute(node)` may return an Expression to use for a whole subtree (an
+    aggregate call becomes a reference to the aggregate's column).
+    """
+    resolve_attribute = resolve_attribute or (lambda node: str(node.name()))
+    substitute = substitute or (lambda node: None)
+    # frames: [node, its children, their converted expressions so far, its substitute]
+    replaced = substitute(root)
+    frames = [[root, [] if replaced is not None else _kids(root), [], replaced]]
+    while True:
+        node, kids, results, replaced = frames[-1]
+        if len(results) < len(kids):
+            kid = kids[len(results)]
+            kid_replaced = substitute(kid)
+            frames.append([kid, [] if kid_replaced is not None else _kids(kid), [],
+                           kid_replaced])
+            continue
+        frames.pop()
+        out = replaced if replaced is not None else _convert(node, results, resolve_attribute)
+        if not frames:
+            return out
+        frames[-1][2].append(out)
+
+
+def _kids(node) -> list:
+    return [] if class_name(node) in _LEAVES else children(node)
+
+
+_LEAVES = {"AttributeReference", "UnresolvedAttribute", "Literal", "BoundReference"}
+
+
+def _nullable(node) -> bool:
+    from py4j.protocol import Py4JError
+
+    try:
+        return bool(node.nullable())
+    except Py4JError:  # unresolved nodes cannot say
+        return True
+
+
+def _convert(node, args, resolve_attribute) -> tk.Expression:
+    name = class_name(node)
+    if name == "AttributeReference":
+        return tk.field(resolve_attribute(node))
+    if name == "UnresolvedAttribute":
+        parts = [str(p) for p in _seq(node.nameParts())]
+        return tk.field(*parts)
+    if name == "Literal":
+        return _literal(node)
+    if name == "Alias":
+        return args[0]
+    if name in _BINARY:
+        fn = _BINARY[name]
+        if fn in _ANSI_CHECKED and _eval_mode(node) == "ANSI":
+            fn += "_checked"
+        return tk.call(fn, args)
+    if name in _UNARY:
+        return tk.call(_UNARY[name], args)
+    if name == "IsNull":
+        return tk.is_null(args[0])
+    if name in _PATTERN:
+        return _pattern_call(_PATTERN[name], node, args, name)
+    if name == "Cast":
+        target = _arrow_type(node)
+        if args[0].is_literal:  # Spark's implicit cast of a constant: just the typed constant
+            try:
+                return tk.literal(args[0].value.cast(target))
+            except (pa.ArrowException, ValueError, TypeError):
+                pass  # a cast Arrow refuses stays a cast call (and fails as Arrow does)
+        return tk.cast(args[0], target)
+    if name == "Coalesce":
+        return tk.coalesce(*args)
+    if name == "CaseWhen":
+        pairs = [(args[2 * i], args[2 * i + 1]) for i in range(len(args) // 2)]
+        else_ = args[-1] if len(args) % 2 else None
+        return tk.case_when(pairs, else_=else_)
+    if name == "If":
+        cond = args[0]
+        if _nullable(children(node)[0]):
+            cond = tk.coalesce(cond, tk.literal(False))
+        return tk.if_else(cond, args[1], args[2])
+    if name in ("In", "InSet"):
+        return _in(node, args, name)
+    if name == "DayOfWeek":
+        return tk.call("day_of_week", args, pc.DayOfWeekOptions(count_from_zero=False,
+                                                                  week_start=7))
+    if name == "WeekDay":
+        return tk.call("day_of_week", args)
+    if name == "GetStructField":
+        return tk.call("struct_field", [args[0]], pc.StructFieldOptions(str(node.extractFieldName())))
+    if name == "Substring":
+        return _substring(node, args)
+    if name == "UnresolvedFunction":
+        return _unresolved_function(node, args)
+    raise SparkImportError(f"cannot import the Spark expression {name} ({node.toString()}) "
+                           "into exprscope", spark_class=name)
+
+
+def _seq(scala_seq):
+    return [scala_seq.apply(i) for i in range(scala_seq.size())]
+
+
+def _eval_mode(node) -> str:
+    from py4j.protocol import Py4JError
+
+    try:
+        return str(node.evalMode().toString())
+    except Py4JError:  # expressions without an evaluation mode
+        return "LEGACY"
+
+
+def _literal_text(expr: tk.Expression, spark_class: str) -> str:
+    if not expr.is_literal or not pa.types.is_string(expr.type):
+        raise SparkImportError(f"cannot import {spark_class} with a pattern that is not a string "
+                               f"literal ({expr})", spark_class=spark_class)
+    return expr.value.as_py()
+
+
+def _pattern_call(fn: str, node, args, spark_class: str) -> tk.Expression:
+    pattern = _literal_text(args[1], spark_class)
+    if spark_class in ("Like", "like"):
+        from py4j.protocol import Py4JError
+
+        try:
+            escape = "\\" if node is None else str(node.escapeChar())
+        except Py4JError:  # an unresolved like() has the default escape
+            escape = "\\"
+        if escape != "\\":
+            raise SparkImportError(f"cannot import LIKE with escape character {escape!r} "
+                                   "(Arrow's match_like escapes with a backslash)",
+                                   spark_class=spark_class)
+    return tk.call(fn, [args[0]], pc.MatchSubstringOptions(pattern))
+
+
+def _in(node, args, spark_class: str) -> tk.Expression:
+    value = args[0]
+    if spark_class == "InSet":
+        raise SparkImportError("cannot import InSet (an optimized IN over many values); import "
+                               "the analyzed plan instead", spark_class="InSet")
+    options = args[1:]
+    for o in options:
+        if not o.is_literal:
+            raise SparkImportError(f"cannot import IN with a non-literal value ({o})",
+                                   spark_class=spark_class)
+    scalars = [o.value for o in options]
+    with_null = any(not s.is_valid for s in scalars)
+    present = [s for s in scalars if s.is_valid]
+    value_type = present[0].type if present else pa.null()
+    values = pa.array([s.as_py() for s in present], value_type)
+    test = tk.call("is_in", [value], pc.SetLookupOptions(values))
+    null = tk.literal(None, pa.bool_())
+    if with_null:  # SQL: a miss against a list holding null is unknown
+        test = tk.if_else(test, tk.literal(True), null)
+    return tk.if_else(tk.is_valid(value), test, null)
+
+
+def _substring(node, args) -> tk.Expression:
+    pos, length = args[1], args[2]
+    if not (pos.is_literal and length.is_literal):
+        raise SparkImportError("cannot import substring with non-literal positions",
+                               spark_class="Substring")
+    start, n = pos.value.as_py(), length.value.as_py()
+    if start is None or n is None:
+        return tk.literal(None, pa.string())
+    begin = start - 1 if start > 0 else (min(0, start))
+    stop = begin + max(n, 0)
+    if begin < 0 and stop >= 0:
+        return tk.call("utf8_slice_codeunits", [args[0]], pc.SliceOptions(begin))
+    return tk.call("utf8_slice_codeunits", [args[0]], pc.SliceOptions(begin, stop))
+
+
+def _unresolved_function(node, args) -> tk.Expression:
+    parts = [str(p) for p in _seq(node.nameParts())]
+    return unresolved_call(parts[-1], args, node)
+
+
+def unresolved_call(function_name: str, args: list, node=None) -> tk.Expression:
+    """The exprscope call for a Spark function called by name (an unresolved Column's, or a
+    Spark Connect UnresolvedFunction's): Column operators, `F.*` functions, CASE WHEN."""
+    name = function_name.lower()
+    if name in _UNRESOLVED_BINARY and len(args) == 2:
+        return tk.call(_UNRESOLVED_BINARY[name], args)
+    if name == "/" and len(args) == 2:
+        return tk.call("divide", [tk.cast(a, pa.float64()) for a in args])
+    if name in _UNRESOLVED_UNARY and len(args) == 1:
+        return tk.call(_UNRESOLVED_UNARY[name], args)
+    if name == "isnull" and len(args) == 1:
+        return tk.is_null(args[0])
+    if name in _UNRESOLVED_PATTERN and len(args) == 2:
+        return _pattern_call(_UNRESOLVED_PATTERN[name], node, args, name)
+    if name == "coalesce":
+        return tk.coalesce(*args)
+    if name == "in":
+        return _in(node, args, "In")
+    if name == "when" and len(args) >= 2:  # when(c1, v1, c2, v2, ..., [else]): CASE WHEN
+        pairs = [(args[2 * i], args[2 * i + 1]) for i in range(len(args) // 2)]
+        return tk.case_when(pairs, else_=args[-1] if len(args) % 2 else None)
+    if name in ("if", "iff") and len(args) == 3:  # SQL's IF takes the else branch on null
+        return tk.if_else(tk.coalesce(args[0], tk.literal(False)), args[1], args[2])
+    if name == "dayofweek":
+        return tk.call("day_of_week", args, pc.DayOfWeekOptions(count_from_zero=False,
+                                                                  week_start=7))
+    if name in ("substr", "substring") and len(args) == 3:
+        return _substring(node, args)
+    raise SparkImportError(f"cannot import the Spark function {function_name}({len(args)} "
+                           "arguments) into exprscope",
+                           spark_class=f"UnresolvedFunction {function_name}")
