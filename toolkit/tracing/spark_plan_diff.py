@@ -1,6 +1,6 @@
 """What a Catalyst rule did to a plan: each node of the plan after it marked against before.
 
-Nodes are Spark's plan lines (`trace.spark_plan_text.plan_tree`) and a node's
+Nodes are Spark's plan lines (`tracing.spark_plan_text.plan_tree`) and a node's
 identity is its position and its text: a node at the same position with the
 same text is the same node, and so is the same text elsewhere over the same
 children (a subtree that shifted because a node was put above it); the same
