@@ -72,3 +72,14 @@ def test_field_refs_by_index_and_nested_relation_name(flights):
     assert q.schema.qualified_names == ["flights.year", "flights.carrier"]
     with pytest.raises(plan.ColumnNotFoundError, match="no column at index 99"):
         p.project([tk.field(99)])
+
+
+def test_qualified_lookup_is_exact_and_reads_no_bare_name():
+    schema = _schema()
+    assert schema.index_of_qualified("airlines.carrier") == 2
+    assert schema.index_of_qualified("total") == 3
+    assert schema.index_of_qualified("carrier") is None  # bare: two fields have it
+    assert schema.index_of_qualified("id") is None  # bare, though only one field has it
+    dotted = plan.LogicalSchema([plan.LogicalField(None, "t.a", pa.int64()),
+                                 plan.LogicalField("t", "a", pa.int64())])
+    assert dotted.index_of_qualified("t.a") == 0  # both read so; the first, as a list's index

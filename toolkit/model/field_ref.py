@@ -49,14 +49,22 @@ class FieldPath:
 
     def get(self, schema_or_type) -> pa.Field | None:
         """The field this path points to, or None when an index is out of range."""
-        fields = children_of(schema_or_type)
-        field = None
+        parent, field = schema_or_type, None
         for i in self.indices:
-            if fields is None or not 0 <= i < len(fields):
+            if not 0 <= i < _width(parent):
                 return None
-            field = fields[i]
-            fields = children_of(field.type)
+            field = parent.field(i)
+            parent = field.type
         return field
+
+
+def _width(schema_or_type) -> int:
+    """How many child fields a ref can descend into (0 for a type without fields)."""
+    if isinstance(schema_or_type, pa.Schema):
+        return len(schema_or_type)
+    if isinstance(schema_or_type, pa.StructType):
+        return schema_or_type.num_fields
+    return 0
 
 
 def children_of(schema_or_type) -> list[pa.Field] | None:
@@ -241,11 +249,10 @@ class FieldRef:
 
 
 def _leaf_matches(leaf: FieldRef, parent) -> list[tuple[int, ...]]:
-    fields = children_of(parent)
-    if fields is None:
+    if not isinstance(parent, (pa.Schema, pa.StructType)):
         return []
-    if isinstance(leaf.impl, str):
-        return [(i,) for i, f in enumerate(fields) if f.name == leaf.impl]
+    if isinstance(leaf.impl, str):  # Arrow's name index: the same cost however wide
+        return [(i,) for i in sorted(parent.get_all_field_indices(leaf.impl))]
     path = leaf.impl
     return [path.indices] if path.get(parent) is not None else []
 

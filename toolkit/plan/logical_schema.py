@@ -78,7 +78,7 @@ def describe_duplicates(dups) -> str:
 class LogicalSchema:
     """An ordered, immutable list of LogicalFields whose (relation, name) are unique."""
 
-    __slots__ = ("_by_key", "_by_name", "fields")
+    __slots__ = ("_by_key", "_by_name", "_by_qualified", "fields")
 
     def __init__(self, fields: Iterable[LogicalField]):
         self.fields: tuple[LogicalField, ...] = tuple(fields)
@@ -92,6 +92,7 @@ class LogicalSchema:
         self._by_name: dict[str, list[int]] = {}
         for i, f in enumerate(self.fields):
             self._by_name.setdefault(f.name, []).append(i)
+        self._by_qualified: dict[str, int] | None = None  # built on the first lookup
 
     # -- sequence-like ---------------------------------------------------------
     def __len__(self) -> int:
@@ -120,6 +121,16 @@ class LogicalSchema:
     # -- lookup ----------------------------------------------------------------
     def index_of_column(self, relation: str | None, name: str) -> int | None:
         return self._by_key.get((relation, name))
+
+    def index_of_qualified(self, qualified: str) -> int | None:
+        """The first field whose qualified name is exactly `qualified` (no bare-name
+        reading, no error): one dict lookup, the index built once per schema."""
+        if self._by_qualified is None:
+            index: dict[str, int] = {}
+            for i, f in enumerate(self.fields):
+                index.setdefault(f.qualified_name, i)
+            self._by_qualified = index
+        return self._by_qualified.get(qualified)
 
     def resolve(self, column: str) -> int:
         """The index of the field a column text names: qualified ``t.a`` or bare ``a``.

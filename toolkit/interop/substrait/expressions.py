@@ -6,7 +6,8 @@
 
 Whatever `to_substrait` writes, `from_substrait` reads back: the writer reads its
 own bytes before returning them, so a tree too deep for protobuf's readers is
-refused when written, not when someone else reads it.
+refused when written (naming its depth and the readers' limit), not when
+someone else reads it.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from substrait.extended_expression_pb2 import ExtendedExpression
 
 from ...errors import BindError, SubstraitError
 from ...functions.bind import bind, schema_of
-from ...model.expression import Expression, as_expression, postorder
+from ...model.expression import Expression, as_expression
 from ...support import late
 from ...support.visible_text import visible
+from .limits import MAX_NESTING, nesting, readable_bytes
 from .messages import (
     declare_functions,
     decode,
@@ -31,13 +33,13 @@ from .messages import (
 )
 from .read import ExpressionReader
 from .types import schema_from_substrait, schema_to_substrait
-from .write import ExpressionWriter
+from .write import ExpressionWriter, tree_shape
 
 __all__ = ["BoundExpressions", "from_substrait", "from_substrait_all", "to_substrait"]
 
 DEFAULT_NAME = "expression"
-# protobuf's readers stop at 100 nested messages; an expression level takes three
-MAX_WRITE_DEPTH = 400
+# an ExtendedExpression holds each expression in an ExpressionReference: two levels
+_ENVELOPE = 2
 
 
 @dataclass(frozen=True)
@@ -60,9 +62,11 @@ def from_substrait_all(data) -> BoundExpressions:
     out: dict[str, Expression] = {}
     for i, referred in enumerate(message.referred_expr):
         where = f"referred_expr[{i}]"
-        if referred.WhichOneof("expr_type") != "expression":
-            raise SubstraitError(f"{where} is a {referred.WhichOneof('expr_type')}; exprscope "
-                                 "reads scalar expressions (aggregates belong in a plan)")
+        kind = referred.WhichOneof("expr_type")
+        if kind != "expression":
+            held = f"a {kind}" if kind else "empty"
+            raise SubstraitError(f"{where} is {held}; exprscope reads scalar expressions "
+                                 "(aggregates belong in a plan)")
         name = _own_name(list(referred.output_names), producer(message)) or f"{DEFAULT_NAME}{i}"
         if name in out:
             raise SubstraitError(f"two expressions are named {visible(name)!r} (at {where})")
@@ -100,31 +104,40 @@ def to_substrait(expressions, schema) -> bytes:
         raise SubstraitError("to_substrait needs at least one expression")
     message = ExtendedExpression()
     writer = ExpressionWriter()
+    bound_by_name: dict[str, Expression] = {}
     for name, expr in named.items():
         if not isinstance(name, str):
             raise SubstraitError(f"expression names must be strings, got {type(name).__name__}")
-        bound = bind(as_expression(expr), schema)
-        depth = _depth(bound)
-        if depth > MAX_WRITE_DEPTH:
-            raise SubstraitError(
-                f"{visible(name)!r} is {depth} levels deep; protobuf readers (pyarrow, "
-                "DataFusion, the substrait package) stop at 100 nested messages, about 30 "
-                "levels of expression")
+        bound = bound_by_name[name] = bind(as_expression(expr), schema)
         referred = message.referred_expr.add()
-        referred.expression.CopyFrom(writer.write(bound))
+        try:
+            referred.expression.CopyFrom(writer.write(bound))
+        except SubstraitError as exc:
+            if isinstance(expressions, dict):  # which of them
+                raise SubstraitError(f"{visible(name)!r}: {exc}") from None
+            raise
         referred.output_names.extend(_output_names(name, bound.type))
     schema_to_substrait(schema, message.base_schema, writer.user_types)
     declare_functions(message, writer.anchors, writer.user_types)
     stamp_version(message)
-    data = message.SerializeToString()
-    try:
-        ExtendedExpression().ParseFromString(data)
-    except Exception:  # noqa: BLE001 - any refusal of our own bytes is the same answer
-        raise SubstraitError(
-            "the expression nests deeper than protobuf's readers (pyarrow, DataFusion, the "
-            "substrait package) accept: 100 nested messages, about 30 levels of "
-            "expression") from None
+    data = readable_bytes(message)
+    if data is None:
+        raise _too_deep(message, bound_by_name)
     return data
+
+
+def _too_deep(message: ExtendedExpression, bound: dict[str, Expression]) -> SubstraitError:
+    """Which expression nests past what protobuf's readers take, and how deep."""
+    for (name, expr), referred in zip(bound.items(), message.referred_expr):
+        depth = nesting(referred.expression) + _ENVELOPE
+        if depth > MAX_NESTING:
+            levels = tree_shape(expr).depth
+            return SubstraitError(
+                f"{visible(name)!r} ({levels} levels deep) is written as messages nested "
+                f"{depth} deep in its ExtendedExpression; protobuf's readers (pyarrow's, "
+                f"DataFusion's, Python's) take {MAX_NESTING} at most")
+    return SubstraitError(f"the ExtendedExpression nests {nesting(message)} messages deep; "
+                          f"protobuf's readers take {MAX_NESTING} at most")
 
 
 def _output_names(name: str, t: pa.DataType) -> list[str]:
@@ -147,13 +160,6 @@ def _own_name(names: list[str], producer: str) -> str | None:
     if not names:
         return None
     return names[-1] if producer.startswith(("Acero", "exprscope")) else names[0]
-
-
-def _depth(root: Expression) -> int:
-    depth: dict[int, int] = {}
-    for node in postorder(root):
-        depth[id(node)] = 1 + max((depth[id(a)] for a in node.args), default=0)
-    return depth[id(root)]
 
 
 late.provide("to_substrait", to_substrait)

@@ -19,7 +19,8 @@ from substrait.plan_pb2 import Plan
 
 from ...errors import SubstraitError
 from ...support.visible_text import visible
-from .messages import MAX_MESSAGE_BYTES, decode
+from .limits import MAX_MESSAGE_BYTES
+from .messages import decode
 from .types import schema_from_substrait
 
 __all__ = ["PlanRead", "plan_reads", "read_substrait_file", "substrait_message"]

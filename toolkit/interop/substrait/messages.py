@@ -1,7 +1,9 @@
 """Substrait messages from untrusted bytes, and the parts every message shares.
 
-Bytes are bounded before protobuf sees them; protobuf refuses what nests past
-100 messages (about 30 expression levels) and anything that is not a message.
+Bytes are bounded before protobuf sees them (`limits`); protobuf
+refuses what nests more than 100 messages below the one read (about 30 levels
+of calls) and anything that is not a message. A message object handed in is
+held to the same limits, so what exprscope reads, every protobuf reader reads.
 Extensions are declared two ways: by URN (Substrait 0.75 and the `substrait`
 package) and by URI (older producers, pyarrow 26 among them, in fields the
 current classes no longer declare). Functions are read by name either way, as
@@ -19,13 +21,13 @@ from substrait.version import substrait_version
 
 from ...errors import SubstraitError
 from .functions import urn_of
+from .limits import MAX_MESSAGE_BYTES, MAX_NESTING, nesting
 from .old_fields import add_old_field
 from .types import ARROW_TYPES_URI, ARROW_TYPES_URN, UserTypes
 
-__all__ = ["MAX_MESSAGE_BYTES", "declare_functions", "decode", "function_names", "producer",
-           "stamp_version", "user_types"]
+__all__ = ["declare_functions", "decode", "function_names", "producer", "stamp_version",
+           "user_types"]
 
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
 _OLD_EXTENSION_URIS = 1  # repeated SimpleExtensionURI {1: anchor, 2: uri}
 _OLD_URI_REFERENCE = 1  # ExtensionFunction.extension_uri_reference
@@ -33,11 +35,20 @@ _OLD_URI_REFERENCE = 1  # ExtensionFunction.extension_uri_reference
 
 def decode(data, message_class: type[Message], what: str) -> Message:
     """`data` (bytes, bytearray, memoryview, a pyarrow Buffer or a message) as `message_class`."""
-    if isinstance(data, message_class):
-        return data
     if isinstance(data, Message):
-        raise SubstraitError(f"{what} takes a {message_class.__name__}, got a "
-                             f"{type(data).__name__} message")
+        if not isinstance(data, message_class):
+            raise SubstraitError(f"{what} takes a {message_class.__name__}, got a "
+                                 f"{type(data).__name__} message")
+        if data.ByteSize() > MAX_MESSAGE_BYTES:
+            raise SubstraitError(f"{what}: the message is {data.ByteSize():,} bytes; exprscope "
+                                 f"reads at most {MAX_MESSAGE_BYTES:,}")
+        # built in memory, a message may nest deeper than any reader of its bytes takes
+        depth = nesting(data)
+        if depth > MAX_NESTING:
+            raise SubstraitError(f"{what}: the message nests {depth:,} messages deep; protobuf's "
+                                 f"readers (pyarrow's, DataFusion's, Python's) take at most "
+                                 f"{MAX_NESTING} (about 30 levels of expression)")
+        data = data.SerializeToString()
     if hasattr(data, "to_pybytes"):  # a pyarrow Buffer
         data = data.to_pybytes()
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -55,7 +66,7 @@ def decode(data, message_class: type[Message], what: str) -> Message:
     except (DecodeError, RuntimeError, ValueError) as exc:
         raise SubstraitError(
             f"{what}: the bytes are not a Substrait {message_class.__name__} ({exc}): "
-            "truncated, not protobuf, or nested deeper than protobuf's limit of 100 "
+            f"truncated, not protobuf, or nested deeper than protobuf's limit of {MAX_NESTING} "
             "messages (about 30 levels of expression)") from None
     return message
 

@@ -17,6 +17,7 @@ from ...model.expression import Expression
 from ...plan.logical_field import output_name
 from ...plan.logical_plan import LogicalPlan
 from ...plan.logical_schema import LogicalField
+from ...support.visible_text import visible
 
 __all__ = ["field_of", "hinted_names", "kept_relation", "natural_name", "top_level_names",
            "unique_columns"]
@@ -25,7 +26,10 @@ __all__ = ["field_of", "hinted_names", "kept_relation", "natural_name", "top_lev
 def field_of(node: LogicalPlan, qualified: str) -> LogicalField:
     """The field of `node` whose qualified name is `qualified` (names a bare lookup may
     find twice, `k` beside `u.k`, are exact here)."""
-    return node.schema[node.schema.qualified_names.index(qualified)]
+    i = node.schema.index_of_qualified(qualified)
+    if i is None:
+        raise SubstraitError(f"no column {visible(qualified)!r} in {visible(node.label()[:80])}")
+    return node.schema[i]
 
 
 def hinted_names(common, count: int) -> list[str] | None:

@@ -36,7 +36,8 @@ from ...plan.logical_plan import (
 from ...plan.sources import Source, as_source
 from ...support.visible_text import visible
 from .functions import AGGREGATE_MAPPINGS
-from .old_fields import old_field_values
+from .messages import decode
+from .old_fields import old_int64, old_messages
 from .plan_names import (
     field_of,
     hinted_names,
@@ -266,10 +267,11 @@ class PlanReader:
             keys.append(reader.read(a.grouping_expressions[ref],
                                     f"{where}.grouping_expressions[{ref}]"))
         if not keys:  # the form before Substrait 0.53: expressions inside the grouping
-            for i, data in enumerate(old_field_values(grouping, _OLD_GROUPING_EXPRESSIONS)):
-                e = algebra_pb2.Expression()
-                e.ParseFromString(data)
-                keys.append(reader.read(e, f"{g_where}.grouping_expressions[{i}]"))
+            old = old_messages(grouping, _OLD_GROUPING_EXPRESSIONS,
+                               "the old grouping_expressions", g_where)
+            for i, data in enumerate(old):
+                at = f"{g_where}.grouping_expressions[{i}]"
+                keys.append(reader.read(decode(data, algebra_pb2.Expression, at), at))
         return keys
 
     def _measure(self, m, i: int, reader: ExpressionReader, where: str):
@@ -293,13 +295,15 @@ class PlanReader:
             raise SubstraitError(f"{visible(name)}(DISTINCT ...) has no exprscope form: its "
                                  f"aggregates see every row (at {where}.invocation)")
         if f.phase not in _WHOLE_PHASES:
-            raise SubstraitError(f"a {algebra_pb2.AggregationPhase.Name(f.phase)} aggregate "
+            phase = _enum_name(algebra_pb2.AggregationPhase, f.phase)
+            raise SubstraitError(f"a {phase} aggregate "
                                  "(one part of a split aggregation) has no exprscope form: "
                                  f"its aggregates run whole (at {where}.phase)")
         args = []
         for j, a in enumerate(f.arguments):
             if a.WhichOneof("arg_type") != "value":
-                raise SubstraitError(f"a {a.WhichOneof('arg_type')} argument of {visible(name)} "
+                kind = a.WhichOneof("arg_type") or "empty"
+                raise SubstraitError(f"a {kind} argument of {visible(name)} "
                                      f"has no exprscope form (at {where}.arguments[{j}])")
             args.append(reader.read(a.value, f"{where}.arguments[{j}].value"))
         if func == "count" and (not args or (len(args) == 1 and _counts_rows(args[0]))):
@@ -320,7 +324,7 @@ class PlanReader:
                                      f"exprscope sorts ascending or descending (at {at})")
             order = _DIRECTIONS.get(field.direction)
             if order is None:
-                direction = algebra_pb2.SortField.SortDirection.Name(field.direction)
+                direction = _enum_name(algebra_pb2.SortField.SortDirection, field.direction)
                 raise SubstraitError(f"sort direction {direction} has no exprscope form "
                                      f"(at {at}.direction)")
             keys.append(SortKey(reader.read(field.expr, at + ".expr"), *order))
@@ -349,12 +353,16 @@ class PlanReader:
         right = self.read(j.right, where + ".right")
         how = _JOINS.get(j.type)
         if how is None:
-            raise SubstraitError(f"a {algebra_pb2.JoinRel.JoinType.Name(j.type)} join has no "
+            join_type = _enum_name(algebra_pb2.JoinRel.JoinType, j.type)
+            raise SubstraitError(f"a {join_type} join has no "
                                  "exprscope form; exprscope joins inner and left "
                                  f"(at {where}.type)")
         if not j.HasField("expression"):
             raise SubstraitError(f"a join with no condition (a cross product) has no exprscope "
                                  f"form (at {where})")
+        shared = [c for c in left.columns if c in set(right.columns)]
+        if shared:
+            raise self._same_columns(left, right, shared, j.expression, where)
         reader = self._expressions(left, right)
         condition = reader.read(j.expression, where + ".expression")
         on = _equi_keys(condition, set(left.columns), set(right.columns), where + ".expression")
@@ -370,6 +378,24 @@ class PlanReader:
                           lambda: Filter(out.plan, predicate))
             out = RelColumns(node, out.columns)
         return out
+
+    def _same_columns(self, left: RelColumns, right: RelColumns, shared: list[str],
+                      condition, where: str) -> SubstraitError:
+        """A join whose sides share columns (a table joined with itself): its condition told
+        with each column's side, since positions are all Substrait gives."""
+        sides = [*(f"{c} (left)" for c in left.columns), *(f"{c} (right)" for c in right.columns)]
+        fields = [pa.field(n, f.type) for n, f in zip(sides, [
+            *(field_of(left.plan, c) for c in left.columns),
+            *(field_of(right.plan, c) for c in right.columns)])]
+        reader = ExpressionReader(self.functions, pa.schema(fields), self.producer,
+                                  self.user_types)
+        text = visible(str(reader.read(condition, where + ".expression")))
+        text = text if len(text) <= 120 else text[:117] + "..."
+        names = ", ".join(visible(c) for c in shared[:8]) + (", ..." if len(shared) > 8 else "")
+        return SubstraitError(
+            f"both sides of the join have columns {names} (a table joined with itself?): "
+            "exprscope names a column by relation.name, so its plans cannot tell the sides "
+            f"apart; the condition is {text} (at {where})")
 
     # -- the root ----------------------------------------------------------------------
 
@@ -395,15 +421,32 @@ class PlanReader:
 
 
 def _check_schema(name: str, base: pa.Schema, table: pa.Schema, where: str) -> None:
+    types: dict[str, list[pa.DataType]] = {}
+    for f in table:
+        types.setdefault(f.name, []).append(f.type)
     for f in base:
-        if f.name not in table.names:
+        if f.name not in types:
+            shown = ", ".join(visible(n) for n in table.names[:40])
+            more = f" and {len(table) - 40:,} more" if len(table) > 40 else ""
             raise SubstraitError(f"table {visible(name)!r} has no column {visible(f.name)!r}, "
                                  f"which the read's base_schema names (the table has "
-                                 f"{', '.join(visible(n) for n in table.names)}) (at {where})")
-        have = table.field(f.name).type
+                                 f"{shown}{more}) (at {where})")
+        if len(types[f.name]) > 1:
+            raise SubstraitError(f"table {visible(name)!r} has {len(types[f.name])} columns "
+                                 f"named {visible(f.name)!r}, so the read's base_schema does "
+                                 f"not say which it reads (at {where})")
+        have = types[f.name][0]
         if have != f.type:
             raise SubstraitError(f"table {visible(name)!r}'s column {visible(f.name)!r} is {have}, "
                                  f"but the read's base_schema says {f.type} (at {where})")
+
+
+def _enum_name(enum, value: int) -> str:
+    """An enum value's name; an unknown number (protobuf keeps those) as itself."""
+    try:
+        return enum.Name(value)
+    except ValueError:
+        return f"unknown ({value})"
 
 
 def _mask(mask, width: int, where: str) -> list[int]:
@@ -433,11 +476,7 @@ def _fetch_number(f, field: str, old_number: int, where: str) -> int | None:
             raise SubstraitError(f"a fetch's {field} must be a non-null integer, got {value.type} "
                                  f"(at {where}.{field})")
         return value.as_py()
-    old = old_field_values(f, old_number)
-    if not old:
-        return None
-    value = old[-1]
-    return value - (1 << 64) if value >= 1 << 63 else value
+    return old_int64(f, old_number, f"the old {field.removesuffix('_expr')}", where)
 
 
 def _counts_rows(arg: Expression) -> bool:

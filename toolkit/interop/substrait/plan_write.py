@@ -100,8 +100,8 @@ class PlanWriter:
         try:
             schema_to_substrait(schema, read.base_schema, self.expressions.user_types)
         except SubstraitError as exc:
-            raise SubstraitError(f"cannot write {visible(node.label())} as Substrait: the "
-                                 f"table's {exc}") from None
+            raise SubstraitError(f"cannot write {visible(node.label())} as Substrait: in the "
+                                 f"table's schema, {exc}") from None
         read.named_table.names.append(node.relation)
         if node.projection is not None:
             read.common.emit.output_mapping.extend(schema.get_field_index(n)
@@ -110,7 +110,7 @@ class PlanWriter:
     def _project(self, node: Projection, project) -> None:
         project.input.CopyFrom(self.write(node.input))
         for e in node.exprs:
-            project.expressions.append(self._expression(node, e))
+            project.expressions.add().CopyFrom(self._expression(node, e))
         width = len(node.input.schema)
         project.common.emit.output_mapping.extend(range(width, width + len(node.exprs)))
         project.common.hint.output_names.extend(node.names)
@@ -120,7 +120,7 @@ class PlanWriter:
         grouping = aggregate.groupings.add()
         for i, key in enumerate(node.group_exprs):
             written = self._expression(node, key)
-            aggregate.grouping_expressions.append(written)
+            aggregate.grouping_expressions.add().CopyFrom(written)
             grouping.expression_references.append(i)
             add_old_field(grouping, _OLD_GROUPING_EXPRESSIONS, written)
         fields = list(node.schema)[len(node.group_exprs):]

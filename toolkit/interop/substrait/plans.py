@@ -7,7 +7,8 @@ Whatever `to_substrait` writes, `from_substrait` reads back to an equal plan
 when given the plan's own sources (`{scan.relation: scan.source}`): a scan is
 equal to another only over the very same source. The writer reads its own
 bytes before returning them, so a plan nested deeper than protobuf's readers
-accept is refused when written, not when someone else reads it.
+accept is refused when written (naming how deep, and the readers' limit), not
+when someone else reads it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from ...errors import SubstraitError
 from ...plan.logical_plan import LogicalPlan
 from ...plan.tree import depth as plan_depth
 from ...support import late
+from ...support.visible_text import visible
+from .limits import MAX_NESTING, nesting, readable_bytes
 from .messages import (
     declare_functions,
     decode,
@@ -31,11 +34,12 @@ from .messages import (
 from .plan_read import PlanReader
 from .plan_write import PlanWriter
 from .types import schema_to_substrait
+from .write import tree_shape
 
 __all__ = ["from_substrait", "to_substrait"]
 
-# protobuf's readers stop at 100 nested messages; a rel takes two, the root three
-MAX_WRITE_DEPTH = 45
+# every rel nests two messages (the Rel and its kind), so no deeper plan is readable
+MAX_WRITE_DEPTH = MAX_NESTING // 2
 
 
 def from_substrait(data, tables: Mapping) -> LogicalPlan:
@@ -71,8 +75,9 @@ def to_substrait(p: LogicalPlan) -> bytes:
     depth = plan_depth(p)
     if depth > MAX_WRITE_DEPTH:
         raise SubstraitError(
-            f"the plan is {depth} nodes deep; protobuf readers (pyarrow, DataFusion, the "
-            f"substrait package) stop at 100 nested messages, about {MAX_WRITE_DEPTH} rels")
+            f"the plan is {depth:,} nodes deep; each rel nests two Substrait messages and "
+            f"protobuf's readers (pyarrow's, DataFusion's, Python's) take messages nested "
+            f"{MAX_NESTING} deep at most, about {MAX_WRITE_DEPTH - 3} rels")
     writer = PlanWriter()
     message = plan_pb2.Plan()
     root = message.relations.add().root
@@ -85,15 +90,30 @@ def to_substrait(p: LogicalPlan) -> bytes:
     root.names.extend(out_schema.names)
     declare_functions(message, writer.anchors, writer.expressions.user_types)
     stamp_version(message)
-    data = message.SerializeToString()
-    try:
-        plan_pb2.Plan().ParseFromString(data)
-    except Exception:  # noqa: BLE001 - any refusal of our own bytes is the same answer
+    data = readable_bytes(message)
+    if data is None:
         raise SubstraitError(
-            "the plan nests deeper than protobuf's readers (pyarrow, DataFusion, the substrait "
-            "package) accept: 100 nested messages, counting its expressions") from None
+            f"the plan ({depth} nodes deep{_deepest_expression(p)}) is written as messages "
+            f"nested {nesting(message)} deep; protobuf's readers (pyarrow's, DataFusion's, "
+            f"Python's) take {MAX_NESTING} at most")
     return data
 
+
+def _deepest_expression(p: LogicalPlan) -> str:
+    """`, its deepest expression 41 levels, in Projection: ...`, or nothing."""
+    deepest, where, stack = 0, None, [p]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        for e in node.expressions():
+            levels = tree_shape(e).depth
+            if levels > deepest:
+                deepest, where = levels, node
+    if where is None or deepest < 2:
+        return ""
+    label = visible(where.label())
+    label = label if len(label) <= 60 else label[:57] + "..."
+    return f", its deepest expression {deepest} levels, in {label}"
 
 
 late.provide("plan_to_substrait", to_substrait)

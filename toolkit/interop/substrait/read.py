@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from substrait import algebra_pb2
 
-from ...errors import SubstraitError
+from ...errors import ExprscopeError, SubstraitError
 from ...model.expression import Call, Expression, Literal, Parameter
 from ...model.field_ref import FieldRef
 from ...support.visible_text import visible
@@ -55,8 +55,8 @@ class ExpressionReader:
     def read(self, e: algebra_pb2.Expression, where: str) -> Expression:
         kind = e.WhichOneof("rex_type")
         if kind == "literal":
-            return Literal(literal_from_substrait(e.literal, where + ".literal",
-                                                  self.user_types))
+            at = where + ".literal"
+            return _literal(literal_from_substrait(e.literal, at, self.user_types), at)
         if kind == "selection":
             return self._selection(e.selection, where + ".selection")
         if kind == "scalar_function":
@@ -93,19 +93,23 @@ class ExpressionReader:
                 if base is None:
                     raise SubstraitError(f"a reference must start with a field (at {where})")
                 return _segments_on(base, segments[n:], where)
-            fields = list(t) if isinstance(t, pa.Schema) else (
-                list(t) if pa.types.is_struct(t) else None)
-            if fields is None:
+            # by position and by Arrow's own name index: a reference costs the same
+            # however wide the schema or struct
+            if isinstance(t, pa.Schema):
+                width = len(t)
+            elif pa.types.is_struct(t):
+                width = t.num_fields
+            else:
                 raise SubstraitError(f"field {value} of a {t} value: only structs have fields "
                                      f"(at {where})")
-            if not 0 <= value < len(fields):
-                raise SubstraitError(f"field {value} is past the {len(fields)} fields of "
+            if not 0 <= value < width:
+                raise SubstraitError(f"field {value} is past the {width} fields of "
                                      f"{'the base schema' if not names else _ref_text(names)} "
                                      f"(at {where})")
-            name = fields[value].name
-            unique = [f.name for f in fields].count(name) == 1
-            names.append(name if unique else value)
-            t = fields[value].type
+            found = t.field(value)
+            unique = len(t.get_all_field_indices(found.name)) == 1
+            names.append(found.name if unique else value)
+            t = found.type
         if not names:
             raise SubstraitError(f"a reference that names no field (at {where})")
         return Parameter(FieldRef(*names))
@@ -127,8 +131,8 @@ class ExpressionReader:
             elif kind == "enum":
                 enums.append(a.enum)
             else:
-                raise SubstraitError(f"a {kind} argument of {visible(name)} has no exprscope "
-                                     f"form (at {where}.arguments[{i}])")
+                raise SubstraitError(f"a {kind or 'empty'} argument of {visible(name)} has no "
+                                     f"exprscope form (at {where}.arguments[{i}])")
         if name == "extract":
             return _extract(enums, args, where)
         if enums:
@@ -229,6 +233,16 @@ class ExpressionReader:
         for o in options[1:]:
             out = Call("or_kleene", [out, Call("equal", [value, o])])
         return out
+
+
+def _literal(value: pa.Scalar, where: str) -> Expression:
+    """The literal node of a value read; one exprscope's literals cannot hold (a list of
+    bytes that are not UTF-8, whose text Arrow cannot print) is refused."""
+    try:
+        return Literal(value)
+    except (ExprscopeError, ValueError) as exc:
+        raise SubstraitError(f"a {value.type} literal exprscope cannot hold: {exc} "
+                             f"(at {where})") from None
 
 
 def _is_null_literal(e: Expression) -> bool:

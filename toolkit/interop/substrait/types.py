@@ -12,6 +12,7 @@ unknown fields.
 from __future__ import annotations
 
 import decimal
+from collections import deque
 
 import pyarrow as pa
 from google.protobuf import wrappers_pb2
@@ -19,15 +20,18 @@ from substrait import algebra_pb2, type_pb2
 
 from ...errors import SubstraitError
 from ...support.visible_text import visible
-from .old_fields import add_old_field, old_field_numbers, old_field_value
+from .limits import MAX_NESTING
+from .old_fields import add_old_field, has_old_message, old_int64
 
 __all__ = [
     "ARROW_EXTENSION_TYPES",
     "UserTypes",
+    "check_type_depth",
     "literal_from_substrait",
     "literal_to_substrait",
     "schema_from_substrait",
     "schema_to_substrait",
+    "type_depth",
     "type_from_substrait",
     "type_to_substrait",
 ]
@@ -46,6 +50,7 @@ _SIMPLE_FROM_SUBSTRAIT.update({"varchar": pa.string(), "fixed_char": pa.string()
 # decimal arithmetic wide enough for 38 digits (Python's default context keeps 28)
 _DECIMAL = decimal.Context(prec=80)
 
+_MAX_TYPE_DEPTH = MAX_NESTING // 2
 _UNIT_PRECISION = {"s": 0, "ms": 3, "us": 6, "ns": 9}
 _PRECISION_UNIT = {p: u for u, p in _UNIT_PRECISION.items()}
 
@@ -108,10 +113,38 @@ def _refuse(what: str, where: str) -> SubstraitError:
 # -- types ---------------------------------------------------------------------------
 
 
+def type_depth(t: pa.DataType) -> int:
+    """How many types nest in `t`, itself included (int64 1, list<int64> 2), iteratively."""
+    deepest, stack = 0, [(t, 1)]
+    while stack:
+        t, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((t.field(i).type, depth + 1) for i in range(t.num_fields))
+    return deepest
+
+
+def check_type_depth(t: pa.DataType, where: str = "") -> None:
+    """Refuse a type nested deeper than a Substrait message can hold: every nested type
+    nests two messages (the Type and its kind), and readers stop at 100."""
+    depth = type_depth(t)
+    if depth > _MAX_TYPE_DEPTH:
+        shown = str(t)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise _refuse(f"the type {shown} nests {depth:,} types deep; Substrait writes each as "
+                      f"two nested messages and protobuf's readers take {MAX_NESTING} at "
+                      f"most, so exprscope writes types {_MAX_TYPE_DEPTH} deep at most", where)
+
+
 def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "",
                       user_types: UserTypes | None = None) -> type_pb2.Type:
     """The Substrait type of an Arrow type (Arrow's extension types where `user_types`
     collects them); refused, naming the type, if it has none."""
+    check_type_depth(t, where)
+    return _type_to_substrait(t, nullable, where, user_types)
+
+
+def _type_to_substrait(t: pa.DataType, nullable: bool, where: str,
+                       user_types: UserTypes | None) -> type_pb2.Type:
     out = type_pb2.Type()
     nullability = NULLABLE if nullable else REQUIRED
     kind = _SIMPLE_TO_SUBSTRAIT.get(t)
@@ -148,17 +181,18 @@ def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "",
         out.fixed_binary.length = t.byte_width
         out.fixed_binary.nullability = nullability
     elif pa.types.is_list(t):
-        out.list.type.CopyFrom(type_to_substrait(t.value_type, t.value_field.nullable, where,
+        out.list.type.CopyFrom(_type_to_substrait(t.value_type, t.value_field.nullable, where,
                                                  user_types))
         out.list.nullability = nullability
     elif pa.types.is_map(t):
-        out.map.key.CopyFrom(type_to_substrait(t.key_type, False, where, user_types))
-        out.map.value.CopyFrom(type_to_substrait(t.item_type, t.item_field.nullable, where,
+        out.map.key.CopyFrom(_type_to_substrait(t.key_type, False, where, user_types))
+        out.map.value.CopyFrom(_type_to_substrait(t.item_type, t.item_field.nullable, where,
                                                  user_types))
         out.map.nullability = nullability
     elif pa.types.is_struct(t):
         for f in t:
-            out.struct.types.append(type_to_substrait(f.type, f.nullable, where, user_types))
+            out.struct.types.add().CopyFrom(_type_to_substrait(f.type, f.nullable, where,
+                                                             user_types))
         out.struct.nullability = nullability
     else:
         raise _refuse(f"the Arrow type {t} has no Substrait type exprscope writes "
@@ -167,7 +201,7 @@ def type_to_substrait(t: pa.DataType, nullable: bool = True, where: str = "",
     return out
 
 
-def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
+def type_from_substrait(t: type_pb2.Type, names: deque[str] | None = None,
                         where: str = "type", user_types: UserTypes | None = None,
                         names_in_lists: bool = False) -> pa.DataType:
     """The Arrow type of a Substrait type; `names` feeds struct field names depth-first
@@ -189,10 +223,11 @@ def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
         unit = _precision_unit(t.precision_time.precision, where)
         return pa.time32(unit) if unit in ("s", "ms") else pa.time64(unit)
     if kind == "decimal":
-        precision = t.decimal.precision or 38
+        precision = t.decimal.precision
         if not 1 <= precision <= 38 or not 0 <= t.decimal.scale <= precision:
             raise _refuse(f"decimal({t.decimal.precision}, {t.decimal.scale}) is not a "
-                          "valid decimal type", where)
+                          "valid decimal type (a precision of 1 to 38 digits, a scale from 0 "
+                          "to the precision)", where)
         return pa.decimal128(precision, t.decimal.scale)
     if kind == "fixed_binary":
         if t.fixed_binary.length <= 0:
@@ -206,7 +241,7 @@ def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
     if kind == "struct":
         fields = []
         for i, sub in enumerate(t.struct.types):
-            name = names.pop(0) if names is not None and names else (
+            name = names.popleft() if names is not None and names else (
                 "" if names is None else str(i))
             fields.append(pa.field(name, child(sub, names, f"{where}.struct[{i}]"),
                                    child_nullable(sub)))
@@ -214,12 +249,11 @@ def type_from_substrait(t: type_pb2.Type, names: list[str] | None = None,
     if kind == "user_defined":
         return (user_types or UserTypes()).arrow_type(t.user_defined.type_reference, where)[0]
     if kind is None:
-        old = old_field_numbers(t)
-        if _OLD_TYPE_TIME in old:
+        if has_old_message(t, _OLD_TYPE_TIME, "the old time type", where):
             return pa.time64("us")
-        if _OLD_TYPE_TIMESTAMP in old:
+        if has_old_message(t, _OLD_TYPE_TIMESTAMP, "the old timestamp type", where):
             return pa.timestamp("us")
-        if _OLD_TYPE_TIMESTAMP_TZ in old:
+        if has_old_message(t, _OLD_TYPE_TIMESTAMP_TZ, "the old timestamp_tz type", where):
             return pa.timestamp("us", "UTC")
         raise _refuse("a type with no kind set", where)
     raise _refuse(f"the Substrait type {kind} has no Arrow type exprscope reads", where)
@@ -266,16 +300,16 @@ def schema_to_substrait(schema: pa.Schema, out: type_pb2.NamedStruct,
                 yield from names_of(f.type)
 
     for f in schema:
+        written = type_to_substrait(f.type, f.nullable, f"field {visible(f.name)}", user_types)
         out.names.append(f.name)
         out.names.extend(names_of(f.type))
-        out.struct.types.append(type_to_substrait(f.type, f.nullable, f"field {visible(f.name)}",
-                                                  user_types))
+        out.struct.types.add().CopyFrom(written)
     out.struct.nullability = REQUIRED
 
 
 def schema_from_substrait(named: type_pb2.NamedStruct, where: str = "base_schema",
                           user_types: UserTypes | None = None) -> pa.Schema:
-    names = list(named.names)
+    names = deque(named.names)
     types = list(named.struct.types)
     plain = len(types) + sum(_names_needed(t, False) for t in types)
     in_lists = plain != len(names) and len(names) == len(types) + sum(
@@ -286,7 +320,7 @@ def schema_from_substrait(named: type_pb2.NamedStruct, where: str = "base_schema
                       f"{plain} (field names, and the names of struct fields within)", where)
     fields = []
     for i, t in enumerate(types):
-        name = names.pop(0)
+        name = names.popleft()
         fields.append(pa.field(name, type_from_substrait(t, names, f"{where}.struct.types[{i}]",
                                                          user_types, in_lists),
                                child_nullable(t)))
@@ -345,10 +379,11 @@ def literal_to_substrait(value: pa.Scalar, where: str = "",
         if len(value) == 0:
             out.empty_list.CopyFrom(type_to_substrait(t, True, where).list)
         for item in value.values:
-            out.list.values.append(literal_to_substrait(item, where, user_types))
+            out.list.values.add().CopyFrom(literal_to_substrait(item, where, user_types))
     elif pa.types.is_struct(t):
+        out.struct.SetInParent()  # a struct of no fields is still a struct literal
         for i in range(t.num_fields):
-            out.struct.fields.append(literal_to_substrait(value[i], where, user_types))
+            out.struct.fields.add().CopyFrom(literal_to_substrait(value[i], where, user_types))
     else:
         raise _refuse(f"a literal of type {t} has no Substrait form exprscope writes "
                       "(see type_to_substrait)", where)
@@ -405,33 +440,43 @@ def literal_from_substrait(lit: algebra_pb2.Expression.Literal, where: str,
                  for i, v in enumerate(lit.list.values)]
         if not items:
             raise _refuse("a list literal with no values (Substrait writes empty_list)", where)
-        try:
-            return pa.scalar([v.as_py() for v in items], pa.list_(items[0].type))
-        except (pa.ArrowException, TypeError, ValueError) as exc:
-            raise _refuse(f"the list literal's values are not of one type: {exc}",
-                          where) from None
+        return _list_scalar(items, where)
     if kind == "empty_list":
         return pa.scalar([], pa.list_(type_from_substrait(lit.empty_list.type, None, where,
                                                           user_types)))
     if kind == "struct":  # Substrait's struct literals carry no names; Arrow reads them ""
         items = [literal_from_substrait(v, f"{where}.struct.fields[{i}]", user_types)
                  for i, v in enumerate(lit.struct.fields)]
-        t = pa.struct([pa.field("", v.type) for v in items])
-        return pa.StructArray.from_arrays([pa.array([v.as_py()], v.type) for v in items],
-                                          fields=list(t))[0]
+        if not items:
+            return pa.scalar({}, pa.struct([]))
+        return pa.StructArray.from_arrays([pa.repeat(v, 1) for v in items],
+                                          fields=[pa.field("", v.type) for v in items])[0]
     if kind is None:
-        old = old_field_numbers(lit)
-        if _OLD_LITERAL_TIMESTAMP in old:
-            return pa.scalar(_signed(old_field_value(lit, _OLD_LITERAL_TIMESTAMP)),
-                             pa.int64()).cast(pa.timestamp("us"))
-        if _OLD_LITERAL_TIMESTAMP_TZ in old:
-            return pa.scalar(_signed(old_field_value(lit, _OLD_LITERAL_TIMESTAMP_TZ)),
-                             pa.int64()).cast(pa.timestamp("us", "UTC"))
-        if _OLD_LITERAL_TIME in old:
-            return _checked_cast(pa.scalar(_signed(old_field_value(lit, _OLD_LITERAL_TIME)),
-                                           pa.int64()), pa.time64("us"), where)
+        micros = old_int64(lit, _OLD_LITERAL_TIMESTAMP, "the old timestamp literal", where)
+        if micros is not None:
+            return pa.scalar(micros, pa.int64()).cast(pa.timestamp("us"))
+        micros = old_int64(lit, _OLD_LITERAL_TIMESTAMP_TZ, "the old timestamp_tz literal",
+                           where)
+        if micros is not None:
+            return pa.scalar(micros, pa.int64()).cast(pa.timestamp("us", "UTC"))
+        micros = old_int64(lit, _OLD_LITERAL_TIME, "the old time literal", where)
+        if micros is not None:
+            return _checked_cast(pa.scalar(micros, pa.int64()), pa.time64("us"), where)
         raise _refuse("a literal with no value set", where)
     raise _refuse(f"a {kind} literal has no Arrow value exprscope reads", where)
+
+
+def _list_scalar(items: list[pa.Scalar], where: str) -> pa.Scalar:
+    """A list of scalars, built from arrays and never through Python values (a timestamp
+    past year 9999 or at -2**63 ns has none); the values take the first one's type."""
+    t = items[0].type
+    try:
+        values = pa.concat_arrays([pa.repeat(v if v.type == t else v.cast(t), 1)
+                                   for v in items])
+    except pa.ArrowException as exc:
+        raise _refuse(f"the list literal's values are not of one type ({t} first): {exc}",
+                      where) from None
+    return pa.ListArray.from_arrays(pa.array([0, len(items)], pa.int32()), values)[0]
 
 
 def _user_defined(value, where: str, user_types: UserTypes) -> pa.Scalar:
@@ -450,11 +495,6 @@ def _user_defined(value, where: str, user_types: UserTypes) -> pa.Scalar:
 
 
 
-
-
-def _signed(varint: int) -> int:
-    """An int64 read from an unknown field arrives as its unsigned 64-bit pattern."""
-    return varint - (1 << 64) if varint >= 1 << 63 else varint
 
 
 def _checked_cast(value: pa.Scalar, t: pa.DataType, where: str) -> pa.Scalar:

@@ -6,11 +6,18 @@ Kleene logic, options with no Substrait form, an unsafe cast that can lose
 values (Substrait's casts throw or return null; Arrow's unsafe ones wrap). A
 safe cast is Substrait's throwing cast, and a cast that cannot fail for its
 types (the widening casts binding inserts) is written the same way.
+
+The writer recurses, one level of the tree at a time; a tree is measured first
+(iteratively) and refused when no protobuf reader could take it back: every
+level nests at least one message, and readers stop at 100. Substrait has no
+shared subtrees, so a tree that shares one is written once per use, and
+refused when that unfolds past a million nodes.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -18,17 +25,19 @@ from substrait import algebra_pb2
 
 from ...errors import SubstraitError
 from ...functions.cast import cast_can_fail, cast_options_target
-from ...model.expression import Call, Expression
+from ...model.expression import Call, Expression, postorder
 from ...model.options import option_values, options_changed_text, value_set
 from ...support.visible_text import visible
 from .functions import ARGUMENT_OPTIONS, EXTRACT_COMPONENTS, ROUNDING_MODES, mapping_for_arrow
-from .types import UserTypes, literal_to_substrait, type_to_substrait
+from .limits import MAX_NESTING
+from .types import UserTypes, check_type_depth, literal_to_substrait, type_to_substrait
 
 __all__ = ["ExpressionWriter"]
 
 _COMPONENT_OF = {arrow: component for component, arrow in EXTRACT_COMPONENTS.items()}
 _THROW = algebra_pb2.Expression.Cast.FAILURE_BEHAVIOR_THROW_EXCEPTION
 _INDEX = re.compile(r"\[(\d+)\]")
+MAX_WRITTEN_NODES = 1_000_000
 
 
 class ExpressionWriter:
@@ -38,11 +47,29 @@ class ExpressionWriter:
         self.anchors: dict[tuple[str, str], int] = {}  # (extension, name) -> anchor
         self.user_types = UserTypes()  # Arrow's extension types the expressions use
 
-    def write(self, node: Expression, path: tuple[int, ...] = ()) -> algebra_pb2.Expression:
+    def write(self, root: Expression) -> algebra_pb2.Expression:
+        """`root` as a Substrait expression; refused, naming its depth and the readers'
+        limit, when it nests deeper than protobuf's readers take."""
+        shape = tree_shape(root)
+        head = visible(root.name) + "(...)" if root.is_call else visible(str(root))[:80]
+        if shape.depth > MAX_NESTING:
+            raise SubstraitError(
+                f"cannot write {head} as Substrait: it is {shape.depth:,} levels deep, and "
+                f"protobuf's readers (pyarrow's, DataFusion's, Python's) take messages nested "
+                f"{MAX_NESTING} deep at most; each level nests one or more (a call three: "
+                "about 30 levels of calls fit)")
+        if shape.written_nodes > MAX_WRITTEN_NODES:
+            raise SubstraitError(
+                f"cannot write {head} as Substrait: it shares subtrees, which Substrait "
+                f"writes once per use, and unfolds into more than {MAX_WRITTEN_NODES:,} nodes")
+        return self._write(root, ())
+
+    def _write(self, node: Expression, path: tuple[int, ...]) -> algebra_pb2.Expression:
         out = algebra_pb2.Expression()
         if node.is_literal:
             if isinstance(node.value, pa.Array):
                 raise _refuse("an array literal has no Substrait form", node, path)
+            _check_type_depth(node, path)
             if _has_struct(node.type) and any(f.name for f in _structs_fields(node.type)):
                 raise _refuse("Substrait's struct literals carry no field names, so a struct "
                               "value with named fields would read back as another type",
@@ -51,6 +78,7 @@ class ExpressionWriter:
         elif node.is_field:
             if node.path is None:
                 raise _refuse("an unbound field reference", node, path)
+            _check_type_depth(node, path)
             _reference(out.selection, list(node.path.indices))
             out.selection.root_reference.SetInParent()
         else:
@@ -75,26 +103,33 @@ class ExpressionWriter:
             self._argument_options(call, path, out)
         elif name in _COMPONENT_OF and call.args and _is_temporal(call.args[0].type):
             self._function(out, "functions_datetime", "extract", call, self._args(call, path), (),
-                           enum=_COMPONENT_OF[name])
+                           enum=_COMPONENT_OF[name], path=path)
         else:
             mapping = mapping_for_arrow(name)
             if mapping is None:
                 raise _refuse(_why_not(name), call, path)
             _no_changed_options(call, path)
             self._function(out, mapping.extension, mapping.substrait, call,
-                           self._args(call, path), mapping.options)
+                           self._args(call, path), mapping.options, path=path)
 
-    def _type(self, t, nullable: bool = True, where: str = ""):
-        return type_to_substrait(t, nullable, where, self.user_types)
+    def _type(self, t, nullable: bool = True, node: Expression | None = None, path=()):
+        """The Substrait type of `t`; a refusal names `node` (its text is made only then:
+        a node's text is as long as its subtree)."""
+        try:
+            return type_to_substrait(t, nullable, "", self.user_types)
+        except SubstraitError as exc:
+            if node is None:
+                raise
+            raise _refuse(str(exc), node, path) from None
 
     def _literal(self, value, where: str = ""):
         return literal_to_substrait(value, where, self.user_types)
 
     def _args(self, call: Call, path) -> list:
-        return [self.write(a, (*path, i)) for i, a in enumerate(call.args)]
+        return [self._write(a, (*path, i)) for i, a in enumerate(call.args)]
 
     def _function(self, out, extension: str, name: str, call: Call, args, options,
-                  enum: str | None = None) -> None:
+                  enum: str | None = None, path=()) -> None:
         anchor = self.anchors.setdefault((extension, name), len(self.anchors) + 1)
         f = out.scalar_function
         f.function_reference = anchor
@@ -104,7 +139,7 @@ class ExpressionWriter:
             f.arguments.add().value.CopyFrom(a)
         for option, value in options:
             f.options.add(name=option, preference=[value])
-        f.output_type.CopyFrom(self._type(call.type, True, str(call)))
+        f.output_type.CopyFrom(self._type(call.type, True, call, path))
 
     def _if_else(self, call: Call, path, out) -> None:
         """Substrait's if_then is SQL's CASE: a null condition takes the else branch, where
@@ -134,10 +169,10 @@ class ExpressionWriter:
         n = len(conditions.args)
         for i, cond in enumerate(conditions.args):
             clause = out.if_then.ifs.add()
-            getattr(clause, "if").CopyFrom(self.write(cond, (*path, 0, i)))
-            clause.then.CopyFrom(self.write(values[i], (*path, i + 1)))
+            getattr(clause, "if").CopyFrom(self._write(cond, (*path, 0, i)))
+            clause.then.CopyFrom(self._write(values[i], (*path, i + 1)))
         if len(values) > n:
-            getattr(out.if_then, "else").CopyFrom(self.write(values[n], (*path, n + 1)))
+            getattr(out.if_then, "else").CopyFrom(self._write(values[n], (*path, n + 1)))
 
     def _cast(self, call: Call, path, out) -> None:
         target = cast_options_target(call.options)
@@ -148,8 +183,8 @@ class ExpressionWriter:
             raise _refuse(f"an unsafe cast from {call.args[0].type} to {target} gives a "
                           "changed value (wrapped, truncated or rounded) where a safe one "
                           "raises; Substrait's casts raise or return null", call, path)
-        out.cast.type.CopyFrom(self._type(target, True, str(call)))
-        out.cast.input.CopyFrom(self.write(call.args[0], (*path, 0)))
+        out.cast.type.CopyFrom(self._type(target, True, call, path))
+        out.cast.input.CopyFrom(self._write(call.args[0], (*path, 0)))
         out.cast.failure_behavior = _THROW
 
     def _is_in(self, call: Call, path, out) -> None:
@@ -157,7 +192,7 @@ class ExpressionWriter:
         skip_nulls = option_values(call.options).get("null_matching_behavior", 0) != 0
         nulls_in_set = values.null_count > 0
         present = values.drop_null() if nulls_in_set else values
-        value = self.write(call.args[0], (*path, 0))
+        value = self._write(call.args[0], (*path, 0))
         if len(present) == 0:
             raise _refuse("is_in with no non-null value has no Substrait IN list", call, path)
         in_list = algebra_pb2.Expression()
@@ -200,10 +235,10 @@ class ExpressionWriter:
                           call, path)
         inner = call.args[0]
         if not indices:
-            out.CopyFrom(self.write(inner, (*path, 0)))
+            out.CopyFrom(self._write(inner, (*path, 0)))
             return
         _reference(out.selection, indices)  # on its argument, so it reads back as itself
-        out.selection.expression.CopyFrom(self.write(inner, (*path, 0)))
+        out.selection.expression.CopyFrom(self._write(inner, (*path, 0)))
 
     def _list_element(self, call: Call, path, out) -> None:
         index = call.args[1]
@@ -212,7 +247,7 @@ class ExpressionWriter:
             raise _refuse("list_element at an index that is not a non-negative integer "
                           "literal has no Substrait reference", call, path)
         out.selection.direct_reference.list_element.offset = index.value.as_py()
-        out.selection.expression.CopyFrom(self.write(call.args[0], (*path, 0)))
+        out.selection.expression.CopyFrom(self._write(call.args[0], (*path, 0)))
 
     def _argument_options(self, call: Call, path, out) -> None:
         name = call.name
@@ -222,28 +257,45 @@ class ExpressionWriter:
         if name in ("max_element_wise", "min_element_wise"):
             if not values.get("skip_nulls", True):
                 substrait = substrait.removesuffix("_skip_null")
-            self._function(out, extension, substrait, call, args, ())
+            self._function(out, extension, substrait, call, args, (), path=path)
         elif name in ("round", "round_binary"):
             mode = ROUNDING_MODES[values.get("round_mode", 8)][0]
             if name == "round":
                 digits = algebra_pb2.Expression()
                 digits.literal.i32 = values.get("ndigits", 0)
                 args = [*args, digits]
-            self._function(out, extension, substrait, call, args, (("rounding", mode),))
+            self._function(out, extension, substrait, call, args, (("rounding", mode),),
+                           path=path)
         elif name == "binary_join_element_wise":
             separator = call.args[-1]
             if not (separator.is_literal and separator.value.is_valid
                     and separator.value.as_py() in ("", b"")):
                 raise _refuse("binary_join_element_wise with a separator other than '' has "
                               "no Substrait form (concat joins with nothing)", call, path)
-            self._function(out, extension, substrait, call, args[:-1], ())
+            self._function(out, extension, substrait, call, args[:-1], (), path=path)
         else:
             pattern = pa.scalar(values["pattern"], call.args[0].type)
             lit = algebra_pb2.Expression()
             lit.literal.CopyFrom(self._literal(pattern, _where(path)))
             case = "CASE_INSENSITIVE" if values.get("ignore_case") else "CASE_SENSITIVE"
             self._function(out, extension, substrait, call, [*args, lit],
-                           (("case_sensitivity", case),))
+                           (("case_sensitivity", case),), path=path)
+
+
+class TreeShape(NamedTuple):
+    depth: int  # nodes on the longest path from the root
+    written_nodes: int  # nodes once every shared subtree is unfolded, as Substrait writes it
+
+
+def tree_shape(root: Expression) -> TreeShape:
+    """The depth and the written size of a tree, walked iteratively (shared subtrees once)."""
+    depth: dict[int, int] = {}
+    size: dict[int, int] = {}
+    for node in postorder(root):
+        args = node.args
+        depth[id(node)] = 1 + max((depth[id(a)] for a in args), default=0)
+        size[id(node)] = min(1 + sum(size[id(a)] for a in args), MAX_WRITTEN_NODES + 1)
+    return TreeShape(depth[id(root)], size[id(root)])
 
 
 def _reference(selection, indices: list[int]) -> None:
@@ -291,6 +343,13 @@ def _structs_fields(t: pa.DataType):
     elif pa.types.is_map(t):
         yield from _structs_fields(t.key_type)
         yield from _structs_fields(t.item_type)
+
+
+def _check_type_depth(node: Expression, path) -> None:
+    try:
+        check_type_depth(node.type)
+    except SubstraitError as exc:
+        raise _refuse(str(exc), node, path) from None
 
 
 def _is_temporal(t) -> bool:
