@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+import toolkit as tk
+from toolkit.render.text import display_width
 from toolkit.spark import catalyst_steps, tpch
 from toolkit.spark import tpch_queries as Q
 from toolkit.spark.catalyst import CONNECT_NOTE, integrity_checks
@@ -181,7 +183,7 @@ def test_a_rule_that_throws_is_a_failed_step_with_sparks_message(tpch_views):
     assert "threw" in result.comparison.statement
 
 
-def test_on_spark_connect_it_says_why_and_shows_the_explained_plans(remote):  # noqa: F811
+def test_on_spark_connect_it_says_why_and_shows_the_explained_plans(remote, tmp_path):  # noqa: F811
     df = remote.range(10).where("id > 3").selectExpr("id * 2 as x")
     result = catalyst_steps(df)
     assert result.note == CONNECT_NOTE and "server's JVM" in result.note
@@ -190,6 +192,11 @@ def test_on_spark_connect_it_says_why_and_shows_the_explained_plans(remote):  # 
                                          "Optimized Logical Plan", "Physical Plan"}
     tree = plan_tree(result.final_plan)
     assert tree.name == "Project" and tree.children[0].name == "Filter"
+    text = tk.to_text(result, width=80, color=False)
+    assert "server's JVM" in text and "Optimized Logical Plan:" in text
+    assert max(display_width(line) for line in text.splitlines()) <= 80
+    page = tk.write_report(result, tmp_path / "connect.html").read_text(encoding="utf-8")
+    assert page.count("<svg") == 4 and "server&#x27;s JVM" in page
 
 
 def test_plan_text_parses_into_the_tree_spark_printed(tpch_views):

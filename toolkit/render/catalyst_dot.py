@@ -18,7 +18,7 @@ from ..tracing.spark_plan_text import PlanNode, plan_tree
 from .dot_style import FONT, STATUS_STYLE
 from .labels import dot_text, dot_tooltip
 
-__all__ = ["catalyst_dot", "catalyst_step_dot"]
+__all__ = ["catalyst_dot", "catalyst_step_dot", "plan_text_dot"]
 
 graphviz = late.module("graphviz")  # loaded with the first picture
 
@@ -41,9 +41,10 @@ def _graph(name: str):
 
 
 def _node_label(node: PlanNode, status: str | None, was: str | None) -> str:
-    name = node.name
-    detail = node.text[node.text.find(name) + len(name):].strip() if name in node.text else \
-        node.text
+    at = node.text.find(node.name)
+    # the operator as Spark wrote it (`'Sort` unresolved, `*(2) Project`), then the rest
+    name, detail = ((node.text[:at + len(node.name)], node.text[at + len(node.name):].strip())
+                    if at >= 0 else (node.text[:20], node.text))
     wrapped = textwrap.wrap(detail, LINE_CHARS, break_long_words=True) or []
     if len(wrapped) > NODE_LINES:
         wrapped = wrapped[:NODE_LINES - 1] + [wrapped[NODE_LINES - 1][:LINE_CHARS - 1] + "…"]
@@ -163,6 +164,17 @@ def catalyst_dot(trace: CatalystSteps):
                   for w in textwrap.wrap(chain, CAPTION_CHARS)]
     lines.append("final plan:" if not trace.note else "optimized plan:")
     drawn, total = _draw_plan(g, plan_tree(trace.final_plan), "n")
+    if drawn < total:
+        lines.append(dot_text(f"showing {drawn:,} of {total:,} nodes", None))
+    g.attr(label=_caption(lines))
+    return g
+
+
+def plan_text_dot(text: str, title: str):
+    """A plan Spark printed (a section of `explain`), drawn as a tree under `title`."""
+    g = _graph("spark_plan")
+    drawn, total = _draw_plan(g, plan_tree(text), "n")
+    lines = [f"<B>{dot_text(title, None)}</B>"]
     if drawn < total:
         lines.append(dot_text(f"showing {drawn:,} of {total:,} nodes", None))
     g.attr(label=_caption(lines))

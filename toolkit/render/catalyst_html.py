@@ -9,6 +9,7 @@ Content-Security-Policy that fetches nothing; every text from Spark is escaped.
 from __future__ import annotations
 
 from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
+from .catalyst_dot import plan_text_dot
 from .labels import html_text
 from .svg import dot_available, scrolling_picture, to_svg
 from .text import to_text
@@ -40,7 +41,10 @@ def catalyst_report_html(trace: CatalystSteps, title: str, csp: str) -> str:
              f"<h1>{html_text(title)}</h1>", _summary(trace)]
     if trace.note:
         for name, text in trace.explain_plans.items():
-            parts.append(f"<h2>{html_text(name)}</h2>{_picture_or_text(text)}")
+            shown = (f"<figure>{scrolling_picture(to_svg(plan_text_dot(text, name)))}</figure>"
+                     if dot_available() and text.strip()
+                     else f"<pre>{html_text(text, PLAN_TEXT_LIMIT)}</pre>")
+            parts.append(f"<h2>{html_text(name)}</h2>{shown}")
         parts.append("</body></html>")
         return "\n".join(parts)
     if trace.steps:
@@ -78,12 +82,10 @@ def _plan(text: str) -> str:
     return html_text(text, PLAN_TEXT_LIMIT)
 
 
-def _picture_or_text(text_or_step) -> str:
+def _picture_or_text(step: CatalystStep) -> str:
     if dot_available():
-        return f"<figure>{scrolling_picture(to_svg(text_or_step))}</figure>"
-    body = text_or_step if isinstance(text_or_step, str) else to_text(text_or_step, width=120,
-                                                                        color=False)
-    return f"<pre>{html_text(body, PLAN_TEXT_LIMIT)}</pre>"
+        return f"<figure>{scrolling_picture(to_svg(step))}</figure>"
+    return f"<pre>{html_text(to_text(step, width=120, color=False), PLAN_TEXT_LIMIT)}</pre>"
 
 
 def _step_html(number: int, step: CatalystStep) -> str:

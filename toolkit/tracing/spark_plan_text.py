@@ -20,6 +20,7 @@ MAX_LINES = 20_000  # a plan text longer than this is not a plan Spark printed f
 _LEAD = re.compile(r"^[ :+\-|]*")
 # expression ids (`a#12`, `a#12L`), the ids of CTE definitions and their references, and
 # the ids of physical plan nodes (exchanges)
+_NAME = re.compile(r"(?:\*\(\d+\)\s*)?'?([A-Za-z_][\w$]*)")
 _IDS = re.compile(r"#\d+L?|(?<=CTERelationDef )\d+|(?<=CTERelationRef )\d+|(?<=plan_id=)\d+")
 
 
@@ -43,10 +44,10 @@ class PlanNode:
 
 
 def node_name(text: str) -> str:
-    """The operator of a node's text: `Filter` of `Filter (a#1 > 3)`, `Project` of `*(2) Project`."""
-    body = re.sub(r"^\*\(\d+\)\s*", "", text)
-    m = re.match(r"[A-Za-z_][\w$]*", body)
-    return m.group(0) if m else body[:20]
+    """The operator of a node's text: `Filter` of `Filter (a#1 > 3)`, `Project` of
+    `*(2) Project` (a code-generation stage) and of `'Project` (not resolved yet)."""
+    m = _NAME.match(text)
+    return m.group(1) if m else text[:20]
 
 
 def strip_ids(text: str) -> str:
@@ -93,7 +94,9 @@ _SECTION = re.compile(r"^== (.+) ==$")
 
 
 def explain_sections(text: str) -> dict[str, str]:
-    """{"Parsed Logical Plan": text, ...}: the sections of Spark's `explain("extended")`."""
+    """{"Parsed Logical Plan": text, ...}: the sections of Spark's `explain("extended")`,
+    each a plan text `plan_tree` reads (the analyzed plan's first line, the output schema
+    `x: bigint`, is left out)."""
     sections: dict[str, list[str]] = {}
     current = None
     for line in text.splitlines():
@@ -103,4 +106,11 @@ def explain_sections(text: str) -> dict[str, str]:
             sections[current] = []
         elif current is not None:
             sections[current].append(line)
-    return {k: "\n".join(v).strip("\n") for k, v in sections.items()}
+    out = {}
+    for name, lines in sections.items():
+        body = [ln for ln in lines if ln.strip()]
+        # a schema line precedes a plan whose root is also unindented
+        if len(body) >= 2 and not _LEAD.match(body[1]).group(0) and ": " in body[0]:
+            body = body[1:]
+        out[name] = "\n".join(body)
+    return out

@@ -24,10 +24,11 @@ def connect_steps(query, spark=None) -> CatalystSteps:
         text, df = query, spark.sql(query)
     else:
         text, df = f"DataFrame[{', '.join(query.columns)}]", query
-    return steps_from_explain(text, df._explain_string(extended=True))
+    return steps_from_explain(text, df._explain_string(extended=True),
+                              str(df.sparkSession.version))
 
 
-def steps_from_explain(query: str, explain_text: str) -> CatalystSteps:
+def steps_from_explain(query: str, explain_text: str, spark_version: str = "") -> CatalystSteps:
     """The record of a plan Spark only printed: `explain("extended")` text, parsed."""
     sections = explain_sections(explain_text)
     optimized = sections.get("Optimized Logical Plan", "")
@@ -36,4 +37,4 @@ def steps_from_explain(query: str, explain_text: str) -> CatalystSteps:
         comparison=PlanComparison("not compared", "no stepping on Spark Connect"),
         analyzed_plan=sections.get("Analyzed Logical Plan", ""),
         executed_plan=sections.get("Physical Plan", ""),
-        note=CONNECT_NOTE, explain_plans=sections)
+        spark_version=spark_version, note=CONNECT_NOTE, explain_plans=sections)
