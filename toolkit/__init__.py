@@ -14,6 +14,7 @@ from .errors import (  # noqa: F401
     ArityError,
     BindError,
     BuildError,
+    EndlessCallError,
     ExprscopeError,
     FieldRefError,
     KernelError,
@@ -22,6 +23,7 @@ from .errors import (  # noqa: F401
     SubstraitError,
     UnboundError,
     UnknownFunctionError,
+    UnknownFunctionNameError,
 )
 from .execution import SelectionVector, evaluate  # noqa: F401
 from .functions import (  # noqa: F401

@@ -20,6 +20,7 @@ import toolkit as tk
 from toolkit import plan
 
 MAX_NODES = 12
+JOIN_KINDS = ["inner", "left", "right", "full", "semi", "anti", "cross"]
 
 BASE = pa.table({
     "k": pa.array([i % 5 if i % 7 else None for i in range(24)], pa.int64()),
@@ -144,8 +145,18 @@ def random_plans(draw):
             else:
                 key = p.schema.fields[draw(st.sampled_from(_columns(p, ("int",))))]
                 relation = f"u{joins}"
-                p = p.join(plan.scan(relation, RIGHT), on=[(key.qualified_name, f"{relation}.k")],
-                           how=draw(st.sampled_from(["inner", "left"])))
+                right = plan.scan(relation, RIGHT)
+                how = draw(st.sampled_from(JOIN_KINDS))
+                if how == "cross":  # a comma join: the keys in a filter above, or none
+                    p = p.join(right, how="cross")
+                    if draw(st.booleans()):
+                        p = p.filter(tk.and_(tk.field(key.qualified_name)
+                                             == tk.field(f"{relation}.k"), draw(_predicate(p))))
+                else:
+                    both = p.join(right, how="cross")
+                    condition = draw(_predicate(both)) if draw(st.booleans()) else None
+                    p = p.join(right, on=[(key.qualified_name, f"{relation}.k")], how=how,
+                               condition=condition)
                 joins += 1
                 nodes += 1
         except (plan.PlanError, plan.DuplicateFieldError, plan.AmbiguousColumnError):

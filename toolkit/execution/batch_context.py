@@ -8,6 +8,7 @@ evaluation does no bookkeeping.
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pyarrow as pa
@@ -37,6 +38,7 @@ class BatchContext:
         "proven_casts",
         "run",
         "stats",
+        "thread",
         "took_trust",
         "trusting",
     )
@@ -49,6 +51,9 @@ class BatchContext:
         self.lazy = lazy
         self.observing = observing
         self.stats: dict[tuple, NodeStats] = {}
+        # the thread this slice runs on: a node's times from slices of several threads
+        # overlap in time, so their sum is no wall time (see `NodeStats.threads`)
+        self.thread = threading.get_ident()
         self.branches: list[BranchSelection] = []
         self.density_memo = density_memo  # shared by every slice of one evaluate call
         self.casts_in_range: dict[tuple, bool] = {}  # (column, low, high) -> all values in it

@@ -304,16 +304,21 @@ def sample_rows(num_rows: int, branches, failed_row: int | None) -> pa.Array:
 
 def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
     nodes: dict[int, NodeStats] = {}
+    threads: dict[int, set] = {}  # position -> the threads whose times its elapsed sums
     branches: dict[tuple, list] = {}
     for ctx in contexts:
         for pos, stat in ctx.stats.items():
             merged = nodes.get(pos)
             if merged is None:
                 nodes[pos] = dataclasses.replace(stat, path=positions.at(pos))
+                threads[pos] = {ctx.thread}
             else:
                 accumulate(merged, stat)
+                threads[pos].add(ctx.thread)
         for b in ctx.branches:
             branches.setdefault((b.path, b.branch, b.arg_index), []).append((b, ctx.offset))
+    for pos, seen in threads.items():
+        nodes[pos].threads = len(seen)
     selections = [
         BranchSelection(path=positions.at(path), branch=name, arg_index=arg,
                         rows=tuple(dataclasses.replace(piece, offset=offset)
@@ -322,13 +327,15 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
         for (path, name, arg), parts in branches.items()
     ]
     facts = ErrorFacts.of(error)
+    ran_on = len({ctx.thread for ctx in contexts}) or 1
     if data.num_rows <= KEEP_DATA_ROWS:
         return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode,
                          nodes=list(nodes.values()),  # evaluation order (sorting deep paths is quadratic)
-                         branches=selections, error=facts, result=value, data=data)
+                         branches=selections, error=facts, result=value, data=data,
+                         threads=ran_on)
     rows = sample_rows(data.num_rows, selections, facts.row if facts is not None else None)
     kept = value.take(rows) if isinstance(value, _ARRAYS) else value
     return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode, nodes=list(nodes.values()),
                      branches=selections, error=facts, result=kept, data=data.take(rows),
-                     sample=rows, live_data=weakref.ref(data),
+                     sample=rows, threads=ran_on, live_data=weakref.ref(data),
                      live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)

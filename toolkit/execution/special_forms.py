@@ -349,23 +349,23 @@ def case_when(ctx, node, path, sel):
             remaining = SelectionVector.all(base.count)
         if conds is not None:
             c, c_full = yield from _branch(ctx, base_sel, conds[i], (0, i), remaining, path,
-                                           f"when {i + 1}", 0, True, narrowed=base is not None)
+                                           f"when {i}", 0, True, narrowed=base is not None)
         else:
             c, c_full = _struct_child(struct_value, i), True
             if path is not None:
-                _record(ctx, sel, path, f"when {i + 1}", 0, remaining)
+                _record(ctx, sel, path, f"when {i}", 0, remaining)
         taken = _picked(remaining, c, c_full)
         if taken.count:
             rows = taken if base is None else base.compose(taken)
             value, full = yield from _branch(ctx, sel, args[1 + i], (1 + i,), rows, path,
-                                             f"then {i + 1}", 1 + i, True, cheap_dense=few)
+                                             f"then {i}", 1 + i, True, cheap_dense=few)
             parts.append((rows, value, full))
             if c_full or isinstance(c, pa.Scalar) or remaining.is_all:
                 remaining = remaining.minus(taken)
             else:  # compact: the rest of `remaining` straight from the condition, no mask
                 remaining = remaining.scatter_local(pc.invert(_no_nulls(c, False)))
         else:
-            _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
+            _skipped(ctx, sel, path, f"then {i}", 1 + i)
     if base_sel is not sel:
         ctx.forget(base_sel)
     if else_node is not None and remaining.count:
@@ -444,8 +444,8 @@ def _dense_conditions(ctx, sel, path, conds_node, domain: int):
 def _skip_cases(ctx, sel, path, first: int, n_cases: int) -> None:
     """Record cases `first`.. as run on no rows: earlier cases took every row."""
     for j in range(first, n_cases):
-        _skipped(ctx, sel, path, f"when {j + 1}", 0)
-        _skipped(ctx, sel, path, f"then {j + 1}", 1 + j)
+        _skipped(ctx, sel, path, f"when {j}", 0)
+        _skipped(ctx, sel, path, f"then {j}", 1 + j)
 
 
 def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool,
@@ -458,14 +458,14 @@ def _record_case_when(ctx, sel, path, struct, n_cases: int, has_else: bool,
         if remaining.count == 0:
             _skip_cases(ctx, sel, path, i, n_cases)
             break
-        _record(ctx, sel, path, f"when {i + 1}", 0, remaining)
+        _record(ctx, sel, path, f"when {i}", 0, remaining)
         taken = _picked(remaining, _struct_child(struct, i), True)
         if taken.count:
-            _record(ctx, sel, path, f"then {i + 1}", 1 + i, taken)
+            _record(ctx, sel, path, f"then {i}", 1 + i, taken)
             used[1 + i] = taken
             remaining = remaining.minus(taken)
         else:
-            _skipped(ctx, sel, path, f"then {i + 1}", 1 + i)
+            _skipped(ctx, sel, path, f"then {i}", 1 + i)
     if has_else and remaining.count:
         _record(ctx, sel, path, "else", 1 + n_cases, remaining)
         used[1 + n_cases] = remaining
@@ -498,24 +498,24 @@ def coalesce(ctx, node, path, sel):
             _record_coalesce(ctx, sel, path, values, domain)
         return _cast(node.function(values, node.options, node.kernel), node.type)
     everything = SelectionVector.all(domain)
-    current, _ = yield from _branch(ctx, sel, args[0], (0,), everything, path, "arg 1", 0)
+    current, _ = yield from _branch(ctx, sel, args[0], (0,), everything, path, "arg 0", 0)
     # the rows still waiting for a value, decided from the arguments themselves: a
     # merged dictionary would re-encode a null entry (a value to Arrow) as a null index
     pending = None
     for i in range(1, len(args)):
         if (_decided(current) if pending is None else pending.count == 0):
             for j in range(i, len(args)):
-                _skipped(ctx, sel, path, f"arg {j + 1}", j)
+                _skipped(ctx, sel, path, f"arg {j}", j)
             break
         if pending is None and (isinstance(current, pa.Scalar)
                                 or logical_null_count(current) == len(current)):
             value, _ = yield from _branch(ctx, sel, args[i], (i,), everything, path,
-                                          f"arg {i + 1}", i)
+                                          f"arg {i}", i)
             current = value if isinstance(current, pa.Scalar) else _coalesce_all_null(value, domain)
             continue
         rows = pending if pending is not None else SelectionVector.from_mask(null_rows(current))
         value, full = yield from _branch(ctx, sel, args[i], (i,), rows, path,
-                                         f"arg {i + 1}", i, True)
+                                         f"arg {i}", i, True)
         if not full:  # back at its rows, null elsewhere: coalesce only looks at the null rows
             value = spread(value, rows.indices, domain)
         if isinstance(value, pa.Scalar) and pa.types.is_dictionary(current.type):
@@ -573,9 +573,9 @@ def _record_coalesce(ctx, sel, path, values, domain: int) -> None:
     for i, value in enumerate(values):
         if i and remaining.count == 0:
             for j in range(i, len(values)):
-                _skipped(ctx, sel, path, f"arg {j + 1}", j)
+                _skipped(ctx, sel, path, f"arg {j}", j)
             return
-        _record(ctx, sel, path, f"arg {i + 1}", i, remaining)
+        _record(ctx, sel, path, f"arg {i}", i, remaining)
         remaining = _still_null(remaining, value, domain)
 
 

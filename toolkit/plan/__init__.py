@@ -22,7 +22,9 @@ from .errors import (
 from .invariants import INVARIANTS, Invariant, current_mode, validation
 from .logical_field import logical_field, nullable, output_name
 from .logical_plan import (
+                     JOIN_KINDS,
                      Aggregate,
+                     ConditionJoin,
                      EmptyRelation,
                      Filter,
                      Join,
@@ -63,6 +65,7 @@ from .sources import (
 __all__ = [
                      "AGGREGATE_FUNCTIONS",
                      "INVARIANTS",
+                     "JOIN_KINDS",
                      "MAX_ROUNDS",
                      "PHYSICAL_RULES",
                      "ROUND_LIMIT",
@@ -70,6 +73,7 @@ __all__ = [
                      "AggregateExpr",
                      "AmbiguousColumnError",
                      "ColumnNotFoundError",
+                     "ConditionJoin",
                      "CsvSource",
                      "DatasetSource",
                      "DuplicateFieldError",

@@ -14,14 +14,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import ParseError
+from ..model.builders import coalesce
 from ..model.expression import Expression, Parameter, as_expression
 from ..model.field_ref import FieldRef
 from ..sql.parse import parse
 from .aggregates import AggregateExpr
 from .columns import qualify
 from .errors import ColumnNotFoundError, PlanError
+from .logical_schema import LogicalSchema
 
-__all__ = ["aggregation", "filter_predicate", "join_pairs", "projection", "sort_keys"]
+__all__ = [
+    "aggregation",
+    "filter_predicate",
+    "join_condition",
+    "join_pairs",
+    "projection",
+    "sort_keys",
+    "using_columns",
+]
 
 
 def _field(name: str) -> Expression:
@@ -136,6 +146,36 @@ def join_pairs(on) -> list[tuple]:
         if len(pair) != 2:
             raise PlanError(f"join keys are (left column, right column) pairs, got {pair!r}")
     return pairs
+
+
+def join_condition(left, right, condition) -> Expression:
+    """A join's residual condition, its columns qualified against both inputs."""
+    both = LogicalSchema(list(left.schema) + list(right.schema))
+    return _resolved(both, condition)[1]
+
+
+def using_columns(left, right, joined, names: Sequence[str], how: str):
+    """(expressions, names) of the projection after a USING join: each key once, then the
+    rest of the left, then the rest of the right (none after a semi or anti join)."""
+    exprs, out_names = [], []
+    for n in names:
+        lk = left.schema.field(n).qualified_name
+        rk = right.schema.field(n).qualified_name
+        if how == "right":
+            exprs.append(_field(rk))
+        elif how == "full":
+            exprs.append(coalesce(_field(lk), _field(rk)))
+        else:
+            exprs.append(_field(lk))
+        out_names.append(n)
+    keys = {side.schema.field(n).qualified_name for side in (left, right) for n in names}
+    for side in (left, right) if how not in ("semi", "anti") else (left,):
+        for f in side.schema:
+            if f.qualified_name in keys:
+                continue
+            exprs.append(_field(f.qualified_name))
+            out_names.append(f.name)
+    return exprs, out_names
 
 
 def sort_keys(plan, keys: Sequence) -> list[tuple[Expression, bool, bool]]:

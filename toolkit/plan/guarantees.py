@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..functions.facts import conjuncts
 from ..model.expression import Expression
 from .columns import columns_of
-from .logical_plan import Aggregate, Filter, Join, Limit, Projection, Sort
+from .logical_plan import JOIN_NODES, Aggregate, Filter, Limit, Projection, Sort
 
 __all__ = ["guarantees_of", "passthrough_columns"]
 
@@ -46,7 +46,7 @@ def guarantees_of(plan, memo: dict | None = None) -> list[Expression]:
         if hit is not None and hit[0] is node:
             continue
         inputs = node.children if isinstance(
-            node, (Filter, Sort, Limit, Projection, Aggregate, Join)) else ()
+            node, (Filter, Sort, Limit, Projection, Aggregate, *JOIN_NODES)) else ()
         if not expanded and any(memo.get(id(c), (None,))[0] is not c for c in inputs):
             stack.append((node, True))
             stack.extend((c, False) for c in inputs)
@@ -60,8 +60,11 @@ def guarantees_of(plan, memo: dict | None = None) -> list[Expression]:
             exprs = node.exprs if isinstance(node, Projection) else node.group_exprs
             kept = passthrough_columns(exprs, node.schema)
             out = [g for g in below[0] if columns_of(g) <= kept]
-        elif isinstance(node, Join):
-            out = below[0] + below[1] if node.how == "inner" else below[0]
+        elif isinstance(node, JOIN_NODES):
+            # what holds of every row a side emits unchanged (not null-extended)
+            out = {"inner": below[0] + below[1], "cross": below[0] + below[1],
+                   "left": below[0], "semi": below[0], "anti": below[0],
+                   "right": below[1]}.get(node.how, [])
         else:
             out = []
         memo[id(node)] = (node, out[:MAX_GUARANTEES])

@@ -26,12 +26,15 @@ from .frozen import FrozenNode
 from .invariants import UNIQUE_NAMES, report
 from .logical_field import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
-from .plan_text import plan_text
+from .plan_text import expression_text, plan_text
 from .sources import Source, as_source
 
 __all__ = [
+    "JOIN_KINDS",
+    "JOIN_NODES",
     "JOIN_TYPES",
     "Aggregate",
+    "ConditionJoin",
     "EmptyRelation",
     "Filter",
     "Join",
@@ -68,7 +71,7 @@ def _exprs_equal(a: Sequence[Expression], b: Sequence[Expression]) -> bool:
 
 
 def _aliased(expr: Expression, name: str) -> str:
-    text = expr.to_string()
+    text = expression_text(expr)
     natural = output_name(expr)
     if natural == name or (expr.is_field and text.endswith("." + name)):
         return text
@@ -119,9 +122,30 @@ class LogicalPlan(FrozenNode):
         """
         return Aggregate(self, *builder.aggregation(self, group_by, aggregates))
 
-    def join(self, other, on, how: str = "inner") -> LogicalPlan:
-        """Equi-join with `other`: `on` is [(left column, right column), ...] or shared names."""
-        return Join(self, other, builder.join_pairs(on), how)
+    def join(self, other, on=(), how: str = "inner", condition=None) -> LogicalPlan:
+        """Join with `other` on equal keys, plus an optional residual `condition`.
+
+        `on` is [(left column, right column), ...] or shared names; `how` is one of
+        inner, left, right, full, semi, anti, cross; `condition` is a predicate over
+        both sides' columns, kept for a pair of rows only where it is true.
+        """
+        pairs = builder.join_pairs(on)
+        if how in JOIN_TYPES and condition is None and pairs:
+            return Join(self, other, pairs, how)
+        if condition is not None:
+            condition = builder.join_condition(self, other, condition)
+        return ConditionJoin(self, other, pairs, how, condition)
+
+    def join_using(self, other, names, how: str = "inner") -> LogicalPlan:
+        """SQL's `JOIN ... USING (names)` (Spark's `a.join(b, names, how)`): each key once,
+        then the other columns of the left side, then those of the right side.
+
+        The key is the left one for inner, left, semi and anti joins, the right one for
+        a right join and the first non-null of both for a full join, as Spark does.
+        """
+        names = [names] if isinstance(names, str) else list(names)
+        joined = self.join(other, [(n, n) for n in names], how)
+        return joined.project(*builder.using_columns(self, other, joined, names, how))
 
     def sort(self, keys: Sequence) -> LogicalPlan:
         """Order by keys: a column/expression, or (key, "ascending"|"descending"[, nulls])."""
@@ -272,7 +296,7 @@ class Filter(LogicalPlan):
         self.schema = input.schema  # a filter creates no schema
 
     def label(self) -> str:
-        return f"Filter: {self.predicate}"
+        return f"Filter: {expression_text(self.predicate)}"
 
     def expressions(self):
         return [self.predicate]
@@ -313,7 +337,7 @@ class Aggregate(LogicalPlan):
 
     def label(self) -> str:
         groups = ", ".join(_aliased(e, n) for e, n in zip(self.group_exprs, self.group_names))
-        aggs = ", ".join(f"{a.to_string()} AS {a.name}" for a in self.aggregates)
+        aggs = ", ".join(f"{a.to_string(short=True)} AS {a.name}" for a in self.aggregates)
         return f"Aggregate: groupBy=[{groups}], aggr=[{aggs}]"
 
     def expressions(self):
@@ -388,7 +412,7 @@ class SortKey:
     nulls_first: bool = False
 
     def to_string(self) -> str:
-        return (f"{self.expr} {'ASC' if self.ascending else 'DESC'} "
+        return (f"{expression_text(self.expr)} {'ASC' if self.ascending else 'DESC'} "
                 f"NULLS {'FIRST' if self.nulls_first else 'LAST'}")
 
 
@@ -454,3 +478,83 @@ class EmptyRelation(LogicalPlan):
 
     def label(self) -> str:
         return "EmptyRelation" + (f": {self.reason}" if self.reason else "")
+
+
+JOIN_KINDS = {"inner": "Inner", "left": "Left", "right": "Right", "full": "Full",
+              "semi": "LeftSemi", "anti": "LeftAnti", "cross": "Cross"}
+
+
+class ConditionJoin(LogicalPlan):
+    """A join of any kind on equal keys (`on`, maybe none) plus a residual `condition`.
+
+    DataFusion's Join: a pair of rows matches when every key pair is equal (nulls never
+    are) and the condition is true. Inner and cross joins keep the matching pairs; left,
+    right and full ones also keep the unmatched rows of their side(s), null-extended;
+    semi and anti joins keep the left rows that have a match, or have none, and only the
+    left columns. (Inner and left equi-joins without a condition are the `Join` node.)
+    """
+
+    def __init__(self, left: LogicalPlan, right: LogicalPlan, on: Sequence[tuple[str, str]],
+                 how: str = "inner", condition: Expression | None = None):
+        if how not in JOIN_KINDS:
+            raise PlanError(f"join type must be one of {sorted(JOIN_KINDS)}, got {how!r}")
+        if how == "cross" and (on or condition is not None):
+            raise PlanError("a cross join pairs every row with every row: it takes no keys and "
+                            "no condition (use an inner join)")
+        self.children = (left, right)
+        self.how = how
+        self.on = tuple((left.schema.field(lk).qualified_name,
+                         right.schema.field(rk).qualified_name) for lk, rk in on)
+        for lk, rk in self.on:
+            lt, rt = left.schema.field(lk).type, right.schema.field(rk).type
+            if lt != rt:
+                raise PlanError(f"join keys {lk} ({lt}) and {rk} ({rt}) have different types; "
+                                "cast one side in a projection first")
+        both = checked_schema(list(left.schema) + list(right.schema), self.label)
+        self.condition = None
+        if condition is not None:
+            self.condition = bind(condition, both.binding_schema())
+            t = self.condition.type
+            if not (pa.types.is_boolean(t) or pa.types.is_null(t)):
+                raise PlanError(f"a join condition must be boolean, but {self.condition} is {t}")
+        left_fields, right_fields = list(left.schema), list(right.schema)
+        if how in ("right", "full"):
+            left_fields = [LogicalField(f.relation, f.name, f.type, True) for f in left_fields]
+        if how in ("left", "full"):
+            right_fields = [LogicalField(f.relation, f.name, f.type, True) for f in right_fields]
+        if how in ("semi", "anti"):
+            right_fields = []
+        self.schema = checked_schema(left_fields + right_fields, self.label)
+
+    @property
+    def left(self) -> LogicalPlan:
+        return self.children[0]
+
+    @property
+    def right(self) -> LogicalPlan:
+        return self.children[1]
+
+    def label(self) -> str:
+        parts = [f"{lk} = {rk}" for lk, rk in self.on]
+        text = f"{JOIN_KINDS[self.how]} Join: " + ", ".join(parts)
+        if self.condition is not None:
+            text += (", " if parts else "") + f"condition={self.condition}"
+        return text.rstrip(": ") if not parts and self.condition is None else text
+
+    def expressions(self):
+        return [] if self.condition is None else [self.condition]
+
+    def with_expressions(self, exprs):
+        return ConditionJoin(self.left, self.right, self.on, self.how,
+                             exprs[0] if exprs else None)
+
+    def with_new_children(self, children):
+        return ConditionJoin(children[0], children[1], self.on, self.how, self.condition)
+
+    def _same_node(self, other) -> bool:
+        return (self.on == other.on and self.how == other.how
+                and (self.condition is None) == (other.condition is None)
+                and (self.condition is None or self.condition.equals(other.condition)))
+
+
+JOIN_NODES = (Join, ConditionJoin)  # every node that joins two inputs

@@ -17,7 +17,6 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 import pyarrow as pa
@@ -37,7 +36,7 @@ from .invariants import (
     runs,
 )
 from .physical_expr import evaluate_expression
-from .plan_text import fields_text, plan_text
+from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
 from .tree import depth
@@ -234,7 +233,7 @@ class ProjectionExec(PhysicalPlan):
 
     def label(self) -> str:
         return "ProjectionExec: expr=[" + ", ".join(
-            f"{e} as {n}" for e, n in zip(self.exprs, self.names)) + "]"
+            f"{expression_text(e)} as {n}" for e, n in zip(self.exprs, self.names)) + "]"
 
     def with_new_children(self, children):
         node = ProjectionExec(children[0], self.exprs, self.names, self.nullables,
@@ -263,7 +262,7 @@ class FilterExec(PhysicalPlan):
         self.schema = input.schema
 
     def label(self) -> str:
-        return f"FilterExec: {self.predicate}"
+        return f"FilterExec: {expression_text(self.predicate)}"
 
     def with_new_children(self, children):
         node = FilterExec(children[0], self.predicate, self.nullable, self.input_names)
@@ -304,8 +303,9 @@ class HashAggregateExec(PhysicalPlan):
         self.schema = schema
 
     def label(self) -> str:
-        groups = ", ".join(str(e) for e in self.group_exprs)
-        aggs = ", ".join(f"{a.func}({'*' if a.arg is None else a.arg}) as {f.name}"
+        groups = ", ".join(expression_text(e) for e in self.group_exprs)
+        aggs = ", ".join(f"{a.func}({'*' if a.arg is None else expression_text(a.arg)}) "
+                         f"as {f.name}"
                          for a, f in zip(self.aggregates, list(self.schema)[len(self.group_exprs):]))
         return f"HashAggregateExec: gby=[{groups}], aggr=[{aggs}]"
 
@@ -354,40 +354,97 @@ class HashAggregateExec(PhysicalPlan):
 
 
 class HashJoinExec(PhysicalPlan):
-    """Equi-join with pyarrow's hash join (`Table.join`); blocking on both sides."""
+    """A join of any kind (see `ConditionJoin`); blocking on both sides.
 
-    _PYARROW_TYPES: ClassVar[dict[str, str]] = {"inner": "inner", "left": "left outer"}
+    pyarrow's hash join (`Table.join`) pairs the rows whose keys are equal (no keys:
+    every pair), by row number only; the residual `filter` then runs on the pairs;
+    the unmatched rows of an outer side are added null-extended, and a semi or anti
+    join keeps the left rows found (or not) among the pairs. Every step is a kernel
+    over whole columns (`take`, `is_in`), never a loop over rows.
+    """
 
     def __init__(self, left: PhysicalPlan, right: PhysicalPlan,
                  on: Sequence[tuple[int, int]], how: str, schema: pa.Schema,
-                 key_names: Sequence[tuple[str, str]] = ()):
+                 key_names: Sequence[tuple[str, str]] = (), filter: Expression | None = None,
+                 filter_nullable: bool = True, input_names: Sequence[str] = ()):
         self.children = (left, right)
         self.on = tuple(on)
         self.how = how
         self.schema = schema
         self.key_names = tuple(key_names)
+        self.filter = filter
+        self.filter_nullable = filter_nullable
+        self.input_names = tuple(input_names)  # the filter's names for left + right columns
 
     def label(self) -> str:
-        keys = ", ".join(f"({lk}, {rk})" for lk, rk in self.key_names) or str(self.on)
-        return f"HashJoinExec: mode=CollectLeft, join_type={self.how.capitalize()}, on=[{keys}]"
+        keys = ", ".join(f"({lk}, {rk})" for lk, rk in self.key_names) or str(list(self.on))
+        kind = {"semi": "LeftSemi", "anti": "LeftAnti"}.get(self.how, self.how.capitalize())
+        text = f"HashJoinExec: mode=CollectLeft, join_type={kind}, on=[{keys}]"
+        return text + (f", filter={self.filter}" if self.filter is not None else "")
 
     def with_new_children(self, children):
-        node = HashJoinExec(children[0], children[1], self.on, self.how, self.schema,
-                            self.key_names)
-        return node
+        return HashJoinExec(children[0], children[1], self.on, self.how, self.schema,
+                            self.key_names, self.filter, self.filter_nullable, self.input_names)
+
+    def _pairs(self, ltable: pa.Table, rtable: pa.Table) -> tuple[pa.Array, pa.Array]:
+        """(left row, right row) of every pair whose keys are equal."""
+        nl, nr = ltable.num_rows, rtable.num_rows
+        if not self.on:
+            left_rows = np.repeat(np.arange(nl, dtype=np.int64), nr)
+            right_rows = np.tile(np.arange(nr, dtype=np.int64), nl)
+            return pa.array(left_rows), pa.array(right_rows)
+        lkeys = ltable.select([i for i, _ in self.on])
+        rkeys = rtable.select([j for _, j in self.on])
+        lkeys = pa.Table.from_arrays(
+            [*lkeys.columns, pa.array(np.arange(nl, dtype=np.int64))],
+            names=[f"k{i}" for i in range(len(self.on))] + ["__left_row"])
+        rkeys = pa.Table.from_arrays(
+            [*rkeys.columns, pa.array(np.arange(nr, dtype=np.int64))],
+            names=[f"k{i}" for i in range(len(self.on))] + ["__right_row"])
+        keys = [f"k{i}" for i in range(len(self.on))]
+        pairs = lkeys.join(rkeys, keys=keys, join_type="inner", use_threads=False)
+        return (pairs.column("__left_row").combine_chunks(),
+                pairs.column("__right_row").combine_chunks())
 
     def _batches(self, ctx):
         left, right = self.children
-        lnames = [f"l{i}" for i in range(len(left.schema))]
-        rnames = [f"r{i}" for i in range(len(right.schema))]
-        ltable = self._input_table(left, ctx, lnames)
-        rtable = self._input_table(right, ctx, rnames)
-        joined = ltable.join(rtable, keys=[lnames[i] for i, _ in self.on],
-                             right_keys=[rnames[j] for _, j in self.on],
-                             join_type=self._PYARROW_TYPES[self.how], coalesce_keys=False)
-        joined = joined.select(lnames + rnames).combine_chunks()
-        for batch in joined.to_batches(max_chunksize=BATCH_ROWS):
+        ltable = self._input_table(left, ctx).combine_chunks()
+        rtable = self._input_table(right, ctx).combine_chunks()
+        left_rows, right_rows = self._pairs(ltable, rtable)
+        if self.filter is not None and len(left_rows):
+            both = pa.Table.from_arrays(
+                [*ltable.take(left_rows).columns, *rtable.take(right_rows).columns],
+                names=list(self.input_names))
+            batch = both.combine_chunks().to_batches()[0]
+            keep = evaluate_expression(self.filter, self.filter_nullable, batch, self.label,
+                                       self._check_functions(ctx, True), ctx.observer)
+            keep = pc.fill_null(keep, False) if not pa.types.is_null(keep.type) else \
+                pa.repeat(pa.scalar(False), len(left_rows))
+            left_rows, right_rows = left_rows.filter(keep), right_rows.filter(keep)
+        if self.how in ("semi", "anti"):
+            found = pc.is_in(pa.array(np.arange(ltable.num_rows, dtype=np.int64)),
+                             value_set=pc.unique(left_rows))
+            result = ltable.filter(found if self.how == "semi" else pc.invert(found))
+        else:
+            if self.how in ("left", "full"):
+                missing = _unmatched(ltable.num_rows, left_rows)
+                left_rows = pa.concat_arrays([left_rows, missing])
+                right_rows = pa.concat_arrays([right_rows, pa.nulls(len(missing), pa.int64())])
+            if self.how in ("right", "full"):
+                missing = _unmatched(rtable.num_rows, right_rows)
+                right_rows = pa.concat_arrays([right_rows, missing])
+                left_rows = pa.concat_arrays([left_rows, pa.nulls(len(missing), pa.int64())])
+            result = pa.Table.from_arrays(
+                [*ltable.take(left_rows).columns, *rtable.take(right_rows).columns],
+                names=[f"c{i}" for i in range(ltable.num_columns + rtable.num_columns)])
+        for batch in result.combine_chunks().to_batches(max_chunksize=BATCH_ROWS):
             yield self._make_batch(batch.columns)
+
+
+def _unmatched(n: int, matched: pa.Array) -> pa.Array:
+    """The row numbers below `n` that `matched` does not hold."""
+    rows = pa.array(np.arange(n, dtype=np.int64))
+    return rows.filter(pc.invert(pc.is_in(rows, value_set=pc.unique(pc.drop_null(matched)))))
 
 
 class SortExec(PhysicalPlan):
@@ -402,7 +459,7 @@ class SortExec(PhysicalPlan):
 
     def label(self) -> str:
         return "SortExec: expr=[" + ", ".join(
-            f"{e} {'ASC' if asc else 'DESC'} NULLS {'FIRST' if nf else 'LAST'}"
+            f"{expression_text(e)} {'ASC' if asc else 'DESC'} NULLS {'FIRST' if nf else 'LAST'}"
             for e, asc, nf in self.keys) + "]"
 
     def with_new_children(self, children):

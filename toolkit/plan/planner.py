@@ -20,10 +20,10 @@ from .errors import PlanError
 from .invariants import PLANNING_KEEPS_SCHEMA, current_mode, report
 from .logical_field import nullable
 from .logical_plan import (
+    JOIN_NODES,
     Aggregate,
     EmptyRelation,
     Filter,
-    Join,
     Limit,
     LogicalPlan,
     Projection,
@@ -62,14 +62,8 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
         return EmptyExec(node.schema.to_arrow())
     if isinstance(node, Limit):
         return LimitExec(children[0], node.fetch, node.skip)
-    if isinstance(node, Join):
-        left, right = children
-        lidx = {n: i for i, n in enumerate(node.left.schema.qualified_names)}
-        ridx = {n: i for i, n in enumerate(node.right.schema.qualified_names)}
-        right_fields = [f.with_nullable(True) if node.how == "left" else f for f in right.schema]
-        schema = pa.schema(list(left.schema) + right_fields)
-        return HashJoinExec(left, right, [(lidx[lk], ridx[rk]) for lk, rk in node.on], node.how,
-                            schema, node.on)
+    if isinstance(node, JOIN_NODES):
+        return _plan_join(node, *children)
     child = children[0]
     schema, names = _binding(child, node.input)
     if isinstance(node, Projection):
@@ -96,6 +90,27 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
         return HashAggregateExec(child, groups, [nullable(e) for e in groups], aggs,
                                  pa.schema(fields), names)
     raise PlanError(f"the planner knows no physical node for {type(node).__name__}")
+
+
+def _plan_join(node, left: PhysicalPlan, right: PhysicalPlan) -> HashJoinExec:
+    lidx = {n: i for i, n in enumerate(node.left.schema.qualified_names)}
+    ridx = {n: i for i, n in enumerate(node.right.schema.qualified_names)}
+    left_fields, right_fields = list(left.schema), list(right.schema)
+    if node.how in ("right", "full"):
+        left_fields = [f.with_nullable(True) for f in left_fields]
+    if node.how in ("left", "full"):
+        right_fields = [f.with_nullable(True) for f in right_fields]
+    if node.how in ("semi", "anti"):
+        right_fields = []
+    names = node.left.schema.qualified_names + node.right.schema.qualified_names
+    filter = getattr(node, "condition", None)
+    if filter is not None:
+        both = pa.schema([f.with_name(n) for f, n in
+                          zip(list(left.schema) + list(right.schema), names)])
+        filter = bind(filter, both)
+    return HashJoinExec(left, right, [(lidx[lk], ridx[rk]) for lk, rk in node.on], node.how,
+                        pa.schema(left_fields + right_fields), node.on, filter,
+                        filter is None or nullable(filter), names)
 
 
 def _check(logical: LogicalPlan, physical: PhysicalPlan, observer) -> None:

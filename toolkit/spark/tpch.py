@@ -32,12 +32,14 @@ import toolkit as tk
 from .. import plan
 from .errors import SparkArgumentError
 
-__all__ = ["QUERIES", "QUERY_TABLES", "cache_dir", "query", "spark_query", "tables"]
+__all__ = ["ALL_TABLES", "QUERIES", "QUERY_TABLES", "cache_dir", "query", "spark_query", "tables"]
 
 QUERIES = (1, 6, 12, 14)
 QUERY_TABLES = {1: ("lineitem",), 6: ("lineitem",), 12: ("lineitem", "orders"),
                 14: ("lineitem", "part")}
 TABLES = ("lineitem", "orders", "part")
+ALL_TABLES = ("customer", "lineitem", "nation", "orders", "part", "partsupp", "region",
+              "supplier")
 
 
 def cache_dir(scale: float) -> Path:

@@ -84,7 +84,7 @@ def branch_target(root, branch) -> TreePath:
         form = node_at(root, path)
         first = form.args[0]
         if form.name == "case_when" and first.is_call and first.name == "make_struct":
-            return target.child(int(branch.branch.split()[1]) - 1)
+            return target.child(int(branch.branch.split()[1]))
     except (IndexError, ValueError, AttributeError):
         pass
     return target

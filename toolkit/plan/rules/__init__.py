@@ -1,6 +1,7 @@
 """The logical optimizer's rules, one module each, in the order the optimizer runs them."""
 
 from .base import Rule, RuleContext
+from .eliminate_cross_join import EliminateCrossJoin
 from .eliminate_filter import EliminateFilter
 from .merge_filters import MergeFilters
 from .merge_projections import MergeProjections
@@ -11,6 +12,7 @@ from .simplify_conjuncts import SimplifyConjuncts
 from .simplify_expressions import SimplifyExpressions
 
 __all__ = [
+    "EliminateCrossJoin",
     "EliminateFilter",
     "MergeFilters",
     "MergeProjections",
@@ -26,4 +28,5 @@ __all__ = [
 
 def default_rules() -> list[Rule]:
     return [SimplifyExpressions(), MergeFilters(), SimplifyConjuncts(), EliminateFilter(),
+            EliminateCrossJoin(),
             PropagateEmptyRelation(), PushDownFilter(), MergeProjections(), PruneColumns()]

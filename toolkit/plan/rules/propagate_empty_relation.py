@@ -8,7 +8,7 @@ group keys over no rows. A global aggregate is not: it still yields one row
 
 from __future__ import annotations
 
-from ..logical_plan import Aggregate, EmptyRelation, Filter, Join, Limit, Projection, Sort
+from ..logical_plan import JOIN_NODES, Aggregate, EmptyRelation, Filter, Limit, Projection, Sort
 from .base import Rule
 
 __all__ = ["PropagateEmptyRelation"]
@@ -16,6 +16,11 @@ __all__ = ["PropagateEmptyRelation"]
 
 def _empty(node) -> bool:
     return isinstance(node, EmptyRelation)
+
+
+# the joins whose output is empty when their left (right) input is
+_EMPTY_WITH_LEFT = {"inner", "cross", "left", "semi", "anti"}
+_EMPTY_WITH_RIGHT = {"inner", "cross", "right", "semi"}
 
 
 class PropagateEmptyRelation(Rule):
@@ -27,8 +32,9 @@ class PropagateEmptyRelation(Rule):
             empties = True
         elif isinstance(node, Aggregate):
             empties = _empty(node.input) and bool(node.group_exprs)
-        elif isinstance(node, Join):
-            empties = _empty(node.left) or (node.how == "inner" and _empty(node.right))
+        elif isinstance(node, JOIN_NODES):
+            empties = ((_empty(node.left) and node.how in _EMPTY_WITH_LEFT)
+                       or (_empty(node.right) and node.how in _EMPTY_WITH_RIGHT))
         else:
             empties = False
         if not empties:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from ...rewrite import Transformed
 from ..columns import columns_of
 from ..logical_plan import (
+    JOIN_NODES,
     Aggregate,
     Filter,
-    Join,
     Limit,
     Projection,
     Sort,
@@ -75,10 +75,10 @@ class PruneColumns(Rule):
             return self._split_projection(node, required, firings)
         if isinstance(node, Aggregate):
             return self._split_aggregate(node, required, firings)
-        if isinstance(node, Join):
+        if isinstance(node, JOIN_NODES):
             if required is None:
                 return [None, None], lambda inputs: _with_inputs(node, inputs)
-            need = set(required)
+            need = set(required) | _needs(node.expressions())
             left = set(node.left.schema.qualified_names)
             right = set(node.right.schema.qualified_names)
             return ([(need & left) | {lk for lk, _ in node.on},

@@ -8,9 +8,10 @@ DataFusion's PushDownFilter, for the nodes exprscope has:
   reference reaches into a struct column;
 - below a Sort (sorting fewer rows gives the same order);
 - below an Aggregate, the conjuncts that read only plain group-key columns;
-- into a Join: conjuncts that read one side only go to that side (for a left
-  join only to the left: filtering the right side would change which rows get
-  null-extended). A predicate that can fail on some row is moved whole or not at
+- into a join: conjuncts that read one side only go to that side, when the join
+  emits that side's rows unchanged or not at all (a left, semi or anti join only
+  to the left, a right join only to the right, a full join nowhere: filtering the
+  other side would change which rows get null-extended). A predicate that can fail on some row is moved whole or not at
   all, and never into an inner join (whose unmatched rows it never saw), so no
   part of it runs on rows the original never evaluated.
 
@@ -23,7 +24,7 @@ from ...functions.facts import can_fail, conjuncts, is_pure
 from ...model.builders import and_
 from ..columns import columns_of
 from ..guarantees import passthrough_columns
-from ..logical_plan import Aggregate, Filter, Join, Projection, Sort
+from ..logical_plan import JOIN_NODES, Aggregate, Filter, Projection, Sort
 from .base import Rule, substitute_columns
 
 __all__ = ["PushDownFilter"]
@@ -36,6 +37,12 @@ def _filter(input, parts):
 def _split(predicate):
     """Conjuncts that may move separately (all of them, or the whole when one can fail)."""
     return [predicate] if can_fail(predicate) else conjuncts(predicate)
+
+
+# the joins that emit each row of their left (right) input unchanged or not at all, never
+# null-extended: a filter on that side's columns may run before the join
+_KEEPS_LEFT_ROWS = {"inner", "cross", "left", "semi", "anti"}
+_KEEPS_RIGHT_ROWS = {"inner", "cross", "right"}
 
 
 class PushDownFilter(Rule):
@@ -53,7 +60,7 @@ class PushDownFilter(Rule):
                               f"pushed {node.predicate} below a sort")
         if isinstance(child, Aggregate):
             return self._below_aggregate(node, child)
-        if isinstance(child, Join):
+        if isinstance(child, JOIN_NODES):
             return self._into_join(node, child)
         return None
 
@@ -79,16 +86,16 @@ class PushDownFilter(Rule):
             f"pushed {', '.join(str(p) for p in down)} below an aggregate")
 
     def _into_join(self, node, join):
-        if can_fail(node.predicate) and join.how == "inner":
+        if can_fail(node.predicate) and join.how != "left":
             return None  # rows without a match would now be evaluated too
         left_cols = set(join.left.schema.qualified_names)
         right_cols = set(join.right.schema.qualified_names)
         left, right, stay = [], [], []
         for part in _split(node.predicate):
             cols = columns_of(part)
-            if cols and cols <= left_cols:
+            if cols and cols <= left_cols and join.how in _KEEPS_LEFT_ROWS:
                 left.append(part)
-            elif cols and cols <= right_cols and join.how == "inner":
+            elif cols and cols <= right_cols and join.how in _KEEPS_RIGHT_ROWS:
                 right.append(part)
             else:
                 stay.append(part)

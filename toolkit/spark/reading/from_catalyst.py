@@ -13,7 +13,14 @@ differ from Arrow's the import says so in the tree instead of hiding it:
 - an unresolved `/` is Spark's true division: both sides are cast to float64
   (pass the DataFrame to resolve the real types instead).
 - `dayofweek` counts Sunday=1..Saturday=7: day_of_week(count_from_zero=False,
-  week_start=7).
+  week_start=7); it, `year`, `month` ... are Spark ints: cast to int32.
+- `a % b` keeps the dividend's sign (Arrow's remainder); a zero divisor fails under
+  ANSI (remainder_checked) and is null otherwise.
+- `BETWEEN` is Spark 4's `With` of shared expressions: each reference becomes the
+  shared expression.
+- a constant `date + interval` (or minus) is folded to the date Spark computes.
+- `NormalizeNaNAndZero` (Spark's optimizer puts it on float join and group keys so
+  that -0.0 meets 0.0 and NaN meets NaN) is read as its argument.
 
 Anything else raises SparkImportError naming the Spark class.
 """
@@ -30,6 +37,7 @@ import toolkit as tk
 
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
+from .sql_origin import origin_text
 
 __all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
 
@@ -55,8 +63,11 @@ def _arrow_type(node) -> pa.DataType:
 
 
 def _literal(node) -> tk.Literal:
-    t = _arrow_type(node)
-    value = node.value()
+    return _literal_of(node.value(), _arrow_type(node))
+
+
+def _literal_of(value, t: pa.DataType) -> tk.Literal:
+    """A constant from its Catalyst value (a date as days, a timestamp as microseconds)."""
     if value is None:
         return tk.literal(None, t)
     if pa.types.is_string(t):
@@ -86,6 +97,8 @@ _UNARY = {"Not": "invert", "UnaryMinus": "negate", "Abs": "abs", "Upper": "utf8_
           "DayOfMonth": "day", "Hour": "hour", "Minute": "minute", "Second": "second",
           "IsNotNull": "is_valid", "IsNaN": "is_nan", "Sqrt": "sqrt", "Floor": "floor",
           "Ceil": "ceil"}
+# datetime fields Spark gives as int (Arrow's kernels give int64)
+_SPARK_INT32 = {"Year", "Month", "DayOfMonth", "Hour", "Minute", "Second"}
 _PATTERN = {"StartsWith": "starts_with", "EndsWith": "ends_with", "Contains": "match_substring",
             "Like": "match_like"}
 # names of the functions an unresolved Column calls (Column operators and F.* functions)
@@ -113,7 +126,14 @@ def expression_from_catalyst(root, resolve_attribute=None, substitute=None) -> t
     aggregate call becomes a reference to the aggregate's column).
     """
     resolve_attribute = resolve_attribute or (lambda node: str(node.name()))
-    substitute = substitute or (lambda node: None)
+    outer = substitute or (lambda node: None)
+    commons: dict[str, tk.Expression] = {}  # a With's shared expressions, by their id
+
+    def substitute(node):
+        for found in (outer(node), _folded(node), _common(node, commons)):
+            if found is not None:
+                return found
+        return None
     # frames: [node, its children, their converted expressions so far, its substitute]
     replaced = substitute(root)
     frames = [[root, [] if replaced is not None else _kids(root), [], replaced]]
@@ -127,13 +147,52 @@ def expression_from_catalyst(root, resolve_attribute=None, substitute=None) -> t
             continue
         frames.pop()
         out = replaced if replaced is not None else _convert(node, results, resolve_attribute)
+        if class_name(node) == "CommonExpressionDef":
+            commons[str(node.id().toString())] = out
         if not frames:
             return out
         frames[-1][2].append(out)
 
 
 def _kids(node) -> list:
-    return [] if class_name(node) in _LEAVES else children(node)
+    if class_name(node) in _LEAVES:
+        return []
+    kids = children(node)
+    if class_name(node) == "With":  # the shared definitions before the body that refers to them
+        return kids[1:] + kids[:1]
+    return kids
+
+
+# Spark's datetime arithmetic with intervals, which Arrow has no kernel for: folded to the
+# constant Spark computes when its operands are constant (as Spark's ConstantFolding does)
+_FOLDED_WHEN_CONSTANT = {"DateAdd", "DateSub", "DateAddYMInterval", "TimestampAddYMInterval",
+                         "TimeAdd", "DateAddInterval", "AddMonths", "ExtractANSIIntervalDays",
+                         "TimestampAddInterval", "DatetimeSub", "SubtractDates"}
+
+
+def _folded(node):
+    """The constant a constant datetime-interval expression has, computed by Spark itself."""
+    if class_name(node) not in _FOLDED_WHEN_CONSTANT:
+        return None
+    from py4j.protocol import Py4JError
+
+    try:
+        if not node.foldable():
+            return None
+        return _literal_of(node.eval(None), _arrow_type(node))
+    except Py4JError:  # unresolved, or Spark cannot evaluate it alone
+        return None
+
+
+def _common(node, commons: dict):
+    """A reference to a With's shared expression (how Spark 4 writes BETWEEN): that expression."""
+    if class_name(node) != "CommonExpressionRef":
+        return None
+    found = commons.get(str(node.id().toString()))
+    if found is None:
+        raise SparkImportError(f"cannot import {node.toString()}: its definition is not in "
+                               "scope", spark_class="CommonExpressionRef")
+    return found
 
 
 _LEAVES = {"AttributeReference", "UnresolvedAttribute", "Literal", "BoundReference"}
@@ -157,15 +216,23 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
         return tk.field(*parts)
     if name == "Literal":
         return _literal(node)
-    if name == "Alias":
+    if name in ("Alias", "CommonExpressionDef", "NormalizeNaNAndZero",
+                "KnownFloatingPointNormalized"):
         return args[0]
+    if name == "With":  # its definitions came first; the body is the last argument
+        return args[-1]
+    if name == "Remainder":
+        return _remainder(node, args)
+    if name == "Between":  # its one child is its replacement: a With (see above)
+        return args[-1]
     if name in _BINARY:
         fn = _BINARY[name]
         if fn in _ANSI_CHECKED and _eval_mode(node) == "ANSI":
             fn += "_checked"
         return tk.call(fn, args)
     if name in _UNARY:
-        return tk.call(_UNARY[name], args)
+        out = tk.call(_UNARY[name], args)
+        return tk.cast(out, pa.int32()) if name in _SPARK_INT32 else out
     if name == "IsNull":
         return tk.is_null(args[0])
     if name in _PATTERN:
@@ -192,10 +259,10 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
     if name in ("In", "InSet"):
         return _in(node, args, name)
     if name == "DayOfWeek":
-        return tk.call("day_of_week", args, pc.DayOfWeekOptions(count_from_zero=False,
-                                                                  week_start=7))
+        return tk.cast(tk.call("day_of_week", args, pc.DayOfWeekOptions(
+            count_from_zero=False, week_start=7)), pa.int32())
     if name == "WeekDay":
-        return tk.call("day_of_week", args)
+        return tk.cast(tk.call("day_of_week", args), pa.int32())
     if name == "GetStructField":
         return tk.call("struct_field", [args[0]], pc.StructFieldOptions(str(node.extractFieldName())))
     if name == "Substring":
@@ -203,7 +270,17 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
     if name == "UnresolvedFunction":
         return _unresolved_function(node, args)
     raise SparkImportError(f"cannot import the Spark expression {name} ({node.toString()}) "
-                           "into exprscope", spark_class=name)
+                           f"into exprscope{origin_text(node)}", spark_class=name)
+
+
+def _remainder(node, args) -> tk.Expression:
+    """Spark's `%`: the dividend's sign (as Arrow's remainder); a zero divisor fails in ANSI
+    mode and gives null otherwise."""
+    if _eval_mode(node) == "ANSI":
+        return tk.call("remainder_checked", args)
+    zero = tk.call("equal", [args[1], tk.literal(0, pa.int8())])
+    return tk.if_else(tk.coalesce(zero, tk.literal(False)), tk.literal(None, _arrow_type(node)),
+                      tk.call("remainder", args))
 
 
 def _seq(scala_seq):

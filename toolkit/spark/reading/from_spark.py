@@ -1,12 +1,20 @@
-"""`from_spark(df_or_column)`: a Spark query's expressions and plan as exprscope's.
+"""`from_spark(df_or_column, stage=...)`: a Spark query's expressions and plan as exprscope's.
 
-A DataFrame's analyzed logical plan (read through py4j) becomes an exprscope
-logical plan: Project, Filter, Aggregate, Join (equi-joins, inner and left
-outer), Sort, GlobalLimit/LocalLimit, SubqueryAlias/View, and the leaves
-(LogicalRelation, LogicalRDD, LocalRelation ...) as scans of the Spark data
-behind them. A Column becomes an expression: as Spark resolves it against
-`df` when one is given (real types, Spark's implicit casts), otherwise its
-unresolved tree. So a user can explain their real Spark filter pass by pass.
+A DataFrame's analyzed logical plan (or, with stage="optimized", the plan Spark
+runs), read through py4j, becomes an exprscope logical plan: Project, Filter,
+Aggregate (DISTINCT aggregates over one argument too), Join of every type
+(equal keys plus a residual condition; a comma join stays a cross join under
+its filter, which the optimizer's eliminate_cross_join turns into equi-joins),
+Sort, limits, SubqueryAlias/View, WITH queries, and the leaves (LogicalRelation,
+LogicalRDD, LocalRelation ...) as scans of the Spark data behind them, named as
+the user named them (alias, temp view, table, file; else df1, df2 ...).
+Attributes are matched by Spark's exprId, so self-joins and USING joins resolve.
+Subqueries become joins: EXISTS / IN semi joins, NOT EXISTS / NOT IN anti joins
+(NOT IN null-aware), scalar subqueries left joins (a correlated one grouped by
+its correlated columns). A Column becomes an expression: as Spark resolves it
+against `df` when one is given (real types, Spark's implicit casts), otherwise
+its unresolved tree. What cannot be imported raises SparkImportError naming the
+Spark class and, for SQL, the line of the query.
 
 Spark Connect DataFrames and Columns (pyspark.sql.connect) carry a protobuf
 plan instead, read by `from_connect`.
@@ -15,6 +23,7 @@ plan instead, read by `from_connect`.
 from __future__ import annotations
 
 from pathlib import PurePath
+from typing import NamedTuple
 
 import toolkit as tk
 
@@ -26,17 +35,26 @@ from ..errors import SparkImportError
 from .from_catalyst import children, class_name, expression_from_catalyst
 from .from_connect import from_connect, is_connect
 from .relation_names import unique_name
+from .sql_origin import origin_text
 
-__all__ = ["from_spark"]
+__all__ = ["STAGES", "Imported", "from_spark"]
 
 _LEAF_CLASSES = {"LogicalRelation", "LogicalRDD", "LocalRelation", "HiveTableRelation",
                  "DataSourceV2Relation", "Range", "DataSourceV2ScanRelation"}
+_PASS_THROUGH = {"SubqueryAlias", "View", "LocalLimit", "Repartition", "RepartitionByExpression",
+                 "ResolvedHint", "WithCTE"}
+STAGES = ("analyzed", "optimized")
+_JOIN_TYPES = {"Inner": "inner", "Cross": "cross", "LeftOuter": "left", "RightOuter": "right",
+               "FullOuter": "full", "LeftSemi": "semi", "LeftAnti": "anti"}
 
 
-def from_spark(df_or_column, df=None):
+def from_spark(df_or_column, df=None, stage: str = "analyzed"):
     """An exprscope LogicalPlan for a DataFrame, an Expression for a Column.
 
-    For a Column, `df` (optional) resolves it against that DataFrame first.
+    For a Column, `df` (optional) resolves it against that DataFrame first. For a
+    DataFrame, `stage` says which of Spark's plans to read: "analyzed" (the default:
+    the query as the user wrote it, resolved) or "optimized" (as Spark runs it, after
+    Catalyst's rules).
     """
     if is_connect(df_or_column):  # a protobuf plan, not an analyzed one
         return from_connect(df_or_column, df)
@@ -48,8 +66,11 @@ def from_spark(df_or_column, df=None):
         jsession = _session_of(df_or_column)
         return expression_from_catalyst(jsession.expression(df_or_column._jc))
     if hasattr(df_or_column, "_jdf"):
-        analyzed = df_or_column._jdf.queryExecution().analyzed()
-        return _PlanReader(df_or_column.sparkSession).read(analyzed)
+        if stage not in STAGES:
+            raise UsageError(f"from_spark: stage must be one of {STAGES}, got {stage!r}")
+        execution = df_or_column._jdf.queryExecution()
+        root = execution.analyzed() if stage == "analyzed" else execution.optimizedPlan()
+        return _PlanReader(df_or_column.sparkSession).read(root).plan
     raise UsageError(f"from_spark takes a pyspark DataFrame or Column, not "
                     f"{type(df_or_column).__name__}")
 
@@ -66,120 +87,343 @@ def _seq(scala_seq) -> list:
     return [scala_seq.apply(i) for i in range(scala_seq.size())]
 
 
+def _expr_id(attribute) -> int:
+    return int(attribute.exprId().id())
+
+
+class Imported(NamedTuple):
+    """An imported Spark node: the exprscope plan, and the Spark attribute (exprId) of each
+    field of its schema, in order, so a parent's references find their columns."""
+
+    plan: object
+    ids: tuple[int, ...]
+
+    def names(self) -> dict[int, str]:
+        return dict(zip(self.ids, self.plan.schema.qualified_names))
+
+
 class _PlanReader:
-    """Reads one analyzed plan; scans get relation names from aliases, tables or files."""
+    """Reads one Spark plan; scans get relation names from aliases, tables or files."""
 
     def __init__(self, spark):
         self.spark = spark
         self.used_names: set[str] = set()
+        self.unnamed = 0
+        self.ctes: dict[int, object] = {}  # a WITH's definitions, by id: each use reads one
+        self.subqueries: dict[int, str] = {}  # a scalar subquery (exprId) -> its column
+        self.outer: Imported | None = None  # reading a correlated subquery: the outer input
+        self.correlated: list = []  # ... and the conditions on outer columns found in it
+        self.carried: list[int] = []  # ... and the inner columns those conditions read
 
-    def read(self, root):
-        frames = [[root, self._kids(root), [], None]]
+    def read(self, root) -> Imported:
+        self._find_ctes(root)
+        frames = [[root, self._kids(root), []]]
         while True:
-            node, kids, results, _ = frames[-1]
+            node, kids, results = frames[-1]
             if len(results) < len(kids):
                 kid = kids[len(results)]
-                frames.append([kid, self._kids(kid), [], None])
+                frames.append([kid, self._kids(kid), []])
                 continue
             frames.pop()
-            out = self._node(node, results, frames[-1][0] if frames else None)
+            try:
+                out = self._node(node, results, [f[0] for f in frames])
+            except SparkImportError as exc:
+                raise _placed(exc, node) from None
             if not frames:
                 return out
             frames[-1][2].append(out)
 
     def _kids(self, node) -> list:
-        return [] if class_name(node) in _LEAF_CLASSES else children(node)
+        name = class_name(node)
+        if name in _LEAF_CLASSES or name == "CTERelationRef":
+            return []
+        if name == "WithCTE":  # the definitions are read where they are used
+            return [node.plan()]
+        return children(node)
 
-    def _node(self, node, inputs, parent):
+    def _find_ctes(self, root) -> None:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if class_name(node) == "CTERelationDef":
+                self.ctes[int(node.id())] = node.child()
+            stack.extend(children(node))
+
+    def _cte(self, ref) -> Imported:
+        """A use of a WITH's query: that query, read again (its scans under new names)."""
+        definition = self.ctes.get(int(ref.cteId()))
+        if definition is None:
+            raise SparkImportError(f"cannot import {ref.simpleString(3)}: its WITH definition "
+                                   "is not in the plan", spark_class="CTERelationRef")
+        inner = self.read(definition)
+        return Imported(inner.plan, tuple(_expr_id(a) for a in _seq(ref.output())))
+
+    def _filter(self, node, input: Imported) -> Imported:
+        """A filter; its EXISTS and IN subqueries become semi joins (NOT: anti joins) on the
+        rows the other conjuncts keep, their correlated conditions the join's condition."""
+        plain, subqueries = [], []
+        for clause in _conjuncts(node.condition()):
+            if self.outer is not None and _has_outer_reference(clause):
+                self.correlated.append(clause)  # the join's condition
+                pair = _outer_pair(clause)
+                if pair is not None:
+                    self.carried.append(_expr_id(pair[1]))
+                continue
+            inner = children(clause)[0] if class_name(clause) == "Not" else clause
+            (subqueries if class_name(inner) in ("Exists", "InSubquery") else plain).append(
+                clause)
+        out = input
+        if plain:
+            child = self._with_subqueries(input, *plain)
+            condition = [self._expr(c, child) for c in plain]
+            kept = child.plan.filter(condition[0] if len(condition) == 1 else tk.and_(condition))
+            if child is not input:  # the scalar subqueries' columns go again
+                width = len(input.plan.schema)
+                kept = kept.project([tk.field(n) for n in kept.schema.qualified_names[:width]],
+                                    names=kept.schema.names[:width])
+            out = Imported(kept, input.ids)
+        for clause in subqueries:
+            out = self._semi_join(clause, out)
+        return out
+
+    def _semi_join(self, clause, outer: Imported) -> Imported:
+        negated = class_name(clause) == "Not"
+        predicate = children(clause)[0] if negated else clause
+        kind = class_name(predicate)
+        query = predicate if kind == "Exists" else predicate.query()
+        saved = self.outer, self.correlated, self.carried
+        self.outer, self.correlated, self.carried = outer, [], []
+        try:
+            inner = self.read(query.plan())
+            correlated = self.correlated
+        finally:
+            self.outer, self.correlated, self.carried = saved
+        pairs, rest = [], []
+        outer_names, inner_names = outer.names(), inner.names()
+        for c in correlated:
+            pair = _outer_pair(c)
+            if pair is not None and _expr_id(pair[1]) in inner_names and \
+                    pair[0].dataType().sameType(pair[1].dataType()):
+                pairs.append((outer_names[_expr_id(pair[0])], inner_names[_expr_id(pair[1])]))
+            else:
+                rest.append(self._expr(c, outer, inner))
+        if kind == "InSubquery":  # x IN (SELECT y ...): x = y; NOT IN: no row where x = y
+            values = _seq(predicate.values())
+            for value, column in zip(values, inner.plan.schema.qualified_names):
+                equal = tk.call("equal", [self._expr(value, outer), tk.field(column)])
+                if negated:  # NOT IN is unknown, so false, when x = y is unknown
+                    rest.append(tk.or_(equal, tk.is_null(equal)))
+                elif class_name(value) == "AttributeReference" and \
+                        outer.plan.schema.field(outer_names[_expr_id(value)]).type == \
+                        inner.plan.schema.field(column).type:
+                    pairs.append((outer_names[_expr_id(value)], column))
+                else:
+                    rest.append(equal)
+        condition = None if not rest else (rest[0] if len(rest) == 1 else tk.and_(rest))
+        joined = outer.plan.join(inner.plan, pairs, "anti" if negated else "semi",
+                                 condition=condition)
+        return Imported(joined, outer.ids)
+
+    def _with_subqueries(self, child: Imported, *catalyst) -> Imported:
+        """`child` left-joined with the plan of each scalar subquery in the expressions, so
+        they read its value as a column (null when the subquery has no row, as SQL says).
+
+        An uncorrelated subquery has one row: the join has no keys. A correlated one
+        (`WHERE inner.k = outer.k`, over an aggregate) is grouped by its correlated
+        columns and joined on them: one row per outer key, as Spark decorrelates it.
+        """
+        out = child
+        for sub in _scalar_subqueries(catalyst):
+            correlated = not sub.outerAttrs().isEmpty()
+            saved = self.outer, self.correlated, self.carried
+            self.outer, self.correlated, self.carried = (out if correlated else None), [], []
+            try:
+                inner = self.read(sub.plan())
+                conditions = self.correlated
+            finally:
+                self.outer, self.correlated, self.carried = saved
+            pairs = []
+            inner_names, outer_names = inner.names(), out.names()
+            for c in conditions:
+                pair = _outer_pair(c)
+                if pair is None or _expr_id(pair[1]) not in inner_names:
+                    raise SparkImportError(
+                        f"cannot import a scalar subquery correlated by {c.toString()}: only "
+                        "equalities of an inner and an outer column decorrelate into a join"
+                        + origin_text(sub), spark_class="ScalarSubquery")
+                pairs.append((outer_names[_expr_id(pair[0])], inner_names[_expr_id(pair[1])]))
+            if len(inner.plan.schema) != 1 + len(pairs):
+                raise SparkImportError("a scalar subquery must produce one column",
+                                       spark_class="ScalarSubquery")
+            joined = out.plan.join(inner.plan, pairs, how="left")
+            self.subqueries[_expr_id(sub)] = inner.plan.schema.qualified_names[0]
+            out = Imported(joined, out.ids + inner.ids)
+        return out
+
+    def _node(self, node, inputs: list[Imported], ancestors) -> Imported:
         name = class_name(node)
         if name in _LEAF_CLASSES:
-            return self._scan(node, parent)
-        if name in ("SubqueryAlias", "View", "LocalLimit", "Repartition",
-                    "RepartitionByExpression", "ResolvedHint"):
+            return self._scan(node, ancestors)
+        if name in _PASS_THROUGH:
             return inputs[0]
+        if name == "CTERelationRef":
+            return self._cte(node)
         if name == "Project":
-            exprs = [self._expr(e) for e in _seq(node.projectList())]
-            names = [str(e.name()) for e in _seq(node.projectList())]
-            return inputs[0].project(exprs, names=names)
+            items = _seq(node.projectList())
+            child = self._with_subqueries(inputs[0], *items)
+            exprs = [self._expr(e, child) for e in items]
+            names = [str(e.name()) for e in items]
+            ids = [_expr_id(e) for e in items]
+            for carried in self.carried:  # a correlated subquery's columns its join needs
+                if carried in child.ids and carried not in ids:
+                    column = child.names()[carried]
+                    exprs.append(tk.field(column))
+                    names.append(child.plan.schema.field(column).name)
+                    ids.append(carried)
+            return Imported(child.plan.project(exprs, names=names), tuple(ids))
         if name == "Filter":
-            return inputs[0].filter(self._expr(node.condition()))
+            return self._filter(node, inputs[0])
         if name == "Aggregate":
             return self._aggregate(node, inputs[0])
         if name == "Join":
-            return self._join(node, inputs, parent)
+            return self._join(node, inputs)
         if name == "Sort":
             if not getattr(node, "global")():
                 raise SparkImportError("cannot import a partition-local sort "
                                        "(sortWithinPartitions)", spark_class="Sort")
+            child = inputs[0]
             keys = []
             for order in _seq(node.order()):
                 ascending = str(order.direction().sql()) == "ASC"
                 nulls_first = str(order.nullOrdering().sql()) == "NULLS FIRST"
-                keys.append((self._expr(order.child()),
+                keys.append((self._expr(order.child(), child),
                              "ascending" if ascending else "descending",
                              "nulls_first" if nulls_first else "nulls_last"))
-            return inputs[0].sort(keys)
+            return Imported(child.plan.sort(keys), child.ids)
         if name == "GlobalLimit":
             limit = expression_from_catalyst(node.limitExpr())
-            return inputs[0].limit(int(limit.value.as_py()))
+            return Imported(inputs[0].plan.limit(int(limit.value.as_py())), inputs[0].ids)
         raise SparkImportError(f"cannot import the Spark plan node {name} into exprscope "
                                f"({node.simpleString(3)})", spark_class=name)
 
-    def _expr(self, catalyst):
-        return expression_from_catalyst(catalyst)
+    def _expr(self, catalyst, *over: Imported, substitute=None):
+        """The expression, its attributes named by the columns of the inputs `over`."""
+        names: dict[int, str] = {}
+        for imported in over:
+            names.update(imported.names())
 
-    def _scan(self, leaf, parent):
+        def subquery(node):
+            if class_name(node) == "ScalarSubquery" and _expr_id(node) in self.subqueries:
+                return tk.field(self.subqueries[_expr_id(node)])
+            if class_name(node) == "OuterReference":
+                return tk.field(resolve(node.e()))
+            return None if substitute is None else substitute(node)
+
+        def resolve(attribute):
+            found = names.get(_expr_id(attribute))
+            if found is None:
+                raise SparkImportError(
+                    f"cannot import a reference to {attribute.toString()}: no input of this "
+                    "node produces it (an outer reference of a correlated subquery?)",
+                    spark_class=class_name(attribute))
+            return found
+
+        return expression_from_catalyst(catalyst, resolve_attribute=resolve,
+                                         substitute=subquery)
+
+    def _scan(self, leaf, ancestors) -> Imported:
         from pyspark.sql.classic.dataframe import DataFrame
 
-        relation = self._relation_name(leaf, parent)
+        relation = self._relation_name(leaf, ancestors)
         jvm = self.spark._jvm
         jdf = jvm.org.apache.spark.sql.classic.Dataset.ofRows(self.spark._jsparkSession, leaf)
-        return plan.scan(relation, DataFrame(jdf, self.spark))
+        return Imported(plan.scan(relation, DataFrame(jdf, self.spark)),
+                        tuple(_expr_id(a) for a in _seq(leaf.output())))
 
-    def _relation_name(self, leaf, parent) -> str:
+    def _relation_name(self, leaf, ancestors) -> str:
+        """The user's name for a scan: the alias over it (`FROM nation n1`: n1), else its
+        temp view or table, else its file's name, else df1, df2 ... in order."""
         base = None
-        if parent is not None and class_name(parent) == "SubqueryAlias":
-            base = str(parent.alias())
+        for parent in reversed(ancestors):  # the chain of aliases right above the leaf
+            kind = class_name(parent)
+            if kind == "SubqueryAlias":
+                base = str(parent.alias())
+            elif kind == "View" and base is None:
+                base = str(parent.desc().identifier().table())
+            elif kind not in ("View",):
+                break
         if base is None and class_name(leaf) == "LogicalRelation":
             try:
-                paths = _seq(leaf.relation().location().rootPaths())
-                base = PurePath(str(paths[0].getName())).stem if paths else None
+                table = leaf.catalogTable()
+                if table.isDefined():
+                    base = str(table.get().identifier().table())
+                else:
+                    paths = _seq(leaf.relation().location().rootPaths())
+                    base = PurePath(str(paths[0].getName())).stem if paths else None
             except Exception:  # noqa: BLE001 - relations without files (JDBC, ...)
                 base = None
-        base = (base or class_name(leaf).lower()).replace(".", "_")
-        return unique_name(base, self.used_names)
+        if base is None:
+            self.unnamed += 1
+            base = f"df{self.unnamed}"
+        return unique_name(base.replace(".", "_"), self.used_names)
 
-    def _aggregate(self, node, input_plan):
-        groups = [self._expr(e) for e in _seq(node.groupingExpressions())]
-        group_names = [_output_name(e, f"group{i}")
-                       for i, e in enumerate(_seq(node.groupingExpressions()))]
+    def _aggregate(self, node, child: Imported) -> Imported:
+        catalyst_groups = _seq(node.groupingExpressions())
+        groups = [self._expr(e, child) for e in catalyst_groups]
+        carried = [i for i in self.carried if i in child.ids]
+        if carried:  # a correlated scalar subquery: one group per correlated key
+            if catalyst_groups or any(class_name(a.aggregateFunction()) == "Count" for a in
+                                      _aggregate_expressions(_seq(node.aggregateExpressions()))):
+                raise SparkImportError(
+                    "cannot import a correlated subquery over a grouped aggregate or a count "
+                    "(its empty groups would need a 0, not a missing row)",
+                    spark_class="Aggregate")
+            groups = [tk.field(child.names()[i]) for i in carried]
+        input_plan = child.plan
+        if all(g.is_field for g in groups):
+            keys = groups
+        else:  # computed keys: a projection names them first
+            key_names = [f"_group{i}" for i in range(len(groups))]
+            columns = [tk.field(n) for n in input_plan.schema.qualified_names]
+            input_plan = input_plan.project([*groups, *columns],
+                                            names=[*key_names, *input_plan.schema.names])
+            keys = [tk.field(n) for n in key_names]
         aggs: list[tuple] = []
-        outputs, names = [], []
-        for e in _seq(node.aggregateExpressions()):
-            names.append(str(e.name()))
-            outputs.append(self._over_aggregates(e, aggs, groups, group_names))
-        if any(not g.is_field for g in groups):
-            keyed = input_plan.project([*groups, *_columns(input_plan)],
-                                       names=[*group_names, *input_plan.schema.names])
-            input_plan = keyed
-        grouped = input_plan.aggregate(group_names, aggs)
-        return grouped.project(outputs, names=names)
+        distinct = _distinct_argument(node)
+        if distinct is not None:  # count(DISTINCT x): group by the keys and x first
+            argument = self._expr(distinct, child)
+            if not argument.is_field:
+                raise SparkImportError(f"cannot import a DISTINCT aggregate over a computed "
+                                       f"value ({distinct.toString()})",
+                                       spark_class="AggregateExpression")
+            input_plan = input_plan.aggregate([*keys, argument], [])
 
-    def _over_aggregates(self, catalyst, aggs: list, groups, group_names):
-        """The output expression with each aggregate call replaced by a ref to its column."""
-
-        def substitute(node):
-            if class_name(node) == "AggregateExpression":
-                return tk.field(self._aggregate_call(node, aggs))
+        def substitute(catalyst):
+            if class_name(catalyst) == "AggregateExpression":
+                return tk.field(self._aggregate_call(catalyst, aggs, child))
+            for i, g in enumerate(catalyst_groups):
+                if class_name(catalyst) != "AttributeReference" and catalyst.semanticEquals(g):
+                    return keys[i]
             return None
 
-        return expression_from_catalyst(catalyst, substitute=substitute)
+        outputs, names, ids = [], [], []
+        for e in _seq(node.aggregateExpressions()):
+            names.append(str(e.name()))
+            ids.append(_expr_id(e))
+            outputs.append(self._expr(e, child, substitute=substitute))
+        grouped = input_plan.aggregate(keys, aggs)
+        for i in carried:
+            column = child.names()[i]
+            outputs.append(tk.field(column))
+            names.append(child.plan.schema.field(column).name)
+            ids.append(i)
+        return Imported(grouped.project(outputs, names=names), tuple(ids))
 
-    def _aggregate_call(self, agg_expr, aggs: list) -> str:
+    def _aggregate_call(self, agg_expr, aggs: list, child: Imported) -> str:
         function = agg_expr.aggregateFunction()
         fname = class_name(function)
-        if agg_expr.isDistinct():
-            raise SparkImportError(f"cannot import a DISTINCT aggregate ({fname})",
+        if not agg_expr.filter().isEmpty():
+            raise SparkImportError(f"cannot import an aggregate with a FILTER clause ({fname})",
                                    spark_class=fname)
         args = children(function)
         mapping = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "mean", "Count": "count"}
@@ -192,55 +436,114 @@ class _PlanReader:
             if len(args) != 1:
                 raise SparkImportError("cannot import count over several columns",
                                        spark_class="Count")
-            arg = expression_from_catalyst(args[0])
+            arg = self._expr(args[0], child)
             aggs.append(("count", None if arg.is_literal and arg.value.is_valid else arg, column))
         else:
-            aggs.append((func, expression_from_catalyst(args[0]), column))
+            aggs.append((func, self._expr(args[0], child), column))
         return column
 
-    def _join(self, node, inputs, parent):
-        how = {"Inner": "inner", "LeftOuter": "left"}.get(str(node.joinType().toString()))
+    def _join(self, node, inputs: list[Imported]) -> Imported:
+        left, right = inputs
+        kind = str(node.joinType().toString())
+        how = _JOIN_TYPES.get(kind)
         if how is None:
-            raise SparkImportError(f"cannot import a {node.joinType().toString()} join",
-                                   spark_class="Join")
-        left_names = {str(a.name()) for a in _seq(node.left().output())}
-        right_names = {str(a.name()) for a in _seq(node.right().output())}
+            raise SparkImportError(f"cannot import a {kind} join", spark_class="Join")
+        left_ids, right_ids = set(left.ids), set(right.ids)
         condition = node.condition()
-        if not condition.isEmpty():
-            clauses = _conjuncts(condition.get())
-        elif parent is not None and class_name(parent) == "Filter" and how == "inner":
-            # `FROM a, b WHERE a.k = b.k`: the keys are in the filter above (which stays)
-            clauses = [c for c in _conjuncts(parent.condition())
-                       if _joins_sides(c, left_names, right_names)]
+        pairs, rest = [], []
+        for clause in ([] if condition.isEmpty() else _conjuncts(condition.get())):
+            pair = _key_pair(clause, left_ids, right_ids)
+            if pair is not None and pair[0].dataType().sameType(pair[1].dataType()):
+                pairs.append((left.names()[_expr_id(pair[0])],
+                              right.names()[_expr_id(pair[1])]))
+            else:
+                rest.append(self._expr(clause, left, right))
+        residual = None if not rest else (rest[0] if len(rest) == 1 else tk.and_(rest))
+        if how == "inner" and not pairs and residual is None:
+            how = "cross"
+        joined = left.plan.join(right.plan, pairs, how, condition=residual)
+        ids = left.ids if how in ("semi", "anti") else left.ids + right.ids
+        return Imported(joined, ids)
+
+
+def _aggregate_expressions(catalyst_list) -> list:
+    out, stack = [], list(catalyst_list)
+    while stack:
+        node = stack.pop()
+        if class_name(node) == "AggregateExpression":
+            out.append(node)
         else:
-            clauses = []
-        if not clauses:
-            raise SparkImportError("cannot import a join without equal keys (cross join)",
-                                   spark_class="Join")
-        pairs = []
-        for clause in clauses:
-            if class_name(clause) != "EqualTo":
-                raise SparkImportError(f"cannot import a join condition that is not an "
-                                       f"equality of columns ({clause.toString()})",
-                                       spark_class=class_name(clause))
-            a, b = children(clause)
-            if class_name(a) != "AttributeReference" or class_name(b) != "AttributeReference":
-                raise SparkImportError(f"cannot import a join on computed keys "
-                                       f"({clause.toString()})", spark_class="EqualTo")
-            an, bn = str(a.name()), str(b.name())
-            pairs.append((an, bn) if an in left_names else (bn, an))
-        return inputs[0].join(inputs[1], on=pairs, how=how)
+            stack.extend(children(node))
+    return out
 
 
-def _joins_sides(clause, left_names, right_names) -> bool:
-    """An equality of a left column and a right column."""
+def _distinct_argument(node):
+    """The one argument of an Aggregate's DISTINCT aggregates (None when it has none).
+
+    exprscope computes them over distinct (keys, argument) rows, so every aggregate of
+    the node must be DISTINCT over that same single argument."""
+    calls = _aggregate_expressions(_seq(node.aggregateExpressions()))
+    distinct = [c for c in calls if c.isDistinct()]
+    if not distinct:
+        return None
+    arguments = [children(c.aggregateFunction()) for c in calls]
+    first = arguments[0]
+    same = all(len(a) == 1 and a[0].semanticEquals(first[0]) for a in arguments)
+    if len(distinct) != len(calls) or not same or len(first) != 1:
+        raise SparkImportError(
+            "cannot import DISTINCT aggregates mixed with other aggregates or over several "
+            "arguments: exprscope computes them over the distinct (group, argument) rows, "
+            "which needs every aggregate of the node DISTINCT over one same argument",
+            spark_class="AggregateExpression")
+    return first[0]
+
+
+def _has_outer_reference(catalyst) -> bool:
+    stack = [catalyst]
+    while stack:
+        node = stack.pop()
+        if class_name(node) == "OuterReference":
+            return True
+        stack.extend(children(node))
+    return False
+
+
+def _outer_pair(clause):
+    """(outer attribute, inner attribute) of `inner = outer(x)` (either way round), else None."""
     if class_name(clause) != "EqualTo":
-        return False
+        return None
+    a, b = children(clause)
+    if class_name(a) == "OuterReference" and class_name(b) == "AttributeReference":
+        return a.e(), b
+    if class_name(b) == "OuterReference" and class_name(a) == "AttributeReference":
+        return b.e(), a
+    return None
+
+
+def _scalar_subqueries(catalyst) -> list:
+    """The ScalarSubquery expressions inside the trees (not inside their plans)."""
+    out, stack = [], list(catalyst)
+    while stack:
+        node = stack.pop()
+        if class_name(node) == "ScalarSubquery":
+            out.append(node)
+        else:
+            stack.extend(children(node))
+    return out
+
+
+def _key_pair(clause, left_ids, right_ids):
+    """(left attribute, right attribute) when the clause equates one of each, else None."""
+    if class_name(clause) != "EqualTo":
+        return None
     a, b = children(clause)
     if class_name(a) != "AttributeReference" or class_name(b) != "AttributeReference":
-        return False
-    names = {str(a.name()), str(b.name())}
-    return bool(names & left_names) and bool(names & right_names)
+        return None
+    if _expr_id(a) in left_ids and _expr_id(b) in right_ids:
+        return a, b
+    if _expr_id(b) in left_ids and _expr_id(a) in right_ids:
+        return b, a
+    return None
 
 
 def _conjuncts(condition) -> list:
@@ -254,12 +557,10 @@ def _conjuncts(condition) -> list:
     return out
 
 
-def _output_name(catalyst, default):
-    try:
-        return str(catalyst.name())
-    except Exception:  # noqa: BLE001 - expressions without a name
-        return default
-
-
-def _columns(p):
-    return list(p.schema.names)
+def _placed(exc: SparkImportError, node) -> SparkImportError:
+    """The error with where the node came from in the user's SQL text, when Spark knows
+    and the error does not say already."""
+    where = origin_text(node)
+    if not where or "\n  at line " in str(exc):
+        return exc
+    return SparkImportError(f"{exc}{where}", spark_class=exc.spark_class)

@@ -12,7 +12,9 @@ is computed by exprscope:
   its group keys (plain columns), or on one partition for a global aggregate
   or computed keys;
 - a hash join broadcasts its right input (collected as Arrow) and joins each
-  partition of the left input against it (inner and left joins stay exact);
+  partition of the left input against it (exact for inner, cross, left, semi and
+  anti joins); a right or full join, which must see every left row to know which
+  right rows had no match, joins the left input on one partition;
 - a sort, and a limit after a per-partition limit, run on one partition.
 
 Each `mapInArrow` declares the StructType of its fragment's physical schema
@@ -272,9 +274,9 @@ class _Stages:
             what = f"{base.label()} {how}"
         elif isinstance(base, HashJoinExec):
             left, right = base.children
-            if base.how not in ("inner", "left"):
-                raise SparkTranslationError(f"cannot run a {base.how} join in engine mode")
             df = self.dataframe(left)
+            if base.how in ("right", "full"):  # the right side's unmatched rows: seen once
+                df = df.repartition(1)
             right_table = self._collect(self.dataframe(right), right.schema)
             sink = io.BytesIO()
             with pa.ipc.new_stream(sink, right_table.schema) as writer:
@@ -285,6 +287,8 @@ class _Stages:
             source = PartitionSource(left.schema, stage)
             fragment = base.with_new_children([self._scan(source, base), build])
             what = f"{base.label()} with its right input broadcast ({right_table.num_rows} rows)"
+            if base.how in ("right", "full"):
+                what += " on one partition"
         elif isinstance(base, LimitExec):
             child = base.children[0]
             wanted = base.fetch + base.skip

@@ -2,7 +2,7 @@
 
 Each logical node becomes the DataFrame operation that does the same thing
 (scan -> the input DataFrame, filter -> `filter`, projection -> `select`,
-aggregate -> `groupBy().agg()`, join -> `join`, sort -> `orderBy`, limit ->
+aggregate -> `groupBy().agg()`, join -> `join` (any type, keys and condition), sort -> `orderBy`, limit ->
 `offset`/`limit`), with every expression translated by `to_column`. Inside the
 translation each column is named by its plan-qualified name (`lineitem.l_tax`),
 which is exactly what the plan's bound field references say, so references
@@ -14,10 +14,10 @@ names at the end. Aggregates are cast to the types the plan declares (Spark's
 from __future__ import annotations
 
 from ...plan.logical_plan import (
+    JOIN_NODES,
     Aggregate,
     EmptyRelation,
     Filter,
-    Join,
     Limit,
     Projection,
     Sort,
@@ -72,13 +72,19 @@ def _node(node, children, spark, inputs):
         aggs = [_aggregate(a, f) for a, f in zip(node.aggregates, fields)]
         aggs = [c.alias(f.qualified_name) for c, f in zip(aggs, fields)]
         return df.groupBy(*keys).agg(*aggs) if keys else df.agg(*aggs)
-    if isinstance(node, Join):
+    if isinstance(node, JOIN_NODES):
         left, right = children
         condition = None
         for lk, rk in node.on:
             clause = left[quote_name(lk)] == right[quote_name(rk)]
             condition = clause if condition is None else condition & clause
-        return left.join(right, on=condition, how=node.how)
+        residual = getattr(node, "condition", None)
+        if residual is not None:
+            residual = to_column(residual)
+            condition = residual if condition is None else condition & residual
+        if condition is None:
+            return left.crossJoin(right)
+        return left.join(right, on=condition, how=_SPARK_JOIN_TYPES[node.how])
     if isinstance(node, Sort):
         keys = []
         for k in node.keys:
@@ -94,6 +100,10 @@ def _node(node, children, spark, inputs):
             df = df.offset(node.skip)
         return df.limit(node.fetch)
     raise SparkTranslationError(f"cannot translate {type(node).__name__} to Spark")
+
+
+_SPARK_JOIN_TYPES = {"inner": "inner", "cross": "inner", "left": "left", "right": "right",
+                     "full": "full", "semi": "left_semi", "anti": "left_anti"}
 
 
 def _aggregate(agg, field):
