@@ -45,6 +45,7 @@ from ..sql.parse import parse
 from ..support import late
 from ..support.visible_text import visible, visible_lines
 from ..tracing.steps import step_title
+from . import catalyst
 from .folding import fold_message, fold_text
 from .inputs import load_data, parse_schema_spec
 from .row import add_row_command, run_row
@@ -69,7 +70,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="exprscope",
                      description="Explain and debug Arrow-style columnar expressions.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{explain,trace,scan,row}")
+    sub = parser.add_subparsers(dest="command", required=True,
+                                metavar="{explain,trace,scan,row,catalyst}")
 
     def common(p, data_required: bool):
         p.add_argument("expr", nargs="?",
@@ -119,12 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--color", dest="color", action="store_true", default=None,
                       help="color the text even when not on a terminal")
     add_row_command(sub)
+    catalyst.add_parser(sub)
     return parser
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    commands = {"explain": _explain, "trace": _trace, "scan": _scan, "row": run_row}
+    commands = {"explain": _explain, "trace": _trace, "scan": _scan, "row": run_row,
+                "catalyst": catalyst.run}
     try:
         return commands[args.command](args)
     except UnknownFunctionNameError as exc:  # a parse error whose reason needs no prefix

@@ -21,6 +21,7 @@ from ..explain import RowJourney, RowStories, RowStory, WhyNot
 from ..model.expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..support import late
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
 from ..tracing.plan_shape import (
     changed_positions,
     is_plan,
@@ -32,6 +33,7 @@ from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
 from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
+from .catalyst_dot import catalyst_dot, catalyst_step_dot
 from .dot_style import (
     ERROR_STYLE,
     FONT,
@@ -177,6 +179,16 @@ def _(obj: InvariantCheck, g, prefix, max_nodes, window) -> None:
 @_drawing.register
 def _(obj: PlanRuleEvent, g, prefix, max_nodes, window) -> None:
     _draw_plan_rule(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: CatalystSteps, g, prefix, max_nodes, window) -> None:
+    g.body.extend(catalyst_dot(obj).body)
+
+
+@_drawing.register
+def _(obj: CatalystStep, g, prefix, max_nodes, window) -> None:
+    g.body.extend(catalyst_step_dot(obj).body)
 
 
 @_drawing.register

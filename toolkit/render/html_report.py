@@ -22,10 +22,12 @@ from ..model.expression import Expression
 from ..model.scalar_values import value_text
 from ..observe import EvalEvent, InvariantCheck, PassEvent
 from ..scan import ScanExplanation
+from ..tracing.catalyst_steps import CatalystSteps
 from ..tracing.recorded_error import error_facts
 from ..tracing.steps import step_title
 from ..tracing.tracer import Trace
 from .branch_table import NOT_REACHED, BranchTable, is_value_branch
+from .catalyst_html import catalyst_report_html
 from .dot import to_dot
 from .dot_style import STATUS_STYLE
 from .labels import (
@@ -67,6 +69,8 @@ def write_report(trace: Trace, path, title: str = "exprscope report") -> Path:
         page = scan_report_html(trace, title, _CSP)
     elif isinstance(trace, (RowStory, RowStories)):
         page = story_report_html(trace, title, _CSP)
+    elif isinstance(trace, CatalystSteps):
+        page = catalyst_report_html(trace, title, _CSP)
     else:
         page = report_html(trace if isinstance(trace, Trace) else Trace(list(trace)), title)
     target = Path(os.fspath(path))

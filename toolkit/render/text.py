@@ -27,6 +27,7 @@ from ..model.expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..rewrite.positions import TreePositions
 from ..scan import ScanExplanation
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
 from ..tracing.plan_shape import (
     changed_positions,
     is_plan,
@@ -38,6 +39,7 @@ from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
 from .branch_table import NULL_BECAUSE, null_selections
+from .catalyst_text import catalyst_lines, catalyst_step_lines
 from .labels import (
     CONDITIONS_RAN,
     arg_role,
@@ -267,6 +269,16 @@ def _(obj: InvariantCheck, paint, window) -> list[str]:
 @_printing.register
 def _(obj: PlanRuleEvent, paint, window) -> list[str]:
     return _plan_rule_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: CatalystSteps, paint, window) -> list[str]:
+    return catalyst_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: CatalystStep, paint, window) -> list[str]:
+    return catalyst_step_lines(obj, paint)
 
 
 @_printing.register
