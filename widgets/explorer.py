@@ -19,6 +19,7 @@ from toolkit.model.expression import Expression
 from toolkit.render.labels import bounded_text, html_text, path_text, repeat_key, visible
 from toolkit.support.bounded_cache import BoundedCache
 from toolkit.tracing.steps import (
+    CATALYST_RULE,
     EVAL,
     INVARIANT,
     PASS,
@@ -380,6 +381,8 @@ def _rules_html(step, kind: str) -> str:
     if kind == PLAN_RULE:
         reason = f": {html_text(event.reason)}" if event.reason else ""
         return f"<div><b>Rule</b> <code>{html_text(event.rule)}</code>{reason}</div>"
+    if kind == CATALYST_RULE:
+        return _catalyst_checks_html(event)
     if kind == INVARIANT:
         verdict = "passed" if event.passed else "FAILED"
         details = html_text(str(event.details or ""))
@@ -401,9 +404,9 @@ _REPEATS_LISTED = 200  # repeats of one firing listed under it (the rest counted
 
 def _before_after_html(step, kind: str) -> str:
     event = step
-    if kind in (PASS, PLAN_RULE):
+    if kind in (PASS, PLAN_RULE, CATALYST_RULE):
         before, after = _any_text(event.before), _any_text(event.after)
-        same = "" if event.changed else " <i>(unchanged)</i>"
+        same = "" if is_change(event) else " <i>(unchanged)</i>"
         return (f"<div style='{_SIDE_BY_SIDE}'>"
                 f"<div><b>before</b>{text_html(before, 'exprscope-before')}</div>"
                 f"<div><b>after</b>{same}{text_html(after, 'exprscope-after')}</div></div>")
@@ -414,10 +417,31 @@ def _before_after_html(step, kind: str) -> str:
     return ""
 
 
+def _catalyst_checks_html(step) -> str:
+    """A Catalyst step's rule, Spark's checks (each with its message when it failed), the
+    error it threw and the rules inside it."""
+    parts = [f"<div><b>Rule</b> <code>{html_text(step.rule_class)}</code></div>"]
+    if step.error is not None:
+        parts.append(f"<div style='color:#b91c1c'><b>threw</b>: {html_text(step.error, 2000)}"
+                     "</div>")
+    for c in step.checks:
+        mark = "✔" if c.ok else "✘ FAIL"
+        ours = f" <i>(exprscope: {html_text(c.exprscope_name)})</i>" if c.exprscope_name else ""
+        message = "" if c.ok else f": {html_text(c.message, 2000)}"
+        parts.append(f"<div>{mark} {html_text(c.name)}{ours}{message}</div>")
+    if step.substeps:
+        inner = ", ".join(html_text(s.rule + (f" ({s.scope})" if s.scope else ""))
+                          for s in step.substeps)
+        parts.append(f"<div><b>inside the rule</b>: {inner}</div>")
+    return "".join(parts)
+
+
 def _any_text(obj) -> str:
     """An expression as its one-line text; a plan (live or loaded) as its text tree."""
     if obj is None:
         return "(nothing)"
+    if isinstance(obj, str):  # a Spark plan as Spark prints it
+        return obj
     if isinstance(obj, Expression):
         return bounded_text(obj, _TEXT_CHARS, short=True)
     return tk.to_text(obj, color=False)

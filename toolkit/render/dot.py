@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, NamedTuple
 import pyarrow.compute as pc
 
 from ..errors import UsageError
+from ..explain import RowJourney, RowStories, RowStory, WhyNot
 from ..model.expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..support import late
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
 from ..tracing.plan_shape import (
     changed_positions,
     is_plan,
@@ -31,6 +33,7 @@ from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
 from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
+from .catalyst_dot import catalyst_dot, catalyst_step_dot
 from .dot_style import (
     ERROR_STYLE,
     FONT,
@@ -60,6 +63,8 @@ from .labels import (
     visible,
     wall_text,
 )
+from .row_journey import draw_journey, draw_why_not
+from .row_story_dot import draw_stories, draw_story
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
 from .wide_nodes import (
@@ -137,6 +142,26 @@ def _(obj: Trace, g, prefix, max_nodes, window) -> None:
 
 
 @_drawing.register
+def _(obj: RowStory, g, prefix, max_nodes, window) -> None:
+    draw_story(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: RowStories, g, prefix, max_nodes, window) -> None:
+    draw_stories(g, obj, graphviz_package)
+
+
+@_drawing.register
+def _(obj: RowJourney, g, prefix, max_nodes, window) -> None:
+    draw_journey(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: WhyNot, g, prefix, max_nodes, window) -> None:
+    draw_why_not(g, obj, graphviz_package)
+
+
+@_drawing.register
 def _(obj: PassEvent, g, prefix, max_nodes, window) -> None:
     _draw_pass(g, obj, prefix, max_nodes, window)
 
@@ -154,6 +179,16 @@ def _(obj: InvariantCheck, g, prefix, max_nodes, window) -> None:
 @_drawing.register
 def _(obj: PlanRuleEvent, g, prefix, max_nodes, window) -> None:
     _draw_plan_rule(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: CatalystSteps, g, prefix, max_nodes, window) -> None:
+    g.body.extend(catalyst_dot(obj).body)
+
+
+@_drawing.register
+def _(obj: CatalystStep, g, prefix, max_nodes, window) -> None:
+    g.body.extend(catalyst_step_dot(obj).body)
 
 
 @_drawing.register

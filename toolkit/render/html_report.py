@@ -17,14 +17,17 @@ import jinja2
 import pyarrow as pa
 from markupsafe import Markup
 
+from ..explain import RowStories, RowStory
 from ..model.expression import Expression
 from ..model.scalar_values import value_text
 from ..observe import EvalEvent, InvariantCheck, PassEvent
 from ..scan import ScanExplanation
+from ..tracing.catalyst_steps import CatalystSteps
 from ..tracing.recorded_error import error_facts
 from ..tracing.steps import step_title
 from ..tracing.tracer import Trace
 from .branch_table import NOT_REACHED, BranchTable, is_value_branch
+from .catalyst_html import catalyst_report_html
 from .dot import to_dot
 from .dot_style import STATUS_STYLE
 from .labels import (
@@ -36,6 +39,7 @@ from .labels import (
     visible,
     wall_text,
 )
+from .row_story_report import story_report_html
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, fitted, inline_svg, to_svg
 from .text import to_text
@@ -63,6 +67,10 @@ def write_report(trace: Trace, path, title: str = "exprscope report") -> Path:
     as needed)."""
     if isinstance(trace, ScanExplanation):
         page = scan_report_html(trace, title, _CSP)
+    elif isinstance(trace, (RowStory, RowStories)):
+        page = story_report_html(trace, title, _CSP)
+    elif isinstance(trace, CatalystSteps):
+        page = catalyst_report_html(trace, title, _CSP)
     else:
         page = report_html(trace if isinstance(trace, Trace) else Trace(list(trace)), title)
     target = Path(os.fspath(path))

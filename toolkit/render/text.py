@@ -22,10 +22,12 @@ from functools import singledispatch
 import pyarrow.compute as pc
 
 from ..errors import UsageError
+from ..explain import RowJourney, RowStories, RowStory, WhyNot
 from ..model.expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..rewrite.positions import TreePositions
 from ..scan import ScanExplanation
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
 from ..tracing.plan_shape import (
     changed_positions,
     is_plan,
@@ -37,6 +39,7 @@ from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
 from .branch_table import NULL_BECAUSE, null_selections
+from .catalyst_text import catalyst_lines, catalyst_step_lines
 from .labels import (
     CONDITIONS_RAN,
     arg_role,
@@ -50,6 +53,8 @@ from .labels import (
     type_text,
     visible,
 )
+from .row_journey import journey_lines, why_not_lines
+from .row_story_text import stories_lines, story_lines
 from .scan_text import scan_lines
 from .selection_strip import DENSITY_CELLS, strip_of
 from .tree_diff import diff_pass
@@ -227,6 +232,26 @@ def _(obj: Trace, paint, window) -> list[str]:
 
 
 @_printing.register
+def _(obj: RowStory, paint, window) -> list[str]:
+    return story_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: RowStories, paint, window) -> list[str]:
+    return stories_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: RowJourney, paint, window) -> list[str]:
+    return journey_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: WhyNot, paint, window) -> list[str]:
+    return why_not_lines(obj, paint)
+
+
+@_printing.register
 def _(obj: PassEvent, paint, window) -> list[str]:
     return _pass_lines(obj, paint, window)
 
@@ -244,6 +269,16 @@ def _(obj: InvariantCheck, paint, window) -> list[str]:
 @_printing.register
 def _(obj: PlanRuleEvent, paint, window) -> list[str]:
     return _plan_rule_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: CatalystSteps, paint, window) -> list[str]:
+    return catalyst_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: CatalystStep, paint, window) -> list[str]:
+    return catalyst_step_lines(obj, paint)
 
 
 @_printing.register
