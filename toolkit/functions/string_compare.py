@@ -28,6 +28,7 @@ from ..model.options import option_values
 from .function import call_pyarrow
 
 __all__ = [
+    "PREFIX_MAX_CANDIDATES",
     "SELECTIVE_MIN_ROWS",
     "equal_literal_mask",
     "selective_equal",
@@ -37,6 +38,9 @@ __all__ = [
 ]
 
 SELECTIVE_MIN_ROWS = 1024  # below this numpy's per-call cost exceeds what it saves
+# a prefix test whose length test keeps more than this share of the rows runs Arrow's
+# kernel: its one pass over the bytes beats gathering most of them (docs/benchmarks.md)
+PREFIX_MAX_CANDIDATES = 0.5
 
 _OFFSET_DTYPE = {pa.StringArray: np.int32, pa.BinaryArray: np.int32,
                  pa.LargeStringArray: np.int64, pa.LargeBinaryArray: np.int64}
@@ -258,6 +262,11 @@ def selective_starts_with(function, args, options, kernel):
     pattern = values["pattern"].encode("utf-8")
 
     def compute(array):
+        column = _columns(array)
+        lengths = np.diff(column.offsets)
+        if (pattern and _uniform_width(column, lengths) is None
+                and np.count_nonzero(lengths >= len(pattern)) > PREFIX_MAX_CANDIDATES * len(array)):
+            return call_pyarrow(function, [array], options, kernel)
         return _boolean_result(array, equal_literal_mask(array, [pattern], prefix=True),
                                keep_nulls=True)
     return _per_chunk(compute, args[0], fallback)
