@@ -14,7 +14,7 @@ import unicodedata
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import toolkit as tk
@@ -110,16 +110,18 @@ def test_parse_refuses_a_hostile_name_with_a_caret_under_the_first_hidden_charac
                                        for ch in name):
         return
     text = template.format(name, name)
+    hidden = [i for i, ch in enumerate(text) if _hidden(ch) and ch not in "\t\n\r"]
+    # tabs and line breaks are layout, not disguise: a quoted name may hold them
+    assume(hidden)
     with pytest.raises(tk.ParseError) as info:
         tk.parse(text)
-    first = min(i for i, ch in enumerate(text) if _hidden(ch) and ch not in "\t\n\r")
-    if text[first] not in "\n\r\t":
-        assert info.value.position == first, (info.value.position, first)
-        # the message shows the line spelled out, the caret under the escape
-        message = str(info.value)
-        assert not any(_hidden(ch) for ch in message if ch != "\n")
-        shown, caret = message.splitlines()[-2:]
-        assert shown[caret.index("^")] == "\\"
+    first = hidden[0]
+    assert info.value.position == first, (info.value.position, first)
+    # the message shows the line spelled out, the caret under the escape
+    message = str(info.value)
+    assert not any(_hidden(ch) for ch in message if ch != "\n")
+    shown, caret = message.splitlines()[-2:]
+    assert shown[caret.index("^")] == "\\"
 
 
 def test_a_hidden_character_in_a_string_literal_is_data_and_parses():

@@ -117,8 +117,9 @@ def _sort(draw, p):
 
 
 @st.composite
-def random_plans(draw):
-    """(plan, whether its top node fixes the order of every row)."""
+def random_plans(draw, join_kinds=JOIN_KINDS, join_conditions=True):
+    """(plan, whether its top node fixes the order of every row). `join_kinds` and
+    `join_conditions` narrow the joins drawn (Substrait writes inner and left equi-joins)."""
     p, nodes, joins, fully_sorted = plan.scan("t", BASE), 1, 0, False
     while nodes < MAX_NODES and draw(st.integers(0, 9)) > 0:
         kinds = ["filter", "project", "aggregate", "sort"]
@@ -146,7 +147,7 @@ def random_plans(draw):
                 key = p.schema.fields[draw(st.sampled_from(_columns(p, ("int",))))]
                 relation = f"u{joins}"
                 right = plan.scan(relation, RIGHT)
-                how = draw(st.sampled_from(JOIN_KINDS))
+                how = draw(st.sampled_from(join_kinds))
                 if how == "cross":  # a comma join: the keys in a filter above, or none
                     p = p.join(right, how="cross")
                     if draw(st.booleans()):
@@ -154,7 +155,8 @@ def random_plans(draw):
                                              == tk.field(f"{relation}.k"), draw(_predicate(p))))
                 else:
                     both = p.join(right, how="cross")
-                    condition = draw(_predicate(both)) if draw(st.booleans()) else None
+                    condition = (draw(_predicate(both))
+                                 if join_conditions and draw(st.booleans()) else None)
                     p = p.join(right, on=[(key.qualified_name, f"{relation}.k")], how=how,
                                condition=condition)
                 joins += 1

@@ -20,8 +20,8 @@ expected after one run of the rule, as `str(plan)` prints it:
 
 Pipeline steps: `scan t`, `empty` (no rows, the same schema), `filter EXPR`, `project EXPR [AS name]; ...`,
 `sort COL [desc]; ...`, `limit N`, `aggregate KEY, ... : FUNC(COL) AS name, ...`,
-`join TABLE on LEFT = RIGHT [left|inner]`. Tables: t(a int64, b int64, s string,
-f float64, c bool) and u(x int64, y string).
+`join TABLE on LEFT = RIGHT [left|inner]`, `cross TABLE`. Tables: t(a int64, b int64, s string,
+f float64, c bool), u(x int64, y string) and v(z int64, w float64).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ TABLES = {
     "t": pa.table({"a": [1, 2, None], "b": [4, None, 6], "s": ["x", "y", None],
                    "f": [1.5, None, 3.0], "c": [True, False, None]}),
     "u": pa.table({"x": [1, 2], "y": ["p", "q"]}),
+    "v": pa.table({"z": [2, 3], "w": [0.5, None]}),
 }
 
 
@@ -133,6 +134,8 @@ def build_plan(pipeline: str):
             assert m, f"join TABLE on LEFT = RIGHT [inner|left], not {rest!r}"
             other = plan.scan(m[1], TABLES[m[1]])
             p = p.join(other, [(m[2], m[3])], m[4] or "inner")
+        elif word == "cross":
+            p = p.join(plan.scan(rest, TABLES[rest]), how="cross")
         else:
             raise AssertionError(f"unknown pipeline step {word!r}")
     return p

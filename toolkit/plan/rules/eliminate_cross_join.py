@@ -140,6 +140,8 @@ class EliminateCrossJoin(Rule):
                 steps.append(f"join {_name(inputs[chosen])} on "
                              + ", ".join(f"{a} = {b}" for _, a, b in pairs))
             joined.add(chosen)
+        if not used:  # no equality connects any two inputs: the filter stays over the cross join
+            return None
         rest = [c for i, c in enumerate(conditions) if i not in used and i < rows_kept]
         if rest:
             plan = Filter(plan, and_(rest))

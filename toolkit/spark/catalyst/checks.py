@@ -9,7 +9,7 @@ the same thing of exprscope's plans.
 from __future__ import annotations
 
 from ...tracing.catalyst_steps import SparkCheck
-from .jvm import JVM_ERRORS, java_message, option_text
+from .jvm import java_message, jvm_errors, option_text
 
 __all__ = ["CHECK_NAMES", "integrity_checks"]
 
@@ -47,7 +47,7 @@ def integrity_checks(spark, previous, current) -> tuple[SparkCheck, ...]:
     for name, ours, run in _CHECKS:
         try:
             message = run(lpi, opt, previous, current)
-        except JVM_ERRORS as exc:  # a check that throws fails, with Spark's message
+        except jvm_errors() as exc:  # a check that throws fails, with Spark's message
             message = java_message(exc)
         out.append(SparkCheck(name, message is None, message or "", ours))
     return tuple(out)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from py4j.protocol import Py4JError
-from pyspark.errors import PySparkException
+from ...support import late
 
-__all__ = ["JVM_ERRORS", "java_message", "option_text", "seq", "short_rule_name"]
+__all__ = ["java_message", "jvm_errors", "option_text", "seq", "short_rule_name"]
 
-# what a JVM call raises: py4j's error, or the pyspark exception it was converted into
-JVM_ERRORS = (Py4JError, PySparkException)
+# pyspark loads when Spark is first used, not with `from toolkit import spark`
+py4j_protocol = late.module("py4j.protocol")
+pyspark_errors = late.module("pyspark.errors")
+
+
+def jvm_errors() -> tuple[type[BaseException], ...]:
+    """What a JVM call raises: py4j's error, or the pyspark exception it was converted
+    into (for `except jvm_errors():`)."""
+    return py4j_protocol.Py4JError, pyspark_errors.PySparkException
 
 
 def seq(scala_seq) -> list:
@@ -36,7 +42,7 @@ def java_message(exc: Exception) -> str:
     if java is not None:
         try:
             return f"{java.getClass().getSimpleName()}: {java.getMessage()}"
-        except JVM_ERRORS:
+        except jvm_errors():
             pass
     text = str(exc).strip()
     return text.split("\n\nJVM stacktrace:")[0]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ...tracing.catalyst_steps import CatalystStep
 from .checks import integrity_checks
-from .jvm import JVM_ERRORS, java_message, seq, short_rule_name
+from .jvm import java_message, jvm_errors, seq, short_rule_name
 
 __all__ = ["Batch", "Stepper", "StepperRun", "batches_of"]
 
@@ -84,7 +84,7 @@ class Stepper:
                     start = time.perf_counter()
                     try:
                         result = rule.apply(cur)
-                    except JVM_ERRORS as exc:  # Spark's own run would stop here too
+                    except jvm_errors() as exc:  # Spark's own run would stop here too
                         steps.append(CatalystStep(
                             self.phase, batch.name, iteration, short_rule_name(rule_name),
                             rule_name, cur_text, cur_text, elapsed=time.perf_counter() - start,

@@ -23,7 +23,7 @@ from ..active_session import session as active_session
 from ..errors import SparkArgumentError
 from ..reading.from_connect import is_connect
 from .connect import connect_steps
-from .jvm import JVM_ERRORS, java_message, seq, short_rule_name
+from .jvm import java_message, jvm_errors, seq, short_rule_name
 from .stepping import Stepper, batches_of
 
 __all__ = ["catalyst_steps", "compare_plans"]
@@ -98,7 +98,7 @@ def _dataframe(query, spark):
             spark = active_session()
         try:
             return spark.sql(query), query
-        except JVM_ERRORS as exc:
+        except jvm_errors() as exc:
             raise SparkArgumentError(f"Spark cannot read the SQL text: {java_message(exc)}") \
                 from None
     if hasattr(query, "_jdf") and hasattr(query, "sparkSession"):
@@ -116,7 +116,7 @@ def _spark_run(jvm, optimizer, source, qe, run):
     try:
         optimizer.executeAndTrack(clone, tracker)
         threw = None
-    except JVM_ERRORS as exc:
+    except jvm_errors() as exc:
         threw = java_message(exc)
     spark_seconds = time.perf_counter() - start
     times = []
@@ -179,7 +179,7 @@ def _physical(qe) -> PhysicalRun:
         start = time.perf_counter()
         try:
             result = rule.apply(plan)
-        except JVM_ERRORS as exc:
+        except jvm_errors() as exc:
             steps.append(CatalystStep("physical", "Preparations", 1, short_rule_name(name), name,
                                       text, text, elapsed=time.perf_counter() - start,
                                       error=java_message(exc)))
