@@ -35,5 +35,10 @@ def test_demo_tells_the_story_and_writes_the_report(tmp_path):
     # scan: the flights as Parquet by month and carrier, two files read, the rest explained
     assert "reads 2 of 185 files" in text
     assert "✗ 154 files skipped by month >= 11" in text
+    # one row: the flight a "delayed and long" filter dropped, and the term that did it
+    assert "1 row matches flight = 1545 and month = 1 and day = 1" in text
+    assert "why: the result is false: `(dep_delay > 60)` is false" in text
+    row_report = re.search(r"^row report: (.+\.html)$", text, re.M).group(1)
+    assert os.path.isfile(row_report)
     scan_report = re.search(r"^scan report: (.+\.html)$", text, re.M).group(1)
     assert "carrier == &quot;UA&quot;" in open(scan_report, encoding="utf-8").read()

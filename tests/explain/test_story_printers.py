@@ -38,6 +38,9 @@ def test_text_of_several_rows_says_how_many_matched(table):
     text = tk.to_text(tk.explain_row("a + 1", table, "b > 5"), width=80)
     assert text.splitlines()[0] == "2 rows match b > 5"
     assert "row 1 of 3" in text and "row 2 of 3" in text
+    one = tk.to_text(tk.explain_row("a + 1", pa.table({"a": [1, 2], "b": [8, 9]}), "b = 8"),
+                     width=80)
+    assert one.splitlines()[0] == "1 row matches b = 8"
 
 
 def test_the_json_round_trip_keeps_every_field(table):

@@ -8,7 +8,8 @@ and its row, not a traceback), a `case_when` bucketing delays, and a query
 plan whose optimizer rules and invariant checks are recorded too, and why a
 filtered scan of the flights as Parquet (by month and carrier) reads the files
 and row groups it reads. Then it writes everything into standalone HTML
-reports and prints where they are.
+reports and prints where they are. One flight missing from a "delayed and long"
+filter is explained: each node's value for its row, and the term that dropped it.
 Progress goes to stderr, the story to stdout.
 """
 
@@ -37,6 +38,9 @@ SCAN_REPORT = os.path.join("out", "demo-scan-report.html")
 SCAN_DATA = os.path.join("out", "flights-by-month-and-carrier")
 SCAN_FILTER = "month >= 11 AND carrier = 'UA' AND dep_delay > 120"
 SAMPLE_ROWS = 40  # a sample small enough to draw one cell per row
+ROW_REPORT = os.path.join("out", "demo-row-report.html")
+DELAYED_AND_LONG = "dep_delay > 60 and distance > 1000"
+ONE_FLIGHT = "flight = 1545 and month = 1 and day = 1"
 
 EXPLAIN = [
     ("passes rewrite: comparisons flip, constants fold",
@@ -152,6 +156,7 @@ def main() -> None:
 
     _plan_story(flights, trace, progress)
     _scan_story(flights, progress)
+    _row_story(flights, progress)
 
     _heading("Spark: the same pipeline on the embedded local Spark")
     with progress("starting Spark (about 15 s) and running the pipeline natively and inside it"):
@@ -209,6 +214,17 @@ def _scan_story(flights: pa.Table, progress) -> None:
     print(tk.to_text(scan, limit=6))
     path = tk.write_report(scan, SCAN_REPORT, title=f"exprscope scan: {SCAN_FILTER}")
     print(f"scan report: {os.path.abspath(path)}")
+
+
+def _row_story(flights: pa.Table, progress) -> None:
+    """One flight the user expected in a "delayed and long" filter: what each node computed
+    for it and which term dropped it (evaluated again on that row only)."""
+    _heading(f"one row: why is `{ONE_FLIGHT}` not in `{DELAYED_AND_LONG}`?")
+    with progress("finding the flight and evaluating the filter on its row"):
+        story = tk.explain_row(DELAYED_AND_LONG, flights, ONE_FLIGHT)
+    print(tk.to_text(story))
+    path = tk.write_report(story, ROW_REPORT, title=f"exprscope: {ONE_FLIGHT}")
+    print(f"row report: {os.path.abspath(path)}")
 
 
 def _count_zero(flights: pa.Table) -> int:

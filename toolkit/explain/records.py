@@ -168,4 +168,5 @@ class RowStories:
     def __str__(self) -> str:
         shown = len(self.stories)
         more = f" (the first {shown} explained)" if shown < self.matched else ""
-        return f"{self.matched:,} rows match {self.predicate}{more}"
+        rows = "1 row matches" if self.matched == 1 else f"{self.matched:,} rows match"
+        return f"{rows} {self.predicate}{more}"
