@@ -1,6 +1,7 @@
 """The DataFrame shapes Spark users write, imported with `tks.from_spark` and run by
 exprscope's own plan against Spark's rows; the shapes not supported yet are refused
-naming the Spark node (their test fails when one starts working)."""
+naming the Spark node (their test fails when one starts working). Spark's rows of each
+shape and of each input are collected once for both stages (`collected.py`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import datetime
 
 import pyarrow as pa
 import pytest
+
+from tests.spark.collected import Collected
 
 pytestmark = pytest.mark.spark
 
@@ -25,12 +28,18 @@ def frames(spark):
     return tks.dataframe(a, spark), tks.dataframe(b, spark)
 
 
-def _same_rows(df, imported):
+@pytest.fixture(scope="module")
+def collected():
+    return Collected()
+
+
+def _same_rows(collected, df, imported):
     from toolkit import plan
     from toolkit.spark.running.compare import tables_differences
 
-    expected = df.toArrow()
-    got = plan.create_physical_plan(plan.optimize(imported)).collect()
+    expected = collected.rows(df)
+    runnable = collected.scans_from_memory(plan.optimize(imported))
+    got = plan.create_physical_plan(runnable).collect()
     assert got.schema.names == expected.schema.names
     assert got.schema.types == expected.schema.types
     comparison = tables_differences(expected, got)
@@ -59,12 +68,12 @@ def _shapes(a, b):
 
 
 @pytest.mark.parametrize("stage", ["analyzed", "optimized"])
-def test_dataframe_shapes_import_and_return_sparks_rows(frames, stage):
+def test_dataframe_shapes_import_and_return_sparks_rows(frames, collected, stage):
     from toolkit import spark as tks
 
     for name, df in _shapes(*frames).items():
         try:
-            _same_rows(df, tks.from_spark(df, stage=stage))
+            _same_rows(collected, df, tks.from_spark(df, stage=stage))
         except Exception as exc:
             raise AssertionError(f"{name}: {exc}") from exc
 
