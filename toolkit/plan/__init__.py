@@ -34,6 +34,7 @@ from .logical_plan import (
                      Sort,
                      SortKey,
                      TableScan,
+                     Union,
                      scan,
 )
 from .logical_schema import LogicalField, LogicalSchema
@@ -49,6 +50,7 @@ from .physical_plan import (
                      ProjectionExec,
                      ScanExec,
                      SortExec,
+                     UnionExec,
 )
 from .planner import create_physical_plan
 from .rules import Rule, RuleContext, default_rules
@@ -102,9 +104,11 @@ __all__ = [
                      "ScanExec",
                      "Sort",
                      "SortExec",
+                     "UnionExec",
                      "SortKey",
                      "Source",
                      "TableScan",
+                     "Union",
                      "TableSource",
                      "add_reader",
                      "as_source",

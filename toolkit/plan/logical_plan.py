@@ -1,4 +1,5 @@
-"""The logical plan nodes: TableScan, Projection, Filter, Aggregate, Join, Sort, Limit, EmptyRelation.
+"""The logical plan nodes: TableScan, Projection, Filter, Aggregate, Join, Sort, Limit, Union,
+EmptyRelation.
 
 A node knows its inputs (`children`), its expressions (bound to its input's
 binding schema, see `logical_schema`) and derives its `schema`. Every node that
@@ -44,6 +45,7 @@ __all__ = [
     "Sort",
     "SortKey",
     "TableScan",
+    "Union",
 ]
 
 JOIN_TYPES = {"inner": "Inner", "left": "Left"}
@@ -154,6 +156,17 @@ class LogicalPlan(FrozenNode):
     def limit(self, n: int, offset: int = 0) -> LogicalPlan:
         """At most `n` rows, after skipping `offset`."""
         return Limit(self, n, offset)
+
+    def union(self, *others: LogicalPlan, distinct: bool = False) -> LogicalPlan:
+        """SQL's UNION ALL of this plan and `others`, column by column (by position);
+        with `distinct=True`, UNION: each distinct row once."""
+        out = Union([self, *others])
+        return out.distinct() if distinct else out
+
+    def distinct(self) -> LogicalPlan:
+        """Each distinct row once (nulls equal to nulls), as DataFusion writes `Distinct`:
+        an aggregate grouping by every column."""
+        return Aggregate(self, *builder.aggregation(self, list(self.schema.qualified_names), []))
 
     # -- structure -------------------------------------------------------------
     def equals(self, other: object) -> bool:
@@ -478,6 +491,43 @@ class EmptyRelation(LogicalPlan):
 
     def label(self) -> str:
         return "EmptyRelation" + (f": {self.reason}" if self.reason else "")
+
+
+class Union(LogicalPlan):
+    """The rows of every input, one after the other (UNION ALL), matched column by column.
+
+    As DataFusion's Union: all inputs have the same number of columns and the same type
+    in each position; the output has the first input's names, each column nullable when
+    it is nullable in any input.
+    """
+
+    def __init__(self, inputs: Sequence[LogicalPlan]):
+        inputs = tuple(inputs)
+        if len(inputs) < 2:
+            raise PlanError(f"a union needs at least two inputs, got {len(inputs)}")
+        first = inputs[0].schema
+        for i, other in enumerate(inputs[1:], start=1):
+            if len(other.schema) != len(first):
+                raise PlanError(
+                    f"a union's inputs must have the same number of columns: input 0 has "
+                    f"{len(first)} ({', '.join(first.names)}), input {i} has "
+                    f"{len(other.schema)} ({', '.join(other.schema.names)})")
+            for position, (a, b) in enumerate(zip(first, other.schema)):
+                if a.type != b.type:
+                    raise PlanError(
+                        f"a union's column {position} has type {a.type} in input 0 ({a.name}) "
+                        f"but {b.type} in input {i} ({b.name}); cast one in a projection first")
+        self.children = inputs
+        fields = [LogicalField(f.relation, f.name, f.type,
+                               any(c.schema[p].nullable for c in inputs))
+                  for p, f in enumerate(first)]
+        self.schema = checked_schema(fields, self.label)
+
+    def label(self) -> str:
+        return f"Union: {len(self.children)} inputs"
+
+    def with_new_children(self, children):
+        return Union(children)
 
 
 JOIN_KINDS = {"inner": "Inner", "left": "Left", "right": "Right", "full": "Full",

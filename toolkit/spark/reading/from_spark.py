@@ -5,7 +5,8 @@ runs), read through py4j, becomes an exprscope logical plan: Project, Filter,
 Aggregate (DISTINCT aggregates over one argument too), Join of every type
 (equal keys plus a residual condition; a comma join stays a cross join under
 its filter, which the optimizer's eliminate_cross_join turns into equi-joins),
-Sort, limits, SubqueryAlias/View, WITH queries, and the leaves (LogicalRelation,
+Sort, limits, Union (ALL; DISTINCT as an aggregate over every column), SubqueryAlias/View,
+WITH queries, and the leaves (LogicalRelation,
 LogicalRDD, LocalRelation ...) as scans of the Spark data behind them, named as
 the user named them (alias, temp view, table, file; else df1, df2 ...).
 Attributes are matched by Spark's exprId, so self-joins and USING joins resolve.
@@ -300,6 +301,22 @@ class _PlanReader:
                              "ascending" if ascending else "descending",
                              "nulls_first" if nulls_first else "nulls_last"))
             return Imported(child.plan.sort(keys), child.ids)
+        if name == "Union":
+            if node.byName() or node.allowMissingCol():
+                raise SparkImportError("cannot import a union by name (unionByName): Spark "
+                                       "left it unresolved", spark_class="Union")
+            first = inputs[0]
+            return Imported(first.plan.union(*[i.plan for i in inputs[1:]]), first.ids)
+        if name == "Distinct":
+            return Imported(inputs[0].plan.distinct(), inputs[0].ids)
+        if name == "Deduplicate":  # df.distinct(); dropDuplicates(subset) keeps any one row
+            keys = {_expr_id(k) for k in _seq(node.keys())}
+            if keys != set(inputs[0].ids):
+                raise SparkImportError(
+                    "cannot import dropDuplicates over some of the columns: Spark keeps an "
+                    "arbitrary row of each group, which exprscope does not reproduce",
+                    spark_class="Deduplicate")
+            return Imported(inputs[0].plan.distinct(), inputs[0].ids)
         if name == "GlobalLimit":
             limit = expression_from_catalyst(node.limitExpr())
             return Imported(inputs[0].plan.limit(int(limit.value.as_py())), inputs[0].ids)
