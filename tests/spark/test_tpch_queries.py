@@ -111,3 +111,21 @@ def test_relations_carry_the_users_names(spark, tpch_views):
              .walk() if isinstance(n, TableScan)]
     assert sorted(scans) == ["lineitem", "lineitem2", "lineitem3", "nation", "orders",
                              "supplier"]
+
+
+@pytest.mark.parametrize("n, predicates", [(4, ["EXISTS"]), (16, ["NOT IN"]),
+                                           (21, ["EXISTS", "NOT EXISTS"]), (22, ["NOT EXISTS"])])
+def test_subqueries_import_as_subquery_filters_and_become_joins_in_the_trace(
+        spark, tpch_views, n, predicates):
+    from toolkit import plan
+    from toolkit.spark import from_spark, tpch_sql
+
+    imported = from_spark(spark.sql(tpch_sql.SQL[n]))
+    found = sorted(("NOT " if f.negated else "") + f.kind.upper() for f in imported.walk()
+                   if isinstance(f, plan.SubqueryFilter))
+    assert found == sorted(predicates)
+    text = imported.explain(verbose=True)
+    for word in predicates:
+        kind = "an anti" if word.startswith("NOT") else "a semi"
+        assert f"the {word} subquery became {kind} join" in text
+    assert not any(isinstance(f, plan.SubqueryFilter) for f in plan.optimize(imported).walk())

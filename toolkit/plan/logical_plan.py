@@ -44,6 +44,7 @@ __all__ = [
     "Projection",
     "Sort",
     "SortKey",
+    "SubqueryFilter",
     "TableScan",
     "Union",
 ]
@@ -560,8 +561,8 @@ class ConditionJoin(LogicalPlan):
             if lt != rt:
                 raise PlanError(f"join keys {lk} ({lt}) and {rk} ({rt}) have different types; "
                                 "cast one side in a projection first")
+        self.condition = None  # the label, which the schema check may read, needs it
         both = checked_schema(list(left.schema) + list(right.schema), self.label)
-        self.condition = None
         if condition is not None:
             self.condition = bind(condition, both.binding_schema())
             t = self.condition.type
@@ -608,3 +609,44 @@ class ConditionJoin(LogicalPlan):
 
 
 JOIN_NODES = (Join, ConditionJoin)  # every node that joins two inputs
+
+
+SUBQUERY_KINDS = ("exists", "in")
+
+
+class SubqueryFilter(LogicalPlan):
+    """`WHERE [NOT] EXISTS (subquery)` or `WHERE x [NOT] IN (subquery)`: keeps the input rows
+    for which the subquery has (or has no) row matching them.
+
+    DataFusion's Filter over an `Exists` / `InSubquery` expression. The subquery is the
+    second input; what ties its rows to an input row is `on` (input column = subquery
+    column) plus `condition` over both inputs' columns: the subquery's correlation and,
+    for IN, `x = y` (for NOT IN, `x = y OR (x = y) IS NULL`, SQL's null-aware rule). The
+    rule decorrelate_predicate_subquery turns it into the semi (anti) join it means.
+    """
+
+    def __init__(self, input: LogicalPlan, subquery: LogicalPlan, kind: str, negated: bool,
+                 on: Sequence[tuple[str, str]] = (), condition: Expression | None = None):
+        if kind not in SUBQUERY_KINDS:
+            raise PlanError(f"a subquery predicate is one of {SUBQUERY_KINDS}, got {kind!r}")
+        self.kind, self.negated = kind, bool(negated)
+        self.as_join = ConditionJoin(input, subquery, on, "anti" if negated else "semi",
+                                  condition)
+        self.children = (input, subquery)
+        self.on, self.condition = self.as_join.on, self.as_join.condition
+        self.schema = self.as_join.schema
+
+    def label(self) -> str:
+        word = ("NOT " if self.negated else "") + self.kind.upper()
+        ties = [f"{lk} = {rk}" for lk, rk in self.on]
+        if self.condition is not None:
+            ties.append(str(self.condition))
+        return f"Filter: {word} (subquery)" + (f" where {' AND '.join(ties)}" if ties else "")
+
+    def with_new_children(self, children):
+        return SubqueryFilter(children[0], children[1], self.kind, self.negated, self.on,
+                              self.condition)
+
+    def _same_node(self, other) -> bool:
+        return (self.kind == other.kind and self.negated == other.negated
+                and self.as_join._same_node(other.as_join))

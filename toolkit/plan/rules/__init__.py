@@ -1,6 +1,7 @@
 """The logical optimizer's rules, one module each, in the order the optimizer runs them."""
 
 from .base import Rule, RuleContext
+from .decorrelate_predicate_subquery import DecorrelatePredicateSubquery
 from .eliminate_cross_join import EliminateCrossJoin
 from .eliminate_filter import EliminateFilter
 from .merge_filters import MergeFilters
@@ -12,6 +13,7 @@ from .simplify_conjuncts import SimplifyConjuncts
 from .simplify_expressions import SimplifyExpressions
 
 __all__ = [
+    "DecorrelatePredicateSubquery",
     "EliminateCrossJoin",
     "EliminateFilter",
     "MergeFilters",
@@ -27,6 +29,6 @@ __all__ = [
 
 
 def default_rules() -> list[Rule]:
-    return [SimplifyExpressions(), MergeFilters(), SimplifyConjuncts(), EliminateFilter(),
+    return [DecorrelatePredicateSubquery(), SimplifyExpressions(), MergeFilters(), SimplifyConjuncts(), EliminateFilter(),
             EliminateCrossJoin(),
             PropagateEmptyRelation(), PushDownFilter(), MergeProjections(), PruneColumns()]
