@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = ["index.md", "getting-started.md", "concepts.md", "jupyter.md", "api.md",
-         "differences-from-arrow.md", "substrait.md"]
+         "differences-from-arrow.md", "substrait.md", "explain-row.md"]
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from .errors import (  # noqa: F401
     ArityError,
     BindError,
     BuildError,
+    EndlessCallError,
     ExprscopeError,
     FieldRefError,
     KernelError,
@@ -22,6 +23,7 @@ from .errors import (  # noqa: F401
     SubstraitError,
     UnboundError,
     UnknownFunctionError,
+    UnknownFunctionNameError,
 )
 from .execution import SelectionVector, evaluate  # noqa: F401
 from .functions import (  # noqa: F401
@@ -88,6 +90,9 @@ late.declare(__name__, {
     "to_text": "toolkit.render",
     "write_report": "toolkit.render",
     "explain_scan": "toolkit.scan",
+    "explain_row": "toolkit.explain",
+    "RowStory": "toolkit.explain",
+    "RowStories": "toolkit.explain",
     "from_substrait": "toolkit.interop",
     "from_substrait_all": "toolkit.interop",
     "to_substrait": "toolkit.interop",
@@ -103,6 +108,10 @@ late.declare(late.OPERATIONS, {
     "render": "toolkit.render",
     "to_substrait": "toolkit.interop.substrait.expressions",
     "plan_to_substrait": "toolkit.interop.substrait.plans",
+    "row_story_to_json": "toolkit.explain.story_json",
+    "row_story_from_json": "toolkit.explain.story_json",
+    "explain_plan_row": "toolkit.explain.journey",
+    "why_not": "toolkit.explain.journey",
 })
 
 __getattr__, __dir__ = late.names(__name__)

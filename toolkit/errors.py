@@ -17,6 +17,7 @@ __all__ = [
     "SubstraitError",
     "SelectionError",
     "InputError",
+    "RowNotFoundError",
     "SqlTypeError",
     "DotNotFound",
     "ArgumentError",
@@ -44,10 +45,12 @@ __all__ = [
     "BuildError",
     "BindError",
     "UnknownFunctionError",
+    "UnknownFunctionNameError",
     "ArityError",
     "NoKernelError",
     "UnboundError",
     "KernelError",
+    "EndlessCallError",
     "PyarrowConversionError",
     "TraceFormatError",
     "caret_snippet",
@@ -178,6 +181,21 @@ class UnknownFunctionError(BindError, KeyError):
         return self.message
 
 
+class UnknownFunctionNameError(UnknownFunctionError, ParseError):
+    """Expression text that calls a function no one registered: like every parse error, a
+    caret under the name in the text, and the near names. Both an UnknownFunctionError (what
+    binding raises for the same name) and a ParseError (where `parse` found it)."""
+
+    def __init__(self, name: str, suggestions, text: str, position: int, width: int):
+        self.name = name
+        self.suggestions = tuple(suggestions)
+        near = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" \
+            if self.suggestions else ""
+        ParseError.__init__(self, f"no function is called {visible(name)!r}{near}", text,
+                            position, width)
+        self.message = Exception.__str__(self)
+
+
 class ArityError(BindError):
     pass
 
@@ -220,6 +238,15 @@ class KernelError(ExprscopeError, ArithmeticError):
         where = f" in {visible(str(node))}" if node is not None else ""
         at_row = f" at row {row}" if row is not None else ""
         super().__init__(f"{visible_lines(message)}{where}{at_row}")
+
+
+class EndlessCallError(BindError, ValueError):
+    """A call Arrow's kernel would never finish (a split on a pattern that matches the empty
+    string): refused when it binds, and again before its kernel runs."""
+
+    def __init__(self, message: str, function: str = ""):
+        self.function = function
+        super().__init__(message)
 
 
 class PyarrowConversionError(ExprscopeError, ValueError):
@@ -347,6 +374,10 @@ class SqlTypeError(ExprscopeError, ValueError):
 
 class InputError(ExprscopeError, ValueError):
     """A command-line input (a data file, a schema spec) that cannot be used."""
+
+
+class RowNotFoundError(InputError):
+    """The row asked about is not there: out of range, or no row matches the predicate."""
 
 
 class SelectionError(ExprscopeError, ValueError):

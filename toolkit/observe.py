@@ -60,8 +60,15 @@ class NodeStats:
     parent's). They differ when a branch ran over more rows than it was selected
     for: `how` is "selected" (gathered, computed, scattered back), "dense" (computed
     on every row of its domain, the unused ones dropped), "masked" (the same, with
-    the unselected rows made null first so no failing kernel sees them) or "all
+    the unselected rows made null first so no failing kernel sees them), "literal"
+    (one value standing for the rows it is used on: nothing computed) or "all
     rows" (no special form above it); `why` says what decided it.
+
+    `elapsed` is the seconds the node's own work took, summed over the morsels it
+    ran on; `threads` says over how many threads. From one thread the sum is wall
+    time (at most the evaluation's `elapsed`); from several, their times overlap
+    and the sum is busy time that may pass the evaluation's wall time, so every
+    printer names it as summed (`render.labels.time_text`).
     """
 
     path: Path
@@ -73,6 +80,7 @@ class NodeStats:
     used_rows: int | None = None  # None: not recorded (a trace from before), read as `rows`
     how: str = ""
     why: str = ""
+    threads: int = 1  # the threads whose times `elapsed` sums
 
     @property
     def used(self) -> int:
@@ -156,7 +164,8 @@ class BranchSelection:
     def __init__(self, path: Path, branch: str, arg_index: int, rows: Any, total_rows: int,
                  count: int | None = None):
         self.path = path  # the special form's path
-        self.branch = branch  # e.g. "then", "else", "when 1", "arg 2", "right"
+        self.branch = branch  # e.g. "then", "else", "when 0", "arg 1", "right"; numbered
+        # from 0, as Arrow's ToString numbers case_when's conditions
         self.arg_index = arg_index
         self.total_rows = total_rows
         pieces = isinstance(rows, tuple) and all(isinstance(p, RowPiece) for p in rows)
@@ -258,7 +267,8 @@ class EvalEvent:
     result: Any = None  # small results are kept for the selection view
     data: Any = None  # the evaluated batch when small, else a sample of its rows
     sample: Any = None  # the batch rows `data` and `result` hold (int64), when a sample
-    elapsed: float = 0.0
+    elapsed: float = 0.0  # wall time, seconds
+    threads: int = 1  # the threads its morsels ran on
     # with a sample: weak references to the whole batch and result, so a view can look
     # any row up while the caller still holds them (never saved, never kept alive)
     live_data: Any = field(default=None, repr=False, compare=False)

@@ -1,6 +1,6 @@
 """exprscope's Jupyter face: rich display, the step-through explorer, the magics.
 
-    %load_ext widgets          # %expr, %%explain, %%trace, %%explain_scan
+    %load_ext widgets          # %expr, %%explain, %%trace, %%explain_scan, %%catalyst
     from widgets import Explorer
     Explorer(trace)            # previous / next / slider / previous and next change
 

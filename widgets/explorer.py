@@ -16,8 +16,10 @@ from ipyevents import Event
 import toolkit as tk
 from toolkit.errors import UsageError
 from toolkit.model.expression import Expression
-from toolkit.render.labels import bounded_text, html_text, path_text, visible
+from toolkit.render.labels import bounded_text, html_text, path_text, repeat_key, visible
+from toolkit.support.bounded_cache import BoundedCache
 from toolkit.tracing.steps import (
+    CATALYST_RULE,
     EVAL,
     INVARIANT,
     PASS,
@@ -39,6 +41,7 @@ __all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "OPEN_DEPTH", "Explorer"]
 FOLD_DEPTH = 16  # trees deeper than this open folded (a 12-term `or` stays open) ...
 OPEN_DEPTH = 8  # ... this many levels down: a picture that fits the window, labels readable
 AUTO_DEPTH = "auto"
+TREE_PICTURES = 32  # pictures the explorer keeps drawn (each step, zoom, focus and depth)
 PICK_A_CHECK = "choose one: failures first"
 KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous "
              "change · Home / End first / last step")
@@ -57,9 +60,18 @@ class Explorer(w.VBox):
         self.cursor = StepCursor(steps)
         self.page_size = page_size
         self._views: dict[int, SelectionView] = {}  # built once per evaluation step
-        self._tree_cache: dict[tuple, str] = {}
+        # (step, zoom, focus, depth) -> (picture, note): the last pictures drawn, not all
+        self._tree_cache = BoundedCache(TREE_PICTURES)
         self.selection_view: SelectionView | None = None
+        self._depths: dict[int, int] = {}  # step index -> depth of its tree
+        self._moving_slider = False
+        self._make_widgets(steps)
+        self._wire()
+        self._lay_out()
+        self._show()
 
+    def _make_widgets(self, steps) -> None:
+        """Every control and panel, each with the CSS class the tests and notebooks find."""
         self.header = w.HTML()
         self.header.add_class("exprscope-step-title")
         self.previous_button = _button("previous", "arrow-left", "exprscope-previous")
@@ -94,8 +106,6 @@ class Explorer(w.VBox):
         self.subtree.add_class("exprscope-subtree")
         self.window_note = w.HTML()
         self.window_note.add_class("exprscope-window-note")
-        self._depths: dict[int, int] = {}  # step index -> depth of its tree
-        self._moving_slider = False
         self.tree = w.HTML()
         self.tree.add_class("exprscope-tree")
         self.rules = w.HTML()
@@ -109,8 +119,10 @@ class Explorer(w.VBox):
                                        index=0, description="go to check",
                                        layout=w.Layout(width="auto", max_width="720px"))
         self.check_picker.add_class("exprscope-check-picker")
-        self.check_picker.observe(self._on_check_picked, names="value")
 
+    def _wire(self) -> None:
+        """What each control does."""
+        self.check_picker.observe(self._on_check_picked, names="value")
         self.previous_button.on_click(lambda _: self.previous())
         self.next_button.on_click(lambda _: self.next())
         self.previous_change_button.on_click(lambda _: self.jump_to_previous_change())
@@ -122,6 +134,8 @@ class Explorer(w.VBox):
         self.depth_picker.observe(lambda _: self._show(), names="value")
         self.subtree.observe(lambda _: self._show(), names="value")
 
+    def _lay_out(self) -> None:
+        """The controls in rows, the picture and the panels below; keys over the picture."""
         stepping = w.HBox([self.previous_button, self.next_button, self.slider])
         changes = w.HBox([self.previous_change_button, self.change_button, self.changes_only,
                           self.fit, self.zoom])
@@ -140,7 +154,6 @@ class Explorer(w.VBox):
         self.children = [self.header, controls, self.keys_hint, self.tree, self.rules,
                          self.before_after,
                          self.detail, self.invariants, *checks]
-        self._show()
 
     # -- driving it from Python ---------------------------------------------------------
     @property
@@ -177,18 +190,16 @@ class Explorer(w.VBox):
 
     def jump_to_next_change(self) -> bool:
         """Go to the next step that changed the tree or plan; False when none is left."""
-        target = self.cursor.next_change()
-        if target is None:
-            self.change_button.disabled = True
-            return False
-        self.go(target)
-        return True
+        return self._jump(self.cursor.next_change(), self.change_button)
 
     def jump_to_previous_change(self) -> bool:
         """Go to the last step before this one that changed something; False when none."""
-        target = self.cursor.previous_change()
+        return self._jump(self.cursor.previous_change(), self.previous_change_button)
+
+    def _jump(self, target: int | None, button: w.Button) -> bool:
+        """Go to `target`; None: there is no such step, and `button` says so by graying."""
         if target is None:
-            self.previous_change_button.disabled = True
+            button.disabled = True
             return False
         self.go(target)
         return True
@@ -306,7 +317,8 @@ class Explorer(w.VBox):
             focus, note = "", "This step has no expression tree; the subtree is not used here."
         zoom = None if self.fit.value else self.zoom.value
         key = (index, zoom, focus, depth)
-        if key not in self._tree_cache:
+        cached = self._tree_cache.get(key)
+        if cached is None:
             try:
                 picture = tree_html(self.steps[index], fit=zoom is None, focus=focus,
                                     depth=depth, zoom=zoom or 1.0)
@@ -314,8 +326,8 @@ class Explorer(w.VBox):
                 note = f"{str(exc).rstrip('.')}. Showing the whole tree."
                 picture = tree_html(self.steps[index], fit=zoom is None, depth=depth,
                                     zoom=zoom or 1.0)
-            self._tree_cache[key] = (picture, note)
-        picture, note = self._tree_cache[key][0], note or self._tree_cache[key][1]
+            cached = self._tree_cache.put(key, (picture, note))
+        picture, note = cached[0], note or cached[1]
         if depth is not None and not note and self.depth_picker.value == AUTO_DEPTH:
             note = (f"{self.tree_depth(index):,} levels deep: folded past {depth} (▸); "
                     "type a folded box's path under \"subtree at\" to open it.")
@@ -350,18 +362,27 @@ def _rules_html(step, kind: str) -> str:
         rows = [(f"<tr><th style='{_CELL}'>rule</th><th style='{_CELL}'>why</th>"
                 f"<th style='{_CELL}'>at</th><th style='{_CELL}'>before</th>"
                 f"<th style='{_CELL}'>after</th></tr>")]
+        groups: dict[tuple, list] = {}  # repeats of one firing: one row, the rest folded
         for r in event.rewrites:
-            rows.append(f"<tr><td style='{_CELL}'><code>{html_text(r.rule)}</code></td>"
-                        f"<td style='{_CELL}'>{html_text(r.reason)}</td>"
-                        f"<td style='{_CELL}'>{html_text(path_text(r.path))}</td>"
-                        f"<td style='{_CELL}'><code>{html_text(_expr_text(r.before))}</code></td>"
-                        f"<td style='{_CELL}'><code>{html_text(_expr_text(r.after))}</code></td>"
-                        "</tr>")
+            groups.setdefault(repeat_key(r.rule, r.reason), []).append(r)
+        for firings in groups.values():
+            rows.append(_firing_row(firings[0]))
+            if len(firings) > 1:
+                more = "".join(_firing_row(r) for r in firings[1:1 + _REPEATS_LISTED])
+                left = len(firings) - 1 - min(len(firings) - 1, _REPEATS_LISTED)
+                rest = f"<div>… {left:,} more</div>" if left else ""
+                rows.append(f"<tr><td colspan='5' style='{_CELL}'><details><summary>and "
+                            f"{len(firings) - 1:,} more firings of "
+                            f"<code>{html_text(firings[0].rule)}</code> for the same reason"
+                            "</summary><table style='border-collapse:collapse'>"
+                            f"{more}</table>{rest}</details></td></tr>")
         return ("<div><b>Rules that fired</b></div><table style='border-collapse:collapse'>"
                 + "".join(rows) + "</table>")
     if kind == PLAN_RULE:
         reason = f": {html_text(event.reason)}" if event.reason else ""
         return f"<div><b>Rule</b> <code>{html_text(event.rule)}</code>{reason}</div>"
+    if kind == CATALYST_RULE:
+        return _catalyst_checks_html(event)
     if kind == INVARIANT:
         verdict = "passed" if event.passed else "FAILED"
         details = html_text(str(event.details or ""))
@@ -370,11 +391,22 @@ def _rules_html(step, kind: str) -> str:
     return ""
 
 
+def _firing_row(r) -> str:
+    return (f"<tr><td style='{_CELL}'><code>{html_text(r.rule)}</code></td>"
+            f"<td style='{_CELL}'>{html_text(r.reason)}</td>"
+            f"<td style='{_CELL}'>{html_text(path_text(r.path))}</td>"
+            f"<td style='{_CELL}'><code>{html_text(_expr_text(r.before))}</code></td>"
+            f"<td style='{_CELL}'><code>{html_text(_expr_text(r.after))}</code></td></tr>")
+
+
+_REPEATS_LISTED = 200  # repeats of one firing listed under it (the rest counted)
+
+
 def _before_after_html(step, kind: str) -> str:
     event = step
-    if kind in (PASS, PLAN_RULE):
+    if kind in (PASS, PLAN_RULE, CATALYST_RULE):
         before, after = _any_text(event.before), _any_text(event.after)
-        same = "" if event.changed else " <i>(unchanged)</i>"
+        same = "" if is_change(event) else " <i>(unchanged)</i>"
         return (f"<div style='{_SIDE_BY_SIDE}'>"
                 f"<div><b>before</b>{text_html(before, 'exprscope-before')}</div>"
                 f"<div><b>after</b>{same}{text_html(after, 'exprscope-after')}</div></div>")
@@ -385,10 +417,31 @@ def _before_after_html(step, kind: str) -> str:
     return ""
 
 
+def _catalyst_checks_html(step) -> str:
+    """A Catalyst step's rule, Spark's checks (each with its message when it failed), the
+    error it threw and the rules inside it."""
+    parts = [f"<div><b>Rule</b> <code>{html_text(step.rule_class)}</code></div>"]
+    if step.error is not None:
+        parts.append(f"<div style='color:#b91c1c'><b>threw</b>: {html_text(step.error, 2000)}"
+                     "</div>")
+    for c in step.checks:
+        mark = "✔" if c.ok else "✘ FAIL"
+        ours = f" <i>(exprscope: {html_text(c.exprscope_name)})</i>" if c.exprscope_name else ""
+        message = "" if c.ok else f": {html_text(c.message, 2000)}"
+        parts.append(f"<div>{mark} {html_text(c.name)}{ours}{message}</div>")
+    if step.substeps:
+        inner = ", ".join(html_text(s.rule + (f" ({s.scope})" if s.scope else ""))
+                          for s in step.substeps)
+        parts.append(f"<div><b>inside the rule</b>: {inner}</div>")
+    return "".join(parts)
+
+
 def _any_text(obj) -> str:
     """An expression as its one-line text; a plan (live or loaded) as its text tree."""
     if obj is None:
         return "(nothing)"
+    if isinstance(obj, str):  # a Spark plan as Spark prints it
+        return obj
     if isinstance(obj, Expression):
         return bounded_text(obj, _TEXT_CHARS, short=True)
     return tk.to_text(obj, color=False)

@@ -5,6 +5,8 @@
     %%explain --data penguins --guarantee "year == 2008"
     %%trace --data penguins --mode lazy --out my_trace
     %%explain_scan --data flights_dataset
+    %explain_row --data flights --where "flight = 1545 and month = 1" dep_delay > 60
+    %%catalyst --exclude PushDownPredicates      (SQL, or --python a DataFrame expression)
 
 Mistakes in what the user typed (a parse error, an unknown variable, a kernel
 that fails on a row) print one short message, with a caret under the culprit
@@ -37,6 +39,7 @@ from toolkit.support import late
 from toolkit.support.visible_text import visible_lines
 from toolkit.tracing.steps import EVAL, step_kind
 
+from .catalyst_magic import catalyst_cell
 from .data_source import DataSourceError, resolve_data
 from .explorer import Explorer
 from .rich_display import tree_html
@@ -149,6 +152,38 @@ class ExprscopeMagics(Magics):
         view.children = (tree, note, *view.children)
         return view
 
+    @line_magic
+    @magic_arguments()
+    @argument("--data", "-d", metavar="VAR", required=True,
+              help="a pyarrow Table, RecordBatch or Dataset (rows in scan order)")
+    @argument("--row", "-r", metavar="N", help="the row number (from 0)")
+    @argument("--where", "-w", metavar="PRED",
+              help='a predicate picking the rows, e.g. "flight = 1545 and month = 1"')
+    @argument("--mode", choices=("lazy", "eager"), default="lazy")
+    @argument("text", nargs="*", help="the expression, e.g. a + 1 > 3")
+    def explain_row(self, line: str):
+        """One row's story: each node's value for it, the branch it took, and why."""
+        options, text = split_leading_options(
+            line, {"--data", "-d", "--row", "-r", "--where", "-w", "--mode"})
+        args = parse_argstring(self.explain_row, options)
+        if not text.strip():
+            return _report("%explain_row needs an expression, e.g. "
+                           "%explain_row --data t --row 5 a + 1 > 3")
+        if (args.row is None) == (args.where is None):
+            return _report("%explain_row needs --row N or --where PREDICATE (one of them)")
+        try:
+            which = _unquote(args.where) if args.where is not None else int(args.row)
+        except ValueError:
+            return _report(f"--row takes a row number, not {args.row!r}")
+        name = _unquote(args.data)
+        data = self.shell.user_ns.get(name)
+        if data is None:
+            return _report(f"--data {name}: no variable of that name")
+        try:
+            return tk.explain_row(text, data, which, mode=args.mode)
+        except _USER_ERRORS as exc:
+            return _report(str(exc))
+
     @cell_magic
     @magic_arguments()
     @argument("--data", "-d", metavar="VAR", required=True,
@@ -173,6 +208,35 @@ class ExprscopeMagics(Magics):
         except _USER_ERRORS as exc:
             return _report(_message(exc, cell))
         return ScanView(scan)
+
+    @cell_magic
+    @magic_arguments()
+    @argument("--python", action="store_true",
+              help="the cell is a Python expression giving a Spark DataFrame (else Spark SQL "
+                   "over the session's views)")
+    @argument("--exclude", "-x", metavar="RULES", default="",
+              help="optimizer rules to leave out, comma-separated (PushDownPredicates, or "
+                   "Spark's full class name)")
+    @argument("--spark", metavar="VAR", default="",
+              help="the SparkSession to use (default: the active one, else an embedded one)")
+    @argument("--out", "-o", metavar="NAME", default="_catalyst",
+              help="the variable that keeps the steps (default _catalyst)")
+    def catalyst(self, line: str, cell: str):
+        """Spark's own analyzer, optimizer and physical preparation on the cell's query, one
+        step per rule that changed the plan, in the Explorer."""
+        args = parse_argstring(self.catalyst, line)
+        try:
+            steps = catalyst_cell(self.shell, cell, args.python, _unquote(args.exclude),
+                                  _unquote(args.out), _unquote(args.spark))
+        except _USER_ERRORS as exc:
+            return _report(_message(exc))
+        except Exception as exc:  # Spark's own error about the query (a missing table ...)
+            if type(exc).__module__.startswith(("pyspark", "py4j")):
+                return _report(str(exc).split("\n\nJVM stacktrace:")[0])
+            raise
+        if steps.note:
+            _report(steps.note)
+        return Explorer(steps)
 
     def _data(self, name: str):
         return resolve_data(_unquote(name), self.shell.user_ns)

@@ -81,7 +81,8 @@ def test_eager_trace_fails_with_the_row_not_a_traceback(capsys, csv):
     (["explain", "a + 1", "--schema", "a:in64"], "unknown type 'in64'", "    ^^^^"),
     (["explain", "a + zz", "--schema", "a:int64"], "cannot bind the expression: no field 'zz'",
      "      ^^"),
-    (["explain", "foo(a)", "--schema", "a:int64"], "No function registered with name: foo", None),
+    (["explain", "a + divde(a, 2)", "--schema", "a:int64"],
+     "no function is called 'divde'; did you mean 'divide'?", "      ^^^^^"),
     (["explain", "a + 1"], "explain needs the field types", None),
     (["trace", "a + 1", "--data", "/no/such.parquet"], "no such file", None),
 ])

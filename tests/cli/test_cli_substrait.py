@@ -171,7 +171,9 @@ def test_explain_a_plan_reads_empty_tables_of_the_reads_schema(capsys, sql_plan,
                                                                stand_in_reader):
     assert main(["explain", "--substrait", sql_plan, "--no-color"]) == 0
     out = capsys.readouterr().out
-    assert stand_in_reader["d"].num_rows == 0 and stand_in_reader["d"].schema == TABLE.schema
+    given = stand_in_reader["d"]  # the read's schema, no rows, labelled as not given
+    assert given.table.num_rows == 0 and given.schema == TABLE.schema
+    assert "MemoryExec: d (its data not given: --data PATH)" in out and "rows=0" not in out
     assert "initial_logical_plan:" in out and "physical_plan:" in out and "invariant" in out
     assert "result (" not in out  # no data: explained, not run
 

@@ -41,10 +41,10 @@ def test_thirty_cases_give_arrows_answer_with_each_value_computed_on_its_rows():
     event = trace.evaluations[-1]
     counts = {b.branch: b.count for b in event.branches}
     stats = {s.path: s for s in event.nodes}
-    assert sum(counts[f"then {i + 1}"] for i in range(n)) + counts["else"] == ROWS
+    assert sum(counts[f"then {i}"] for i in range(n)) + counts["else"] == ROWS
     for i in range(n):
         value = stats[(1 + i,)]
-        assert value.rows == counts[f"then {i + 1}"], i  # not every row of the domain
+        assert value.rows == counts[f"then {i}"], i  # not every row of the domain
         assert value.how == "selected"
 
 
@@ -58,7 +58,7 @@ def test_the_funnel_stops_once_every_row_is_taken_and_never_runs_a_later_case():
         value = tk.evaluate(bound, table)
     assert value.null_count == table["b"].null_count
     counts = {b.branch: b.count for b in trace.evaluations[-1].branches}
-    assert counts["when 12"] == 0 and counts["then 12"] == 0
+    assert counts["when 11"] == 0 and counts["then 11"] == 0
 
 
 def _long_table(rows=80_000, seed=11):
@@ -82,11 +82,11 @@ def test_a_long_funnel_narrows_to_the_remaining_rows_and_still_gives_arrows_answ
     stats = {s.path: s for s in event.nodes}
     remaining = pa.array([True] * table.num_rows)
     for i in range(n):
-        assert counts[f"when {i + 1}"] == remaining.true_count, i
+        assert counts[f"when {i}"] == remaining.true_count, i
         cond = pc.fill_null(pc.less(table["k"], (i + 1) * 1000 // (n + 1)), False)
         remaining = pc.and_not(remaining, cond.combine_chunks())
     late = stats[(0, n - 1)]  # the last condition ran on fewer rows than the batch
-    assert late.rows < table.num_rows // 2 and late.used_rows == counts[f"when {n}"]
+    assert late.rows < table.num_rows // 2 and late.used_rows == counts[f"when {n - 1}"]
     assert "funnel narrowed" in late.why  # the trace says why it ran on fewer rows
 
 

@@ -57,6 +57,6 @@ def test_the_break_even_falls_with_the_work_a_branch_saves():
     costly = tk.bind(tk.parse("ln(b + 1) * sqrt(b) + exp(b / 100)"), schema)
     cheap = tk.bind(tk.parse("b * 2"), schema)
     strings = tk.bind(tk.parse("utf8_upper(s)"), schema)
-    assert 0.1 < break_even(costly, {}) < 0.5  # selecting pays at 10%, not at 50%
-    assert break_even(cheap, {}) < break_even(costly, {})
-    assert break_even(strings, {}) < 0.2  # gathering and merging strings costs more than most kernels
+    assert 0.1 < break_even(costly) < 0.5  # selecting pays at 10%, not at 50%
+    assert break_even(cheap) < break_even(costly)
+    assert break_even(strings) < 0.2  # gathering and merging strings costs more than most kernels

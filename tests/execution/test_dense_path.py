@@ -36,7 +36,7 @@ def always_dense():
 
 
 def kind_of(expr, schema):
-    return density_kinds(tk.bind(expr, schema), {})
+    return density_kinds(tk.bind(expr, schema))
 
 
 def test_density_kinds():

@@ -11,7 +11,8 @@ import pytest
 import toolkit as tk
 from toolkit.execution.batch_context import BatchContext
 from toolkit.execution.dense_path import MIN_DENSE_ROWS
-from toolkit.execution.special_forms import runs_eagerly
+from toolkit.execution.forms import runs_eagerly
+from toolkit.execution.prepare import prepare
 
 
 def _batch(rows: int, huge_row: int | None = None) -> pa.RecordBatch:
@@ -27,7 +28,8 @@ def _batch(rows: int, huge_row: int | None = None) -> pa.RecordBatch:
 
 def _decides(text: str, batch: pa.RecordBatch) -> bool:
     bound = tk.bind(tk.parse(text), batch.schema)
-    ctx = BatchContext(batch, 0, lazy=True, observing=False, density_memo={})
+    prepared = prepare(bound, batch.schema, simplify=False)  # the very tree: its facts
+    ctx = BatchContext(batch, 0, lazy=True, observing=False, prepared=prepared)
     return runs_eagerly(ctx, bound, None)
 
 

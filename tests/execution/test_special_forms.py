@@ -76,8 +76,8 @@ def test_case_when_first_match_wins_and_conditions_see_only_undecided_rows():
     out = tk.evaluate(expr, batch, observer=rec)
     assert out.to_pylist() == [10, 40, 60, 40, -1, 180]
     assert rec.rows("divide_checked") == [4]  # rows 1, 2, 4, 5 (row 4 has a null a)
-    assert rec.branch("when 2") == [[1, 2, 4, 5]]
-    assert rec.branch("when 3") == [[4, 5]]
+    assert rec.branch("when 1") == [[1, 2, 4, 5]]
+    assert rec.branch("when 2") == [[4, 5]]
     assert rec.branch("else") == [[4]]
     with pytest.raises(KernelError, match="divide by zero"):
         tk.evaluate(expr, batch, mode="eager")
@@ -102,8 +102,8 @@ def test_coalesce_evaluates_later_arguments_only_where_earlier_ones_are_null():
     rec = Recorder()
     assert tk.evaluate(expr, ok, observer=rec).to_pylist() == [2, 20, 4, 25]
     assert rec.rows("divide_checked") == [2]
-    assert rec.branch("arg 2") == [[1, 3]]
-    assert rec.branch("arg 3") == [[]]
+    assert rec.branch("arg 1") == [[1, 3]]
+    assert rec.branch("arg 2") == [[]]
 
 
 def test_and_or_skip_the_right_side_where_the_left_decides():

@@ -19,7 +19,7 @@ def _branch_root(expr_at_form, branch: str, arg_index: int, path: tuple):
         first = expr_at_form.args[0]
         if not (first.is_call and first.name == "make_struct"):
             return None
-        return path + (0, int(branch.split()[1]) - 1)
+        return path + (0, int(branch.split()[1]))  # `when k` is condition k
     return path + (arg_index,)
 
 
@@ -95,7 +95,7 @@ def test_a_dense_else_branch_says_it_computed_every_row_and_used_its_own(issue_t
     assert coalesce.rows == 100_000 and coalesce.used_rows == else_rows
     assert coalesce.how == "dense" and "cheaper than selecting" in coalesce.why
     zero = stats[(2, 1)]  # the literal 0 fills the else rows where c * 2 is null
-    assert zero.used_rows == counts["arg 2"] == int(((a == 0) & c_null).sum())
+    assert zero.used_rows == counts["arg 1"] == int(((a == 0) & c_null).sum())
     divide = stats[(1,)]  # past its break-even: every row, the else rows made null first
     assert divide.how == "masked" and divide.rows == 100_000
     assert divide.used_rows == 100_000 - else_rows

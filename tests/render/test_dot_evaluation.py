@@ -4,12 +4,12 @@ import re
 
 import numpy as np
 import pyarrow as pa
+from render_helpers import evaluation, needs_dot
 
 import toolkit as tk
+from toolkit.render.dot import EDGE_CELLS
 from toolkit.render.dot_style import ERROR_STYLE, SELECTED, UNSELECTED
-from toolkit.render.selection_strip import DENSITY_CELLS, strip_of
-
-from render_helpers import evaluation, needs_dot
+from toolkit.render.selection_strip import strip_of
 
 HEADLINE = tk.if_else(tk.field("a") != 0, tk.field("b") / tk.field("a"), 0)
 
@@ -42,7 +42,7 @@ def test_large_batches_draw_a_density_bar():
     then = _edge(source, "then")
     assert "(density)" in then and "75,000 of 100,000 rows" in then
     cells = _cells(then)
-    assert len(cells) == DENSITY_CELLS
+    assert len(cells) == EDGE_CELLS  # an edge strip: narrower than the text's
     assert cells[0] == UNSELECTED and cells[-1] == SELECTED  # empty, then full
 
 
@@ -76,9 +76,9 @@ def test_case_when_conditions_get_their_own_strips():
     table = pa.table({"a": [5, -1, 0, 7, -3, 0]})
     expr = tk.case_when([(tk.field("a") > 0, "pos"), (tk.field("a") < 0, "neg")], else_="zero")
     source = tk.to_dot(evaluation(table, expr)).source
-    assert "when 1: 6 of 6 rows" in source
-    assert "when 2: 4 of 6 rows" in source  # only the rows the first case left
-    assert "then 1: 2 of 6 rows" in source and "else: 2 of 6 rows" in source
+    assert "when 0: 6 of 6 rows" in source
+    assert "when 1: 4 of 6 rows" in source  # only the rows the first case left
+    assert "then 0: 2 of 6 rows" in source and "else: 2 of 6 rows" in source
 
 
 def test_strip_cells_match_the_selection():

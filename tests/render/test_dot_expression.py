@@ -5,13 +5,13 @@ import xml.etree.ElementTree as ET
 
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from render_helpers import HOSTILE, needs_dot, svg_texts
 
 import toolkit as tk
 from toolkit.render.dot import MAX_NODES
 from toolkit.render.labels import shorten, visible
-
-from render_helpers import HOSTILE, needs_dot, svg_texts
 
 
 def _nodes(source: str) -> list[str]:

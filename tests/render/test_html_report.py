@@ -7,15 +7,15 @@ from unittest import mock
 
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from render_helpers import HOSTILE, needs_dot
 
 import toolkit as tk
 from toolkit.passes import optimize
 from toolkit.render import html_report
 from toolkit.render.labels import visible
 from toolkit.render.svg import MIN_FIT_SCALE
-
-from render_helpers import HOSTILE, needs_dot
 
 
 class _Page(HTMLParser):

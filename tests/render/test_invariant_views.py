@@ -1,11 +1,10 @@
 """Invariant checks drawn: the subject, the verdict in its color, why it failed."""
 
 import pyarrow as pa
+from render_helpers import needs_dot, svg_texts
 
 import toolkit as tk
 from toolkit.observe import InvariantCheck
-
-from render_helpers import needs_dot, svg_texts
 
 # a failing check as the plan package records one (real failures need a broken plan)
 FAILED = InvariantCheck(name="output schema equals plan schema", level="MUST",

@@ -54,11 +54,13 @@ def test_previous_next_and_arrow_keys_step_through_the_passes(tmp_path):
         counter = page.locator("#step-counter")
         visible = page.locator("#passes .step:not([hidden])")
 
-        assert counter.inner_text().startswith(f"step 1 of {n}: pass ")
+        steps = len(t.steps)  # the counter says what it counts: pass steps, of the trace's
+        assert counter.inner_text().startswith(
+            f"pass step 1 of {n} (the trace has {steps} steps): 1. pass ")
         assert visible.count() == 1 and visible.get_attribute("data-step") == "0"
         assert page.locator("#step-prev").is_disabled()
         page.click("#step-next")
-        assert counter.inner_text().startswith(f"step 2 of {n}")
+        assert counter.inner_text().startswith(f"pass step 2 of {n}")
         page.keyboard.press("ArrowRight")
         assert visible.get_attribute("data-step") == "2"
         page.keyboard.press("ArrowLeft")
@@ -66,7 +68,7 @@ def test_previous_next_and_arrow_keys_step_through_the_passes(tmp_path):
         assert visible.get_attribute("data-step") == "0"
         for _ in range(n + 2):
             page.keyboard.press("ArrowRight")
-        assert counter.inner_text().startswith(f"step {n} of {n}")
+        assert counter.inner_text().startswith(f"pass step {n} of {n}")
         assert page.locator("#step-next").is_disabled()
         assert visible.locator("svg").count() == 1
     assert outside == []

@@ -6,11 +6,10 @@ import html
 import numpy as np
 import pyarrow as pa
 import pytest
+from render_helpers import needs_dot, svg_texts
 
 import toolkit as tk
 from widgets import SelectionView
-
-from render_helpers import needs_dot, svg_texts
 
 
 @pytest.fixture(scope="module")

@@ -6,14 +6,14 @@ import re
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from hypothesis import example, given, strategies as st
-from tests.strategies.untyped import expressions
+from hypothesis import example, given
+from hypothesis import strategies as st
+from render_helpers import HOSTILE, evaluation
 
 import toolkit as tk
+from tests.strategies.untyped import expressions
 from toolkit.render.labels import bounded_text, share_text
 from toolkit.render.text import INDENT_CAP, strip_text, wants_color
-
-from render_helpers import HOSTILE, evaluation
 
 
 class _Tty(io.StringIO):

@@ -5,10 +5,9 @@ import xml.etree.ElementTree as ET
 
 import pyarrow as pa
 import pytest
+from render_helpers import evaluation, needs_dot
 
 import toolkit as tk
-
-from render_helpers import evaluation, needs_dot
 
 XLINK_TITLE = "{http://www.w3.org/1999/xlink}title"
 SVG = "{http://www.w3.org/2000/svg}"

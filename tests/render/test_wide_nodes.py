@@ -50,7 +50,7 @@ def test_a_250_branch_case_when_draws_its_ends_and_one_box_that_counts_the_rest(
     # the box opens by its range: those branches, folded again in the middle
     opened = to_dot(t.evaluations[0], focus="5-248").source
     assert "arguments 5–248 of the node at root" in opened
-    assert "then 5: " in opened and "then 248: " in opened and "then 100: " not in opened
+    assert "then 4: " in opened and "then 247: " in opened and "then 100: " not in opened
     assert "open: subtree 9-246" in opened
 
 

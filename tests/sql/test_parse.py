@@ -129,8 +129,8 @@ CONSTRUCTS = [
     ("concat_ws('-', s, s)", Call("binary_join_element_wise", [s, s, lit("-")])),
     # Arrow's own calls
     ("utf8_upper(s)", Call("utf8_upper", [s])),
-    ("my_udf(a, 1)", Call("my_udf", [a, lit(1)])),  # unknown names are kept as written
-    ("MyUdf(a)", Call("MyUdf", [a])),
+    ('"my_udf"(a, 1)', Call("my_udf", [a, lit(1)])),  # quoted: kept, registered or not
+    ('"MyUdf"(a)', Call("MyUdf", [a])),
     ('"upper"(s)', Call("upper", [s])),  # quoted: verbatim, no table lookup
     ('"round"(b)', Call("round", [b])),
     ("is_null(b, nan_is_null => TRUE)", tk.is_null(b, nan_is_null=True)),
@@ -183,8 +183,10 @@ def test_sql_spellings_compute_what_duckdb_computes():
 
 
 def test_never_evaluates_the_text():
-    # Python code is just an unknown function call here, never run
-    e = tk.parse("__import__('os')")
+    # Python code is just a call of a function no one registered here, never run
+    with pytest.raises(tk.UnknownFunctionError):
+        tk.parse("__import__('os')")
+    e = tk.parse("\"__import__\"('os')")
     assert e.equals(Call("__import__", [lit("os")]))
     with pytest.raises(tk.ParseError):
         tk.parse("__import__('os').system('true')")
@@ -228,7 +230,7 @@ def caret_column(err):
     ("upper(s, s)", 0, "takes 1 argument, got 2"),
     ("s LIKE a", 7, "string constant"),
     ("TRY_CAST(a AS INT)", 9, "TRY_CAST"),
-    ("f(x => 1)", 7, "no keyword options"),
+    ('"f"(x => 1)', 9, "no keyword options"),
     ("is_null(a, bogus => 1)", 20, "bad options"),
     ("IF(a, 1)", 3, "three arguments"),
     ("", 0, "empty"),
@@ -403,3 +405,22 @@ def test_an_error_in_a_long_line_shows_a_window_around_it():
     assert len(snippet) < 120 and snippet.strip().startswith("...")
     col = carets.index("^")
     assert snippet[col] == text[err.position] == "2"
+
+
+@pytest.mark.parametrize("text, name, near, caret", [
+    ("a + divde(a, 2)", "divde", "divide", "      ^^^^^"),
+    ("uper(s) > 'A'", "uper", "upper", "  ^^^^"),
+    ("ADD(a, 1)", "ADD", "add", "  ^^^"),
+    ("if_else(b, sqrtt(a), 0)", "sqrtt", "sqrt", "             ^^^^^"),
+])
+def test_an_unknown_function_is_a_parse_error_with_a_caret_and_the_near_name(text, name, near,
+                                                                               caret):
+    with pytest.raises(tk.ParseError) as info:
+        tk.parse(text)
+    error = info.value
+    assert isinstance(error, tk.UnknownFunctionError) and error.name == name
+    assert near in error.suggestions
+    lines = str(error).splitlines()
+    assert lines[0].startswith(f"no function is called {name!r}; did you mean ")
+    assert lines[1] == f"  {text}" and lines[2] == caret
+    assert "No function registered" not in str(error)

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
-from toolkit.execution import dense_path, special_forms
+from toolkit.execution import dense_path
+from toolkit.execution.forms import case_when as case_when_form  # the module
 
 _INTS = st.lists(st.one_of(st.none(), st.integers(-3, 3)), min_size=1, max_size=60)
 
@@ -53,13 +54,13 @@ def _cheap_expressions():
 def _min_dense_rows(n: int):
     """Every domain large (1) or small (10**9). Large, a case_when of a fixed-width type
     would funnel; here it is held to the one kernel, the path this file is about."""
-    saved = dense_path.MIN_DENSE_ROWS, special_forms.placeable
+    saved = dense_path.MIN_DENSE_ROWS, case_when_form.placeable
     dense_path.MIN_DENSE_ROWS = n
-    special_forms.placeable = lambda out_type: False
+    case_when_form.placeable = lambda out_type: False
     try:
         yield
     finally:
-        dense_path.MIN_DENSE_ROWS, special_forms.placeable = saved
+        dense_path.MIN_DENSE_ROWS, case_when_form.placeable = saved
 
 
 def _traced(expr, table):

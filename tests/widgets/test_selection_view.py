@@ -41,9 +41,9 @@ def test_nested_forms_mark_rows_that_never_reached_them(penguins):
     for r, length_mm, depth_mm in zip(rows, lengths, depths):
         if length_mm is None:
             assert r["if_else@0"] == "null" and r["case_when@0/1"] == "·"
-            assert r["coalesce@root"] == "arg 2" and r["value"] == -1
+            assert r["coalesce@root"] == "arg 1" and r["value"] == -1
         elif length_mm > 45:
-            assert r["case_when@0/1"] == ("then 1" if depth_mm > 18 else "else")
+            assert r["case_when@0/1"] == ("then 0" if depth_mm > 18 else "else")
         else:
             assert r["if_else@0"] == "else" and r["case_when@0/1"] == "·"
     assert [r["value"] for r in rows] == result.to_pylist()

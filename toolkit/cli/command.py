@@ -15,6 +15,7 @@ is one message (a caret under the culprit for text), and a non-zero exit code:
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
 import shutil
@@ -32,6 +33,7 @@ from ..errors import (
     KernelError,
     NoKernelError,
     ParseError,
+    UnknownFunctionNameError,
 )
 from ..interop.pyarrow_text import parse_pyarrow
 from ..model.expression import from_pyarrow
@@ -43,7 +45,10 @@ from ..sql.parse import parse
 from ..support import late
 from ..support.visible_text import visible, visible_lines
 from ..tracing.steps import step_title
+from . import catalyst
+from .folding import fold_message, fold_text
 from .inputs import load_data, parse_schema_spec
+from .row import add_row_command, run_row
 
 pyarrow_dataset = late.module("pyarrow.dataset")
 # the substrait package's classes load only for the commands that read one
@@ -59,13 +64,14 @@ _PREVIEW_ROWS = 10
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse's usage error, with our exit code and no traceback
         self.print_usage(sys.stderr)
-        self.exit(EXIT_INPUT, f"exprscope: error: {message}\n")
+        self.exit(EXIT_INPUT, _error_text(f"exprscope: error: {message}") + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="exprscope",
                      description="Explain and debug Arrow-style columnar expressions.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{explain,trace,scan}")
+    sub = parser.add_subparsers(dest="command", required=True,
+                                metavar="{explain,trace,scan,row,catalyst}")
 
     def common(p, data_required: bool):
         p.add_argument("expr", nargs="?",
@@ -114,14 +120,19 @@ def build_parser() -> argparse.ArgumentParser:
                       help="files listed in the terminal (default 50; the report lists all)")
     scan.add_argument("--color", dest="color", action="store_true", default=None,
                       help="color the text even when not on a terminal")
+    add_row_command(sub)
+    catalyst.add_parser(sub)
     return parser
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    commands = {"explain": _explain, "trace": _trace, "scan": _scan}
+    commands = {"explain": _explain, "trace": _trace, "scan": _scan, "row": run_row,
+                "catalyst": catalyst.run}
     try:
         return commands[args.command](args)
+    except UnknownFunctionNameError as exc:  # a parse error whose reason needs no prefix
+        return _fail(str(exc))
     except ParseError as exc:
         return _fail(f"cannot parse {exc}" if not str(exc).startswith("cannot") else str(exc))
     except FieldRefError as exc:
@@ -138,8 +149,17 @@ def main(argv=None) -> int:
 
 
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
-    print(f"exprscope: error: {visible_lines(message)}", file=sys.stderr)
+    """The one message of a failed command, folded between words to the terminal's width."""
+    print(_error_text(f"exprscope: error: {visible_lines(message)}"), file=sys.stderr)
     return code
+
+
+def _error_text(message: str) -> str:
+    """`message` folded to the terminal (COLUMNS when set); unfolded into a pipe or a log,
+    where a line per sentence is what a reader searches."""
+    if "COLUMNS" not in os.environ and not sys.stderr.isatty():
+        return message
+    return fold_message(message, _width())
 
 
 def _one_line(exc) -> str:
@@ -183,6 +203,7 @@ def _explain(args) -> int:
             except KernelError as exc:
                 failure = exc
     _print_story(recorded, args)
+    _print_tree_if_unchanged(recorded, optimized, args)
     return _finish_explain(recorded, args, {"": optimized}, args.expr, failure)
 
 
@@ -252,6 +273,7 @@ def _explain_substrait(args) -> int:
                         failure = failure or exc
             _print_heading(name, found.expressions)
             _print_story(one, args)
+            _print_tree_if_unchanged(one, optimized[name], args)
     return _finish_explain(recorded, args, optimized, args.substrait, failure)
 
 
@@ -297,7 +319,8 @@ def _print_heading(name: str, expressions: dict) -> None:
     if len(expressions) > 1:
         position = list(expressions).index(name) + 1
         gap = "\n" if position > 1 else ""
-        print(f"{gap}== expression {visible(name)!r} ({position} of {len(expressions)}) ==")
+        _print_folded(f"{gap}== expression {visible(name)!r} ({position} of "
+                      f"{len(expressions)}) ==")
 
 
 def _run_plan(args, helpers, source, traced: bool) -> int:
@@ -308,7 +331,7 @@ def _run_plan(args, helpers, source, traced: bool) -> int:
     with tk.trace() as recorded:
         logical = helpers.from_plan(source.message, tables)
         if not traced:
-            print(logical.explain(verbose=True))
+            _print_folded(logical.explain(verbose=True))
         if traced or args.data:
             try:
                 result = tk.plan.create_physical_plan(tk.plan.optimize(logical)).collect()
@@ -317,8 +340,8 @@ def _run_plan(args, helpers, source, traced: bool) -> int:
     if traced:
         _print_story(recorded, args)
     if result is not None:
-        print(f"\nresult ({result.num_rows:,} rows):")
-        print(_preview_rows(result))
+        _print_folded(f"\nresult ({result.num_rows:,} rows):")
+        _print_folded(_preview_rows(result))
     _write_outputs(recorded, args, f"exprscope {args.command}: {args.substrait}")
     if failure is not None:
         return _fail(f"evaluation failed: {_one_line(failure)}", EXIT_FAILED)
@@ -342,32 +365,73 @@ def _scan(args) -> int:
         scan = explain_scan(dataset, _expression(args.filter, args.pyarrow))
     except FieldRefError as exc:
         return _fail(f"cannot bind the filter: {exc.located(args.filter)}"
-                     f"{_partition_hint(exc, dataset, args.partitioning)}")
+                     f"{_partition_hint(exc, dataset, args.path, args.partitioning)}")
     print(to_text(scan, color=args.color, stream=sys.stdout, limit=max(args.limit, 0),
                   width=_width()))
     if args.html:
         path = write_report(scan, args.html, title=f"exprscope scan: {args.filter}")
-        print(f"report: {visible(os.path.abspath(path))}")
+        _print_folded(f"report: {visible(os.path.abspath(path))}")
     return 0
 
 
-def _partition_hint(exc, dataset, partitioning) -> str:
-    """A hint when the missing field could come from the folders' names."""
+def _partition_hint(exc, dataset, root: str, partitioning: str) -> str:
+    """A hint when the missing field could come from the folders' names, and only then:
+    never for a near miss of a field the data has, nor advice to give what was given."""
     names = set(dataset.schema.names)
     missing = [ref.to_string() for ref in getattr(exc, "refs", ())] or \
         re.findall(r"no field '([^']+)'", str(exc))
     if not missing or any(m in names for m in missing):
         return ""
-    where = "key=value folders were looked for and none found" if partitioning == "hive" \
+    levels = _folder_levels(dataset, root)
+    keys = {part.partition("=")[0] for parts in levels for part in parts if "=" in part}
+    as_keys = [m for m in missing if m in keys]
+    if as_keys and partitioning != "hive":
+        return (f"\n  hint: the folders name {', '.join(repr(m) for m in as_keys)} as key=value; "
+                "give --partitioning hive to read them as partition fields")
+    depth = max((len(parts) for parts in levels), default=0)
+    typo = any(difflib.get_close_matches(m, list(names), n=1, cutoff=0.6) for m in missing)
+    if depth == 0 or typo or (partitioning == "hive" and keys) \
+            or partitioning not in ("hive", "", "none"):
+        return ""
+    where = "no key=value folders were found" if partitioning == "hive" \
         else "the folders are not read as partitions"
     return (f"\n  hint: {', '.join(repr(m) for m in missing)} may be a partition field "
-            f"({where}):\n  give --partitioning hive for key=value folders, or the folder "
-            "levels' names, --partitioning year,month")
+            f"({where}, and the files sit {depth} folder level{'s' if depth > 1 else ''} "
+            f"deep): name the levels, one name each: --partitioning "
+            f"{','.join([missing[0]] + [f'level{k}' for k in range(2, depth + 1)])}")
+
+
+_LEVELS_READ = 10_000  # files whose folders are read for the hint
+
+
+def _folder_levels(dataset, root: str) -> list[tuple[str, ...]]:
+    """The folder names between `root` and each file (of the first files)."""
+    base = os.path.abspath(root)
+    levels = []
+    for path in getattr(dataset, "files", [])[:_LEVELS_READ]:
+        relative = os.path.relpath(os.path.abspath(path), base)
+        levels.append(tuple(relative.split(os.sep)[:-1]))
+    return levels
 
 
 # -- output -----------------------------------------------------------------------
 def _print_story(recorded, args) -> None:
     print(to_text(recorded, color=args.color, stream=sys.stdout, width=_width()))
+
+
+def _print_folded(text: str) -> None:
+    """Text whose lines may run past the terminal (a plan's lines, a row of values),
+    folded to the width between words, continuations indented deeper than the line."""
+    print(fold_text(text, _width()))
+
+
+def _print_tree_if_unchanged(recorded, optimized, args) -> None:
+    """The expression's tree, bound, when no pass changed it: the passes' lines alone
+    ("no change") would leave the expression itself undrawn."""
+    if any(getattr(step, "changed", False) for step in recorded.steps):
+        return
+    print("\nno pass changed the expression; as bound:")
+    print(to_text(optimized, color=args.color, stream=sys.stdout, width=_width()))
 
 
 def _width() -> int:
@@ -402,8 +466,8 @@ def _preview_rows(table: pa.Table) -> str:
 def _print_outcome(result, failure, table) -> None:
     """The result's first values, or the row the evaluation failed on."""
     if result is not None:
-        print(f"\nresult ({_length(result):,} values of {visible(str(result.type))}):")
-        print(_preview(result))
+        _print_folded(f"\nresult ({_length(result):,} values of {visible(str(result.type))}):")
+        _print_folded(_preview(result))
     else:
         _print_failing_row(failure, table)
 
@@ -414,13 +478,13 @@ def _print_failing_row(failure, table) -> None:
         return
     values = table.slice(row, 1).to_pylist()[0]
     shown = ", ".join(f"{visible(str(k))}={visible(repr(v))}" for k, v in values.items())
-    print(f"\nrow {row:,} of the data: {shown}")
+    _print_folded(f"\nrow {row:,} of the data: {shown}")
 
 
 def _write_outputs(recorded, args, title: str) -> None:
     if args.html:
         path = write_report(recorded, args.html, title=title)
-        print(f"report: {visible(os.path.abspath(path))}")
+        _print_folded(f"report: {visible(os.path.abspath(path))}")
     if args.svg_dir:
         os.makedirs(args.svg_dir, exist_ok=True)
         written = 0
@@ -431,7 +495,7 @@ def _write_outputs(recorded, args, title: str) -> None:
                 out.write(to_svg(step))
             written += 1
         folder = visible(os.path.abspath(args.svg_dir))
-        print(f"{written} SVG file{'s' if written != 1 else ''} in {folder}")
+        _print_folded(f"{written} SVG file{'s' if written != 1 else ''} in {folder}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import toolkit as tk
 from ..errors import InputError
 from ..interop.substrait.expressions import BoundExpressions, from_substrait_all
 from ..interop.substrait.files import plan_reads, read_substrait_file
+from ..plan.sources import TableSource
 from ..support.visible_text import visible
 from .inputs import load_data
 
@@ -61,11 +62,25 @@ def conform(table: pa.Table, schema: pa.Schema, path: str) -> pa.Table:
     return pa.table(columns, schema=schema)
 
 
-def plan_tables(message, data: list[str] | None) -> dict[str, pa.Table]:
+class DataNotGiven(TableSource):
+    """A table the plan reads whose rows were not given: its schema and no rows, labelled
+    so that the plan does not read as running on an empty table."""
+
+    def __init__(self, schema: pa.Schema, how_to_give: str):
+        super().__init__(schema.empty_table())
+        self.how_to_give = how_to_give
+
+    def describe(self) -> str:
+        return f"(its data not given: {self.how_to_give})"
+
+
+def plan_tables(message, data: list[str] | None) -> dict[str, pa.Table | DataNotGiven]:
     """The table for each named read of the plan: from `--data` (PATH when the plan reads one
-    table, NAME=PATH for each otherwise), else an empty table of the read's schema."""
+    table, NAME=PATH for each otherwise), else the read's schema, labelled as not given."""
     reads = {r.name: r for r in plan_reads(message)}
-    tables = {name: read.empty_table() for name, read in reads.items()}
+    tables = {name: DataNotGiven(read.schema, "--data PATH" if len(reads) == 1 else
+                                 f"--data {visible(name)}=PATH")
+              for name, read in reads.items()}
     for item in data or []:
         name, path = _named(item, reads)
         tables[name] = conform(load_data(path), reads[name].schema, path)

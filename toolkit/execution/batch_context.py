@@ -8,6 +8,7 @@ evaluation does no bookkeeping.
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pyarrow as pa
@@ -15,6 +16,7 @@ import pyarrow.compute as pc
 
 from ..observe import BranchSelection, NodeStats, RowPiece
 from ..rewrite.positions import TreePositions
+from .forms.requests import DENSE, LITERAL, LITERAL_WHY, MASKED
 from .gather_scatter import null_out_unselected
 from .selection import SelectionVector
 
@@ -28,8 +30,9 @@ class BatchContext:
         "_gathered",
         "batch",
         "branches",
+        "case_methods",
         "casts_in_range",
-        "density_memo",
+        "density",
         "lazy",
         "observing",
         "offset",
@@ -37,25 +40,31 @@ class BatchContext:
         "proven_casts",
         "run",
         "stats",
+        "thread",
         "took_trust",
         "trusting",
     )
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
-                 density_memo: dict, positions: TreePositions | None = None,
+                 prepared, positions: TreePositions | None = None,
                  trusting: bool = True):
         self.batch = batch
         self.offset = offset  # row of the original data where this slice starts
         self.lazy = lazy
         self.observing = observing
         self.stats: dict[tuple, NodeStats] = {}
+        # the thread this slice runs on: a node's times from slices of several threads
+        # overlap in time, so their sum is no wall time (see `NodeStats.threads`)
+        self.thread = threading.get_ident()
         self.branches: list[BranchSelection] = []
-        self.density_memo = density_memo  # shared by every slice of one evaluate call
+        # what the tree's preparation learnt (`prepare.PreparedTree`): read, never written
+        self.density = prepared.density
+        self.case_methods = prepared.case_methods
         self.casts_in_range: dict[tuple, bool] = {}  # (column, low, high) -> all values in it
         # id(cast node) -> its options with the range check off: its column was proven in range
         # on this slice, and any part of that column is in range too
         self.proven_casts: dict[int, object] = {}
-        # untraced: small forms may take their casts on trust (`special_forms.runs_eagerly`);
+        # untraced: small forms may take their casts on trust (`forms.runs_eagerly`);
         # `took_trust` says one did, so a failure means: evaluate again without trust
         self.trusting = trusting and not observing
         self.took_trust = False
@@ -155,6 +164,14 @@ class BatchContext:
             self.stats[pos] = new
         else:
             accumulate(stat, new)
+
+    def record_literal(self, pos: int, node, rows: int, run: RunAs | None) -> None:
+        """A literal computes nothing: under a call that ran densely it stands for the rows
+        its value was used for, and says so, instead of taking its parent's reason."""
+        if run is not None and run.used is not None and run.how in (DENSE, MASKED):
+            rows = run.used.true_count
+            run = RunAs(None, LITERAL, LITERAL_WHY)
+        self.record(pos, node, rows, node.type, 0.0, 0, run)
 
     def record_branch(self, form_pos: int, branch: str, arg_index: int,
                       sel: SelectionVector | None, rows: SelectionVector | None) -> None:

@@ -1,7 +1,7 @@
 """`case_when` over fully evaluated arguments, as a chain of `if_else` kernels.
 
 When every branch of a `case_when` is cheap and cannot fail, the lazy
-evaluator evaluates them all and merges once (`special_forms.case_when`).
+evaluator evaluates them all and merges once (`forms.case_when`).
 Arrow's own `case_when` kernel does that merge row by row; a chain of
 `if_else` from the last case to the first does it with bitmap kernels and is
 measured 1.2-1.8x faster on 1M rows (numbers, floats, strings:

@@ -55,11 +55,15 @@ its used rows as the rows its value was used for, and why it ran densely.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 
 import pyarrow as pa
 
 from ..functions.cast_range_check import checked_range, unchecked_options, values_in_range
 from ..functions.function import FunctionKind, NullHandling, call_can_fail
+from ..model.expression import postorder
 
 __all__ = [
     "CHEAP_MAX_CALLS",
@@ -68,17 +72,21 @@ __all__ = [
     "KLEENE_DENSE_THRESHOLD",
     "MIN_DENSE_ROWS",
     "Density",
+    "DensityFacts",
+    "DensityFactsBuilder",
+    "NodeFacts",
+    "RangeCast",
     "all_cheap_here",
     "break_even",
     "could_be_dense",
+    "dense_children",
+    "density_facts",
     "density_here",
     "density_kinds",
     "is_cheap",
     "is_cheap_here",
     "use_dense",
 ]
-
-IN_RANGE = "cannot fail here: every cast's values are in range"
 
 DENSE_THRESHOLD = 0.8
 KLEENE_DENSE_THRESHOLD = 0.2
@@ -109,9 +117,9 @@ def _costly(call) -> bool:
     return call.name.removesuffix("_checked") in COSTLY_FUNCTIONS
 
 
-CALL_WORK = 1  # a fixed-width arithmetic or comparison kernel, per row (~0.2 ns on 256K rows)
-COSTLY_WORK = 20  # `ln` 3.6 ns, `exp` 4.1 ns per row: about 20 `multiply`s
-VARIABLE_WIDTH_WORK = 40  # a kernel writing strings or lists (`utf8_upper`: 10 ns per row)
+CALL_WORK = 1  # a fixed-width arithmetic or comparison kernel, per row
+COSTLY_WORK = 20  # `ln`, `exp` per row: about 20 `multiply`s
+VARIABLE_WIDTH_WORK = 40  # a kernel writing strings or lists (`utf8_upper`)
 LAZY_ROW_WORK = 32  # selecting: mask -> indices, gather, put back; per domain row at 50%
 VARIABLE_WIDTH_LAZY = 4  # gathering and merging strings costs about four times as much
 
@@ -122,7 +130,173 @@ def _call_work(call) -> int:
     return CALL_WORK if _fixed_width(call.type) else VARIABLE_WIDTH_WORK
 
 
-def break_even(root, memo: dict) -> float:
+def _fixed_width(t) -> bool:
+    return t is not None and (pa.types.is_primitive(t) or pa.types.is_decimal(t))
+
+
+@dataclass(frozen=True, slots=True)
+class NodeFacts:
+    """What the density rules need to know of one subtree, from its node and its children's."""
+
+    can_fail: bool  # some call in it may raise on some row
+    has_special_form: bool  # a special form (or an unbound call) somewhere in it
+    null_intersecting: bool  # every call gives null where any argument is null
+    fixed_width: bool  # every value in it is fixed-width (a struct of them counts)
+    calls: int  # how many calls
+    costly: bool  # a transcendental (or rounding) call somewhere in it
+    work: int  # work per row, in CALL_WORK units
+
+    @classmethod
+    def of_leaf(cls, node) -> NodeFacts:
+        return cls(False, False, True, _fixed_width(node.type), 0, False, 0)
+
+    @classmethod
+    def of_call(cls, node, below: list[NodeFacts], own_fails: bool) -> NodeFacts:
+        fn = node.function
+        return cls(
+            can_fail=own_fails or any(b.can_fail for b in below),
+            has_special_form=fn is None or fn.kind is FunctionKind.SPECIAL_FORM
+            or any(b.has_special_form for b in below),
+            null_intersecting=fn is not None and _intersecting(node)
+            and all(b.null_intersecting for b in below),
+            # a struct made of fixed-width columns (case_when's conditions) is as cheap as they are
+            fixed_width=(_fixed_width(node.type) or node.name == "make_struct")
+            and all(b.fixed_width for b in below),
+            calls=1 + sum(b.calls for b in below),
+            costly=_costly(node) or any(b.costly for b in below),
+            work=_call_work(node) + sum(b.work for b in below))
+
+    @property
+    def cheap_shape(self) -> bool:
+        """Cheap but for failing: few fixed-width calls, none costly."""
+        return self.fixed_width and not self.costly and self.calls <= CHEAP_MAX_CALLS
+
+
+@dataclass(frozen=True, slots=True)
+class RangeCast:
+    """A cast of a column that fails only on values outside [low, high]: one `min_max`
+    of the column settles whether it can fail on a batch."""
+
+    cast: object  # the cast call
+    column: object  # the field it reads
+    low: object
+    high: object
+    flag: object  # the option that turns its own check off once proven
+
+
+@dataclass(frozen=True)
+class DensityFacts:
+    """The density facts of every node of one tree, keyed by node id (the tree is held by
+    whoever holds this record, so the ids stay its nodes')."""
+
+    nodes: Mapping[int, NodeFacts]
+    # id(node) -> the range casts that alone make it fallible (subtrees of at most
+    # PROOF_MAX_CALLS calls); absent: something else can fail, or nothing can
+    range_casts: Mapping[int, tuple[RangeCast, ...]]
+    # id(form) -> the children cheap only once their casts are proven (empty: cheap on
+    # any batch); absent: some child is never cheap (or the form has no dense children)
+    cheap_forms: Mapping[int, tuple]
+
+    def of(self, node) -> NodeFacts:
+        return self.nodes[id(node)]
+
+
+class DensityFactsBuilder:
+    """Fills a DensityFacts one node at a time, each after its children (postorder)."""
+
+    __slots__ = ("_casts", "_forms", "_nodes")
+
+    def __init__(self):
+        self._nodes: dict[int, NodeFacts] = {}
+        self._casts: dict[int, tuple | None] = {}
+        self._forms: dict[int, tuple] = {}
+
+    def visit(self, node) -> NodeFacts:
+        nodes = self._nodes
+        if not node.is_call:
+            facts = nodes[id(node)] = NodeFacts.of_leaf(node)
+            self._casts[id(node)] = ()
+            return facts
+        own_fails = call_can_fail(node)
+        facts = nodes[id(node)] = NodeFacts.of_call(node, [nodes[id(a)] for a in node.args],
+                                                    own_fails)
+        if facts.calls <= PROOF_MAX_CALLS:
+            self._casts[id(node)] = self._fallible_casts(node, own_fails)
+        children = dense_children(node)
+        if children:
+            to_prove = self._cheap_but_for_casts(children)
+            if to_prove is not None:
+                self._forms[id(node)] = to_prove
+        return facts
+
+    def _fallible_casts(self, node, own_fails: bool):
+        """The range casts that make `node` fallible, () when nothing can fail, None when
+        something else can."""
+        casts: tuple = ()
+        for arg in node.args:
+            below = self._casts.get(id(arg))
+            if below is None:
+                return None
+            casts += below
+        if own_fails:
+            own = _range_cast(node)
+            if own is None:
+                return None
+            casts += (own,)
+        return casts
+
+    def _cheap_but_for_casts(self, children):
+        """None when some child can never be cheap; else the children that are cheap only
+        on a batch whose cast values are in range (the others are cheap on any batch)."""
+        to_prove = []
+        for child in children:
+            facts = self._nodes[id(child)]
+            if not facts.cheap_shape:
+                return None
+            if facts.can_fail:
+                if not self._casts.get(id(child)):
+                    return None
+                to_prove.append(child)
+        return tuple(to_prove)
+
+    @property
+    def cheap_forms(self) -> Mapping[int, tuple]:
+        """The forms seen so far whose dense children are all cheap (see DensityFacts)."""
+        return self._forms
+
+    def done(self) -> DensityFacts:
+        casts = {key: found for key, found in self._casts.items() if found}
+        return DensityFacts(MappingProxyType(self._nodes), MappingProxyType(casts),
+                            MappingProxyType(self._forms))
+
+
+def density_facts(root) -> DensityFacts:
+    """The DensityFacts of a tree on its own (evaluation gets them from `prepare`)."""
+    builder = DensityFactsBuilder()
+    for node in postorder(root):
+        builder.visit(node)
+    return builder.done()
+
+
+def dense_children(node) -> tuple:
+    """The children whose cheapness lets a form run densely: the branches (the condition
+    of if_else and the left side of and/or run on every row anyway), or () for a node
+    that never runs densely this way."""
+    name, args = node.name, node.args
+    if name in ("if_else", "and_kleene", "or_kleene"):
+        return args[1:]
+    if name == "coalesce":
+        return args
+    if name == "case_when" and args and args[0].is_call and args[0].name == "make_struct":
+        return (*args[0].args, *args[1:])
+    return ()
+
+
+def _facts_of(root, facts: DensityFacts | None) -> NodeFacts:
+    return (facts if facts is not None else density_facts(root)).of(root)
+
+
+def break_even(root, facts: DensityFacts | None = None) -> float:
     """The share of its domain above which a branch that may run densely (it cannot fail,
     or its unselected rows are made null) is cheaper computed on every row, its value
     kept whole for the merge, than on its selected rows only (at most DENSE_THRESHOLD).
@@ -130,107 +304,63 @@ def break_even(root, memo: dict) -> float:
     Computing every row costs its work per row W on the (1 - s) unselected rows too;
     selecting costs LAZY_ROW_WORK per domain row at 50% and above (building indices,
     gathering, putting the values back), less on sparse selections: O * min(1, 2s).
-    Dense pays when W (1 - s) <= O min(1, 2s). Measured per 256K rows: the costly branch
-    `ln(b + 1) * sqrt(b) + exp(b / 100)` runs in 3.1 ms dense; at 50% selected 1.4 ms
-    plus 1.1 (indices), 0.1 (gather) and 1.2 (put back), so dense wins there; at 10%
-    0.5 ms plus about 1, so selecting wins.
+    Dense pays when W (1 - s) <= O min(1, 2s). A costly branch (`ln`, `exp`) computed
+    on every row costs more than selecting a tenth of its rows, less than selecting half.
     """
-    facts = _facts(root, memo)
-    work = facts[6]
-    lazy = LAZY_ROW_WORK * (1 if facts[3] else VARIABLE_WIDTH_LAZY)
+    node = _facts_of(root, facts)
+    work = node.work
+    lazy = LAZY_ROW_WORK * (1 if node.fixed_width else VARIABLE_WIDTH_LAZY)
     if work <= 0:
         return 0.0
     share = work / (work + 2 * lazy) if work <= 2 * lazy else 1 - lazy / work
     return min(share, DENSE_THRESHOLD)
 
 
-def _facts(root, memo: dict) -> tuple:
-    """Per node: (can fail somewhere, has a special form, every call null-intersecting,
-    every value fixed-width, number of calls, has a costly call, work per row in
-    CALL_WORK units). `memo` (id(node) -> facts) is shared across calls, so asking for
-    every branch of a deeply nested tree stays linear."""
-    stack = [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if id(node) in memo:
-            continue
-        if not node.is_call:
-            memo[id(node)] = (False, False, True, _fixed_width(node.type), 0, False, 0)
-            continue
-        if not expanded:
-            stack.append((node, True))
-            stack.extend((a, False) for a in node.args if id(a) not in memo)
-            continue
-        fn = node.function
-        below = [memo[id(a)] for a in node.args]
-        fails = call_can_fail(node) or any(b[0] for b in below)
-        special = fn is None or fn.kind is FunctionKind.SPECIAL_FORM or any(b[1] for b in below)
-        intersecting = fn is not None and _intersecting(node) and all(b[2] for b in below)
-        # a struct made of fixed-width columns (case_when's conditions) is as cheap as they are
-        fixed = (_fixed_width(node.type) or node.name == "make_struct") \
-            and all(b[3] for b in below)
-        calls = 1 + sum(b[4] for b in below)
-        costly = _costly(node) or any(b[5] for b in below)
-        work = _call_work(node) + sum(b[6] for b in below)
-        memo[id(node)] = (fails, special, intersecting, fixed, calls, costly, work)
-    return memo[id(root)]
-
-
-def _fixed_width(t) -> bool:
-    return t is not None and (pa.types.is_primitive(t) or pa.types.is_decimal(t))
-
-
-def density_kinds(root, memo: dict) -> Density:
+def density_kinds(root, facts: DensityFacts | None = None) -> Density:
     """The Density of `root` (SAFE, MASKED or NEVER)."""
-    fails, special, intersecting = _facts(root, memo)[:3]
-    if not fails:
+    node = _facts_of(root, facts)
+    if not node.can_fail:
         return Density.SAFE
-    if not special and intersecting:
+    if not node.has_special_form and node.null_intersecting:
         return Density.MASKED
     return Density.NEVER
 
 
-def is_cheap(root, memo: dict) -> bool:
+def is_cheap(root, facts: DensityFacts | None = None) -> bool:
     """Few calls over fixed-width values only, none that can fail: computing every row
     costs less than the gathers and the scatter a compact evaluation needs, at any
     density (special forms inside stay lazy, with cheap children of their own)."""
-    fails, _, _, fixed, calls, costly = _facts(root, memo)[:6]
-    return fixed and not fails and not costly and calls <= CHEAP_MAX_CALLS
+    node = _facts_of(root, facts)
+    return node.cheap_shape and not node.can_fail
 
 
 def density_here(root, ctx) -> Density:
     """`density_kinds`, with the batch's data as evidence: SAFE when the only calls that
     can fail are range-checked casts of columns whose values are in range."""
-    kind = density_kinds(root, ctx.density_memo)
-    if kind is not Density.SAFE and _facts(root, ctx.density_memo)[4] <= PROOF_MAX_CALLS \
-            and casts_in_range(root, ctx):
+    kind = density_kinds(root, ctx.density)
+    if kind is not Density.SAFE and casts_in_range(root, ctx):
         return Density.SAFE
     return kind
 
 
 def is_cheap_here(root, ctx) -> bool:
     """`is_cheap`, with the batch's data as evidence (see `density_here`)."""
-    fails, _, _, fixed, calls, costly = _facts(root, ctx.density_memo)[:6]
-    if not fixed or costly or calls > CHEAP_MAX_CALLS:
+    node = ctx.density.of(root)
+    if not node.cheap_shape:
         return False
-    return not fails or casts_in_range(root, ctx)
+    return not node.can_fail or casts_in_range(root, ctx)
 
 
-def all_cheap_here(form, children, ctx, on_trust: bool = False) -> bool:
-    """`is_cheap_here` of every child of one form, what does not depend on the batch
-    answered once per tree: a 20-case case_when asked 41 children on every call,
-    about 40 us on a 1,000-row batch whose kernels take 270.
+def all_cheap_here(form, ctx, on_trust: bool = False) -> bool:
+    """`is_cheap_here` of every dense child of one form; what does not depend on the
+    batch was answered when the tree was prepared.
 
     `on_trust`: children whose casts would need the batch's proof count as cheap
     without it, and `ctx.took_trust` records that a failure may be the price
     (the caller evaluates the batch again without trust if anything fails).
     """
-    memo = ctx.density_memo
-    key = ("all cheap", id(form))
-    to_prove = memo.get(key)
+    to_prove = ctx.density.cheap_forms.get(id(form))
     if to_prove is None:
-        to_prove = memo[key] = _cheap_but_for_casts(children, memo)
-    if to_prove is False:
         return False
     if on_trust and to_prove:
         ctx.took_trust = True
@@ -238,62 +368,29 @@ def all_cheap_here(form, children, ctx, on_trust: bool = False) -> bool:
     return all(casts_in_range(child, ctx) for child in to_prove)
 
 
-def _cheap_but_for_casts(children, memo: dict):
-    """False when some child can never be cheap; else the children that are cheap only on
-    a batch whose cast values are in range (the others are cheap on any batch)."""
-    to_prove = []
-    for child in children:
-        fails, _, _, fixed, calls, costly = _facts(child, memo)[:6]
-        if not fixed or costly or calls > CHEAP_MAX_CALLS:
-            return False
-        if fails:
-            if _fallible_casts(child, memo) is None:
-                return False
-            to_prove.append(child)
-    return tuple(to_prove)
-
-
 def casts_in_range(root, ctx) -> bool:
     """Whether every call of `root` that can fail is a range-checked cast of a column
     whose values in this batch all lie in the range (so none of them can fail here)."""
-    casts = _fallible_casts(root, ctx.density_memo)
+    casts = ctx.density.range_casts.get(id(root))
     if not casts:
         return False
     seen = ctx.casts_in_range
-    for cast, param, low, high, _ in casts:
-        key = (param.path.indices, low, high)
+    for cast in casts:
+        key = (cast.column.path.indices, cast.low, cast.high)
         found = seen.get(key)
         if found is None:
-            found = seen[key] = values_in_range(ctx.column(param), low, high)
+            found = seen[key] = values_in_range(ctx.column(cast.column), cast.low, cast.high)
         if not found:
             return False
     proven = ctx.proven_casts
-    for cast, _, _, _, flag in casts:  # the proof is the cast's own check: it need not repeat it
-        if id(cast) not in proven:
-            proven[id(cast)] = unchecked_options(cast.options, cast.type, flag)
+    for cast in casts:  # the proof is the cast's own check: it need not repeat it
+        if id(cast.cast) not in proven:
+            proven[id(cast.cast)] = unchecked_options(cast.cast.options, cast.cast.type,
+                                                      cast.flag)
     return True
 
 
-def _fallible_casts(root, memo: dict):
-    """[(cast, field, low, high, flag)] of the casts that make `root` fallible, or None when something
-    else can fail (or nothing can: nothing to prove). Walked once per tree and evaluation."""
-    key = ("casts", id(root))
-    if key in memo:
-        return memo[key]
-    casts: list | None = []
-    stack = [root]
-    while stack and casts is not None:
-        node = stack.pop()
-        if not node.is_call:
-            continue
-        if call_can_fail(node):
-            casts = _range_cast(node, casts)
-        stack.extend(node.args)
-    memo[key] = casts or None
-    return memo[key]
-
-
-def _range_cast(node, casts: list) -> list | None:
+def _range_cast(node) -> RangeCast | None:
     arg = node.args[0] if node.args else None
     if node.name != "cast" or arg is None or arg.kind != "field" or arg.path is None \
             or arg.type is None or node.options is None:
@@ -301,11 +398,12 @@ def _range_cast(node, casts: list) -> list | None:
     checked = checked_range(arg.type, node.type, node.options)
     if checked is None:
         return None
-    return [*casts, (node, arg, *checked)]
+    low, high, flag = checked
+    return RangeCast(node, arg, low, high, flag)
 
 
 def could_be_dense(selected: int, domain: int, threshold: float | None = None) -> bool:
-    """The size test alone, checked before the (memoized) walk of the subtree."""
+    """The size test alone, checked before the subtree's facts are read."""
     threshold = DENSE_THRESHOLD if threshold is None else threshold
     return domain >= MIN_DENSE_ROWS and selected >= threshold * domain
 

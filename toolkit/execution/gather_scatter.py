@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 
 from .place_values import placeable, write_parts
 from .selection import row_numbers
+from .value_type import as_type
 
 __all__ = [
     "broadcast",
@@ -31,14 +32,10 @@ __all__ = [
 def broadcast(value, length: int, out_type: pa.DataType | None = None) -> pa.Array:
     """An array of `length` rows: a scalar repeated, an array as it is (cast if asked)."""
     if isinstance(value, pa.Scalar):
-        if out_type is not None and value.type != out_type:
-            value = value.cast(out_type)
-        return pa.repeat(value, length)
+        return pa.repeat(as_type(value, out_type), length)
     if isinstance(value, pa.ChunkedArray):
         value = value.combine_chunks()
-    if out_type is not None and value.type != out_type:
-        value = value.cast(out_type)
-    return value
+    return as_type(value, out_type)
 
 
 def null_of(out_type: pa.DataType) -> pa.Scalar:
@@ -91,7 +88,7 @@ def merge_branches(length: int, parts: list, out_type: pa.DataType):
     parts.clear()  # the positions are in the inverse now
     if all(isinstance(v, pa.Scalar) for v in values):
         # one small array of the distinct values, indexed per row
-        distinct = pa.concat_arrays([pa.repeat(_cast_scalar(v, out_type), 1) for v in values])
+        distinct = pa.concat_arrays([pa.repeat(as_type(v, out_type), 1) for v in values])
         branch = pa.concat_arrays([pa.repeat(pa.scalar(i, pa.int32()), n)
                                    for i, n in enumerate(sizes)])
         return pc.take(distinct, pc.take(branch, inverse))
@@ -103,10 +100,6 @@ def merge_branches(length: int, parts: list, out_type: pa.DataType):
 
 
 _INT32_ROWS = 2**31 - 1  # a domain up to this many rows is indexed with int32
-
-
-def _cast_scalar(value: pa.Scalar, out_type: pa.DataType) -> pa.Scalar:
-    return value if value.type == out_type else value.cast(out_type)
 
 
 def spread(values, positions: pa.Array, length: int):
@@ -240,8 +233,7 @@ def merge_parts(domain: int, parts, out_type: pa.DataType):
                             out_type.value_type)
         return encoded_as_arrow_does(dense, out_type)
     if len(parts) == 1 and parts[0][0].is_all:
-        value = parts[0][1]
-        return value if value.type == out_type else value.cast(out_type)
+        return as_type(parts[0][1], out_type)
     if placeable(out_type):
         return write_parts(domain, parts, out_type)
     full = [p for p in parts if p[2] and not isinstance(p[1], pa.Scalar)]

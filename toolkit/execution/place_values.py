@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from .value_type import as_type
+
 __all__ = ["placeable", "write_parts"]
 
 _WIDTHS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -41,7 +43,7 @@ def write_parts(domain: int, parts: list, out_type: pa.DataType) -> pa.Array:
     as soon as they are written.
     """
     given = parts
-    parts = [(rows, _as_type(value, out_type), full) for rows, value, full in given
+    parts = [(rows, as_type(value, out_type), full) for rows, value, full in given
              if rows.count]
     given.clear()
     width = out_type.bit_width // 8
@@ -94,10 +96,6 @@ def write_parts(domain: int, parts: list, out_type: pa.DataType) -> pa.Array:
     if valid is not None and not valid.all():
         bitmap = pa.py_buffer(np.packbits(valid, bitorder="little"))
     return pa.Array.from_buffers(out_type, domain, [bitmap, buffer])
-
-
-def _as_type(value, out_type: pa.DataType):
-    return value if value.type == out_type else value.cast(out_type)
 
 
 def _validity(array: pa.Array) -> np.ndarray:

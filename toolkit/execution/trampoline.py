@@ -3,8 +3,8 @@
 No Python recursion: a 10,000-deep `a + 1 + 1 + ...` is a stack of 10,000
 frames in a list. Two kinds of frame: an ordinary call collects its argument
 values left to right and then runs its kernel on them (compact in, compact
-out: no scatter); a lazy special form is a generator (`special_forms.py`) that
-asks for children under selections of its choosing. Leaves never get a frame.
+out: no scatter); a lazy special form is a generator (`forms/`) that asks for
+children under selections of its choosing (`forms.requests.ChildRequest`). Leaves never get a frame.
 
 Positions are only tracked when observing (as rows of a parent table, see
 `tree_positions.py`); an error rebuilds its path from the frames on the stack.
@@ -18,8 +18,8 @@ import pyarrow.compute as pc
 from ..errors import ExprscopeError, KernelError, UnboundError
 from ..functions.function import FunctionKind
 from .batch_context import TOP, BatchContext, RunAs, now
+from .forms import FORMS, BranchRun, runs_eagerly
 from .kernel_errors import ROW_ERRORS, first_failing_position, kernel_error
-from .special_forms import FORMS, runs_eagerly
 
 __all__ = ["run_tree"]
 
@@ -110,10 +110,9 @@ def run_tree(ctx: BatchContext, root, sel=None):
             raise kernel_error(exc, frame.node, _path_of(stack), None) from exc
         if observing:
             frame.elapsed += now() - t0
-        child, rel, child_sel, child_mask = request[:4]
-        run = child_run(frame.run, request[4] if len(request) > 4 else None) \
-            if observing else None
-        value = _start(ctx, stack, child, rel, child_sel, child_mask, frame.path, run)
+        run = child_run(frame.run, request.run) if observing else None
+        value = _start(ctx, stack, request.child, request.rel, request.sel, request.mask,
+                       frame.path, run)
 
 
 def _start(ctx, stack, node, rel, sel, mask, parent_pos, run):
@@ -124,7 +123,7 @@ def _start(ctx, stack, node, rel, sel, mask, parent_pos, run):
     kind = node.kind
     if kind == "literal":
         if ctx.observing:
-            ctx.record(ctx.position(parent_pos, rel), node, ctx.size(sel), node.type, 0.0, 0, run)
+            ctx.record_literal(ctx.position(parent_pos, rel), node, ctx.size(sel), run)
         return node.value
     if kind == "field":
         if not ctx.observing:
@@ -189,12 +188,12 @@ def _path_of(stack) -> tuple:
     return path
 
 
-def child_run(parent: RunAs, use) -> RunAs:
-    """How a form's child runs: `use` is None (on the form's rows, as the form runs) or
-    (rows of the form's domain the value is used for, how, why, compact)."""
-    if use is None:
+def child_run(parent: RunAs, branch: BranchRun | None) -> RunAs:
+    """How a form's child runs: as the form itself (`branch` None), or as `branch` says
+    (the rows of the form's domain its value is used for, how and why)."""
+    if branch is None:
         return parent
-    rows, how, why, compact = use
+    rows, how, why, compact = branch.rows, branch.how, branch.why, branch.compact
     if rows is None or rows.is_all:
         return RunAs(parent.used, how or parent.how, why if how else parent.why)
     if compact:  # the child's domain is `rows`: which of them the form's parent uses

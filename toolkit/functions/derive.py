@@ -20,6 +20,7 @@ import pyarrow.types as pat
 
 from ..errors import BindError, RegistryError
 from ..support.bounded_cache import ObjectCache
+from .endless_calls import ENDLESS_NAMES, guarded_execute, refuse_endless
 from .function import Arity, Function, InputType, Kernel, NullHandling, OutputType
 from .init_checks import requires_options
 from .registry import define, has_function, register_later
@@ -232,6 +233,12 @@ def probe_types(function, kernel, types, options) -> None:
     _CHECKED.put(options, True, tag)
 
 
+def _refusing_endless(function, kernel, types, options) -> None:
+    """`probe_types`, after refusing options with which the kernel would never finish."""
+    refuse_endless(function.name, options)
+    probe_types(function, kernel, types, options)
+
+
 def define_family(family: Family, names: Sequence[str]) -> list[str]:
     """Register each of `names` pyarrow has and exprscope lacks; the names registered.
 
@@ -263,10 +270,14 @@ def _define_from_pyarrow(family: Family, name: str) -> Function:
     arity = Arity(pyfn.arity, pyfn.arity) if pyfn.arity is not Ellipsis else Arity(1, None)
     summary = doc.summary.rstrip(".") + "."
     extra = {"execute": family.execute} if family.execute is not None else {}
+    init = probe_types
+    if name in ENDLESS_NAMES:  # options that make Arrow's kernel loop: refused, bound or run
+        extra["execute"] = guarded_execute
+        init = _refusing_endless
     return define(name, kernels, summary, arity=arity, null_handling=family.null_handling(name),
                   options_class=options_class, default_options=default, **extra,
                   options_required=doc.options_required, dispatch_best=family.dispatch_best,
-                  can_fail=any(k.can_fail for k in kernels), init=probe_types,
+                  can_fail=any(k.can_fail for k in kernels), init=init,
                   family=family.name, description=doc.description)
 
 

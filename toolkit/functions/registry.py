@@ -78,11 +78,17 @@ def get_function(name: str) -> Function:
         return _FUNCTIONS[_ALIASES[name]]
     if not isinstance(name, str):
         raise UnknownFunctionError(repr(name))
-    candidates = list(_FUNCTIONS) + list(_ALIASES) + list(_PENDING)
-    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+    raise UnknownFunctionError(name, near_names(name))
+
+
+def near_names(name: str, others=()) -> list[str]:
+    """Up to three registered names (or `others`) close to `name`, closest first."""
+    candidates = list(dict.fromkeys([*_FUNCTIONS, *_ALIASES, *_PENDING, *others]))
+    same_letters = [c for c in candidates if c.lower() == name.lower()]  # ADD -> add
+    close = same_letters + difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
     if not close:  # a prefix or substring helps with e.g. "upper" -> utf8_upper
-        close = [c for c in sorted(candidates) if name and (name in c or c in name)][:3]
-    raise UnknownFunctionError(name, close)
+        close = [c for c in sorted(candidates) if name and (name in c or c in name)]
+    return list(dict.fromkeys(close))[:3]
 
 
 def function_names() -> list[str]:

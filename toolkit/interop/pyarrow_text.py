@@ -19,12 +19,13 @@ under it.
 from __future__ import annotations
 
 import ast
+import difflib
 import operator
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import ParseError
+from ..errors import ParseError, UnknownFunctionNameError
 
 __all__ = ["MAX_PYARROW_NESTING", "MAX_PYARROW_TEXT", "parse_pyarrow"]
 
@@ -269,9 +270,19 @@ class _Reader:
                 return getattr(target, func.attr)(*args, **kwargs)
             except (TypeError, ValueError, OverflowError, pa.ArrowException) as err:
                 self.fail(node, f"pyarrow refused .{func.attr}(): {err}")
+        if isinstance(func, ast.Attribute) and _compute_module(func.value):
+            self.unknown_function(func)
         self.fail(node, "only pc.field, pc.scalar (or ds.field), compute functions "
                         "(pc.if_else, ...) and the methods " + ", ".join(_METHODS)
                         + " can be called")
+
+    def unknown_function(self, func: ast.Attribute):
+        """`pc.divde(...)`: no such compute function; a caret under the name, the near ones."""
+        name = func.attr
+        end = _position(self.text, getattr(func, "end_lineno", func.lineno),
+                        getattr(func, "end_col_offset", func.col_offset))
+        near = difflib.get_close_matches(name, sorted(_compute_functions()), n=3, cutoff=0.6)
+        raise UnknownFunctionNameError(name, near, self.text, max(0, end - len(name)), len(name))
 
     def compute_call(self, node: ast.Call, name: str) -> pc.Expression:
         """`pc.name(...)` as pyarrow builds it from expressions: a call in the tree."""

@@ -24,7 +24,7 @@ from ..errors import BuildError, PyarrowConversionError, UsageError
 from ..support import late
 from ..support.visible_text import visible, visible_lines
 from .field_ref import FieldPath, FieldRef
-from .options import field_names, options_equal, options_to_string
+from .options import field_names, options_equal, options_short_text, options_to_string
 from .pyarrow import tokens as pyarrow_tokens
 from .scalar_values import python_value
 
@@ -150,13 +150,15 @@ class Expression:
         )
 
     # -- text --------------------------------------------------------------------
-    def to_string(self, shown: bool = False) -> str:
+    def to_string(self, shown: bool = False, short: bool = False) -> str:
         """Arrow's ToString format, e.g. `(add(a, 1) > 3)`.
 
         `shown=True` (what `str()` and `repr()` print): every name, literal and
         option spelled through `visible`, so a name with a newline or a zero-width
         space in it never prints like another; only the line breaks Arrow itself
-        puts into a value set stay.
+        puts into a value set stay. `short=True`: options only where they differ
+        from Arrow's defaults, on one line (`cast(a, {to_type=double})`), for text
+        a person reads in a plan; never for text a program reads back.
 
         Streamed: each node gives a template of text pieces and argument slots,
         expanded with an explicit stack and joined once, so a 10,000-deep chain
@@ -172,7 +174,8 @@ class Expression:
                             else visible(item))
                 out.append(item)
                 continue
-            template = item._template()
+            template = item._short_template() if short and item.is_call \
+                else item._template()
             args = item.args
             for piece in reversed(template):
                 stack.append(args[piece] if isinstance(piece, int) else piece)
@@ -511,6 +514,14 @@ class Call(Expression):
         if self.options is not None:
             pieces.append(_ArrowLayout((", " if n else "") + options_to_string(self.options)))
         return pieces + [")"]
+
+    def _short_template(self) -> list:
+        """`_template` with the options as `options_short_text` writes them."""
+        pieces = self._template()
+        if self.options is None or pieces[-1] != ")" or not isinstance(pieces[-2], _ArrowLayout):
+            return pieces
+        short = options_short_text(self.options)
+        return pieces[:-2] + ([(", " if self._args else "") + short] if short else []) + [")"]
 
 
 def _rebuild_call(name, args, options, function, kernel, call_type) -> Call:

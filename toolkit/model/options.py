@@ -17,7 +17,8 @@ import pyarrow.compute as pc
 from ..support.bounded_cache import ObjectCache
 
 __all__ = ["option_values", "option_scalars", "options_to_string", "cast_target", "value_set",
-           "field_names", "field_name_at", "options_equal", "options_changed_text"]
+           "field_names", "field_name_at", "options_equal", "options_changed_text",
+           "options_short_text"]
 
 
 def _fingerprint(options: pc.FunctionOptions) -> bytes:
@@ -157,3 +158,46 @@ def options_changed_text(options: pc.FunctionOptions) -> str:
     shown = [piece for piece, key in zip(pieces, mine)
              if key in required or not mine[key].equals(theirs[key])]
     return "{" + ", ".join(shown) + "}"
+
+
+_SHOWN_VALUES = 6  # values of a set printed on one line before "… N more"
+
+
+def options_short_text(options: pc.FunctionOptions) -> str:
+    """Options on one line as a person reads them, empty when all are Arrow's defaults.
+
+    Only what differs from the defaults (`{pattern="a%"}`, not `ignore_case=false`);
+    a cast's target and the flags it turns on (`{to_type=double}`), never its seven
+    fields; a value set as its first values (`{value_set=[1, 12]}`). Arrow's full
+    text, `options_to_string`, is what exports and `Expression.to_string` write.
+    """
+    try:
+        if isinstance(options, pc.CastOptions):
+            values = option_values(options)
+            flags = [f"{key}=true" for key, on in values.items() if key != "to_type" and on]
+            return "{" + ", ".join([f"to_type={cast_target(options)}", *flags]) + "}"
+        if isinstance(options, pc.SetLookupOptions):
+            return _value_set_short(options)
+        text = options_changed_text(options)
+    except (TypeError, ValueError, KeyError, pa.ArrowException):
+        return options_to_string(options)
+    return "" if text == "{}" else text
+
+
+def _value_set_short(options: pc.SetLookupOptions) -> str:
+    values = value_set(options)
+    shown = [_value_short(values[i]) for i in range(min(_SHOWN_VALUES, len(values)))]
+    if len(values) > _SHOWN_VALUES:
+        shown.append(f"… {len(values) - _SHOWN_VALUES:,} more")
+    matching = option_values(options).get("null_matching_behavior")
+    matching_text = "" if matching in (None, 0) else \
+        f", null_matching_behavior={options_to_string(options).rsplit('=', 1)[-1][:-1]}"
+    return "{value_set=[" + ", ".join(shown) + "]" + matching_text + "}"
+
+
+def _value_short(scalar: pa.Scalar) -> str:
+    if not scalar.is_valid:
+        return "null"
+    if pa.types.is_string(scalar.type) or pa.types.is_large_string(scalar.type):
+        return '"' + scalar.as_py().replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(scalar)

@@ -12,7 +12,8 @@ Two differences from Arrow, on purpose. `x and x` is kept when x calls an impure
 function (two coin tosses are not one). And a call that fails when evaluated on its
 literals (`1 / 0`, a cast that overflows) is left as it is instead of failing the
 pass. Evaluation then reports the error with its row, and only if a row needs the
-value: inside a lazy `if_else` branch that no row takes, it never runs.
+value: inside a lazy `if_else` branch that no row takes, it never runs. A value
+larger than folding's budget (`fold_budget.py`) is left to evaluation too.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..functions import FunctionKind, NullHandling
 from ..functions.facts import is_pure
 from ..model.expression import Call, Expression, Literal
 from ..rewrite import Transformed
+from .fold_budget import affordable, fits_budget
 from .framework import optimization_pass, require_bound, sweep_post
 
 __all__ = ["evaluate_literal_call", "fold_constants", "literal_text"]
@@ -104,6 +106,8 @@ def evaluate_literal_call(call: Call) -> pa.Scalar | None:
                 return None  # an array literal is not a constant row
             value = value[0]
         values.append(value)
+    if not affordable(call.name, values, call.options):
+        return None  # a value too large for a literal: evaluation computes it if a row needs it
     try:
         out = call.function(values, call.options, call.kernel)
     except (pa.ArrowException, ArithmeticError, ValueError, TypeError):
@@ -114,7 +118,7 @@ def evaluate_literal_call(call: Call) -> pa.Scalar | None:
         if len(out) != 1:
             return None
         out = out[0]
-    if not isinstance(out, pa.Scalar):
+    if not isinstance(out, pa.Scalar) or not fits_budget(out):
         return None
     if call.type is not None and out.type != call.type:
         try:

@@ -30,8 +30,8 @@ class AggregateExpr:
     arg: Expression | None
     name: str
 
-    def to_string(self) -> str:
-        inner = "*" if self.arg is None else self.arg.to_string()
+    def to_string(self, short: bool = False) -> str:
+        inner = "*" if self.arg is None else self.arg.to_string(short=short)
         return f"{self.func}({inner})"
 
     def equals(self, other: AggregateExpr) -> bool:

@@ -27,7 +27,7 @@ from .frozen import FrozenNode
 from .invariants import UNIQUE_NAMES, report
 from .logical_field import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
-from .plan_text import plan_text
+from .plan_text import expression_text, plan_text
 from .sources import Source, as_source
 
 __all__ = [
@@ -74,7 +74,7 @@ def _exprs_equal(a: Sequence[Expression], b: Sequence[Expression]) -> bool:
 
 
 def _aliased(expr: Expression, name: str) -> str:
-    text = expr.to_string()
+    text = expression_text(expr)
     natural = output_name(expr)
     if natural == name or (expr.is_field and text.endswith("." + name)):
         return text
@@ -209,6 +209,16 @@ class LogicalPlan(FrozenNode):
         tables named by relation; `plan.from_substrait` reads it back."""
         return late.operation("plan_to_substrait")(self)
 
+    def explain_row(self, relation: str, row):
+        """Where row `row` (a number or a predicate) of source `relation` goes in this plan,
+        operator by operator, and why it is kept or dropped (a RowJourney)."""
+        return late.operation("explain_plan_row")(self, relation, row)
+
+    def why_not(self, predicate):
+        """The source rows compatible with `predicate` (expected in the output), each with
+        its journey: which operator dropped each and why."""
+        return late.operation("why_not")(self, predicate)
+
     def __str__(self) -> str:
         return plan_text(self)
 
@@ -310,7 +320,7 @@ class Filter(LogicalPlan):
         self.schema = input.schema  # a filter creates no schema
 
     def label(self) -> str:
-        return f"Filter: {self.predicate}"
+        return f"Filter: {expression_text(self.predicate)}"
 
     def expressions(self):
         return [self.predicate]
@@ -351,7 +361,7 @@ class Aggregate(LogicalPlan):
 
     def label(self) -> str:
         groups = ", ".join(_aliased(e, n) for e, n in zip(self.group_exprs, self.group_names))
-        aggs = ", ".join(f"{a.to_string()} AS {a.name}" for a in self.aggregates)
+        aggs = ", ".join(f"{a.to_string(short=True)} AS {a.name}" for a in self.aggregates)
         return f"Aggregate: groupBy=[{groups}], aggr=[{aggs}]"
 
     def expressions(self):
@@ -426,7 +436,7 @@ class SortKey:
     nulls_first: bool = False
 
     def to_string(self) -> str:
-        return (f"{self.expr} {'ASC' if self.ascending else 'DESC'} "
+        return (f"{expression_text(self.expr)} {'ASC' if self.ascending else 'DESC'} "
                 f"NULLS {'FIRST' if self.nulls_first else 'LAST'}")
 
 

@@ -36,7 +36,7 @@ from .invariants import (
     runs,
 )
 from .physical_expr import evaluate_expression
-from .plan_text import fields_text, plan_text
+from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
 from .tree import depth
@@ -234,7 +234,7 @@ class ProjectionExec(PhysicalPlan):
 
     def label(self) -> str:
         return "ProjectionExec: expr=[" + ", ".join(
-            f"{e} as {n}" for e, n in zip(self.exprs, self.names)) + "]"
+            f"{expression_text(e)} as {n}" for e, n in zip(self.exprs, self.names)) + "]"
 
     def with_new_children(self, children):
         node = ProjectionExec(children[0], self.exprs, self.names, self.nullables,
@@ -263,7 +263,7 @@ class FilterExec(PhysicalPlan):
         self.schema = input.schema
 
     def label(self) -> str:
-        return f"FilterExec: {self.predicate}"
+        return f"FilterExec: {expression_text(self.predicate)}"
 
     def with_new_children(self, children):
         node = FilterExec(children[0], self.predicate, self.nullable, self.input_names)
@@ -304,8 +304,9 @@ class HashAggregateExec(PhysicalPlan):
         self.schema = schema
 
     def label(self) -> str:
-        groups = ", ".join(str(e) for e in self.group_exprs)
-        aggs = ", ".join(f"{a.func}({'*' if a.arg is None else a.arg}) as {f.name}"
+        groups = ", ".join(expression_text(e) for e in self.group_exprs)
+        aggs = ", ".join(f"{a.func}({'*' if a.arg is None else expression_text(a.arg)}) "
+                         f"as {f.name}"
                          for a, f in zip(self.aggregates, list(self.schema)[len(self.group_exprs):]))
         return f"HashAggregateExec: gby=[{groups}], aggr=[{aggs}]"
 
@@ -459,7 +460,7 @@ class SortExec(PhysicalPlan):
 
     def label(self) -> str:
         return "SortExec: expr=[" + ", ".join(
-            f"{e} {'ASC' if asc else 'DESC'} NULLS {'FIRST' if nf else 'LAST'}"
+            f"{expression_text(e)} {'ASC' if asc else 'DESC'} NULLS {'FIRST' if nf else 'LAST'}"
             for e, asc, nf in self.keys) + "]"
 
     def with_new_children(self, children):

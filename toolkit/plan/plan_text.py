@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from ..support.visible_text import visible
 
-__all__ = ["INDENT_CAP", "fields_text", "plan_text"]
+__all__ = ["INDENT_CAP", "expression_text", "fields_text", "plan_text"]
 
 INDENT_CAP = 24  # levels of indentation; deeper nodes say their depth instead
 
@@ -34,6 +34,12 @@ def plan_text(plan, show_schema: bool = False, indent: str = "  ") -> str:
             lines.append(f"{lead}{indent}schema: {visible(_schema_text(node.schema))}")
         stack.extend((child, depth + 1) for child in reversed(node.children))
     return "\n".join(lines)
+
+
+def expression_text(expr) -> str:
+    """An expression in a plan's line: Arrow's text with only the options that differ
+    from the defaults, so a cast does not spell out its seven fields in every stage."""
+    return expr.to_string(short=True)
 
 
 def fields_text(schema: pa.Schema) -> str:

@@ -10,6 +10,6 @@ from .html_report import write_report
 from .svg import DotNotFound, to_svg
 from .text import to_text
 
-__all__ = ["to_dot", "to_svg", "to_text", "write_report", "DotNotFound"]
+__all__ = ["DotNotFound", "to_dot", "to_svg", "to_text", "write_report"]
 
 _install_display()

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import singledispatch
+from typing import TYPE_CHECKING, NamedTuple
 
 import pyarrow.compute as pc
 
 from ..errors import UsageError
+from ..explain import RowJourney, RowStories, RowStory, WhyNot
 from ..model.expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..support import late
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
 from ..tracing.plan_shape import (
     changed_positions,
     is_plan,
@@ -30,6 +33,7 @@ from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
 from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
+from .catalyst_dot import catalyst_dot, catalyst_step_dot
 from .dot_style import (
     ERROR_STYLE,
     FONT,
@@ -53,15 +57,22 @@ from .labels import (
     node_title,
     path_text,
     rows_lines,
+    shorten,
+    time_text,
     type_text,
+    visible,
+    wall_text,
 )
+from .row_journey import draw_journey, draw_why_not
+from .row_story_dot import draw_stories, draw_story
 from .selection_strip import strip_of
 from .tree_diff import diff_pass
 from .wide_nodes import (
     CHAIN_SHOWN,
+    TreeWindow,
     chain_length,
     fold_noun,
-    parse_focus_text,
+    fold_range_text,
     shown_args,
     span_text,
 )
@@ -71,11 +82,12 @@ if TYPE_CHECKING:
 
 graphviz_package = late.module("graphviz")
 
-__all__ = ["to_dot", "MAX_NODES"]
+__all__ = ["MAX_NODES", "to_dot"]
 
 MAX_NODES = 300
 TOOLTIP_CHARS = 400  # a node's tooltip: its whole subtree as text, up to this many characters
 MAX_TRACE_STEPS = 24  # a trace's overview draws at most this many steps
+EDGE_CELLS = 32  # cells of a branch strip on an edge: a picture of a few forms fits a cell
 
 
 def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | None = None
@@ -95,49 +107,6 @@ def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | None = Non
     return g
 
 
-@dataclass(frozen=True)
-class TreeWindow:
-    """The part of a tree a picture draws: the subtree at `focus`, `depth` levels deep."""
-
-    focus: tuple = ()
-    depth: int | None = None  # None: every level
-    span: tuple[int, int] | None = None  # the focus node's arguments drawn, first and last
-
-    @classmethod
-    def of(cls, focus=(), depth: int | None = None) -> TreeWindow:
-        span = None
-        if isinstance(focus, str):
-            focus, span = parse_focus_text(focus)
-        elif focus and isinstance(focus[-1], range):  # (0, range(5, 249)): arguments 5-248
-            span = (focus[-1].start, focus[-1].stop - 1)
-            focus = focus[:-1]
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                  or depth < 1):
-            raise UsageError(f"depth must be a whole number of levels, 1 or more; got {depth!r}")
-        return cls(tuple(int(i) for i in focus), depth, span)
-
-    def start(self, root: Expression) -> Expression:
-        """The node at `focus`, or an error naming the first step that does not exist."""
-        node = root
-        for k, i in enumerate(self.focus):
-            if not 0 <= i < len(node.args):
-                where = path_text(self.focus[:k])
-                raise UsageError(
-                    f"no subtree at {path_text(self.focus)}: the node at {where} "
-                    f"({node_title(node)}) has {len(node.args)} argument"
-                    f"{'' if len(node.args) == 1 else 's'}, numbered from 0")
-            node = node.args[i]
-        if self.span is not None and not 0 <= self.span[0] <= self.span[1] < len(node.args):
-            raise UsageError(
-                f"no arguments {span_text(self.focus, *self.span)}: the node at "
-                f"{path_text(self.focus)} ({node_title(node)}) has {len(node.args)} "
-                "arguments, numbered from 0")
-        return node
-
-    def folds(self, path: tuple) -> bool:
-        return self.depth is not None and len(path) - len(self.focus) > self.depth
-
-
 # -- dispatch ---------------------------------------------------------------------
 def _graph(name: str) -> graphviz.Digraph:
     g = graphviz_package.Digraph(name=name)
@@ -149,26 +118,83 @@ def _graph(name: str) -> graphviz.Digraph:
 
 
 def _draw(g, obj, prefix: str, max_nodes: int, window: TreeWindow = TreeWindow()) -> None:
-    if isinstance(obj, pc.Expression):  # the user's own pyarrow expression
-        obj = from_pyarrow(obj)
-    if isinstance(obj, Trace):
-        _draw_trace(g, obj, prefix, max_nodes)
-    elif isinstance(obj, PassEvent):
-        _draw_pass(g, obj, prefix, max_nodes, window)
-    elif isinstance(obj, EvalEvent):
-        _draw_eval(g, obj, prefix, max_nodes, window)
-    elif isinstance(obj, InvariantCheck):
-        _draw_invariant(g, obj, prefix)
-    elif isinstance(obj, PlanRuleEvent):
-        _draw_plan_rule(g, obj, prefix)
-    elif isinstance(obj, Expression):
-        shown = _draw_tree(g, obj, prefix, max_nodes, _Look(), window)
-        _caption(g, _window_lines(window), shown)
-    elif is_plan(obj):
-        _draw_plan(g, obj, prefix, {})
-    else:
-        raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
-                        "Trace, one of its steps, or a plan")
+    _drawing(obj, g, prefix, max_nodes, window)
+
+
+@singledispatch
+def _drawing(obj, g, prefix: str, max_nodes: int, window: TreeWindow) -> None:
+    """Draw `obj` into `g`: one registered function per kind of thing drawn; a plan is
+    any object that looks like one (live or loaded from a trace)."""
+    if not is_plan(obj):
+        raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, "
+                         "a Trace, one of its steps, or a plan")
+    _draw_plan(g, obj, prefix, {})
+
+
+@_drawing.register
+def _(obj: pc.Expression, g, prefix, max_nodes, window) -> None:  # the user's own pyarrow one
+    _drawing(from_pyarrow(obj), g, prefix, max_nodes, window)
+
+
+@_drawing.register
+def _(obj: Trace, g, prefix, max_nodes, window) -> None:
+    _draw_trace(g, obj, prefix, max_nodes)
+
+
+@_drawing.register
+def _(obj: RowStory, g, prefix, max_nodes, window) -> None:
+    draw_story(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: RowStories, g, prefix, max_nodes, window) -> None:
+    draw_stories(g, obj, graphviz_package)
+
+
+@_drawing.register
+def _(obj: RowJourney, g, prefix, max_nodes, window) -> None:
+    draw_journey(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: WhyNot, g, prefix, max_nodes, window) -> None:
+    draw_why_not(g, obj, graphviz_package)
+
+
+@_drawing.register
+def _(obj: PassEvent, g, prefix, max_nodes, window) -> None:
+    _draw_pass(g, obj, prefix, max_nodes, window)
+
+
+@_drawing.register
+def _(obj: EvalEvent, g, prefix, max_nodes, window) -> None:
+    _draw_eval(g, obj, prefix, max_nodes, window)
+
+
+@_drawing.register
+def _(obj: InvariantCheck, g, prefix, max_nodes, window) -> None:
+    _draw_invariant(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: PlanRuleEvent, g, prefix, max_nodes, window) -> None:
+    _draw_plan_rule(g, obj, prefix)
+
+
+@_drawing.register
+def _(obj: CatalystSteps, g, prefix, max_nodes, window) -> None:
+    g.body.extend(catalyst_dot(obj).body)
+
+
+@_drawing.register
+def _(obj: CatalystStep, g, prefix, max_nodes, window) -> None:
+    g.body.extend(catalyst_step_dot(obj).body)
+
+
+@_drawing.register
+def _(obj: Expression, g, prefix, max_nodes, window) -> None:
+    shown = _draw_tree(g, obj, prefix, max_nodes, _Look(), window)
+    _caption(g, _window_lines(window), shown)
 
 
 def _interesting(step) -> bool:
@@ -208,17 +234,42 @@ def _small(text: str, color: str = "#4b5563", limit: int | None = 60) -> str:
     return f'<FONT POINT-SIZE="9" COLOR="{color}">{dot_text(text, limit)}</FONT>'
 
 
+ROW_CHARS = 36  # a label's small row wraps at words past this many characters ...
+ROW_LINES = 3  # ... onto at most this many lines: a box stays narrow, no word is cut
+
+
+def label_lines(text: str, width: int = ROW_CHARS, lines: int = ROW_LINES) -> list[str]:
+    """`text` wrapped at spaces into at most `lines` lines of about `width` characters;
+    what does not fit ends the last line at a word, with `…`. A word longer than a line
+    (a long name) is cut only when it alone is wider than twice the width."""
+    words = text.split(" ")
+    out: list[str] = []
+    for word in words:
+        if out and len(out[-1]) + 1 + len(word) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    out = [shorten(line, 2 * width) for line in out]
+    if len(out) > lines:
+        last = out[lines - 1]
+        out = out[:lines - 1] + [last if len(last) < width else last.rsplit(" ", 1)[0]]
+        out[-1] += " …"
+    return out
+
+
 def _table(title: str, rows: list[str], raw_rows: list[str] = ()) -> str:
-    """An HTML-like label: the title in bold, then small rows (escaped), then raw cells."""
+    """An HTML-like label: the title in bold, then small rows (escaped, wrapped at words
+    so a box stays narrow), then raw cells."""
     cells = [f"<TR><TD><B>{dot_text(title)}</B></TD></TR>"]
-    cells += [f"<TR><TD>{_small(r)}</TD></TR>" for r in rows]
+    cells += [f"<TR><TD>{_small(line, limit=None)}</TD></TR>" for r in rows
+              for line in label_lines(visible(str(r)))]
     cells += [f"<TR><TD>{r}</TD></TR>" for r in raw_rows]
     return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
             + "".join(cells) + "</TABLE>>")
 
 
-def _caption(g, lines: list[str], shown: tuple[int, int, int]) -> None:
-    drawn, total, summarized = shown
+def _caption(g, lines: list[str], shown: DrawnTree) -> None:
+    drawn, total, summarized = shown.drawn, shown.total, shown.summarized
     if summarized:
         lines = lines + [f"showing {drawn:,} of {total:,} nodes; deeper levels are summarized"]
     elif drawn < total:
@@ -252,9 +303,7 @@ class _Look:
         if detail:
             rows.append(detail)
         t = type_text(node)
-        if t and not node.is_literal:
-            rows.append(t)
-        elif node.is_literal:
+        if t and not node.is_literal or node.is_literal:
             rows.append(t)
         return rows
 
@@ -298,7 +347,7 @@ def _sizes(root: Expression) -> dict[int, int]:
 
 def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                window: TreeWindow = TreeWindow()):
-    """Draw breadth-first up to `max_nodes`; returns (drawn, total, summarized), fills `look.ids`.
+    """Draw breadth-first up to `max_nodes`; returns what it drew (`DrawnTree`).
 
     Only the window's subtree is drawn; what lies below its depth is folded, and so
     are the middle arguments of a wide node and the rest of a long and/or chain
@@ -308,8 +357,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
     sizes = _sizes(start)
     total = sizes[id(start)]
     ids: dict[tuple, str] = {}
-    look.ids = ids
-    look.node_ids = {}  # id(expression node) -> its first drawing
+    node_ids: dict[int, str] = {}  # id(expression node) -> its first drawing
     queue = deque([(window.focus, start, None, window.span)])
     cut: dict[tuple, list] = {}
     folded: list[tuple] = []
@@ -337,7 +385,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
         chain_links[path] = links
         nid = f"{prefix}n{len(ids)}"
         ids[path] = nid
-        look.node_ids.setdefault(id(node), nid)
+        node_ids.setdefault(id(node), nid)
         kind = node_kind(node)
         g.node(nid, label=_table(node_title(node), look.rows(path, node),
                                  look.raw_rows(path, node)),
@@ -365,7 +413,18 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                             "fold (depth) to see them"))
         g.edge(ids[parent_path], sid, style="dashed", color="#9ca3af",
                tooltip=_tip(f"{hidden:,} more nodes, summarized"))
-    return len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes)
+    return DrawnTree(len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes),
+                     ids, node_ids)
+
+
+class DrawnTree(NamedTuple):
+    """What `_draw_tree` drew: how many nodes of how many, and where each one is."""
+
+    drawn: int
+    total: int
+    summarized: int  # nodes past the budget, counted in summary boxes
+    ids: dict  # path -> graphviz node id
+    node_ids: dict  # id(expression node) -> the graphviz id of its first drawing
 
 
 @dataclass(frozen=True)
@@ -408,9 +467,7 @@ def _draw_folded_span(g, fid: str, parent_id: str, node, parent, path: tuple, fo
     rows = look.fold_rows(node, path, fold.indices)
     if rows is not None:
         title += f": {rows:,} rows"
-    first, last = arg_role(node, fold.first), arg_role(node, fold.last)
-    which = (f"{first} – {last}" if first and last and not first.isdigit()
-             else f"arguments {fold.first}–{fold.last}")
+    which = fold_range_text(node, parent, fold.first, fold.last)
     lines = [f"{which} · {size:,} nodes",
              f"open: subtree {span_text(path, fold.first, fold.last)}"]
     _fold_box(g, fid, title, lines,
@@ -474,12 +531,12 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
                                  ["removed"]),
                tooltip=_tip("removed: " + bounded_text(gone, TOOLTIP_CHARS, short=True)),
                **_style(node_kind(gone), "removed"))
-        anchor = look.node_ids.get(key)
+        anchor = shown.node_ids.get(key)
         if anchor is not None:
             g.edge(anchor, gid, style="dashed", color=removed_style, arrowhead="none",
                    tooltip=_tip("removed by the rewrite of this node"))
     for i, (key, calls) in enumerate(diff.removed_above.items()):
-        anchor = look.node_ids.get(key)
+        anchor = shown.node_ids.get(key)
         if anchor is None or not calls:
             continue
         chain = " ▸ ".join(node_title(c) for c in calls[:6])
@@ -537,9 +594,13 @@ def _legend_node(g, prefix: str, entries: list[tuple[str, str]]) -> None:
              'CELLSPACING="3" CELLPADDING="1">'
              f'<TR><TD COLSPAN="2" ALIGN="LEFT">{_small("legend", "#4b5563", None)}</TD></TR>'
              f"{rows}</TABLE>>")
-    g.node(f"{prefix}legend", label=label, shape="plain",
-           tooltip="legend: what the colors, strips and words of this picture mean",
-           **{"class": "legend"})
+    # below the tree (the last rank), not beside its root: a legend there widens the
+    # picture by its own width, and a notebook's output is narrower than a tree's leaves
+    with g.subgraph(name=f"{prefix}legend_rank") as bottom:
+        bottom.attr(rank="sink")
+        bottom.node(f"{prefix}legend", label=label, shape="plain",
+                    tooltip="legend: what the colors, strips and words of this picture mean",
+                    **{"class": "legend"})
 
 
 # -- one evaluation ---------------------------------------------------------------
@@ -560,7 +621,7 @@ class _EvalLook(_Look):
     def strips(self, path) -> list:
         """[(branch name, strip)] of the branches that hand their rows to the node at `path`."""
         if path not in self._strips:
-            self._strips[path] = [(b.branch, strip_of(b.rows, b.total_rows))
+            self._strips[path] = [(b.branch, strip_of(b.rows, b.total_rows, EDGE_CELLS))
                                   for b in self.branches.get(path, ())]
         return self._strips[path]
 
@@ -595,7 +656,7 @@ class _EvalLook(_Look):
                 self.used.add("dense")
             rows.extend(lines)
             if stat.elapsed:
-                rows.append(f"{stat.elapsed * 1000:.2f} ms")
+                rows.append(time_text(stat))
         elif self._above_failure(path):
             rows.append("did not finish")
         elif conditions_ran(node, path, self.stats):
@@ -686,14 +747,15 @@ def _cells_html(colors: list[str], width: int) -> str:
 def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int,
                window: TreeWindow = TreeWindow()) -> None:
     root = event.expr
-    lines = [step_title(event), *_window_lines(window)]
+    title = step_title(event) + (f" · {wall_text(event)}" if event.elapsed else "")
+    lines = [title, *_window_lines(window)]
     facts = error_facts(event.error)
     if root is None:
         g.node(f"{prefix}n0", label=_table("evaluation", [lines[0]]), shape="note")
         return
     look = _EvalLook(event, root)
     shown = _draw_tree(g, root, prefix, max_nodes, look, window)
-    if facts is not None and (facts.path is None or tuple(facts.path) not in look.ids):
+    if facts is not None and (facts.path is None or tuple(facts.path) not in shown.ids):
         lines.append(facts.message)
     _caption(g, lines, shown)
     _eval_legend(g, prefix, look.used)

@@ -6,8 +6,17 @@ tests agree on what "changed" looks like.
 
 from __future__ import annotations
 
-__all__ = ["KIND_STYLE", "STATUS_STYLE", "STATUS_LEGEND", "ERROR_STYLE", "SKIPPED_STYLE", "SELECTED", "UNSELECTED",
-           "density_color", "FONT"]
+__all__ = [
+    "ERROR_STYLE",
+    "FONT",
+    "KIND_STYLE",
+    "SELECTED",
+    "SKIPPED_STYLE",
+    "STATUS_LEGEND",
+    "STATUS_STYLE",
+    "UNSELECTED",
+    "density_color",
+]
 
 FONT = "Helvetica"
 

@@ -24,12 +24,25 @@ from ..model.options import (
     options_to_string,
     value_set,
 )
+from ..rewrite.positions import TreePath
 from ..support.visible_text import visible as visible_characters
 
-__all__ = ["MAX_FORM_COLUMNS", "SPECIAL_FORMS", "parse_path_text", "path_text", "node_kind",
-           "readable",
-           "node_title", "node_detail", "type_text",
-           "visible", "dot_text", "html_text", "share_text", "shorten"]
+__all__ = [
+    "MAX_FORM_COLUMNS",
+    "SPECIAL_FORMS",
+    "dot_text",
+    "html_text",
+    "node_detail",
+    "node_kind",
+    "node_title",
+    "parse_path_text",
+    "path_text",
+    "readable",
+    "share_text",
+    "shorten",
+    "type_text",
+    "visible",
+]
 
 MAX_FORM_COLUMNS = 12  # branch columns in a table of rows (the outermost forms; the rest counted)
 SPECIAL_FORMS = frozenset({"if_else", "case_when", "coalesce", "choose", "and_kleene",
@@ -203,9 +216,11 @@ def arg_role(node: Expression, index: int) -> str | None:
             return "conditions"
         has_else = n > 1 and node.args[0].is_call and node.args[0].name == "make_struct" \
             and n == len(node.args[0].args) + 2
-        return "else" if has_else and index == n - 1 else f"then {index}"
+        # numbered as Arrow's ToString numbers the conditions ({0=..., 1=...}): then k
+        # is the value of condition k
+        return "else" if has_else and index == n - 1 else f"then {index - 1}"
     if name == "coalesce":
-        return f"arg {index + 1}"
+        return f"arg {index}"
     if name == "choose":
         return "index" if index == 0 else f"value {index - 1}"
     if name == "make_struct" and node.options is not None:
@@ -290,6 +305,32 @@ def rows_lines(stat, total: int, parent=None) -> list[str]:
     return [computed, f"{how}: {why}" if why else how]
 
 
+_VALUES = re.compile(r'-?\d[\d,.]*|"(?:[^"\\]|\\.)*"')
+
+
+def repeat_key(rule: str, reason: str) -> tuple[str, str]:
+    """Firings that are repeats of one another: the same rule for the same reason, the
+    values in it aside (`literals moved ... 2 multiply_checked operands` at every branch
+    of a 250-branch case_when). The report and the explorer list each group once."""
+    return rule, _VALUES.sub("…", reason)
+
+
+def time_text(stat) -> str:
+    """A node's time as a label says it: `12.34 ms` when it is wall time (the node ran on
+    one thread), `812.40 ms summed over 2 threads` when its morsels ran on several at
+    once: that sum may pass the evaluation's wall time, so it never passes for it."""
+    text = f"{stat.elapsed * 1000:,.2f} ms"
+    threads = getattr(stat, "threads", 1) or 1
+    return text if threads <= 1 else f"{text} summed over {threads:,} threads"
+
+
+def wall_text(event) -> str:
+    """An evaluation's wall time and the threads it ran on: `354.1 ms wall on 2 threads`."""
+    threads = getattr(event, "threads", 1) or 1
+    on = f" on {threads:,} threads" if threads > 1 else ""
+    return f"{event.elapsed * 1000:,.1f} ms wall{on}"
+
+
 CONDITIONS_RAN = "ran one condition at a time"
 
 
@@ -321,14 +362,18 @@ def share_text(part: float, total: float, digits: int = 1) -> str:
     return text
 
 
-def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:
+def path_text(path, sep: str = "/", limit: int = 12) -> str:
     """A path for people: `1/0/2`; past `limit` steps, runs written `1*400` (depth given).
 
     Chains (the usual deep tree) stay short and can be typed back (see
-    `parse_path_text`); a long path without runs keeps its ends around `…`.
+    `parse_path_text`); a long path without runs keeps its ends around `…`. A
+    `TreePath` is printed from its table's runs, never copied whole: printing the
+    paths of every node of a deep tree costs its size, not its size times its depth.
     """
     if not path:
         return "root"
+    if isinstance(path, TreePath):
+        return _tree_path_text(path, sep, limit)
     steps = tuple(path)
     if len(steps) <= limit:
         return sep.join(str(i) for i in steps)
@@ -338,12 +383,41 @@ def path_text(path: tuple, sep: str = "/", limit: int = 12) -> str:
             runs[-1][1] += 1
         else:
             runs.append([i, 1])
-    parts = [f"{i}*{n}" if n >= 3 else sep.join([str(i)] * n) for i, n in runs]
     if len(runs) <= limit:
-        return f"{sep.join(parts)} (depth {len(steps):,})"
-    head = sep.join(str(i) for i in steps[:limit // 2])
-    tail = sep.join(str(i) for i in steps[-(limit // 2):])
-    return f"{head}{sep}…{sep}{tail} (depth {len(steps):,})"
+        return _runs_text(runs, len(steps), sep)
+    return _ends_text(steps[:limit // 2], steps[-(limit // 2):], len(steps), sep)
+
+
+def _runs_text(runs, depth: int, sep: str) -> str:
+    parts = [f"{i}*{n}" if n >= 3 else sep.join([str(i)] * n) for i, n in runs]
+    return f"{sep.join(parts)} (depth {depth:,})"
+
+
+def _ends_text(head, tail, depth: int, sep: str) -> str:
+    return (f"{sep.join(str(i) for i in head)}{sep}…{sep}{sep.join(str(i) for i in tail)} "
+            f"(depth {depth:,})")
+
+
+def _tree_path_text(path: TreePath, sep: str, limit: int) -> str:
+    """`path_text` of a shared path: its runs read from the table, at most `limit` of them."""
+    depth = len(path)
+    if depth <= limit:
+        return sep.join(str(i) for i in path.as_tuple())
+    table = path.table
+    summary = table.runs(path.pos)
+    if summary.count <= limit:
+        runs, at = [], summary
+        while at.count:
+            runs.append([at.index, at.length])
+            at = table.runs(at.before) if at.before >= 0 else table.runs(0)
+            if at.count == 0:
+                break
+        return _runs_text(runs[::-1], depth, sep)
+    tail, at = [], path
+    for _ in range(limit // 2):
+        tail.append(at.last)
+        at = at.parent
+    return _ends_text(summary.head[:limit // 2], tail[::-1], depth, sep)
 
 
 _MAX_TYPED_DEPTH = 10_000_000

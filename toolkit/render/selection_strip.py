@@ -13,7 +13,7 @@ import numpy as np
 
 from .labels import share_text
 
-__all__ = ["ROW_CELLS", "DENSITY_CELLS", "Strip", "row_indices", "strip_of"]
+__all__ = ["DENSITY_CELLS", "ROW_CELLS", "Strip", "row_indices", "strip_of"]
 
 ROW_CELLS = 64
 DENSITY_CELLS = 64

@@ -16,13 +16,18 @@ import os
 import re
 import sys
 import unicodedata
+from dataclasses import dataclass
+from functools import singledispatch
 
 import pyarrow.compute as pc
 
 from ..errors import UsageError
+from ..explain import RowJourney, RowStories, RowStory, WhyNot
 from ..model.expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
+from ..rewrite.positions import TreePositions
 from ..scan import ScanExplanation
+from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
 from ..tracing.plan_shape import (
     changed_positions,
     is_plan,
@@ -34,6 +39,7 @@ from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
 from .branch_table import NULL_BECAUSE, null_selections
+from .catalyst_text import catalyst_lines, catalyst_step_lines
 from .labels import (
     CONDITIONS_RAN,
     arg_role,
@@ -47,9 +53,12 @@ from .labels import (
     type_text,
     visible,
 )
+from .row_journey import journey_lines, why_not_lines
+from .row_story_text import stories_lines, story_lines
 from .scan_text import scan_lines
 from .selection_strip import DENSITY_CELLS, strip_of
 from .tree_diff import diff_pass
+from .wide_nodes import TreeWindow, fold_noun, fold_range_text, shown_args, span_text
 
 __all__ = ["DEFAULT_WIDTH", "INDENT_CAP", "display_width", "fit_line", "strip_text", "to_text",
            "wants_color"]
@@ -92,12 +101,14 @@ class _Paint:
 
 
 def to_text(obj, *, color: bool | None = None, stream=None, limit: int = 50,
-            width: int | None = None) -> str:
+            width: int | None = None, focus=()) -> str:
     """The picture as text; `color=None` colors only when `stream` (stdout) is a terminal.
 
     `limit`: how many files a scan explanation lists (the rest are counted).
     `width`: no line is wider than this many columns (None: 100); strips and bars
     take a share of it, and a line that would still be wider is cut with `…`.
+    `focus`: print only the subtree at that path (a tuple, or text such as "1/0"), or
+    a range of its node's arguments ("5-248"): what a folded line says opens it.
     """
     width = DEFAULT_WIDTH if width is None else width
     if not isinstance(width, int) or width < MIN_WIDTH:
@@ -106,7 +117,7 @@ def to_text(obj, *, color: bool | None = None, stream=None, limit: int = 50,
     if isinstance(obj, ScanExplanation):
         lines = scan_lines(obj, paint, limit)
     else:
-        lines = _lines(obj, paint)
+        lines = _lines(obj, paint, TreeWindow.of(focus))
     return "\n".join(part for line in lines for part in fit_line(line, width))
 
 
@@ -196,26 +207,84 @@ def strip_text(rows, total: int, cells: int = DENSITY_CELLS) -> str:
     return f"▕{marks}▏ {strip.caption}"
 
 
-def _lines(obj, paint) -> list[str]:
-    if isinstance(obj, pc.Expression):  # the user's own pyarrow expression
-        obj = from_pyarrow(obj)
-    if isinstance(obj, Trace):
-        return _trace_lines(obj, paint)
-    if isinstance(obj, PassEvent):
-        return _pass_lines(obj, paint)
-    if isinstance(obj, EvalEvent):
-        return _eval_lines(obj, paint)
-    if isinstance(obj, InvariantCheck):
-        return _invariant_lines(obj, paint)
-    if isinstance(obj, PlanRuleEvent):
-        return _plan_rule_lines(obj, paint)
-    if isinstance(obj, Expression):
-        return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead,
-                           indent_cap=paint.indent_cap)
-    if is_plan(obj):
-        return _plan_lines(obj, paint)
-    raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, a "
-                    "Trace, one of its steps, or a plan")
+def _lines(obj, paint, window: TreeWindow = TreeWindow()) -> list[str]:
+    return _printing(obj, paint, window)
+
+
+@singledispatch
+def _printing(obj, paint, window: TreeWindow) -> list[str]:
+    """The lines of `obj`: one registered function per kind of thing printed; a plan is
+    any object that looks like one (live or loaded from a trace)."""
+    if not is_plan(obj):
+        raise UsageError(f"exprscope cannot draw a {type(obj).__name__}: give an Expression, "
+                         "a Trace, one of its steps, or a plan")
+    return _plan_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: pc.Expression, paint, window) -> list[str]:  # the user's own pyarrow expression
+    return _printing(from_pyarrow(obj), paint, window)
+
+
+@_printing.register
+def _(obj: Trace, paint, window) -> list[str]:
+    return _trace_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: RowStory, paint, window) -> list[str]:
+    return story_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: RowStories, paint, window) -> list[str]:
+    return stories_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: RowJourney, paint, window) -> list[str]:
+    return journey_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: WhyNot, paint, window) -> list[str]:
+    return why_not_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: PassEvent, paint, window) -> list[str]:
+    return _pass_lines(obj, paint, window)
+
+
+@_printing.register
+def _(obj: EvalEvent, paint, window) -> list[str]:
+    return _eval_lines(obj, paint, window)
+
+
+@_printing.register
+def _(obj: InvariantCheck, paint, window) -> list[str]:
+    return _invariant_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: PlanRuleEvent, paint, window) -> list[str]:
+    return _plan_rule_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: CatalystSteps, paint, window) -> list[str]:
+    return catalyst_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: CatalystStep, paint, window) -> list[str]:
+    return catalyst_step_lines(obj, paint)
+
+
+@_printing.register
+def _(obj: Expression, paint, window) -> list[str]:
+    return _tree_lines(obj, lambda path, node: _describe(node, paint), _role_lead,
+                       indent_cap=paint.indent_cap, window=window)
 
 
 # -- trees ------------------------------------------------------------------------
@@ -230,17 +299,36 @@ def _describe(node: Expression, paint) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class _Folded:
+    """A wide node's middle arguments `first` to `last`, printed as one line."""
+
+    node: Expression
+    parent: Expression | None  # the node's own parent: it names a conditions struct
+    first: int
+    last: int
+
+
 def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
-                indent_cap: int = INDENT_CAP) -> list[str]:
+                indent_cap: int = INDENT_CAP, window: TreeWindow = TreeWindow(),
+                fold_rows=None) -> list[str]:
     """Box-drawing lines, pre-order, with an explicit stack.
 
     `describe(path, node)` is a node's text, `lead(path, node, parent)` what goes
     before it (a role, a strip), `extra(path, node)` lines printed under it.
     Paths are `TreePath`s grown from `root_path` (constant cost per node at any
-    depth); without one the path is None.
+    depth); without one they grow in a table of their own. Only the window's
+    subtree is printed, and a wide node prints its first and last arguments and
+    one line for the rest (as the pictures draw it, `wide_nodes`): what they are,
+    the rows they got (`fold_rows(path, indices)`, None: not counted), and the
+    focus that opens them.
     """
+    start = window.start(root)
+    path = root_path if root_path is not None else TreePositions().root
+    for i in window.focus:
+        path = path.child(i)
     lines: list[str] = []
-    stack = [(root_path, 0, root, None, "", True)]
+    stack = [(path, 0, start, None, "", True)]
     while stack:
         path, depth, node, parent, prefix, last = stack.pop()
         if depth == 0:
@@ -251,18 +339,36 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
             if depth > indent_cap:
                 child_prefix = prefix  # stop growing: say the depth instead
                 branch = f"⋯[depth {depth}] " + branch
+        if isinstance(node, _Folded):
+            lines.append(f"{prefix}{branch}{_folded_line(path, node, fold_rows)}")
+            continue
         before, text = lead(path, node, parent), describe(path, node)
         if callable(before):  # a lead that fits itself in the room the line leaves it
             before = before(display_width(prefix + branch + text))
         lines.append(f"{prefix}{branch}{before}{text}")
         for line in (extra(path, node) if extra else ()):
             lines.append(f"{child_prefix}{line}")
-        args = node.args
-        for i in range(len(args) - 1, -1, -1):
-            child_path = path.child(i) if path is not None else None
-            stack.append((child_path, depth + 1, args[i], (node, i), child_prefix,
-                          i == len(args) - 1))
+        shown = shown_args(node, window.span if depth == 0 else None)
+        for k in range(len(shown) - 1, -1, -1):
+            item, is_last = shown[k], k == len(shown) - 1
+            if isinstance(item, tuple):  # the folded middle, under its node's own path
+                folded = _Folded(node, parent[0] if parent else None, *item)
+                stack.append((path, depth + 1, folded, parent, child_prefix, is_last))
+            else:
+                stack.append((path.child(item), depth + 1, node.args[item], (node, item),
+                              child_prefix, is_last))
     return lines
+
+
+def _folded_line(path, folded: _Folded, fold_rows) -> str:
+    """`⋯ 244 more branches: 51,051 rows · then 4 – then 247 · open: focus="5-248"`."""
+    node, first, last = folded.node, folded.first, folded.last
+    text = f"⋯ {last - first + 1:,} more {fold_noun(node, folded.parent)}"
+    rows = fold_rows(path, range(first, last + 1)) if fold_rows is not None else None
+    if rows is not None:
+        text += f": {rows:,} rows"
+    text += f" · {visible(fold_range_text(node, folded.parent, first, last))}"
+    return text + f' · open: focus="{span_text(tuple(path), first, last)}"'
 
 
 def _role_lead(path, node, parent) -> str:
@@ -273,7 +379,7 @@ def _role_lead(path, node, parent) -> str:
 
 
 # -- steps ------------------------------------------------------------------------
-def _pass_lines(event: PassEvent, paint) -> list[str]:
+def _pass_lines(event: PassEvent, paint, window: TreeWindow = TreeWindow()) -> list[str]:
     diff = diff_pass(event)
     lines = [paint(visible(step_title(event)), "title")]
     shown = event.rewrites[:MAX_REWRITE_LINES]
@@ -315,11 +421,11 @@ def _pass_lines(event: PassEvent, paint) -> list[str]:
                 for g in diff.removed_under(node)]
 
     lines += ["  " + line for line in _tree_lines(root, describe, _role_lead, extra,
-                                                  indent_cap=paint.indent_cap)]
+                                                  indent_cap=paint.indent_cap, window=window)]
     return lines
 
 
-def _eval_lines(event: EvalEvent, paint) -> list[str]:
+def _eval_lines(event: EvalEvent, paint, window: TreeWindow = TreeWindow()) -> list[str]:
     lines = [paint(visible(step_title(event)), "title")]
     facts = error_facts(event.error)
     root = event.expr
@@ -381,8 +487,13 @@ def _eval_lines(event: EvalEvent, paint) -> list[str]:
                        + paint(NULL_BECAUSE[node.name], "dim"))
         return out
 
+    def fold_rows(path, indices):  # the rows the folded value branches gave values for
+        counts = [b.count for i in indices for b in strips.get(path.child(i), ())
+                  if not b.branch.startswith("when ")]
+        return sum(counts) if counts else None
+
     tree = _tree_lines(root, describe, lead, extra, root_path=event.root_path(),
-                       indent_cap=paint.indent_cap)
+                       indent_cap=paint.indent_cap, window=window, fold_rows=fold_rows)
     lines += ["  " + line for line in tree]
     if facts is not None and facts.path is None:
         lines.append("  " + paint(f"✖ {visible(facts.message)}", "error"))

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from ..model.expression import Expression, postorder
 from ..model.options import options_equal
+from ..rewrite.positions import TreePath
 from .labels import bounded_text, node_title, shorten
 
 __all__ = ["PassDiff", "diff_pass", "diff_trees"]
@@ -253,7 +254,7 @@ def _origins(event) -> tuple[dict[int, Expression], dict[int, list[str]], dict[s
     placed: list[tuple[Expression, object]] = []
     later: dict[tuple, Expression] = {}  # position -> node of the latest-seen rewrite there
     for rewrite in reversed(event.rewrites):
-        path = tuple(rewrite.path)
+        path = rewrite.path if isinstance(rewrite.path, TreePath) else tuple(rewrite.path)
         found = rewrite.after if id(rewrite.after) in standing else _absorber(later, path)
         if found is None:
             continue
@@ -274,12 +275,18 @@ def _origins(event) -> tuple[dict[int, Expression], dict[int, list[str]], dict[s
 _ABSORBER_LEVELS = 64  # how far up an absorbed rewrite looks for the one that absorbed it
 
 
-def _absorber(later: dict[tuple, Expression], path: tuple) -> Expression | None:
-    """The node of the nearest later rewrite strictly above `path`, looking a bounded way up."""
+def _absorber(later: dict, path) -> Expression | None:
+    """The node of the nearest later rewrite strictly above `path`, looking a bounded way up.
+
+    A shared `TreePath` steps to its parent in constant time; it is never copied whole,
+    so placing a firing at every level of a deep tree costs its depth, not its square."""
+    above = path.parent if isinstance(path, TreePath) else None
     for depth in range(len(path) - 1, max(-1, len(path) - 1 - _ABSORBER_LEVELS), -1):
-        found = later.get(path[:depth])
+        found = later.get(above if above is not None else path[:depth])
         if found is not None:
             return found
+        if above is not None:
+            above = above.parent
     return None
 
 

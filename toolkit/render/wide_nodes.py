@@ -15,13 +15,14 @@ deep tree folds past its depth.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..errors import UsageError
 from ..model.expression import Expression
-from .labels import parse_path_text, path_text
+from .labels import arg_role, node_title, parse_path_text, path_text
 
-__all__ = ["CHAIN_SHOWN", "HEAD", "TAIL", "WIDE_ARGS", "chain_length", "fold_noun",
-           "folded_spans", "parse_focus_text", "shown_args", "span_text"]
+__all__ = ["CHAIN_SHOWN", "HEAD", "TAIL", "WIDE_ARGS", "TreeWindow", "chain_length",
+           "fold_noun", "fold_range_text", "folded_spans", "parse_focus_text", "shown_args", "span_text"]
 
 WIDE_ARGS = 10  # a node with more arguments than this draws its ends and folds the middle
 HEAD = 4  # arguments drawn before the fold ...
@@ -58,6 +59,18 @@ def fold_noun(node: Expression, parent: Expression | None = None) -> str:
         return "conditions"
     return {"case_when": "branches", "coalesce": "arguments", "choose": "values",
             "make_struct": "fields"}.get(name, "arguments")
+
+
+def fold_range_text(node: Expression, parent: Expression | None, first: int, last: int) -> str:
+    """What a folded range of arguments holds, in the names the branches go by:
+    `then 4 – then 247`, `when 4 – when 247` (a case_when's conditions), `arg 3 – arg 30`,
+    else `arguments 4–247`."""
+    if fold_noun(node, parent) == "conditions":
+        return f"when {first} – when {last}"
+    low, high = arg_role(node, first), arg_role(node, last)
+    if low and high and not low.isdigit():
+        return f"{low} – {high}"
+    return f"arguments {first}–{last}"
 
 
 def chain_length(node: Expression, at_most: int | None = None) -> int:
@@ -107,3 +120,46 @@ _OPEN_SPAN = re.compile(r"open: subtree ((?:[^<\"]*/)?\d+-\d+)<")
 def folded_spans(dot_source: str) -> list[str]:
     """The ranges of arguments a drawn picture folded, as focus texts that open them."""
     return list(dict.fromkeys(_OPEN_SPAN.findall(dot_source)))
+
+
+@dataclass(frozen=True)
+class TreeWindow:
+    """The part of a tree a picture draws: the subtree at `focus`, `depth` levels deep."""
+
+    focus: tuple = ()
+    depth: int | None = None  # None: every level
+    span: tuple[int, int] | None = None  # the focus node's arguments drawn, first and last
+
+    @classmethod
+    def of(cls, focus=(), depth: int | None = None) -> TreeWindow:
+        span = None
+        if isinstance(focus, str):
+            focus, span = parse_focus_text(focus)
+        elif focus and isinstance(focus[-1], range):  # (0, range(5, 249)): arguments 5-248
+            span = (focus[-1].start, focus[-1].stop - 1)
+            focus = focus[:-1]
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                                  or depth < 1):
+            raise UsageError(f"depth must be a whole number of levels, 1 or more; got {depth!r}")
+        return cls(tuple(int(i) for i in focus), depth, span)
+
+    def start(self, root: Expression) -> Expression:
+        """The node at `focus`, or an error naming the first step that does not exist."""
+        node = root
+        for k, i in enumerate(self.focus):
+            if not 0 <= i < len(node.args):
+                where = path_text(self.focus[:k])
+                raise UsageError(
+                    f"no subtree at {path_text(self.focus)}: the node at {where} "
+                    f"({node_title(node)}) has {len(node.args)} argument"
+                    f"{'' if len(node.args) == 1 else 's'}, numbered from 0")
+            node = node.args[i]
+        if self.span is not None and not 0 <= self.span[0] <= self.span[1] < len(node.args):
+            raise UsageError(
+                f"no arguments {span_text(self.focus, *self.span)}: the node at "
+                f"{path_text(self.focus)} ({node_title(node)}) has {len(node.args)} "
+                "arguments, numbered from 0")
+        return node
+
+    def folds(self, path: tuple) -> bool:
+        return self.depth is not None and len(path) - len(self.focus) > self.depth

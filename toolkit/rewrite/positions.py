@@ -21,8 +21,9 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Sequence
+from typing import NamedTuple
 
-__all__ = ["TreePath", "TreePositions"]
+__all__ = ["PathRuns", "TreePath", "TreePositions"]
 
 _MASK = (1 << 64) - 1
 _PRIME_1 = 11400714785074694791
@@ -59,6 +60,19 @@ def _same_as_tuple_hash() -> bool:
 _TUPLE_HASH = _same_as_tuple_hash()
 
 
+HEAD_STEPS = 6  # the first indices of a path each position keeps (a long path's head)
+
+
+class PathRuns(NamedTuple):
+    """A path as runs of one index: its last run, where that run began, how many runs."""
+
+    index: int  # the index repeated by the last run (-1 at the root)
+    length: int  # how many times
+    before: int  # the position the last run starts below (-1 at the root)
+    count: int  # runs in the whole path
+    head: tuple[int, ...]  # its first HEAD_STEPS indices
+
+
 class TreePositions:
     """Every position of one tree that anyone asked about, as a parent table.
 
@@ -68,7 +82,7 @@ class TreePositions:
     its children.
     """
 
-    __slots__ = ("_acc", "_depth", "_ids", "_index", "_lock", "_parent")
+    __slots__ = ("_acc", "_depth", "_ids", "_index", "_lock", "_parent", "_runs")
 
     def __init__(self):
         self._parent: list[int] = [-1]
@@ -77,6 +91,7 @@ class TreePositions:
         self._acc: list[int] = [_PRIME_5]
         self._ids: dict[tuple[int, int], int] = {}
         self._lock = threading.Lock()
+        self._runs: dict[int, PathRuns] = {0: PathRuns(-1, 0, -1, 0, ())}
 
     def __len__(self) -> int:
         return len(self._parent)
@@ -118,6 +133,28 @@ class TreePositions:
             pos = self._parent[pos]
         out.reverse()
         return tuple(out)
+
+    def runs(self, pos: int) -> PathRuns:
+        """The path to `pos` as runs of one index (`1*400/0`), known in constant time from
+        its parent's: each position's is kept, so printing every position of a deep
+        tree costs its size, not its size times its depth."""
+        found = self._runs.get(pos)
+        if found is not None:
+            return found
+        chain = []  # the positions above `pos` not yet summarized, deepest first
+        while pos not in self._runs:
+            chain.append(pos)
+            pos = self._parent[pos]
+        above = self._runs[pos]
+        for pos in reversed(chain):
+            index, parent = self._index[pos], self._parent[pos]
+            head = above.head if len(above.head) >= HEAD_STEPS else above.head + (index,)
+            if index == above.index:
+                above = PathRuns(index, above.length + 1, above.before, above.count, head)
+            else:
+                above = PathRuns(index, 1, parent, above.count + 1, head)
+            self._runs[pos] = above
+        return above
 
     def at(self, pos: int) -> TreePath:
         return TreePath(self, pos)

@@ -6,11 +6,13 @@
     tks.run(p_or_expr, df, mode="native" | "engine")
     tks.compare(p_or_expr, df)           # rows where native Spark and exprscope disagree
     tks.from_spark(df_or_column)         # a Spark query's expressions as exprscope's
+    tks.catalyst_steps(df_or_sql)        # Spark's own planning, one step per rule that changed it
 
 `import toolkit` never imports this package (nor pyspark); import it explicitly.
 """
 
 from .active_session import session  # noqa: F401
+from .catalyst import CatalystStep, CatalystSteps, catalyst_steps, filter_pushdown  # noqa: F401
 from .errors import (  # noqa: F401
     SparkError,
     SparkImportError,

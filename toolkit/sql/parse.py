@@ -28,7 +28,10 @@ What the text means:
   is year(t). Function names go through one table (`toolkit.sql.functions`):
   upper -> utf8_upper, substr -> utf8_slice_codeunits, concat ->
   binary_join_element_wise, ...; day_of_week numbers Monday as 0, as Arrow does.
-  Any other name is kept as written; binding reports it if it does not exist.
+  Any other name is kept as written; a bare name no function has (`divde(a, 2)`)
+  raises UnknownFunctionNameError (a ParseError and an UnknownFunctionError)
+  with a caret under it and the near names. A quoted name is taken as it is,
+  registered or not (`"my_udf"(a)`, for a function registered later).
 - Arrow's own calls: a quoted function name is taken verbatim, `"round"(x)` is
   round with no options; `name => value` keywords build the function's pyarrow
   options, `is_null(x, nan_is_null => TRUE)`. `struct(a AS x, b AS y)` is make_struct.

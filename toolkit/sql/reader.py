@@ -23,7 +23,8 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.parser import Parser
 from sqlglot.tokens import Tokenizer, TokenType
 
-from ..errors import BuildError, ParseError
+from ..errors import BuildError, ParseError, UnknownFunctionNameError
+from ..functions.registry import has_function, near_names
 from ..model.builders import case_when, make_struct
 from ..model.expression import Call, Expression, Literal, Parameter
 from ..model.field_ref import FieldRef
@@ -647,6 +648,9 @@ def _anonymous(node, args, ctx):
     sources = node.expressions
     if name.lower() == "struct" and not quoted:
         return make_struct(args, [a.args["alias"].this for a in sources])
+    entry = None if quoted else SQL_FUNCTIONS.get(name.lower())
+    if entry is None and not quoted and not has_function(name):
+        raise _unknown_function(name, node, ctx)
     positional = [a for a, s in zip(args, sources) if not _is_keyword_arg(s)]
     keywords = {}
     for a, s in zip(args, sources):
@@ -663,10 +667,18 @@ def _anonymous(node, args, ctx):
                 keyword = next(s for s in sources if _is_keyword_arg(s))
                 raise ctx.error(exc.reason, keyword) from None
         return Call(name, positional, options)
-    entry = SQL_FUNCTIONS.get(name.lower())
     if entry is None:
         return Call(name, positional)
     return entry.build(positional)
+
+
+def _unknown_function(name: str, node, ctx) -> UnknownFunctionNameError:
+    """The error for a call of a function that exists nowhere, the caret under its name."""
+    span = ctx.span(node) or (0, len(ctx.text))
+    at = ctx.text.find(name, span[0], span[1])
+    position, width = (at, len(name)) if at >= 0 else (span[0], max(1, span[1] - span[0]))
+    return UnknownFunctionNameError(name, near_names(name, SQL_FUNCTIONS), ctx.text, position,
+                                    width)
 
 
 _BINARY = {

@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ExprscopeError
+from ..functions.registry import has_function
 from ..model.expression import Call, Expression, Literal, Parameter, postorder
 from ..model.field_ref import FieldPath
 from ..model.options import cast_target, field_names, option_values, options_equal, value_set
@@ -318,8 +319,10 @@ def _arrow_call(node: Call, args):
     name = node.name
     if name.lower() == "cast":
         raise _fail(f"a call named cast: {node}")
+    # a name no function has yet is quoted: `parse` refuses a bare unknown name
     bare = (_PLAIN_NAME.match(name) and name.upper() not in _keywords()
-            and name.lower() not in SQL_FUNCTIONS and name.lower() != "struct")
+            and name.lower() not in SQL_FUNCTIONS and name.lower() != "struct"
+            and has_function(name))
     shown = name if bare else '"' + name.replace('"', '""') + '"'
     ropes = [a[1] for a in args]
     if node.options is not None:

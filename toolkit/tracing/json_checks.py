@@ -27,6 +27,7 @@ __all__ = ["MAX_DEPTH", "MAX_EXPANDED_NODES", "MAX_EXPANDED_ROWS", "MAX_ROWS",
 MAX_TEXT_BYTES = 512 * 1024 * 1024  # the JSON text
 MAX_DEPTH = 64  # nesting of JSON arrays and objects (the format needs about 8)
 MAX_ROWS = 2 ** 29  # rows an evaluation in a trace may claim (a 64 MB bitmap)
+MAX_THREADS = 1 << 16  # threads an evaluation in a trace may claim to have run on
 MAX_EXPANDED_NODES = 2_000_000  # nodes of one expression with shared subtrees unfolded
 # What the row selections of a whole trace may expand to once drawn, in rows: per
 # evaluation its rows once, and once more per special form that recorded branches (a
@@ -321,6 +322,8 @@ class _Checker:
         if doc.get("mode") not in ("lazy", "eager"):
             self.fail(f"{where}.mode", "must be lazy or eager")
         self.number(doc.get("elapsed"), f"{where}.elapsed")
+        if doc.get("threads") is not None:
+            self.count(doc.get("threads"), f"{where}.threads", 1, MAX_THREADS)
         positions = self.positions(doc, where)
         for i, node in enumerate(self.items(doc.get("nodes"), f"{where}.nodes")):
             at = f"{where}.nodes[{i}]"
@@ -336,6 +339,8 @@ class _Checker:
                 self.blob(node["type"], f"{at}.type", "ipc")
             self.number(node.get("elapsed"), f"{at}.elapsed")
             self.count(node.get("calls"), f"{at}.calls", 0, MAX_ROWS)
+            if node.get("threads") is not None:
+                self.count(node.get("threads"), f"{at}.threads", 1, MAX_THREADS)
         branches = self.items(doc.get("branches"), f"{where}.branches")
         places = self.places(doc["expr"], positions) if branches and positions else None
         forms, expanded = set(), 0

@@ -189,12 +189,13 @@ def _eval_to_json(step: EvalEvent, exprs: ExpressionWriter) -> dict:
     table, at = _position_table([n.path for n in step.nodes] + [b.path for b in step.branches])
     node_at, branch_at = at[:len(step.nodes)], at[len(step.nodes):]
     doc = {"kind": "eval", "expr": _expr(step.expr, exprs), "num_rows": int(step.num_rows),
-           "mode": step.mode, "elapsed": float(step.elapsed),
+           "mode": step.mode, "elapsed": float(step.elapsed), "threads": int(step.threads),
            "positions": table,
            "nodes": [{"at": at, "label": n.label, "rows": int(n.rows),
                       "type": None if n.out_type is None else type_to_json(n.out_type),
                       "elapsed": float(n.elapsed), "calls": int(n.calls),
-                      "used_rows": int(n.used), "how": n.how, "why": n.why}
+                      "used_rows": int(n.used), "how": n.how, "why": n.why,
+                      "threads": int(n.threads)}
                      for n, at in zip(step.nodes, node_at)],
            "branches": [{"at": at, "branch": b.branch, "arg_index": b.arg_index,
                          "total_rows": int(b.total_rows),
@@ -315,7 +316,8 @@ def _eval_from_json(doc: dict, exprs: ExpressionReader, where: str) -> EvalEvent
                        out_type=None if n["type"] is None
                        else type_from_json(n["type"], f"{where}.nodes[{i}].type"),
                        elapsed=_elapsed(n), calls=n["calls"], used_rows=n.get("used_rows"),
-                       how=n.get("how") or "", why=n.get("why") or "")
+                       how=n.get("how") or "", why=n.get("why") or "",
+                       threads=n.get("threads") or 1)
              for i, n in enumerate(doc["nodes"])]
     branches = []
     for i, b in enumerate(doc["branches"]):
@@ -349,6 +351,7 @@ def _eval_from_json(doc: dict, exprs: ExpressionReader, where: str) -> EvalEvent
     return EvalEvent(expr=exprs.get(doc["expr"]), num_rows=doc["num_rows"], mode=doc["mode"],
                      nodes=nodes, branches=branches, error=error, result=result, data=data,
                      sample=None if sample is None else pa.array(sample, pa.int64()),
+                     threads=doc.get("threads") or 1,
                      elapsed=_elapsed(doc))
 
 

@@ -13,9 +13,10 @@ from ..model.expression import Expression
 from ..model.visit import node_at
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..rewrite.positions import TreePath, TreePositions
+from .catalyst_steps import CatalystStep
 from .recorded_error import error_facts
 
-__all__ = ["EVAL", "INVARIANT", "KIND_OF", "PASS", "PLAN_RULE", "STEP_TYPES", "Step",
+__all__ = ["CATALYST_RULE", "EVAL", "INVARIANT", "KIND_OF", "PASS", "PLAN_RULE", "STEP_TYPES", "Step",
            "branch_target",
            "depth_of", "is_change", "step_kind", "step_title", "tree_of"]
 
@@ -26,7 +27,9 @@ PASS = "pass"
 EVAL = "eval"
 INVARIANT = "invariant"
 PLAN_RULE = "plan rule"
-KIND_OF = {PassEvent: PASS, EvalEvent: EVAL, InvariantCheck: INVARIANT, PlanRuleEvent: PLAN_RULE}
+CATALYST_RULE = "catalyst rule"  # a step of Spark's own planning (toolkit.spark.catalyst_steps)
+KIND_OF = {PassEvent: PASS, EvalEvent: EVAL, InvariantCheck: INVARIANT, PlanRuleEvent: PLAN_RULE,
+           CatalystStep: CATALYST_RULE}
 
 _SUBJECT_CHARS = 80
 
@@ -38,6 +41,8 @@ def step_kind(step) -> str | None:
 
 def is_change(step) -> bool:
     """A step that changed a tree or a plan: where "next change" stops."""
+    if isinstance(step, CatalystStep):  # recorded because it changed the plan, or threw
+        return step.error is None
     return isinstance(step, (PassEvent, PlanRuleEvent)) and bool(step.changed)
 
 
@@ -60,6 +65,8 @@ def step_title(step) -> str:
         return f"invariant {step.name} [{step.level}] on {subject}: {verdict}"
     if isinstance(step, PlanRuleEvent):
         return f"plan rule {step.rule}: {'changed the plan' if step.changed else 'no change'}"
+    if isinstance(step, CatalystStep):
+        return f"Catalyst {step.title}" + (": FAILED" if step.failed else "")
     return type(step).__name__
 
 
@@ -77,7 +84,7 @@ def branch_target(root, branch) -> TreePath:
         form = node_at(root, path)
         first = form.args[0]
         if form.name == "case_when" and first.is_call and first.name == "make_struct":
-            return target.child(int(branch.branch.split()[1]) - 1)
+            return target.child(int(branch.branch.split()[1]))
     except (IndexError, ValueError, AttributeError):
         pass
     return target

@@ -15,6 +15,7 @@ from ...passes import optimize as optimize_expression
 from ..guarantees import guarantees_of
 from ..logical_field import nullable
 from ..logical_plan import Aggregate, Filter, Projection
+from ..plan_text import expression_text
 from .base import Rule
 
 __all__ = ["SimplifyExpressions"]
@@ -43,7 +44,7 @@ class SimplifyExpressions(Rule):
         for expr in exprs:
             new = optimize_expression(expr, None, guarantee=guarantee, observer=ctx.observer)
             if new is not expr and not new.equals(expr) and _keeps_field(node, expr, new):
-                reasons.append(f"{expr} -> {new}")
+                reasons.append(f"{expression_text(expr)} -> {expression_text(new)}")
                 out.append(new)
             else:
                 out.append(expr)

@@ -1,0 +1,349 @@
+"""`p.explain_row("t", row)` and `p.why_not(predicate)`: where a source row goes in a plan.
+
+Re-evaluated on demand, nothing recorded on normal runs (as NedExplain and
+Breadcrumb do): for each operator on the path from the row's scan to the root,
+its output is computed with the source as it is and with that one row left out;
+the rows of the first that the second lacks are the row as it is there (at an
+aggregate: its group's row), and the row is kept there exactly when the two
+outputs differ. At the first operator that no longer keeps it, the operator
+says why: a filter with the predicate's RowStory for the row as it reached it,
+an inner join with the row's keys and the other input's rows with them (none,
+or partners that were themselves dropped: one step into the first partner's
+journey), a limit with the row's position. The plan is the one the user wrote,
+not the optimized one. Up to the first operator that mixes rows (an aggregate, a
+sort, a limit, the far side of an outer join), the row's part of an output is the
+output over that row alone, so those operators run on one row (and the other side
+of a join).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ExprscopeError, PlanError
+from ..model.expression import as_expression
+from ..plan import TableScan, create_physical_plan
+from ..plan.sources import TableSource
+from ..sql.parse import parse
+from ..support.late import provide
+from ..support.visible_text import visible
+from .journey_records import JoinPartners, RowJourney, Stop, WhyNot
+from .rows import MAX_EXPLAINED, RowNotFoundError, pick_rows
+from .story import explain_row
+from .value_text import value_text
+
+__all__ = ["explain_plan_row", "why_not"]
+
+_SHOWN = MAX_EXPLAINED
+
+
+def _scan_of(p, relation: str):
+    scans = [n for n in p.walk() if isinstance(n, TableScan) and n.relation == relation]
+    if not scans:
+        names = sorted({n.relation for n in p.walk() if isinstance(n, TableScan)})
+        raise PlanError(f"explain_row: the plan reads no source named {visible(relation)!r} "
+                        f"(it reads {', '.join(visible(n) for n in names)})")
+    return scans[0]
+
+
+def _source_table(scan) -> pa.Table:
+    source = scan.source
+    table = getattr(source, "table", None)
+    if isinstance(table, pa.Table):
+        return table
+    return pa.Table.from_batches(list(source.batches()), schema=source.schema)
+
+
+def _with_source(p, scan, table: pa.Table):
+    """`p` with `scan` reading `table` instead (every other node as it is)."""
+    swapped = TableScan(scan.relation, TableSource(table), scan.projection)
+    done: dict[int, object] = {}
+    stack = [(p, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node is scan:
+            done[id(node)] = swapped
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((c, False) for c in node.children)
+            continue
+        kids = [done[id(c)] for c in node.children]
+        same = all(k is c for k, c in zip(kids, node.children))
+        done[id(node)] = node if same else node.with_new_children(kids)
+    return done[id(p)]
+
+
+def _collect(p) -> pa.Table:
+    table = create_physical_plan(p).collect()
+    return table.rename_columns(p.schema.qualified_names)
+
+
+def _row_keys(table: pa.Table) -> pa.Array:
+    """One string per row that equal rows share (a null differs from every value)."""
+    parts = []
+    for column in table.columns:
+        try:
+            text = pc.cast(column, pa.string())
+        except (pa.ArrowException, NotImplementedError):
+            text = pa.chunked_array([pa.array([repr(v) for v in column.to_pylist()],
+                                              pa.string())])
+        tagged = pc.binary_join_element_wise(pa.scalar("v"), text, "")
+        parts.append(pc.fill_null(tagged, "n"))
+    if not parts:
+        return pa.array([""] * table.num_rows, pa.string())
+    joined = pc.binary_join_element_wise(*parts, "\x1f") if len(parts) > 1 else parts[0]
+    return joined.combine_chunks() if isinstance(joined, pa.ChunkedArray) else joined
+
+
+def _minus(a: pa.Table, b: pa.Table) -> tuple[pa.Table, int]:
+    """The rows of `a` that `b` lacks (as a multiset): the first few, and how many."""
+    ka, kb = _row_keys(a), _row_keys(b)
+    ca = pc.value_counts(ka).flatten()
+    cb = pc.value_counts(kb).flatten()
+    left = pa.table({"k": ca[0], "na": ca[1]})
+    right = pa.table({"k": cb[0], "nb": cb[1]})
+    joined = left.join(right, "k", join_type="left outer")
+    more = pc.subtract(joined["na"], pc.fill_null(joined["nb"], 0))
+    extra = joined.filter(pc.greater(more, 0))
+    count = int(pc.sum(pc.subtract(extra["na"], pc.fill_null(extra["nb"], 0))).as_py() or 0)
+    rows = a.filter(pc.is_in(ka, value_set=extra["k"].combine_chunks()))
+    return rows.slice(0, _SHOWN), count
+
+
+def _path_to(p, scan) -> list:
+    """The nodes from `scan` up to the root `p`."""
+    parent: dict[int, object] = {}
+    for node in p.walk():
+        for c in node.children:
+            parent.setdefault(id(c), node)
+    path, node = [scan], scan
+    while node is not p:
+        node = parent[id(node)]
+        path.append(node)
+    return path
+
+
+def _places(path: list) -> list[tuple[int, ...]]:
+    """Each node's child indices from the root, for `path` (scan first, root last)."""
+    places = [()]
+    for child, parent in zip(reversed(path[:-1]), reversed(path[1:])):
+        index = next(i for i, c in enumerate(parent.children) if c is child)
+        places.append(places[-1] + (index,))
+    return list(reversed(places))
+
+
+def _kind(node) -> str:
+    return type(node).__name__
+
+
+def _first_index(table: pa.Table, row: pa.Table) -> int | None:
+    """Where the first row of `row` stands in `table` (equal in every column), or None."""
+    if row.num_rows == 0 or table.num_rows == 0:
+        return None
+    keys = _row_keys(table)
+    target = _row_keys(row.slice(0, 1))[0]
+    found = pc.index(keys, target).as_py()
+    return None if found is None or found < 0 else found
+
+
+def explain_plan_row(p, relation: str, row, limit: int = _SHOWN) -> RowJourney:
+    """The journey of row `row` (a number or a predicate) of source `relation` through `p`."""
+    scan = _scan_of(p, relation)
+    table = _source_table(scan)
+    picked = pick_rows(table, row, who=f"explain_row({relation!r})", limit=1)
+    number = picked.rows[0]
+    journey = _journey(p, scan, table, number)
+    if picked.predicate is not None and picked.matched > 1:
+        journey = RowJourney(journey.relation, journey.row, journey.stops, journey.kept,
+                             journey.dropped_at,
+                             journey.why + f" (the first of {picked.matched:,} rows matching "
+                             f"{picked.predicate})", journey.plan)
+    return journey
+
+
+def _row_local(node, scan) -> bool:
+    """Each output row of `node` comes from one row of the scan's side, and no output row
+    exists without one, so the row's part of the output is the output over the row alone
+    (an inner join; a left join seen from its left side)."""
+    kind = _kind(node)
+    if kind in ("TableScan", "Filter", "Projection"):
+        return True
+    if kind == "Join":
+        return node.how == "inner" or (node.how == "left"
+                                       and any(n is scan for n in node.left.walk()))
+    return False
+
+
+def _journey(p, scan, table: pa.Table, number: int) -> RowJourney:
+    without = pa.concat_tables([table.slice(0, number), table.slice(number + 1)])
+    path = _path_to(p, scan)
+    stops: list[Stop] = []
+    here_before = None
+    dropped, why = None, ""
+    places = _places(path)
+    alone = table.slice(number, 1)
+    local = True  # every operator so far keeps rows apart: the row alone tells its story
+    for node, place in zip(path, places):
+        depth = len(place)
+        local = local and _row_local(node, scan)
+        try:
+            if local:  # output(all) less output(all but the row) is output(the row alone)
+                full = _collect(_with_source(node, scan, alone))
+                less = full.slice(0, 0)
+            else:
+                full = _collect(node)
+                less = _collect(_with_source(node, scan, without))
+        except ExprscopeError as exc:
+            note = f"fails here: {visible(str(exc).splitlines()[0])}"
+            stops.append(Stop(depth, visible(node.label()), _kind(node), False, None, 0, note,
+                              at=place))
+            dropped, why = visible(node.label()), note
+            break
+        rows, count = _minus(full, less)
+        _, lost = _minus(less, full)
+        kept = count > 0 or lost > 0
+        stop = Stop(depth, visible(node.label()), _kind(node), kept, rows if kept else None,
+                    count)
+        if not kept:
+            stop = replace(_why_dropped(node, stop, here_before, scan), at=place)
+            stops.append(stop)
+            dropped, why = stop.operator, stop.note
+            break
+        stops.append(replace(_kept_note(node, stop, full, here_before), at=place))
+        here_before = rows
+    kept = dropped is None
+    if kept:
+        last = stops[-1]
+        why = f"kept: it reaches the result as {last.count:,} row{'s' if last.count != 1 else ''}"
+    else:
+        why = f"dropped at {dropped}: {why}"
+    return RowJourney(scan.relation, number, tuple(stops), kept, dropped, why, p)
+
+
+def _kept_note(node, stop: Stop, full: pa.Table, before) -> Stop:
+    kind = _kind(node)
+    note, position, partners = "", None, None
+    if kind == "Aggregate":
+        groups = [n for n in node.schema.qualified_names][: len(node.group_exprs)]
+        keys = ", ".join(f"{g} = {value_text(stop.rows.column(g)[0])}" for g in groups) \
+            if stop.rows is not None and stop.rows.num_rows else ""
+        note = f"in the group {keys}" if keys else "in the one group of the whole input"
+    elif kind in ("Sort", "Limit"):
+        position = _first_index(full, stop.rows) if stop.rows is not None else None
+        if position is not None:
+            note = f"at position {position:,} of {full.num_rows:,}"
+    elif kind == "Join":
+        note = f"joined with {stop.count:,} partner row{'s' if stop.count != 1 else ''}"
+    return Stop(stop.depth, stop.operator, stop.kind, stop.kept, stop.rows, stop.count, note,
+                stop.story, partners, position)
+
+
+def _why_dropped(node, stop: Stop, before, scan) -> Stop:
+    kind = _kind(node)
+    if kind == "Filter" and before is not None and before.num_rows:
+        story = explain_row(node.predicate, before, 0)
+        return Stop(stop.depth, stop.operator, kind, False, None, 0, story.why, story)
+    if kind == "Limit" and before is not None and before.num_rows:
+        full_input = _collect(node.input)
+        position = _first_index(full_input, before)
+        where = f"at position {position:,} of its input" if position is not None else ""
+        note = (f"the limit cut it: it keeps {node.fetch:,} row{'s' if node.fetch != 1 else ''}"
+                f" after skipping {node.skip:,}, and the row is {where}")
+        return Stop(stop.depth, stop.operator, kind, False, None, 0, note, None, None, position)
+    if kind == "Join" and before is not None and before.num_rows:
+        partners = _no_partners(node, before, scan)
+        return Stop(stop.depth, stop.operator, kind, False, None, 0, partners.why, None,
+                    partners)
+    return Stop(stop.depth, stop.operator, kind, False, None, 0,
+                f"{kind} has no row from it")
+
+
+def _no_partners(join, before: pa.Table, scan) -> JoinPartners:
+    """Why an inner join found no partner for the row: the other side's rows with its keys."""
+    ours_left = any(n is scan for n in join.left.walk())
+    other = join.right if ours_left else join.left
+    pairs = [(lk, rk) if ours_left else (rk, lk) for lk, rk in join.on]
+    keys = {mine: before.column(mine)[0] for mine, _ in pairs}
+    shown = ", ".join(f"{k} = {value_text(v)}" for k, v in keys.items())
+    if any(not v.is_valid for v in keys.values()):
+        return JoinPartners({k: v for k, v in keys.items()}, 0, None,
+                            f"its key is null ({shown}); a null key joins with nothing")
+    side = _collect(other)
+    mask = None
+    for mine, theirs in pairs:
+        eq = pc.equal(side.column(theirs), keys[mine])
+        mask = eq if mask is None else pc.and_(mask, eq)
+    found = side.filter(pc.fill_null(mask, False))
+    if found.num_rows:
+        return JoinPartners(keys, found.num_rows, found.slice(0, _SHOWN),
+                            f"{found.num_rows:,} partner rows have {shown}, yet the join "
+                            "dropped it")
+    theirs = [t for _, t in pairs]
+    relation, column = theirs[0].rsplit(".", 1) if "." in theirs[0] else (None, theirs[0])
+    partner_scan = next((n for n in other.walk() if isinstance(n, TableScan)
+                         and n.relation == relation), None)
+    if partner_scan is None:
+        return JoinPartners(keys, 0, None, f"no row of the other input has {shown}")
+    source = _source_table(partner_scan)
+    mine0 = pairs[0][0]
+    candidates = pc.indices_nonzero(pc.fill_null(
+        pc.equal(source.column(column), keys[mine0]), False))
+    other_text = f"{visible(relation)}.{visible(column)}"
+    if len(candidates) == 0:
+        return JoinPartners(keys, 0, None,
+                            f"no row of {visible(relation)} has {other_text} = "
+                            f"{value_text(keys[mine0])}")
+    partner = _journey(other, partner_scan, source, int(candidates[0].as_py()))
+    return JoinPartners(keys, 0, None,
+                        f"{len(candidates):,} row{'s' if len(candidates) != 1 else ''} of "
+                        f"{visible(relation)} ha{'ve' if len(candidates) != 1 else 's'} "
+                        f"{other_text} = {value_text(keys[mine0])}, but the first (row "
+                        f"{partner.row:,}) was {partner.why}", partner)
+
+
+def why_not(p, predicate, limit: int = _SHOWN) -> WhyNot:
+    """The source rows compatible with the missing output rows, each with its journey.
+
+    The predicate names columns a projection passes through by name; it is carried
+    down to the first scan whose source has every one of them and matched there.
+    """
+    expr = parse(predicate) if isinstance(predicate, str) else as_expression(predicate)
+    text = predicate if isinstance(predicate, str) else str(expr)
+    names = {str(f) for f in _fields(expr)}
+    scans = [n for n in p.walk() if isinstance(n, TableScan)]
+    for scan in scans:
+        if names <= set(scan.source.schema.names):
+            table = _source_table(scan)
+            try:
+                picked = pick_rows(table, expr, who="why_not", limit=limit)
+            except RowNotFoundError as exc:
+                return WhyNot(text, scan.relation, 0, (), visible(str(exc)))
+            journeys = tuple(_journey(p, scan, table, r) for r in picked.rows)
+            dropped = [j for j in journeys if not j.kept]
+            why = (f"{picked.matched:,} row{'s' if picked.matched != 1 else ''} of "
+                   f"{visible(scan.relation)} match {visible(text)}; of the first "
+                   f"{len(journeys)}, {len(dropped)} {'is' if len(dropped) == 1 else 'are'} "
+                   "dropped")
+            if dropped:
+                why += f" (row {dropped[0].row:,}: {dropped[0].why})"
+            return WhyNot(text, scan.relation, picked.matched, journeys, why)
+    raise PlanError(f"why_not: no source of the plan has every column {visible(text)} reads "
+                    f"({', '.join(sorted(visible(n) for n in names))})")
+
+
+def _fields(expr):
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.kind == "field":
+            yield node
+        elif node.kind == "call":
+            stack.extend(node.args)
+
+
+provide("explain_plan_row", explain_plan_row)
+provide("why_not", why_not)

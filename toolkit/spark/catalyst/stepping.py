@@ -1,0 +1,167 @@
+"""Catalyst's rules applied one at a time from Python, exactly as Spark's RuleExecutor loops.
+
+`RuleExecutor.execute` folds each batch's rules over the plan, repeating the
+batch until the plan stops changing (`fastEquals`) or the batch's iteration
+limit; a rule call is effective when its result is not `fastEquals` to its
+input. `Stepper.run` is that loop over py4j, recording each effective call with
+the plan's `treeString` before and after it and Spark's own integrity checks.
+Composite rules are opened without changing the result: FinishAnalysis's inner
+rules are folded on the side, and OptimizeSubqueries' nested optimizer runs are
+stepped on the side; the step's plan is always the real rule's.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ...tracing.catalyst_steps import CatalystStep
+from .checks import integrity_checks
+from .jvm import JVM_ERRORS, java_message, seq, short_rule_name
+
+__all__ = ["Batch", "Stepper", "StepperRun", "batches_of"]
+
+_FINISH_ANALYSIS = "Optimizer$FinishAnalysis"
+_OPTIMIZE_SUBQUERIES = "Optimizer$OptimizeSubqueries"
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One of a RuleExecutor's batches as Spark lists it (exclusions already applied)."""
+
+    name: str
+    max_iterations: int
+    rules: tuple  # (JVM rule, Spark's rule name) pairs
+
+
+@dataclass(frozen=True)
+class StepperRun:
+    """What one run of the loop ended with: the JVM plan, its steps, whether a rule threw."""
+
+    plan: object
+    steps: tuple[CatalystStep, ...]
+    threw: bool
+
+
+def batches_of(executor) -> tuple[Batch, ...]:
+    """The batches of a RuleExecutor (the analyzer or the optimizer), read now: the
+    optimizer's `batches` leaves out `spark.sql.optimizer.excludedRules` as set now."""
+    out = []
+    for b in seq(executor.batches()):
+        rules = tuple((r, str(r.ruleName())) for r in seq(b.rules()))
+        out.append(Batch(str(b.name()), int(b.strategy().maxIterations()), rules))
+    return tuple(out)
+
+
+class Stepper:
+    """The RuleExecutor loop, one rule call at a time, counting every call."""
+
+    def __init__(self, spark, phase: str, checks: bool):
+        self.spark = spark
+        self.phase = phase
+        self.checks = checks
+        self.calls = 0
+        jvm = spark._jvm
+        self._plan_expression = jvm.org.apache.spark.sql.catalyst.trees.TreePattern \
+            .PLAN_EXPRESSION()
+        self._subquery_class = jvm.java.lang.Class.forName(
+            "org.apache.spark.sql.catalyst.expressions.SubqueryExpression")
+        self._subquery = jvm.org.apache.spark.sql.catalyst.plans.logical.Subquery
+        self._subqueries_seen = [0]  # shared with the side runs, so scopes number uniquely
+        self.side_calls = 0  # rule calls made to open composite rules, not in `calls`
+
+    def run(self, plan, batches: tuple[Batch, ...], scope: str = "",
+            open_composites: bool = True) -> StepperRun:
+        steps: list[CatalystStep] = []
+        cur, cur_text = plan, None
+        for batch in batches:
+            iteration, last = 1, cur
+            while True:
+                for rule, rule_name in batch.rules:
+                    if cur_text is None:
+                        cur_text = str(cur.treeString())
+                    self.calls += 1
+                    start = time.perf_counter()
+                    try:
+                        result = rule.apply(cur)
+                    except JVM_ERRORS as exc:  # Spark's own run would stop here too
+                        steps.append(CatalystStep(
+                            self.phase, batch.name, iteration, short_rule_name(rule_name),
+                            rule_name, cur_text, cur_text, elapsed=time.perf_counter() - start,
+                            error=java_message(exc), scope=scope))
+                        return StepperRun(cur, tuple(steps), True)
+                    elapsed = time.perf_counter() - start
+                    if not result.fastEquals(cur):
+                        after_text = str(result.treeString())
+                        substeps = (self._open(rule, rule_name, cur, batches)
+                                    if open_composites else ())
+                        checks = integrity_checks(self.spark, cur, result) if self.checks else ()
+                        steps.append(CatalystStep(
+                            self.phase, batch.name, iteration, short_rule_name(rule_name),
+                            rule_name, cur_text, after_text, checks, elapsed, substeps,
+                            scope=scope))
+                        cur_text = after_text
+                    cur = result
+                iteration += 1
+                if iteration > batch.max_iterations or cur.fastEquals(last):
+                    break
+                last = cur
+        return StepperRun(cur, tuple(steps), False)
+
+    # -- composite rules ----------------------------------------------------------------
+    def _open(self, rule, rule_name: str, before, batches) -> tuple[CatalystStep, ...]:
+        if rule_name.endswith(_FINISH_ANALYSIS):
+            return self._finish_analysis(rule, before)
+        if rule_name.endswith(_OPTIMIZE_SUBQUERIES):
+            return self._optimize_subqueries(before, batches)
+        return ()
+
+    def _finish_analysis(self, rule, before) -> tuple[CatalystStep, ...]:
+        """FinishAnalysis's inner rules (a private field), folded as the rule folds them;
+        its recursion into subquery plans is not among them, so the real rule's result
+        stays the step's."""
+        field = rule.getClass().getDeclaredField("rules")
+        field.setAccessible(True)
+        inner = tuple((r, str(r.ruleName())) for r in seq(field.get(rule)))
+        batch = Batch("FinishAnalysis", 1, inner)
+        side = self._side(checks=False)
+        run = side.run(before, (batch,), open_composites=False)
+        self.side_calls += side.calls + side.side_calls
+        return run.steps
+
+    def _optimize_subqueries(self, before, batches) -> tuple[CatalystStep, ...]:
+        """The whole optimizer run on each subquery plan, as OptimizeSubqueries runs it."""
+        out: list[CatalystStep] = []
+        for expression in self._subquery_expressions(before):
+            self._subqueries_seen[0] += 1
+            scope = f"subquery {self._subqueries_seen[0]}"
+            side = self._side(checks=self.checks)
+            run = side.run(self._subquery.fromExpression(expression), batches, scope)
+            self.side_calls += side.calls + side.side_calls
+            out.extend(run.steps)
+        return tuple(out)
+
+    def _side(self, checks: bool) -> Stepper:
+        side = Stepper(self.spark, self.phase, checks)
+        side._subqueries_seen = self._subqueries_seen
+        return side
+
+    def _subquery_expressions(self, plan) -> list:
+        """The subquery expressions in the plan's operators (not inside other subqueries),
+        visiting only the parts whose tree patterns say they hold one."""
+        found, nodes = [], [plan]
+        while nodes:
+            node = nodes.pop()
+            if not node.containsPattern(self._plan_expression):
+                continue
+            nodes.extend(reversed(seq(node.children())))
+            exprs = list(reversed(seq(node.expressions())))
+            while exprs:
+                e = exprs.pop()
+                if not e.containsPattern(self._plan_expression):
+                    continue
+                if self._subquery_class.isInstance(e):
+                    found.append(e)
+                else:
+                    exprs.extend(reversed(seq(e.children())))
+        return found
