@@ -290,11 +290,13 @@ def _call_pieces(call, symbols, short: bool = False) -> list:
 def rows_lines(stat, total: int, parent=None) -> list[str]:
     """A node's rows as short lines (a tree node's label): `3 of 5 rows`, or
     `computed on 100,000 · used on 51,051` and `dense: why` when it computed more
-    rows than its value was used for. The reason is left out when `parent` (the
+    rows than its value was used for; a literal is `one value for 212 of 344 rows`. The reason is left out when `parent` (the
     parent node's stat) ran on the same rows for the same reason: a tree says it
     once, at the top of the branch."""
     used = stat.used
     how = getattr(stat, "how", "") or ""
+    if how == "literal":  # nothing was computed: one value stands for the rows it is used on
+        return [f"one value for {used:,} of {total:,} rows"]
     if used == stat.rows and how not in ("dense", "masked"):
         return [f"{stat.rows:,} of {total:,} rows"]
     computed = f"computed on {stat.rows:,} · used on {used:,}"
