@@ -129,3 +129,15 @@ def test_subqueries_import_as_subquery_filters_and_become_joins_in_the_trace(
         kind = "an anti" if word.startswith("NOT") else "a semi"
         assert f"the {word} subquery became {kind} join" in text
     assert not any(isinstance(f, plan.SubqueryFilter) for f in plan.optimize(imported).walk())
+
+
+@pytest.mark.parametrize("n", [15, 17])
+def test_scalar_subqueries_import_as_nodes_and_become_left_joins(spark, tpch_views, n):
+    from toolkit import plan
+    from toolkit.spark import from_spark, tpch_sql
+
+    imported = from_spark(spark.sql(tpch_sql.SQL[n]))
+    assert any(isinstance(node, plan.ScalarSubquery) for node in imported.walk())
+    assert "the scalar subquery became a left join" in imported.explain(verbose=True)
+    assert not any(isinstance(node, plan.ScalarSubquery) for node in
+                   plan.optimize(imported).walk())

@@ -43,6 +43,7 @@ __all__ = [
     "LogicalPlan",
     "Projection",
     "Sort",
+    "ScalarSubquery",
     "SortKey",
     "SubqueryFilter",
     "TableScan",
@@ -660,3 +661,36 @@ class SubqueryFilter(LogicalPlan):
     def _same_node(self, other) -> bool:
         return (self.kind == other.kind and self.negated == other.negated
                 and self.as_join._same_node(other.as_join))
+
+
+class ScalarSubquery(LogicalPlan):
+    """The input's rows, each with the value of a scalar subquery (null when it has no row):
+    what an expression that reads `(SELECT ...)` needs below it.
+
+    DataFusion's `ScalarSubquery` expression, as a node: the subquery is the second input,
+    its first column the value, its other columns the correlated ones it is matched on
+    (`on`: input column = subquery column; none when uncorrelated, and then it has at
+    most one row). The rule scalar_subquery_to_join turns it into the left join it means.
+    """
+
+    def __init__(self, input: LogicalPlan, subquery: LogicalPlan,
+                 on: Sequence[tuple[str, str]] = ()):
+        if len(subquery.schema) != 1 + len(on):
+            raise PlanError(f"a scalar subquery has one value column (plus one per correlated "
+                            f"key), but it has {len(subquery.schema)} columns "
+                            f"({', '.join(subquery.schema.names)}) for {len(on)} keys")
+        self.as_join = ConditionJoin(input, subquery, on, "left")
+        self.children = (input, subquery)
+        self.on = self.as_join.on
+        self.schema = self.as_join.schema
+
+    def label(self) -> str:
+        value = self.children[1].schema.qualified_names[0]
+        ties = " AND ".join(f"{lk} = {rk}" for lk, rk in self.on)
+        return f"ScalarSubquery: {value}" + (f" where {ties}" if ties else "")
+
+    def with_new_children(self, children):
+        return ScalarSubquery(children[0], children[1], self.on)
+
+    def _same_node(self, other) -> bool:
+        return self.on == other.on

@@ -27,6 +27,7 @@ from .logical_plan import (
     Limit,
     LogicalPlan,
     Projection,
+    ScalarSubquery,
     Sort,
     SubqueryFilter,
     TableScan,
@@ -67,7 +68,7 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
         return LimitExec(children[0], node.fetch, node.skip)
     if isinstance(node, JOIN_NODES):
         return _plan_join(node, *children)
-    if isinstance(node, SubqueryFilter):  # not decorrelated by the optimizer: its join
+    if isinstance(node, (SubqueryFilter, ScalarSubquery)):  # not decorrelated by the optimizer: its join
         return _plan_join(node.as_join, *children)
     if isinstance(node, Union):
         fields = [pa.field(f.name, f.type, any(c.schema.field(p).nullable for c in children))

@@ -9,6 +9,7 @@ from .merge_projections import MergeProjections
 from .propagate_empty_relation import PropagateEmptyRelation
 from .prune_columns import PruneColumns
 from .push_down_filter import PushDownFilter
+from .scalar_subquery_to_join import ScalarSubqueryToJoin
 from .simplify_conjuncts import SimplifyConjuncts
 from .simplify_expressions import SimplifyExpressions
 
@@ -23,12 +24,13 @@ __all__ = [
     "PushDownFilter",
     "Rule",
     "RuleContext",
+    "ScalarSubqueryToJoin",
     "SimplifyExpressions",
     "default_rules",
 ]
 
 
 def default_rules() -> list[Rule]:
-    return [DecorrelatePredicateSubquery(), SimplifyExpressions(), MergeFilters(), SimplifyConjuncts(), EliminateFilter(),
+    return [DecorrelatePredicateSubquery(), ScalarSubqueryToJoin(), SimplifyExpressions(), MergeFilters(), SimplifyConjuncts(), EliminateFilter(),
             EliminateCrossJoin(),
             PropagateEmptyRelation(), PushDownFilter(), MergeProjections(), PruneColumns()]

@@ -11,8 +11,9 @@ LogicalRDD, LocalRelation ...) as scans of the Spark data behind them, named as
 the user named them (alias, temp view, table, file; else df1, df2 ...).
 Attributes are matched by Spark's exprId, so self-joins and USING joins resolve.
 EXISTS / IN subqueries become SubqueryFilter nodes (NOT IN null-aware), which the
-optimizer's decorrelate_predicate_subquery turns into semi / anti joins; scalar subqueries left joins (a correlated one grouped by
-its correlated columns). A Column becomes an expression: as Spark resolves it
+optimizer's decorrelate_predicate_subquery turns into semi / anti joins; scalar
+subqueries become ScalarSubquery nodes (a correlated one grouped by its correlated
+columns), which scalar_subquery_to_join makes left joins. A Column becomes an expression: as Spark resolves it
 against `df` when one is given (real types, Spark's implicit casts), otherwise
 its unresolved tree. What cannot be imported raises SparkImportError naming the
 Spark class and, for SQL, the line of the query.
@@ -260,7 +261,7 @@ class _PlanReader:
             if len(inner.plan.schema) != 1 + len(pairs):
                 raise SparkImportError("a scalar subquery must produce one column",
                                        spark_class="ScalarSubquery")
-            joined = out.plan.join(inner.plan, pairs, how="left")
+            joined = plan.ScalarSubquery(out.plan, inner.plan, pairs)
             self.subqueries[_expr_id(sub)] = inner.plan.schema.qualified_names[0]
             out = Imported(joined, out.ids + inner.ids)
         return out
