@@ -133,6 +133,20 @@ def build_plan(pipeline: str):
             assert m, f"join TABLE on LEFT = RIGHT [inner|left], not {rest!r}"
             other = plan.scan(m[1], TABLES[m[1]])
             p = p.join(other, [(m[2], m[3])], m[4] or "inner")
+        elif word in ("exists", "not_exists", "in", "not_in"):  # a subquery over TABLE
+            m = re.fullmatch(r"(\w+)(?: where (\w+) = (\w+))?", rest)
+            assert m, f"{word} TABLE [where LEFT = RIGHT], not {rest!r}"
+            other = plan.scan(m[1], TABLES[m[1]])
+            on = [(m[2], m[3])] if m[2] else []
+            p = plan.SubqueryFilter(p, other, word.removeprefix("not_"),
+                                    word.startswith("not_"), on)
+        elif word == "cross":  # a comma join: FROM ..., TABLE
+            p = p.join(plan.scan(rest, TABLES[rest]), how="cross")
+        elif word == "scalar":  # (SELECT max(COL) FROM TABLE) as a column
+            m = re.fullmatch(r"max\((\w+)\) from (\w+)", rest)
+            assert m, f"scalar max(COL) from TABLE, not {rest!r}"
+            other = plan.scan(m[2], TABLES[m[2]]).aggregate([], [("max", m[1], "m")])
+            p = plan.ScalarSubquery(p, other)
         else:
             raise AssertionError(f"unknown pipeline step {word!r}")
     return p
