@@ -153,8 +153,10 @@ def test_timestamp_and_date_arithmetic():
 
 
 def test_dictionary_is_compared_through_its_values():
+    """Beyond Arrow (which decodes first): a dictionary of strings meets a string as it is,
+    and the kernel compares once per dictionary entry."""
     b = (F("ds") == "a").bind(SCHEMA)
-    assert _cast_target(b.args[0]) == pa.utf8()
+    assert b.args[0].is_field and b.kernel.inputs[0].accepts(SCHEMA.field("ds").type)
     assert eager(b, TABLE).to_pylist() == [True, False, None, True]
 
 
@@ -263,9 +265,9 @@ def test_no_kernel_says_what_was_written_what_was_narrowed_and_what_the_function
         "equal(s: string, 1) has no kernel",
         "  the literal 1 (int64) was narrowed to int8 to look for one, as Arrow does",
         "  equal takes integers, floats, decimals, booleans, strings, binary, dates, timestamps,"
-        " times and durations",
+        " times, durations and dictionaries",
         "  each type is taken on its own, not together: cast the arguments to one type",
-        "  tk.describe('equal') lists its 36 signatures",
+        "  tk.describe('equal') lists its 44 signatures",
     ]
     # Arrow's own words and every signature stay on the error
     assert info.value.arrow_message.splitlines()[0] == (

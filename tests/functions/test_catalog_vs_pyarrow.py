@@ -155,7 +155,9 @@ def test_every_kernel_signature_is_exercised_by_some_binding():
              pa.large_list(pa.int8()),
              pa.list_view(pa.int8()), pa.large_list_view(pa.int8()), pa.list_(pa.int8(), 2),
              pa.map_(pa.utf8(), pa.int8()), pa.dense_union([pa.field("a", pa.int8())]),
-             pa.sparse_union([pa.field("a", pa.int8())]), pa.binary(3)]
+             pa.sparse_union([pa.field("a", pa.int8())]), pa.binary(3),
+             *[pa.dictionary(pa.int32(), t) for t in (pa.binary(), pa.utf8(), pa.large_binary(),
+                                                      pa.large_utf8())]]
     types = SAMPLE_TYPES + extra + [CONDITIONS, pa.struct([("c0", pa.bool_()), ("c1", pa.bool_())])]
     unused = []
     for name in HAND_WRITTEN:  # a derived kernel is one of pyarrow's by construction

@@ -13,6 +13,7 @@ import pyarrow.types as pat
 from .dispatch import best_compare
 from .function import Kernel
 from .registry import definer
+from .string_compare import selective_equal, selective_not_equal
 from .types import (
     NUMERIC,
     TIME_UNITS,
@@ -36,6 +37,9 @@ COMPARISONS = {
 }
 
 _BOOL = fixed(pa.bool_())
+# a dictionary of strings against a string is compared once per dictionary entry
+# (string_compare) instead of being decoded first
+_PER_DICTIONARY_ENTRY = ("equal", "not_equal")
 
 
 def _same_scale(types) -> bool:
@@ -69,11 +73,20 @@ def _kernels(name: str) -> list[Kernel]:
         pattern = of_kind(kind, pred)
         kernels.append(Kernel(name, (pattern, pattern), _BOOL, check=_same_scale,
                               check_name="equal scales"))
+    if name in _PER_DICTIONARY_ENTRY:
+        for t in (pa.binary(), pa.utf8(), pa.large_binary(), pa.large_utf8()):
+            entries = of_kind(f"dictionary<values={t}>",
+                              lambda x, t=t: pat.is_dictionary(x) and x.value_type == t)
+            kernels += [Kernel(name, (entries, exact(t)), _BOOL),
+                        Kernel(name, (exact(t), entries), _BOOL)]
     fsb = of_kind("fixed_size_binary", pat.is_fixed_size_binary)
     kernels.append(Kernel(name, (fsb, fsb), _BOOL, check=_same_width, check_name="equal widths"))
     return kernels
 
 
+# equality against a string literal runs exprscope's selective kernel (string_compare)
+_EXECUTE = {"equal": {"execute": selective_equal}, "not_equal": {"execute": selective_not_equal}}
+
 for _name, _doc in COMPARISONS.items():
-    define(_name, _kernels(_name), _doc, dispatch_best=best_compare)
+    define(_name, _kernels(_name), _doc, dispatch_best=best_compare, **_EXECUTE.get(_name, {}))
 del _name, _doc

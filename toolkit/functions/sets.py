@@ -15,6 +15,7 @@ from .dispatch import best_decode
 from .function import Kernel, NullHandling
 from .init_checks import probe_empty
 from .registry import definer
+from .string_compare import selective_is_in
 from .types import exact, fixed, of_kind
 
 define = definer("sets")
@@ -45,7 +46,8 @@ define("is_in", _kernels("is_in", pa.bool_()),
        "True where the value is in the value set; a null matches a null in the set "
        "(or never, with skip_nulls).",
        null_handling=NullHandling.OUTPUT_NOT_NULL, options_class=pc.SetLookupOptions,
-       dispatch_best=best_decode, init=probe_empty, options_required=True)
+       dispatch_best=best_decode, init=probe_empty, options_required=True,
+       execute=selective_is_in)
 define("index_in", _kernels("index_in", pa.int32()),
        "The index of the value in the value set, null where it is absent.",
        null_handling=NullHandling.COMPUTED, options_class=pc.SetLookupOptions,

@@ -17,6 +17,7 @@ from .dispatch import best_join
 from .function import Arity, Kernel, NullHandling
 from .init_checks import probe_empty
 from .registry import definer
+from .string_compare import selective_starts_with
 from .types import BASE_BINARY, STRINGS, exact, fixed, same_as
 
 define = definer("strings")
@@ -53,7 +54,8 @@ for _name, _doc in [
     ("match_like", "True where the value matches the SQL LIKE pattern ('%' any run, '_' one char)."),
 ]:
     define(_name, [Kernel(_name, (exact(t),), fixed(pa.bool_())) for t in BASE_BINARY], _doc,
-           options_class=pc.MatchSubstringOptions, init=probe_empty, options_required=True)
+           options_class=pc.MatchSubstringOptions, init=probe_empty, options_required=True,
+           **({"execute": selective_starts_with} if _name == "starts_with" else {}))
 
 define("utf8_slice_codeunits", _per_string("utf8_slice_codeunits"),
        "The substring between start and stop (code units, Python slice rules).",

@@ -12,6 +12,7 @@ from ..model.expression import Call, Expression
 from ..rewrite import Transformed
 from .arithmetic_identities import NEUTRAL_OPERANDS, arithmetic_identity
 from .comparison import BITS
+from .equalities_to_set import OR_CHAINS, equalities_to_set_lookup
 from .conditional_identities import coalesce_truncation, constant_case_when, constant_if_else
 from .framework import optimization_pass, require_bound, sweep_post, sweep_pre
 from .logic_identities import IDEMPOTENT_CHAINS, double_negation, duplicate_operands
@@ -42,7 +43,11 @@ def simplify_identities(expr: Expression, **ctx) -> Expression:
     def chain_rule(node: Expression) -> Transformed | None:
         if not node.is_call or node.name not in IDEMPOTENT_CHAINS or id(node) in done:
             return None
-        return duplicate_operands(node, done)
+        fired = duplicate_operands(node, done)
+        if node.name in OR_CHAINS:
+            merged = equalities_to_set_lookup(fired.node if fired else node, done)
+            fired = fired.then(merged) if fired else merged
+        return fired
 
     expr = sweep_pre(expr, chain_rule)
     return sweep_post(expr, _local_rule)
