@@ -2,8 +2,8 @@
 
 Plans are drawn node by node over a table with nulls in every column: filters,
 projections that rename, reorder and recompute, aggregates, sorts, limits (only
-right after a sort on every column, where the rows a limit keeps are decided)
-and joins. The optimized plan must give the unoptimized plan's rows: as
+right after a sort on every column, where the rows a limit keeps are decided),
+joins and unions (ALL or DISTINCT) of the plan with a filtered copy of itself. The optimized plan must give the unoptimized plan's rows: as
 multisets, or in order where a sort on every column fixes the order.
 """
 
@@ -117,12 +117,13 @@ def _sort(draw, p):
 
 
 @st.composite
-def random_plans(draw, join_kinds=JOIN_KINDS, join_conditions=True):
+def random_plans(draw, join_kinds=JOIN_KINDS, join_conditions=True, unions: bool = False):
     """(plan, whether its top node fixes the order of every row). `join_kinds` and
-    `join_conditions` narrow the joins drawn (Substrait writes inner and left equi-joins)."""
+    `join_conditions` narrow the joins drawn (Substrait writes inner and left equi-joins);
+    with `unions`, also unions (which the Substrait writer does not write)."""
     p, nodes, joins, fully_sorted = plan.scan("t", BASE), 1, 0, False
     while nodes < MAX_NODES and draw(st.integers(0, 9)) > 0:
-        kinds = ["filter", "project", "aggregate", "sort"]
+        kinds = ["filter", "project", "aggregate", "sort"] + (["union"] if unions else [])
         if fully_sorted:
             kinds.append("limit")
         if nodes + 2 <= MAX_NODES and _columns(p, ("int",)) and joins < 2:
@@ -135,6 +136,9 @@ def random_plans(draw, join_kinds=JOIN_KINDS, join_conditions=True):
                 p = draw(_projection(p))
             elif kind == "aggregate":
                 p = draw(_aggregate(p, nodes))
+            elif kind == "union":
+                p = p.union(p.filter(draw(_predicate(p))), distinct=draw(st.booleans()))
+                nodes += 1
             elif kind == "sort":
                 p, fully_sorted = draw(_sort(p))
                 nodes += 1
@@ -188,7 +192,7 @@ class _RuleEvents(tk.Observer):
         self.rules.append(event.rule)
 
 
-@given(drawn=random_plans())
+@given(drawn=random_plans(unions=True))
 def test_random_plans_optimize_within_the_bound_and_keep_their_rows(drawn):
     p, ordered = drawn
     events = _RuleEvents()

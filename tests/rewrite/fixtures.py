@@ -20,7 +20,8 @@ expected after one run of the rule, as `str(plan)` prints it:
 
 Pipeline steps: `scan t`, `empty` (no rows, the same schema), `filter EXPR`, `project EXPR [AS name]; ...`,
 `sort COL [desc]; ...`, `limit N`, `aggregate KEY, ... : FUNC(COL) AS name, ...`,
-`join TABLE on LEFT = RIGHT [left|inner]`, `cross TABLE`. Tables: t(a int64, b int64, s string,
+`join TABLE on LEFT = RIGHT [left|inner]`, `cross TABLE`, `[not_]exists TABLE [where LEFT = RIGHT]`,
+`[not_]in TABLE [where LEFT = RIGHT]`, `scalar max(COL) from TABLE`. Tables: t(a int64, b int64, s string,
 f float64, c bool), u(x int64, y string) and v(z int64, w float64).
 """
 
@@ -134,8 +135,20 @@ def build_plan(pipeline: str):
             assert m, f"join TABLE on LEFT = RIGHT [inner|left], not {rest!r}"
             other = plan.scan(m[1], TABLES[m[1]])
             p = p.join(other, [(m[2], m[3])], m[4] or "inner")
-        elif word == "cross":
+        elif word in ("exists", "not_exists", "in", "not_in"):  # a subquery over TABLE
+            m = re.fullmatch(r"(\w+)(?: where (\w+) = (\w+))?", rest)
+            assert m, f"{word} TABLE [where LEFT = RIGHT], not {rest!r}"
+            other = plan.scan(m[1], TABLES[m[1]])
+            on = [(m[2], m[3])] if m[2] else []
+            p = plan.SubqueryFilter(p, other, word.removeprefix("not_"),
+                                    word.startswith("not_"), on)
+        elif word == "cross":  # a comma join: FROM ..., TABLE
             p = p.join(plan.scan(rest, TABLES[rest]), how="cross")
+        elif word == "scalar":  # (SELECT max(COL) FROM TABLE) as a column
+            m = re.fullmatch(r"max\((\w+)\) from (\w+)", rest)
+            assert m, f"scalar max(COL) from TABLE, not {rest!r}"
+            other = plan.scan(m[2], TABLES[m[2]]).aggregate([], [("max", m[1], "m")])
+            p = plan.ScalarSubquery(p, other)
         else:
             raise AssertionError(f"unknown pipeline step {word!r}")
     return p

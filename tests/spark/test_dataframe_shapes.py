@@ -1,6 +1,7 @@
 """The DataFrame shapes Spark users write, imported with `tks.from_spark` and run by
 exprscope's own plan against Spark's rows; the shapes not supported yet are refused
-naming the Spark node (their test fails when one starts working)."""
+naming the Spark node (their test fails when one starts working). Spark's rows of each
+shape and of each input are collected once for both stages (`collected.py`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import datetime
 
 import pyarrow as pa
 import pytest
+
+from tests.spark.collected import Collected
 
 pytestmark = pytest.mark.spark
 
@@ -25,12 +28,18 @@ def frames(spark):
     return tks.dataframe(a, spark), tks.dataframe(b, spark)
 
 
-def _same_rows(df, imported):
+@pytest.fixture(scope="module")
+def collected():
+    return Collected()
+
+
+def _same_rows(collected, df, imported):
     from toolkit import plan
     from toolkit.spark.running.compare import tables_differences
 
-    expected = df.toArrow()
-    got = plan.create_physical_plan(plan.optimize(imported)).collect()
+    expected = collected.rows(df)
+    runnable = collected.scans_from_memory(plan.optimize(imported))
+    got = plan.create_physical_plan(runnable).collect()
     assert got.schema.names == expected.schema.names
     assert got.schema.types == expected.schema.types
     comparison = tables_differences(expected, got)
@@ -55,16 +64,19 @@ def _shapes(a, b):
         "count distinct": a.groupBy("key").agg(F.countDistinct("x").alias("n")),
         "having": a.groupBy("key").agg(F.sum("x").alias("s")).filter(F.col("s") > 0),
         "between": a.filter(F.col("x").between(0, 9)),
+        "union all": a.union(a.filter(F.col("x") > 0)),
+        "union distinct": a.select("key").union(b.select("key")).distinct(),
+        "union widening a type": a.select("key").union(b.select(F.length("y"))),
     }
 
 
 @pytest.mark.parametrize("stage", ["analyzed", "optimized"])
-def test_dataframe_shapes_import_and_return_sparks_rows(frames, stage):
+def test_dataframe_shapes_import_and_return_sparks_rows(frames, collected, stage):
     from toolkit import spark as tks
 
     for name, df in _shapes(*frames).items():
         try:
-            _same_rows(df, tks.from_spark(df, stage=stage))
+            _same_rows(collected, df, tks.from_spark(df, stage=stage))
         except Exception as exc:
             raise AssertionError(f"{name}: {exc}") from exc
 
@@ -78,9 +90,35 @@ def test_scans_are_named_df1_df2_when_the_user_gave_no_name(frames):
     assert [n.relation for n in p.walk() if isinstance(n, TableScan)] == ["df1", "df2"]
 
 
-@pytest.mark.parametrize("shape, spark_class", [("window", "Window"), ("union", "Union")])
-def test_shapes_not_supported_yet_are_refused_naming_the_spark_node(frames, shape,
-                                                                    spark_class):
+@pytest.mark.parametrize("mode", ["native", "engine"])
+def test_an_imported_union_runs_in_both_modes_equal_to_spark(frames, collected, mode):
+    from pyspark.sql import functions as F
+
+    from toolkit import spark as tks
+    from toolkit.spark.running.compare import tables_differences
+
+    a, b = frames
+    df = a.select("key", "x").union(b.select("key", F.length("y").cast("long"))).distinct()
+    got = tks.run(tks.from_spark(df), mode=mode, trace=False).to_arrow()
+    comparison = tables_differences(collected.rows(df), got)
+    assert comparison.equal, str(comparison)
+
+
+def test_union_by_name_with_missing_columns_is_refused_naming_union(frames):
+    from toolkit import spark as tks
+    from toolkit.spark import SparkImportError
+
+    a, b = frames
+    df = a.select("key", "x").unionByName(b.select("key"), allowMissingColumns=True)
+    try:
+        imported = tks.from_spark(df)
+    except SparkImportError as exc:  # Spark left the union by name unresolved
+        assert exc.spark_class == "Union"
+    else:  # Spark resolved it to a union by position: it must then run equal to Spark
+        _same_rows(Collected(), df, imported)
+
+
+def test_window_is_refused_naming_the_spark_node(frames):
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -88,8 +126,7 @@ def test_shapes_not_supported_yet_are_refused_naming_the_spark_node(frames, shap
     from toolkit.spark import SparkImportError
 
     a, _ = frames
-    df = (a.select(F.row_number().over(Window.partitionBy("key").orderBy("x")).alias("n"))
-          if shape == "window" else a.union(a))
+    df = a.select(F.row_number().over(Window.partitionBy("key").orderBy("x")).alias("n"))
     with pytest.raises(SparkImportError) as info:
         tks.from_spark(df)
-    assert info.value.spark_class == spark_class
+    assert info.value.spark_class == "Window"

@@ -4,19 +4,21 @@
 The queries that do not import yet are listed per stage, and each of those is
 asserted to still fail with a SparkImportError naming a Spark node: when one
 starts working, its test fails until it moves to the supported list.
+
+Spark runs each query once (its rows serve both stages) and each table is collected
+from Spark once per module (`collected.py`): the imported plans read those rows.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from tests.spark.collected import Collected
+
 pytestmark = pytest.mark.spark
 
 SCALE = 0.01
 NOT_YET: dict[str, dict[int, str]] = {"analyzed": {}, "optimized": {}}  # query -> Spark node
-# the optimized plans whose rows are compared too (their shape differs from the analyzed
-# plan's: subqueries as joins); the others are imported only, to keep the file short
-OPTIMIZED_ROWS = {2, 4, 11, 13, 15, 16, 17, 18, 20, 21, 22}
 
 
 @pytest.fixture(scope="module")
@@ -26,12 +28,18 @@ def tpch_views(spark):
     return tpch_sql.register_views(spark, tpch.tables(SCALE, tpch.ALL_TABLES))
 
 
-def _same_rows(df, imported):
+@pytest.fixture(scope="module")
+def collected():
+    return Collected()
+
+
+def _same_rows(collected, df, imported):
     from toolkit import plan
     from toolkit.spark.running.compare import tables_differences
 
-    expected = df.toArrow()
-    got = plan.create_physical_plan(plan.optimize(imported)).collect()
+    expected = collected.rows(df)
+    runnable = collected.scans_from_memory(plan.optimize(imported))
+    got = plan.create_physical_plan(runnable).collect()
     assert got.schema.names == expected.schema.names
     comparison = tables_differences(expected, got, rel_tol=1e-9, abs_tol=1e-6)
     assert comparison.equal, str(comparison)
@@ -40,7 +48,8 @@ def _same_rows(df, imported):
 
 @pytest.mark.parametrize("stage", ["analyzed", "optimized"])
 @pytest.mark.parametrize("n", range(1, 23))
-def test_tpch_sql_query_imports_and_returns_sparks_rows(spark, tpch_views, n, stage):
+def test_tpch_sql_query_imports_and_returns_sparks_rows(spark, tpch_views, collected, n,
+                                                        stage):
     from toolkit import spark as tks
     from toolkit.spark import SparkImportError, tpch_sql
 
@@ -51,32 +60,30 @@ def test_tpch_sql_query_imports_and_returns_sparks_rows(spark, tpch_views, n, st
         assert info.value.spark_class == NOT_YET[stage][n]
         assert "at line " in str(info.value)  # where in the query text
         return
-    imported = tks.from_spark(df, stage=stage)
-    if stage == "analyzed" or n in OPTIMIZED_ROWS:
-        _same_rows(df, imported)
+    _same_rows(collected, df, tks.from_spark(df, stage=stage))
 
 
 @pytest.mark.parametrize("stage", ["analyzed", "optimized"])
 @pytest.mark.parametrize("n", [1, 3, 4, 5, 6, 10, 12, 13, 14, 18])
-def test_tpch_dataframe_query_imports_and_returns_sparks_rows(spark, tpch_views, n, stage):
+def test_tpch_dataframe_query_imports_and_returns_sparks_rows(spark, tpch_views, collected, n,
+                                                              stage):
     from toolkit import spark as tks
     from toolkit.spark.tpch_dataframes import DATAFRAME_QUERIES
 
     df = DATAFRAME_QUERIES[n](tpch_views)
-    imported = tks.from_spark(df, stage=stage)
-    if stage == "analyzed":
-        _same_rows(df, imported)
+    _same_rows(collected, df, tks.from_spark(df, stage=stage))
 
 
 @pytest.mark.parametrize("n", [3, 13])
-def test_tpch_query_runs_in_engine_mode_equal_to_spark(spark, tpch_views, n):
+def test_tpch_query_runs_in_engine_mode_equal_to_spark(spark, tpch_views, collected, n):
+    """Engine mode runs the plan inside Spark: its scans read Spark itself, not memory."""
     from toolkit import spark as tks
     from toolkit.spark import tpch_sql
     from toolkit.spark.running.compare import tables_differences
 
     df = spark.sql(tpch_sql.SQL[n])
     got = tks.run(tks.from_spark(df), mode="engine", trace=False).to_arrow()
-    comparison = tables_differences(df.toArrow(), got, rel_tol=1e-9, abs_tol=1e-6)
+    comparison = tables_differences(collected.rows(df), got, rel_tol=1e-9, abs_tol=1e-6)
     assert comparison.equal, str(comparison)
 
 
@@ -104,3 +111,33 @@ def test_relations_carry_the_users_names(spark, tpch_views):
              .walk() if isinstance(n, TableScan)]
     assert sorted(scans) == ["lineitem", "lineitem2", "lineitem3", "nation", "orders",
                              "supplier"]
+
+
+@pytest.mark.parametrize("n, predicates", [(4, ["EXISTS"]), (16, ["NOT IN"]),
+                                           (21, ["EXISTS", "NOT EXISTS"]), (22, ["NOT EXISTS"])])
+def test_subqueries_import_as_subquery_filters_and_become_joins_in_the_trace(
+        spark, tpch_views, n, predicates):
+    from toolkit import plan
+    from toolkit.spark import from_spark, tpch_sql
+
+    imported = from_spark(spark.sql(tpch_sql.SQL[n]))
+    found = sorted(("NOT " if f.negated else "") + f.kind.upper() for f in imported.walk()
+                   if isinstance(f, plan.SubqueryFilter))
+    assert found == sorted(predicates)
+    text = imported.explain(verbose=True)
+    for word in predicates:
+        kind = "an anti" if word.startswith("NOT") else "a semi"
+        assert f"the {word} subquery became {kind} join" in text
+    assert not any(isinstance(f, plan.SubqueryFilter) for f in plan.optimize(imported).walk())
+
+
+@pytest.mark.parametrize("n", [15, 17])
+def test_scalar_subqueries_import_as_nodes_and_become_left_joins(spark, tpch_views, n):
+    from toolkit import plan
+    from toolkit.spark import from_spark, tpch_sql
+
+    imported = from_spark(spark.sql(tpch_sql.SQL[n]))
+    assert any(isinstance(node, plan.ScalarSubquery) for node in imported.walk())
+    assert "the scalar subquery became a left join" in imported.explain(verbose=True)
+    assert not any(isinstance(node, plan.ScalarSubquery) for node in
+                   plan.optimize(imported).walk())

@@ -32,8 +32,11 @@ from .logical_plan import (
                      LogicalPlan,
                      Projection,
                      Sort,
+                     ScalarSubquery,
                      SortKey,
+                     SubqueryFilter,
                      TableScan,
+                     Union,
                      scan,
 )
 from .logical_schema import LogicalField, LogicalSchema
@@ -49,6 +52,7 @@ from .physical_plan import (
                      ProjectionExec,
                      ScanExec,
                      SortExec,
+                     UnionExec,
 )
 from .planner import create_physical_plan
 from .rules import Rule, RuleContext, default_rules
@@ -102,9 +106,13 @@ __all__ = [
                      "ScanExec",
                      "Sort",
                      "SortExec",
+                     "UnionExec",
                      "SortKey",
                      "Source",
+                     "ScalarSubquery",
+                     "SubqueryFilter",
                      "TableScan",
+                     "Union",
                      "TableSource",
                      "add_reader",
                      "as_source",

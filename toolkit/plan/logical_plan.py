@@ -1,4 +1,5 @@
-"""The logical plan nodes: TableScan, Projection, Filter, Aggregate, Join, Sort, Limit, EmptyRelation.
+"""The logical plan nodes: TableScan, Projection, Filter, Aggregate, Join, Sort, Limit, Union,
+EmptyRelation.
 
 A node knows its inputs (`children`), its expressions (bound to its input's
 binding schema, see `logical_schema`) and derives its `schema`. Every node that
@@ -42,8 +43,11 @@ __all__ = [
     "LogicalPlan",
     "Projection",
     "Sort",
+    "ScalarSubquery",
     "SortKey",
+    "SubqueryFilter",
     "TableScan",
+    "Union",
 ]
 
 JOIN_TYPES = {"inner": "Inner", "left": "Left"}
@@ -154,6 +158,17 @@ class LogicalPlan(FrozenNode):
     def limit(self, n: int, offset: int = 0) -> LogicalPlan:
         """At most `n` rows, after skipping `offset`."""
         return Limit(self, n, offset)
+
+    def union(self, *others: LogicalPlan, distinct: bool = False) -> LogicalPlan:
+        """SQL's UNION ALL of this plan and `others`, column by column (by position);
+        with `distinct=True`, UNION: each distinct row once."""
+        out = Union([self, *others])
+        return out.distinct() if distinct else out
+
+    def distinct(self) -> LogicalPlan:
+        """Each distinct row once (nulls equal to nulls), as DataFusion writes `Distinct`:
+        an aggregate grouping by every column."""
+        return Aggregate(self, *builder.aggregation(self, list(self.schema.qualified_names), []))
 
     # -- structure -------------------------------------------------------------
     def equals(self, other: object) -> bool:
@@ -490,6 +505,43 @@ class EmptyRelation(LogicalPlan):
         return "EmptyRelation" + (f": {self.reason}" if self.reason else "")
 
 
+class Union(LogicalPlan):
+    """The rows of every input, one after the other (UNION ALL), matched column by column.
+
+    As DataFusion's Union: all inputs have the same number of columns and the same type
+    in each position; the output has the first input's names, each column nullable when
+    it is nullable in any input.
+    """
+
+    def __init__(self, inputs: Sequence[LogicalPlan]):
+        inputs = tuple(inputs)
+        if len(inputs) < 2:
+            raise PlanError(f"a union needs at least two inputs, got {len(inputs)}")
+        first = inputs[0].schema
+        for i, other in enumerate(inputs[1:], start=1):
+            if len(other.schema) != len(first):
+                raise PlanError(
+                    f"a union's inputs must have the same number of columns: input 0 has "
+                    f"{len(first)} ({', '.join(first.names)}), input {i} has "
+                    f"{len(other.schema)} ({', '.join(other.schema.names)})")
+            for position, (a, b) in enumerate(zip(first, other.schema)):
+                if a.type != b.type:
+                    raise PlanError(
+                        f"a union's column {position} has type {a.type} in input 0 ({a.name}) "
+                        f"but {b.type} in input {i} ({b.name}); cast one in a projection first")
+        self.children = inputs
+        fields = [LogicalField(f.relation, f.name, f.type,
+                               any(c.schema[p].nullable for c in inputs))
+                  for p, f in enumerate(first)]
+        self.schema = checked_schema(fields, self.label)
+
+    def label(self) -> str:
+        return f"Union: {len(self.children)} inputs"
+
+    def with_new_children(self, children):
+        return Union(children)
+
+
 JOIN_KINDS = {"inner": "Inner", "left": "Left", "right": "Right", "full": "Full",
               "semi": "LeftSemi", "anti": "LeftAnti", "cross": "Cross"}
 
@@ -520,8 +572,8 @@ class ConditionJoin(LogicalPlan):
             if lt != rt:
                 raise PlanError(f"join keys {lk} ({lt}) and {rk} ({rt}) have different types; "
                                 "cast one side in a projection first")
+        self.condition = None  # the label, which the schema check may read, needs it
         both = checked_schema(list(left.schema) + list(right.schema), self.label)
-        self.condition = None
         if condition is not None:
             self.condition = bind(condition, both.binding_schema())
             t = self.condition.type
@@ -568,3 +620,77 @@ class ConditionJoin(LogicalPlan):
 
 
 JOIN_NODES = (Join, ConditionJoin)  # every node that joins two inputs
+
+
+SUBQUERY_KINDS = ("exists", "in")
+
+
+class SubqueryFilter(LogicalPlan):
+    """`WHERE [NOT] EXISTS (subquery)` or `WHERE x [NOT] IN (subquery)`: keeps the input rows
+    for which the subquery has (or has no) row matching them.
+
+    DataFusion's Filter over an `Exists` / `InSubquery` expression. The subquery is the
+    second input; what ties its rows to an input row is `on` (input column = subquery
+    column) plus `condition` over both inputs' columns: the subquery's correlation and,
+    for IN, `x = y` (for NOT IN, `x = y OR (x = y) IS NULL`, SQL's null-aware rule). The
+    rule decorrelate_predicate_subquery turns it into the semi (anti) join it means.
+    """
+
+    def __init__(self, input: LogicalPlan, subquery: LogicalPlan, kind: str, negated: bool,
+                 on: Sequence[tuple[str, str]] = (), condition: Expression | None = None):
+        if kind not in SUBQUERY_KINDS:
+            raise PlanError(f"a subquery predicate is one of {SUBQUERY_KINDS}, got {kind!r}")
+        self.kind, self.negated = kind, bool(negated)
+        self.as_join = ConditionJoin(input, subquery, on, "anti" if negated else "semi",
+                                  condition)
+        self.children = (input, subquery)
+        self.on, self.condition = self.as_join.on, self.as_join.condition
+        self.schema = self.as_join.schema
+
+    def label(self) -> str:
+        word = ("NOT " if self.negated else "") + self.kind.upper()
+        ties = [f"{lk} = {rk}" for lk, rk in self.on]
+        if self.condition is not None:
+            ties.append(str(self.condition))
+        return f"Filter: {word} (subquery)" + (f" where {' AND '.join(ties)}" if ties else "")
+
+    def with_new_children(self, children):
+        return SubqueryFilter(children[0], children[1], self.kind, self.negated, self.on,
+                              self.condition)
+
+    def _same_node(self, other) -> bool:
+        return (self.kind == other.kind and self.negated == other.negated
+                and self.as_join._same_node(other.as_join))
+
+
+class ScalarSubquery(LogicalPlan):
+    """The input's rows, each with the value of a scalar subquery (null when it has no row):
+    what an expression that reads `(SELECT ...)` needs below it.
+
+    DataFusion's `ScalarSubquery` expression, as a node: the subquery is the second input,
+    its first column the value, its other columns the correlated ones it is matched on
+    (`on`: input column = subquery column; none when uncorrelated, and then it has at
+    most one row). The rule scalar_subquery_to_join turns it into the left join it means.
+    """
+
+    def __init__(self, input: LogicalPlan, subquery: LogicalPlan,
+                 on: Sequence[tuple[str, str]] = ()):
+        if len(subquery.schema) != 1 + len(on):
+            raise PlanError(f"a scalar subquery has one value column (plus one per correlated "
+                            f"key), but it has {len(subquery.schema)} columns "
+                            f"({', '.join(subquery.schema.names)}) for {len(on)} keys")
+        self.as_join = ConditionJoin(input, subquery, on, "left")
+        self.children = (input, subquery)
+        self.on = self.as_join.on
+        self.schema = self.as_join.schema
+
+    def label(self) -> str:
+        value = self.children[1].schema.qualified_names[0]
+        ties = " AND ".join(f"{lk} = {rk}" for lk, rk in self.on)
+        return f"ScalarSubquery: {value}" + (f" where {ties}" if ties else "")
+
+    def with_new_children(self, children):
+        return ScalarSubquery(children[0], children[1], self.on)
+
+    def _same_node(self, other) -> bool:
+        return self.on == other.on

@@ -52,6 +52,7 @@ __all__ = [
     "ProjectionExec",
     "ScanExec",
     "SortExec",
+    "UnionExec",
 ]
 
 
@@ -566,6 +567,29 @@ def _run_level_by_level(plan: PhysicalPlan, ctx: ExecutionContext) -> Iterator[p
                 [_Computed(c, done.pop(id(c))) for c in node.children])
         done[id(node)] = list(level._run(ctx))
     return iter(done[id(plan)])
+
+
+class UnionExec(PhysicalPlan):
+    """Streams each input's batches in turn, relabelled with the union's names."""
+
+    def __init__(self, inputs: Sequence[PhysicalPlan], schema: pa.Schema):
+        self.children = tuple(inputs)
+        self.schema = schema
+
+    def label(self) -> str:
+        return f"UnionExec: {len(self.children)} inputs"
+
+    def with_new_children(self, children):
+        return UnionExec(children, self.schema)
+
+    def _batches(self, ctx):
+        for child in self.children:
+            stream = child._run(ctx)
+            try:
+                for batch in stream:
+                    yield self._make_batch(batch.columns)
+            finally:
+                stream.close()
 
 
 class EmptyExec(PhysicalPlan):

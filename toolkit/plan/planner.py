@@ -27,8 +27,11 @@ from .logical_plan import (
     Limit,
     LogicalPlan,
     Projection,
+    ScalarSubquery,
     Sort,
+    SubqueryFilter,
     TableScan,
+    Union,
 )
 from .physical_optimizer import optimize_physical
 from .physical_plan import (
@@ -42,6 +45,7 @@ from .physical_plan import (
     ProjectionExec,
     ScanExec,
     SortExec,
+    UnionExec,
 )
 from .plan_text import fields_text
 from .schema_problems import schema_problems
@@ -64,6 +68,12 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
         return LimitExec(children[0], node.fetch, node.skip)
     if isinstance(node, JOIN_NODES):
         return _plan_join(node, *children)
+    if isinstance(node, (SubqueryFilter, ScalarSubquery)):  # not decorrelated by the optimizer: its join
+        return _plan_join(node.as_join, *children)
+    if isinstance(node, Union):
+        fields = [pa.field(f.name, f.type, any(c.schema.field(p).nullable for c in children))
+                  for p, f in enumerate(children[0].schema)]
+        return UnionExec(children, pa.schema(fields))
     child = children[0]
     schema, names = _binding(child, node.input)
     if isinstance(node, Projection):

@@ -19,6 +19,7 @@ from ..logical_plan import (
     Projection,
     Sort,
     TableScan,
+    Union,
 )
 from .base import Rule
 
@@ -84,6 +85,8 @@ class PruneColumns(Rule):
             return ([(need & left) | {lk for lk, _ in node.on},
                      (need & right) | {rk for _, rk in node.on}],
                     lambda inputs: _with_inputs(node, inputs))
+        if isinstance(node, Union):  # columns match by position: each input keeps them all
+            return [None] * len(node.children), lambda inputs: _with_inputs(node, inputs)
         if isinstance(node, (Filter, Sort, Limit)):
             need = None if required is None else set(required) | _needs(node.expressions())
             return [need], lambda inputs: _with_inputs(node, inputs)

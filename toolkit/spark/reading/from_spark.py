@@ -5,13 +5,15 @@ runs), read through py4j, becomes an exprscope logical plan: Project, Filter,
 Aggregate (DISTINCT aggregates over one argument too), Join of every type
 (equal keys plus a residual condition; a comma join stays a cross join under
 its filter, which the optimizer's eliminate_cross_join turns into equi-joins),
-Sort, limits, SubqueryAlias/View, WITH queries, and the leaves (LogicalRelation,
+Sort, limits, Union (ALL; DISTINCT as an aggregate over every column), SubqueryAlias/View,
+WITH queries, and the leaves (LogicalRelation,
 LogicalRDD, LocalRelation ...) as scans of the Spark data behind them, named as
 the user named them (alias, temp view, table, file; else df1, df2 ...).
 Attributes are matched by Spark's exprId, so self-joins and USING joins resolve.
-Subqueries become joins: EXISTS / IN semi joins, NOT EXISTS / NOT IN anti joins
-(NOT IN null-aware), scalar subqueries left joins (a correlated one grouped by
-its correlated columns). A Column becomes an expression: as Spark resolves it
+EXISTS / IN subqueries become SubqueryFilter nodes (NOT IN null-aware), which the
+optimizer's decorrelate_predicate_subquery turns into semi / anti joins; scalar
+subqueries become ScalarSubquery nodes (a correlated one grouped by its correlated
+columns), which scalar_subquery_to_join makes left joins. A Column becomes an expression: as Spark resolves it
 against `df` when one is given (real types, Spark's implicit casts), otherwise
 its unresolved tree. What cannot be imported raises SparkImportError naming the
 Spark class and, for SQL, the line of the query.
@@ -30,6 +32,7 @@ import toolkit as tk
 from ... import plan
 from ... import plan as plans  # noqa: F401  (plans exist: checked on use)
 from ...errors import UsageError
+from ...plan.builder import join_condition
 from ..active_session import session
 from ..errors import SparkImportError
 from .from_catalyst import children, class_name, expression_from_catalyst
@@ -159,8 +162,9 @@ class _PlanReader:
         return Imported(inner.plan, tuple(_expr_id(a) for a in _seq(ref.output())))
 
     def _filter(self, node, input: Imported) -> Imported:
-        """A filter; its EXISTS and IN subqueries become semi joins (NOT: anti joins) on the
-        rows the other conjuncts keep, their correlated conditions the join's condition."""
+        """A filter; its EXISTS and IN subqueries become SubqueryFilters over the rows the
+        other conjuncts keep, their correlated conditions the subquery's condition (the
+        optimizer makes them semi joins, or anti joins for NOT)."""
         plain, subqueries = [], []
         for clause in _conjuncts(node.condition()):
             if self.outer is not None and _has_outer_reference(clause):
@@ -183,10 +187,10 @@ class _PlanReader:
                                     names=kept.schema.names[:width])
             out = Imported(kept, input.ids)
         for clause in subqueries:
-            out = self._semi_join(clause, out)
+            out = self._subquery_filter(clause, out)
         return out
 
-    def _semi_join(self, clause, outer: Imported) -> Imported:
+    def _subquery_filter(self, clause, outer: Imported) -> Imported:
         negated = class_name(clause) == "Not"
         predicate = children(clause)[0] if negated else clause
         kind = class_name(predicate)
@@ -220,9 +224,11 @@ class _PlanReader:
                 else:
                     rest.append(equal)
         condition = None if not rest else (rest[0] if len(rest) == 1 else tk.and_(rest))
-        joined = outer.plan.join(inner.plan, pairs, "anti" if negated else "semi",
-                                 condition=condition)
-        return Imported(joined, outer.ids)
+        if condition is not None:
+            condition = join_condition(outer.plan, inner.plan, condition)
+        kept = plan.SubqueryFilter(outer.plan, inner.plan, "exists" if kind == "Exists" else "in",
+                                   negated, pairs, condition)
+        return Imported(kept, outer.ids)
 
     def _with_subqueries(self, child: Imported, *catalyst) -> Imported:
         """`child` left-joined with the plan of each scalar subquery in the expressions, so
@@ -255,7 +261,7 @@ class _PlanReader:
             if len(inner.plan.schema) != 1 + len(pairs):
                 raise SparkImportError("a scalar subquery must produce one column",
                                        spark_class="ScalarSubquery")
-            joined = out.plan.join(inner.plan, pairs, how="left")
+            joined = plan.ScalarSubquery(out.plan, inner.plan, pairs)
             self.subqueries[_expr_id(sub)] = inner.plan.schema.qualified_names[0]
             out = Imported(joined, out.ids + inner.ids)
         return out
@@ -300,6 +306,22 @@ class _PlanReader:
                              "ascending" if ascending else "descending",
                              "nulls_first" if nulls_first else "nulls_last"))
             return Imported(child.plan.sort(keys), child.ids)
+        if name == "Union":
+            if node.byName() or node.allowMissingCol():
+                raise SparkImportError("cannot import a union by name (unionByName): Spark "
+                                       "left it unresolved", spark_class="Union")
+            first = inputs[0]
+            return Imported(first.plan.union(*[i.plan for i in inputs[1:]]), first.ids)
+        if name == "Distinct":
+            return Imported(inputs[0].plan.distinct(), inputs[0].ids)
+        if name == "Deduplicate":  # df.distinct(); dropDuplicates(subset) keeps any one row
+            keys = {_expr_id(k) for k in _seq(node.keys())}
+            if keys != set(inputs[0].ids):
+                raise SparkImportError(
+                    "cannot import dropDuplicates over some of the columns: Spark keeps an "
+                    "arbitrary row of each group, which exprscope does not reproduce",
+                    spark_class="Deduplicate")
+            return Imported(inputs[0].plan.distinct(), inputs[0].ids)
         if name == "GlobalLimit":
             limit = expression_from_catalyst(node.limitExpr())
             return Imported(inputs[0].plan.limit(int(limit.value.as_py())), inputs[0].ids)

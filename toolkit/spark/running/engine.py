@@ -15,7 +15,8 @@ is computed by exprscope:
   partition of the left input against it (exact for inner, cross, left, semi and
   anti joins); a right or full join, which must see every left row to know which
   right rows had no match, joins the left input on one partition;
-- a sort, and a limit after a per-partition limit, run on one partition.
+- a sort, and a limit after a per-partition limit, run on one partition;
+- a union is Spark's union of its inputs' partitions, by position.
 
 Each `mapInArrow` declares the StructType of its fragment's physical schema
 and checks on every batch that the output schema equals the plan's; counters
@@ -42,6 +43,7 @@ from ...plan.physical_plan import (
     ProjectionExec,
     ScanExec,
     SortExec,
+    UnionExec,
 )
 from ...plan.schema_problems import schema_problems
 from ...plan.sources import Source
@@ -299,6 +301,14 @@ class _Stages:
             source = PartitionSource(child.schema, stage)
             fragment = base.with_new_children([self._scan(source, base)])
             what = f"{base.label()} on one partition after a limit of {wanted} per partition"
+        elif isinstance(base, UnionExec):  # Spark appends the inputs' partitions
+            frames = [self.dataframe(c) for c in base.children]
+            columns = [f"c{i}" for i in range(len(base.schema))]
+            df = frames[0].toDF(*columns)
+            for other in frames[1:]:
+                df = df.union(other.toDF(*columns))
+            fragment = self._scan(PartitionSource(base.schema, stage), base)
+            what = f"{base.label()}: Spark's union of their partitions"
         elif isinstance(base, SortExec):
             child = base.children[0]
             df = self.dataframe(child).repartition(1)

@@ -22,6 +22,7 @@ from ...plan.logical_plan import (
     Projection,
     Sort,
     TableScan,
+    Union,
 )
 from ..errors import SparkTranslationError
 from ..translate.call_sites import no_call_sites
@@ -71,6 +72,8 @@ def _node(node, children, spark, inputs):
         fields = list(node.schema)[len(keys):]
         aggs = [_aggregate(a, f) for a, f in zip(node.aggregates, fields)]
         aggs = [c.alias(f.qualified_name) for c, f in zip(aggs, fields)]
+        if not aggs:  # a DISTINCT: the distinct rows of the keys
+            return df.select(*keys).distinct()
         return df.groupBy(*keys).agg(*aggs) if keys else df.agg(*aggs)
     if isinstance(node, JOIN_NODES):
         left, right = children
@@ -95,6 +98,11 @@ def _node(node, children, spark, inputs):
                 keys.append(column.desc_nulls_first() if k.nulls_first
                             else column.desc_nulls_last())
         return df.orderBy(*keys)
+    if isinstance(node, Union):  # by position, under the union's names
+        out = df.toDF(*names)
+        for other in children[1:]:
+            out = out.union(other.toDF(*names))
+        return out
     if isinstance(node, Limit):
         if node.skip:
             df = df.offset(node.skip)
