@@ -5,7 +5,9 @@ types). The name comes from the expression's text as the user wrote it
 (`output_name`). Nullability follows the function's null handling:
 
 - INTERSECTION: nullable when any argument is (a null in gives a null out);
-- OUTPUT_NOT_NULL: never (``is_null``, ``is_valid``, ``make_struct``);
+- OUTPUT_NOT_NULL: never (``is_null``, ``is_valid``, ``make_struct``); but ``is_in``
+  whose options emit nulls (EMIT_NULL: where the value is null; INCONCLUSIVE: also
+  where the value is missing from a set that holds a null) is nullable then;
 - COMPUTED: decided per function, conservatively: ``coalesce`` only when every
   argument is nullable; ``if_else`` when the condition or either branch is;
   ``case_when`` when a value is, or there is no ``else``; Kleene logic and
@@ -21,6 +23,8 @@ import pyarrow as pa
 from ..errors import UnboundError
 from ..functions import NullHandling
 from ..model.expression import Expression, postorder
+from ..model.options import value_set
+from ..passes.set_lookup import EMIT_NULL, INCONCLUSIVE, null_matching_behavior
 from .logical_schema import LogicalField
 
 __all__ = ["logical_field", "nullable", "output_name"]
@@ -39,6 +43,15 @@ def _computed_nullable(call, args: list[bool]) -> bool:
     if name in ("and_kleene", "or_kleene", "and_not_kleene", "is_in"):
         return any(args)
     return True
+
+
+def _is_in_nullable(options, args: list[bool]) -> bool:
+    behavior = null_matching_behavior(options)
+    if behavior == EMIT_NULL:
+        return args[0]
+    if behavior == INCONCLUSIVE:
+        return args[0] or value_set(options).null_count > 0
+    return False
 
 
 def _condition_count(call) -> int:
@@ -62,7 +75,9 @@ def nullable(expr: Expression) -> bool:
                 raise UnboundError(f"nullability needs a bound expression; {node} is not bound")
             args = [result[id(a)] for a in node.args]
             handling = node.function.null_handling
-            if handling is NullHandling.OUTPUT_NOT_NULL:
+            if node.name == "is_in" and node.options is not None:
+                out = _is_in_nullable(node.options, args)
+            elif handling is NullHandling.OUTPUT_NOT_NULL:
                 out = False
             elif handling is NullHandling.INTERSECTION:
                 out = any(args)
