@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from toolkit import plan
 from toolkit.plan import TableScan
 from toolkit.plan.sources import BATCH_ROWS, Source
 from toolkit.plan.tree import transform_up
+from toolkit.spark.running.compare import tables_differences
 from toolkit.spark.running.source import SparkSource
 
 
@@ -61,3 +63,17 @@ class Collected:
             return node
 
         return transform_up(logical_plan, swap)
+
+    def assert_same_rows(self, df, imported, same_types: bool = False, **tolerance) -> pa.Table:
+        """Run the imported plan, optimized, on the collected rows and assert it gives Spark's
+        rows for `df` (names, and with `same_types` the types; values within `tolerance`,
+        `tables_differences`' rel_tol and abs_tol). Returns exprscope's rows."""
+        expected = self.rows(df)
+        runnable = self.scans_from_memory(plan.optimize(imported))
+        got = plan.create_physical_plan(runnable).collect()
+        assert got.schema.names == expected.schema.names
+        if same_types:
+            assert got.schema.types == expected.schema.types
+        comparison = tables_differences(expected, got, **tolerance)
+        assert comparison.equal, str(comparison)
+        return got

@@ -34,16 +34,7 @@ def collected():
 
 
 def _same_rows(collected, df, imported):
-    from toolkit import plan
-    from toolkit.spark.running.compare import tables_differences
-
-    expected = collected.rows(df)
-    runnable = collected.scans_from_memory(plan.optimize(imported))
-    got = plan.create_physical_plan(runnable).collect()
-    assert got.schema.names == expected.schema.names
-    assert got.schema.types == expected.schema.types
-    comparison = tables_differences(expected, got)
-    assert comparison.equal, str(comparison)
+    return collected.assert_same_rows(df, imported, same_types=True)
 
 
 def _shapes(a, b):

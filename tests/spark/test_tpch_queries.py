@@ -34,16 +34,7 @@ def collected():
 
 
 def _same_rows(collected, df, imported):
-    from toolkit import plan
-    from toolkit.spark.running.compare import tables_differences
-
-    expected = collected.rows(df)
-    runnable = collected.scans_from_memory(plan.optimize(imported))
-    got = plan.create_physical_plan(runnable).collect()
-    assert got.schema.names == expected.schema.names
-    comparison = tables_differences(expected, got, rel_tol=1e-9, abs_tol=1e-6)
-    assert comparison.equal, str(comparison)
-    return got
+    return collected.assert_same_rows(df, imported, rel_tol=1e-9, abs_tol=1e-6)
 
 
 @pytest.mark.parametrize("stage", ["analyzed", "optimized"])
