@@ -37,6 +37,7 @@ from .logical_plan import (
                      SubqueryFilter,
                      TableScan,
                      Union,
+                     Window,
                      scan,
 )
 from .logical_schema import LogicalField, LogicalSchema
@@ -53,6 +54,7 @@ from .physical_plan import (
                      ScanExec,
                      SortExec,
                      UnionExec,
+                     WindowExec,
 )
 from .planner import create_physical_plan
 from .rules import Rule, RuleContext, default_rules
@@ -113,6 +115,8 @@ __all__ = [
                      "SubqueryFilter",
                      "TableScan",
                      "Union",
+                     "Window",
+                     "WindowExec",
                      "TableSource",
                      "add_reader",
                      "as_source",

@@ -31,6 +31,7 @@ __all__ = [
     "projection",
     "sort_keys",
     "using_columns",
+    "window_functions",
 ]
 
 
@@ -194,3 +195,51 @@ def sort_keys(plan, keys: Sequence) -> list[tuple[Expression, bool, bool]]:
         qualified = _resolved(plan.schema, key[0])[1]
         out.append((qualified, order == "ascending", nulls == "nulls_first"))
     return out
+
+
+_WINDOW_KEYS = ("func", "arg", "partition_by", "order_by", "frame", "offset")
+
+
+def _window_frame(frame):
+    from .window import WindowFrame
+    if frame is None or isinstance(frame, WindowFrame):
+        return frame
+    if not (isinstance(frame, (tuple, list)) and len(frame) == 3 and frame[0] == "rows"):
+        raise PlanError(f"a window frame is None (SQL's default) or ('rows', start, end), "
+                        f"got {frame!r}")
+    return WindowFrame(frame[1], frame[2])
+
+
+def window_functions(plan, functions: Sequence) -> list:
+    """The WindowExprs of a Window on `plan`, from dicts of `_WINDOW_KEYS`."""
+    from .logical_plan import SortKey
+    from .window import WindowExpr
+    out = []
+    for i, spec in enumerate(functions):
+        if not isinstance(spec, dict):
+            raise PlanError(f"window function {i} must be a dict with keys "
+                            f"{', '.join(_WINDOW_KEYS)}, got {type(spec).__name__}")
+        unknown = sorted(set(spec) - set(_WINDOW_KEYS))
+        if unknown or "func" not in spec:
+            raise PlanError(f"window function {i}: unknown keys {unknown} (it takes "
+                            f"{', '.join(_WINDOW_KEYS)}; func is required)")
+        arg = spec.get("arg")
+        arg = None if arg is None else _resolved(plan.schema, arg)[1]
+        partition = tuple(_resolved(plan.schema, k)[1] for k in spec.get("partition_by", ()))
+        order = tuple(SortKey(*k) for k in sort_keys(plan, spec.get("order_by", ())))
+        out.append(WindowExpr(spec["func"], arg, partition, order,
+                              _window_frame(spec.get("frame")), spec.get("offset", 1)))
+    return out
+
+
+def bound_window(w, input):
+    """`w` with its expressions bound against `input` (types known), then checked."""
+    from ..functions.bind import bind
+    from .logical_plan import SortKey
+    from .window import WindowExpr, check_window
+    schema = input.schema.binding_schema()
+    arg = None if w.arg is None else bind(w.arg, schema)
+    check_window(w.func, arg, w.order_by, w.frame, w.offset)
+    return WindowExpr(w.func, arg, tuple(bind(e, schema) for e in w.partition_by),
+                      tuple(SortKey(bind(k.expr, schema), k.ascending, k.nulls_first)
+                            for k in w.order_by), w.frame, w.offset)

@@ -29,6 +29,7 @@ from .logical_field import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
 from .plan_text import expression_text, plan_text
 from .sources import Source, as_source
+from .window import WindowExpr, window_nullable, window_type
 
 __all__ = [
     "JOIN_KINDS",
@@ -48,6 +49,7 @@ __all__ = [
     "SubqueryFilter",
     "TableScan",
     "Union",
+    "Window",
 ]
 
 JOIN_TYPES = {"inner": "Inner", "left": "Left"}
@@ -169,6 +171,18 @@ class LogicalPlan(FrozenNode):
         """Each distinct row once (nulls equal to nulls), as DataFusion writes `Distinct`:
         an aggregate grouping by every column."""
         return Aggregate(self, *builder.aggregation(self, list(self.schema.qualified_names), []))
+
+    def window(self, functions: Sequence, names: Sequence[str]) -> LogicalPlan:
+        """The input's columns plus one column per window function, named by `names`.
+
+        Each function is a dict (or `builder.WindowSpec`) with ``func`` (row_number, rank,
+        dense_rank, lag, lead, sum, avg, min, max, count), ``arg`` (a column or
+        expression; none for ranking functions and count(*)), ``partition_by`` (columns),
+        ``order_by`` (sort keys as `sort` takes them), ``frame`` (None: SQL's default,
+        or ("rows", start, end) with offsets from the current row, -n PRECEDING, m
+        FOLLOWING, None UNBOUNDED) and ``offset`` (lag/lead, default 1).
+        """
+        return Window(self, builder.window_functions(self, functions), names)
 
     # -- structure -------------------------------------------------------------
     def equals(self, other: object) -> bool:
@@ -694,3 +708,35 @@ class ScalarSubquery(LogicalPlan):
 
     def _same_node(self, other) -> bool:
         return self.on == other.on
+
+
+class Window(LogicalPlan):
+    """The input's rows and columns, plus one column per window function (DataFusion's
+    `Window`): each row gets a value computed over the rows of its partition (and frame),
+    without collapsing them as an aggregate would."""
+
+    def __init__(self, input: LogicalPlan, functions: Sequence[WindowExpr],
+                 names: Sequence[str]):
+        functions, names = tuple(functions), tuple(names)
+        if not functions:
+            raise PlanError("a window node needs at least one window function")
+        if len(functions) != len(names):
+            raise PlanError(f"window: {len(functions)} functions but {len(names)} names")
+        self.children = (input,)
+        self.functions = tuple(builder.bound_window(w, input) for w in functions)
+        self.names = names
+        fields = list(input.schema) + [
+            LogicalField(None, n, window_type(w), window_nullable(w))
+            for w, n in zip(self.functions, names)]
+        self.schema = checked_schema(fields, self.label)
+
+    def label(self) -> str:
+        return "WindowAggr: windowExpr=[" + ", ".join(
+            f"{w.to_string()} AS {n}" for w, n in zip(self.functions, self.names)) + "]"
+
+    def with_new_children(self, children):
+        return Window(children[0], self.functions, self.names)
+
+    def _same_node(self, other) -> bool:
+        return (self.names == other.names and len(self.functions) == len(other.functions)
+                and all(a.equals(b) for a, b in zip(self.functions, other.functions)))

@@ -40,6 +40,7 @@ from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
 from .tree import depth
+from .window_kernels import boundaries, compute_window, sort_order
 
 __all__ = [
     "EmptyExec",
@@ -53,6 +54,7 @@ __all__ = [
     "ScanExec",
     "SortExec",
     "UnionExec",
+    "WindowExec",
 ]
 
 
@@ -603,3 +605,55 @@ class EmptyExec(PhysicalPlan):
 
     def _batches(self, ctx):
         return iter(())
+
+
+class WindowExec(PhysicalPlan):
+    """The input's rows with one more column per window function; blocking.
+
+    Each function's rows are sorted by its partition and order keys, computed with
+    vector kernels (window_kernels), and put back in the input's order, so the
+    output rows are the input rows in their order.
+    """
+
+    def __init__(self, input: PhysicalPlan, functions: Sequence, schema: pa.Schema,
+                 input_names: Sequence[str]):
+        self.children = (input,)
+        self.functions = tuple(functions)  # WindowExprs bound to the physical input
+        self.schema = schema
+        self.input_names = tuple(input_names)
+
+    def label(self) -> str:
+        added = list(self.schema.names)[len(self.input_names):]
+        return "WindowAggExec: wdw=[" + ", ".join(
+            f"{n}: {w.to_string()}" for w, n in zip(self.functions, added)) + "]"
+
+    def with_new_children(self, children):
+        return WindowExec(children[0], self.functions, self.schema, self.input_names)
+
+    def _batches(self, ctx):
+        table = self._input_table(self.children[0], ctx).combine_chunks()
+        n = table.num_rows
+        named = table.rename_columns(list(self.input_names))
+
+        def column(expr):
+            value = evaluate(expr, named)
+            if isinstance(value, pa.Scalar):
+                return pa.repeat(value, n)
+            return value.combine_chunks() if isinstance(value, pa.ChunkedArray) else value
+
+        out = list(table.columns)
+        for w, field in zip(self.functions, list(self.schema)[len(self.input_names):]):
+            partition = [column(e) for e in w.partition_by]
+            order = [(column(k.expr), k.ascending, k.nulls_first) for k in w.order_by]
+            perm = sort_order(partition, order, n)
+            taken = pa.array(perm)
+            b = boundaries([c.take(taken) for c in partition],
+                           [c.take(taken) for c, _, _ in order], n)
+            values = None if w.arg is None else column(w.arg).take(taken)
+            result = compute_window(w, values, b, n, field.type)
+            back = np.empty(n, dtype=np.int64)
+            back[perm] = np.arange(n, dtype=np.int64)
+            out.append(result.take(pa.array(back)))
+        result = pa.Table.from_arrays(out, names=list(self.schema.names)).combine_chunks()
+        for batch in result.to_batches(max_chunksize=BATCH_ROWS):
+            yield self._make_batch(batch.columns)

@@ -29,9 +29,11 @@ from .logical_plan import (
     Projection,
     ScalarSubquery,
     Sort,
+    SortKey,
     SubqueryFilter,
     TableScan,
     Union,
+    Window,
 )
 from .physical_optimizer import optimize_physical
 from .physical_plan import (
@@ -46,8 +48,10 @@ from .physical_plan import (
     ScanExec,
     SortExec,
     UnionExec,
+    WindowExec,
 )
 from .plan_text import fields_text
+from .window import WindowExpr, window_nullable, window_type
 from .schema_problems import schema_problems
 
 __all__ = ["create_physical_plan"]
@@ -85,6 +89,11 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
     if isinstance(node, Sort):
         return SortExec(child, [(bind(k.expr, schema), k.ascending, k.nulls_first)
                                 for k in node.keys], names)
+    if isinstance(node, Window):
+        functions = [_rebound(w, schema) for w in node.functions]
+        fields = list(child.schema) + [pa.field(n, window_type(w), window_nullable(w))
+                                       for w, n in zip(functions, node.names)]
+        return WindowExec(child, functions, pa.schema(fields), names)
     if isinstance(node, Aggregate):
         groups = [bind(e, schema) for e in node.group_exprs]
         grouped = bool(groups)
@@ -100,6 +109,14 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
         return HashAggregateExec(child, groups, [nullable(e) for e in groups], aggs,
                                  pa.schema(fields), names)
     raise PlanError(f"the planner knows no physical node for {type(node).__name__}")
+
+
+def _rebound(w: WindowExpr, schema: pa.Schema) -> WindowExpr:
+    """`w` with its expressions bound against the physical input's schema."""
+    return WindowExpr(w.func, None if w.arg is None else bind(w.arg, schema),
+                      tuple(bind(e, schema) for e in w.partition_by),
+                      tuple(SortKey(bind(k.expr, schema), k.ascending, k.nulls_first)
+                            for k in w.order_by), w.frame, w.offset)
 
 
 def _plan_join(node, left: PhysicalPlan, right: PhysicalPlan) -> HashJoinExec:

@@ -20,6 +20,7 @@ from ..logical_plan import (
     Sort,
     TableScan,
     Union,
+    Window,
 )
 from .base import Rule
 
@@ -87,6 +88,12 @@ class PruneColumns(Rule):
                     lambda inputs: _with_inputs(node, inputs))
         if isinstance(node, Union):  # columns match by position: each input keeps them all
             return [None] * len(node.children), lambda inputs: _with_inputs(node, inputs)
+        if isinstance(node, Window):  # its input's columns it passes, plus what it reads
+            if required is None:
+                return [None], lambda inputs: _with_inputs(node, inputs)
+            need = (set(required) & set(node.input.schema.qualified_names)) | _needs(
+                e for w in node.functions for e in w.expressions())
+            return [need], lambda inputs: _with_inputs(node, inputs)
         if isinstance(node, (Filter, Sort, Limit)):
             need = None if required is None else set(required) | _needs(node.expressions())
             return [need], lambda inputs: _with_inputs(node, inputs)
