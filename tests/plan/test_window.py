@@ -156,3 +156,9 @@ def test_explain_shows_the_window_and_a_filter_stays_above_it():
     physical = plan.create_physical_plan(plan.optimize(p))
     assert "WindowAggExec" in physical.explain()
     assert physical.collect().column("running").to_pylist() == [3, 3]
+
+
+def test_substrait_refuses_a_window_by_name():
+    p = _window({"func": "rank", "order_by": ["v"]})
+    with pytest.raises(ExprscopeError, match="Window node has no Substrait rel"):
+        p.to_substrait()
