@@ -109,7 +109,34 @@ def test_union_by_name_with_missing_columns_is_refused_naming_union(frames):
         _same_rows(Collected(), df, imported)
 
 
-def test_window_is_refused_naming_the_spark_node(frames):
+@pytest.mark.parametrize("stage", ["analyzed", "optimized"])
+def test_windows_import_and_return_sparks_rows(frames, collected, stage):
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from toolkit import spark as tks
+
+    a, _ = frames
+    by_key = Window.partitionBy("key").orderBy(F.col("x").desc_nulls_first())
+    rows = by_key.rowsBetween(-1, 1)
+    df = a.select("key", "x",
+                  F.row_number().over(Window.partitionBy("key").orderBy("x", "d")).alias("rn"),
+                  F.rank().over(Window.orderBy("key")).alias("rk"),
+                  F.dense_rank().over(Window.orderBy("key")).alias("dr"),
+                  F.lag("x").over(Window.partitionBy("key").orderBy("x", "d")).alias("lg"),
+                  F.lead("d", 2).over(Window.orderBy("x", "d")).alias("ld"),
+                  F.sum("x").over(Window.orderBy("key")).alias("running"),
+                  F.avg("x").over(Window.partitionBy("key")).alias("mean"),
+                  F.min("d").over(rows).alias("mn"), F.max("x").over(rows).alias("mx"),
+                  F.count("x").over(Window.partitionBy("key")).alias("n"),
+                  F.count("*").over(Window.orderBy("key").rowsBetween(
+                      Window.unboundedPreceding, 0)).alias("c"))
+    imported = tks.from_spark(df, stage=stage)
+    assert any(type(n).__name__ == "Window" for n in imported.walk())
+    _same_rows(collected, df, imported)
+
+
+def test_a_window_range_frame_with_offsets_is_refused_naming_the_frame(frames):
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -117,7 +144,7 @@ def test_window_is_refused_naming_the_spark_node(frames):
     from toolkit.spark import SparkImportError
 
     a, _ = frames
-    df = a.select(F.row_number().over(Window.partitionBy("key").orderBy("x")).alias("n"))
+    df = a.select(F.sum("x").over(Window.orderBy("x").rangeBetween(-2, 0)).alias("s"))
     with pytest.raises(SparkImportError) as info:
         tks.from_spark(df)
-    assert info.value.spark_class == "Window"
+    assert info.value.spark_class == "SpecifiedWindowFrame" and "RANGE" in str(info.value)

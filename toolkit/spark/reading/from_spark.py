@@ -27,6 +27,8 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import NamedTuple
 
+import pyarrow as pa
+
 import toolkit as tk
 
 from ... import plan
@@ -275,7 +277,12 @@ class _PlanReader:
         if name == "CTERelationRef":
             return self._cte(node)
         if name == "Project":
-            items = _seq(node.projectList())
+            items, seen = [], set()
+            for item in _seq(node.projectList()):  # Spark repeats a window's column above it
+                if class_name(item) == "AttributeReference" and _expr_id(item) in seen:
+                    continue
+                seen.add(_expr_id(item))
+                items.append(item)
             child = self._with_subqueries(inputs[0], *items)
             exprs = [self._expr(e, child) for e in items]
             names = [str(e.name()) for e in items]
@@ -322,6 +329,8 @@ class _PlanReader:
                     "arbitrary row of each group, which exprscope does not reproduce",
                     spark_class="Deduplicate")
             return Imported(inputs[0].plan.distinct(), inputs[0].ids)
+        if name == "Window":
+            return self._window(node, inputs[0])
         if name == "GlobalLimit":
             limit = expression_from_catalyst(node.limitExpr())
             return Imported(inputs[0].plan.limit(int(limit.value.as_py())), inputs[0].ids)
@@ -441,6 +450,73 @@ class _PlanReader:
             ids.append(i)
         return Imported(grouped.project(outputs, names=names), tuple(ids))
 
+    def _window(self, node, child: Imported) -> Imported:
+        """Spark's Window: the child's columns plus one per windowExpression (an Alias of a
+        WindowExpression(function, WindowSpecDefinition(partition, order, frame)))."""
+        specs, names, ids = [], [], []
+        for named in _seq(node.windowExpressions()):
+            expression = named.child() if class_name(named) == "Alias" else named
+            if class_name(expression) != "WindowExpression":
+                raise SparkImportError(f"cannot import the window column {named.toString()}: "
+                                       "not a single window function",
+                                       spark_class=class_name(expression))
+            specs.append(self._window_function(expression, child))
+            names.append(str(named.name()))
+            ids.append(_expr_id(named))
+        windowed = child.plan.window(specs, names)
+        ranked = [n for spec, n in zip(specs, names)
+                  if spec["func"] in ("row_number", "rank", "dense_rank")]
+        if ranked:  # Spark's ranks are int (int32); the plan's are int64, as DataFusion's
+            columns = [tk.field(n) for n in windowed.schema.qualified_names]
+            columns = [c.cast(pa.int32()) if f.relation is None and f.name in ranked else c
+                       for c, f in zip(columns, windowed.schema)]
+            windowed = windowed.project(columns, names=list(windowed.schema.names))
+        return Imported(windowed, (*child.ids, *ids))
+
+    def _window_function(self, expression, child: Imported) -> dict:
+        function, spec = expression.windowFunction(), expression.windowSpec()
+        fname = class_name(function)
+        partition = [self._expr(e, child) for e in _seq(spec.partitionSpec())]
+        order = []
+        for o in _seq(spec.orderSpec()):
+            order.append((self._expr(o.child(), child),
+                          "ascending" if str(o.direction().sql()) == "ASC" else "descending",
+                          "nulls_first" if str(o.nullOrdering().sql()) == "NULLS FIRST"
+                          else "nulls_last"))
+        out = {"partition_by": partition, "order_by": order}
+        ranking = {"RowNumber": "row_number", "Rank": "rank", "DenseRank": "dense_rank"}
+        if fname in ranking:
+            return {**out, "func": ranking[fname]}
+        if fname in ("Lag", "Lead"):
+            default = expression_from_catalyst(function.default())
+            if not (default.is_literal and not default.value.is_valid):
+                raise SparkImportError(f"cannot import {fname.lower()} with a default value "
+                                       f"({function.toString()})", spark_class=fname)
+            if function.ignoreNulls():
+                raise SparkImportError(f"cannot import {fname.lower()} IGNORE NULLS",
+                                       spark_class=fname)
+            offset = expression_from_catalyst(children(function)[1])  # input, offset, default
+            return {**out, "func": fname.lower(), "arg": self._expr(function.input(), child),
+                    "offset": int(offset.value.as_py())}
+        if fname != "AggregateExpression":
+            raise SparkImportError(f"cannot import the Spark window function {fname}",
+                                   spark_class=fname)
+        aggregate = function.aggregateFunction()
+        aname = class_name(aggregate)
+        mapping = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "avg", "Count": "count"}
+        if aname not in mapping or function.isDistinct() or not function.filter().isEmpty():
+            raise SparkImportError(f"cannot import the window aggregate {function.toString()}",
+                                   spark_class=aname)
+        args = children(aggregate)
+        arg = self._expr(args[0], child) if len(args) == 1 else None
+        if aname == "Count":
+            if len(args) != 1:
+                raise SparkImportError("cannot import count over several columns",
+                                       spark_class="Count")
+            arg = None if arg.is_literal and arg.value.is_valid else arg
+        return {**out, "func": mapping[aname], "arg": arg,
+                "frame": _window_frame(spec.frameSpecification(), bool(order))}
+
     def _aggregate_call(self, agg_expr, aggs: list, child: Imported) -> str:
         function = agg_expr.aggregateFunction()
         fname = class_name(function)
@@ -486,6 +562,36 @@ class _PlanReader:
         joined = left.plan.join(right.plan, pairs, how, condition=residual)
         ids = left.ids if how in ("semi", "anti") else left.ids + right.ids
         return Imported(joined, ids)
+
+
+def _frame_bound(bound, frame) -> int | None:
+    kind = class_name(bound)
+    if kind in ("UnboundedPreceding$", "UnboundedFollowing$"):
+        return None
+    if kind == "CurrentRow$":
+        return 0
+    value = expression_from_catalyst(bound)
+    if not value.is_literal:
+        raise SparkImportError(f"cannot import the window frame {frame.toString()}",
+                               spark_class="SpecifiedWindowFrame")
+    return int(value.value.as_py())
+
+
+def _window_frame(frame, ordered: bool):
+    """A plan frame: None (SQL's default) or ("rows", start, end)."""
+    if class_name(frame) != "SpecifiedWindowFrame":
+        return None  # UnspecifiedFrame: the default
+    kind = str(frame.frameType().sql())
+    lower, upper = _frame_bound(frame.lower(), frame), _frame_bound(frame.upper(), frame)
+    if kind == "RANGE":
+        if lower is None and upper == 0 and ordered:
+            return None
+        if lower is None and upper is None:
+            return ("rows", None, None)
+        raise SparkImportError(f"cannot import the RANGE frame {frame.toString()}: only "
+                               "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
+                               spark_class="SpecifiedWindowFrame")
+    return ("rows", lower, upper)
 
 
 def _aggregate_expressions(catalyst_list) -> list:
