@@ -148,3 +148,21 @@ def test_a_window_range_frame_with_offsets_is_refused_naming_the_frame(frames):
     with pytest.raises(SparkImportError) as info:
         tks.from_spark(df)
     assert info.value.spark_class == "SpecifiedWindowFrame" and "RANGE" in str(info.value)
+
+
+@pytest.mark.parametrize("mode", ["native", "engine"])
+def test_an_imported_window_runs_in_both_modes_equal_to_spark(frames, collected, mode):
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from toolkit import spark as tks
+    from toolkit.spark.running.compare import tables_differences
+
+    a, _ = frames
+    df = a.select("key", "x", F.rank().over(Window.partitionBy("key").orderBy("x")).alias("r"),
+                  F.lag("x").over(Window.orderBy("x", "d")).alias("l"),
+                  F.sum("x").over(Window.partitionBy("key")).alias("s"),
+                  F.max("x").over(Window.orderBy("d").rowsBetween(-1, 0)).alias("m"))
+    got = tks.run(tks.from_spark(df), mode=mode, trace=False).to_arrow()
+    comparison = tables_differences(collected.rows(df), got)
+    assert comparison.equal, str(comparison)

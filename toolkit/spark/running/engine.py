@@ -43,6 +43,7 @@ from ...plan.physical_plan import (
     ProjectionExec,
     ScanExec,
     SortExec,
+    WindowExec,
     UnionExec,
 )
 from ...plan.schema_problems import schema_problems
@@ -309,7 +310,7 @@ class _Stages:
                 df = df.union(other.toDF(*columns))
             fragment = self._scan(PartitionSource(base.schema, stage), base)
             what = f"{base.label()}: Spark's union of their partitions"
-        elif isinstance(base, SortExec):
+        elif isinstance(base, (SortExec, WindowExec)):  # whole partitions: all rows at once
             child = base.children[0]
             df = self.dataframe(child).repartition(1)
             source = PartitionSource(child.schema, stage)

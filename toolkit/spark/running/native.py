@@ -23,6 +23,7 @@ from ...plan.logical_plan import (
     Sort,
     TableScan,
     Union,
+    Window,
 )
 from ..errors import SparkTranslationError
 from ..translate.call_sites import no_call_sites
@@ -103,6 +104,9 @@ def _node(node, children, spark, inputs):
         for other in children[1:]:
             out = out.union(other.toDF(*names))
         return out
+    if isinstance(node, Window):
+        added = list(node.schema)[len(node.input.schema):]
+        return df.select("*", *[_window(w, f) for w, f in zip(node.functions, added)])
     if isinstance(node, Limit):
         if node.skip:
             df = df.offset(node.skip)
@@ -112,6 +116,43 @@ def _node(node, children, spark, inputs):
 
 _SPARK_JOIN_TYPES = {"inner": "inner", "cross": "inner", "left": "left", "right": "right",
                      "full": "full", "semi": "left_semi", "anti": "left_anti"}
+
+
+def _sort_column(key):
+    column = to_column(key.expr)
+    if key.ascending:
+        return column.asc_nulls_first() if key.nulls_first else column.asc_nulls_last()
+    return column.desc_nulls_first() if key.nulls_first else column.desc_nulls_last()
+
+
+def _window(w, field):
+    """Spark's own window function for one of a Window node's functions."""
+    from pyspark.sql import Window as SparkWindow
+    from pyspark.sql import functions as F
+
+    if w.func in ("row_number", "rank", "dense_rank", "lag", "lead") and not w.order_by:
+        raise SparkTranslationError(f"cannot translate {w.func} without an order to Spark: "
+                                    "Spark requires an ORDER BY for it", function=w.func)
+    spec = SparkWindow.partitionBy(*[to_column(e) for e in w.partition_by])
+    if w.order_by:
+        spec = spec.orderBy(*[_sort_column(k) for k in w.order_by])
+    if w.frame is not None:
+        spec = spec.rowsBetween(
+            SparkWindow.unboundedPreceding if w.frame.start is None else w.frame.start,
+            SparkWindow.unboundedFollowing if w.frame.end is None else w.frame.end)
+    elif w.order_by and w.func in ("sum", "avg", "min", "max", "count"):
+        spec = spec.rangeBetween(SparkWindow.unboundedPreceding, SparkWindow.currentRow)
+    elif w.func in ("sum", "avg", "min", "max", "count"):
+        spec = spec.rowsBetween(SparkWindow.unboundedPreceding, SparkWindow.unboundedFollowing)
+    if w.func in ("row_number", "rank", "dense_rank"):
+        column = getattr(F, w.func)()
+    elif w.func in ("lag", "lead"):
+        column = getattr(F, w.func)(to_column(w.arg), w.offset)
+    elif w.func == "count":
+        column = F.count(F.lit(1) if w.arg is None else to_column(w.arg))
+    else:
+        column = getattr(F, w.func)(to_column(w.arg))
+    return column.over(spec).cast(to_spark_type(field.type)).alias(field.qualified_name)
 
 
 def _aggregate(agg, field):
