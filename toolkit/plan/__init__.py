@@ -20,7 +20,7 @@ from .errors import (
                      PlanError,
 )
 from .invariants import INVARIANTS, Invariant, current_mode, validation
-from .logical_field import logical_field, nullable, output_name
+from .logical_fields import logical_field, nullable, output_name
 from .logical_plan import (
                      JOIN_KINDS,
                      Aggregate,
