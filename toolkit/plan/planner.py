@@ -51,8 +51,8 @@ from .physical_plan import (
     WindowExec,
 )
 from .plan_text import fields_text
-from .window import WindowExpr, window_nullable, window_type
 from .schema_problems import schema_problems
+from .window import WindowExpr, window_nullable, window_type
 
 __all__ = ["create_physical_plan"]
 

@@ -21,8 +21,16 @@ from .aggregates import aggregate_type
 from .errors import PlanError
 from .plan_text import expression_text
 
-__all__ = ["RANKING_FUNCTIONS", "OFFSET_FUNCTIONS", "WINDOW_AGGREGATES", "WINDOW_FUNCTIONS",
-           "WindowExpr", "WindowFrame", "window_nullable", "window_type"]
+__all__ = [
+    "OFFSET_FUNCTIONS",
+    "RANKING_FUNCTIONS",
+    "WINDOW_AGGREGATES",
+    "WINDOW_FUNCTIONS",
+    "WindowExpr",
+    "WindowFrame",
+    "window_nullable",
+    "window_type",
+]
 
 RANKING_FUNCTIONS = ("row_number", "rank", "dense_rank")
 OFFSET_FUNCTIONS = ("lag", "lead")

@@ -43,8 +43,8 @@ from ...plan.physical_plan import (
     ProjectionExec,
     ScanExec,
     SortExec,
-    WindowExec,
     UnionExec,
+    WindowExec,
 )
 from ...plan.schema_problems import schema_problems
 from ...plan.sources import Source
