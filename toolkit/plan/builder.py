@@ -22,6 +22,7 @@ from .aggregates import AggregateExpr
 from .columns import qualify
 from .errors import ColumnNotFoundError, PlanError
 from .logical_schema import LogicalSchema
+from .window import WindowExpr, WindowFrame
 
 __all__ = [
     "aggregation",
@@ -201,7 +202,6 @@ _WINDOW_KEYS = ("func", "arg", "partition_by", "order_by", "frame", "offset")
 
 
 def _window_frame(frame):
-    from .window import WindowFrame
     if frame is None or isinstance(frame, WindowFrame):
         return frame
     if not (isinstance(frame, (tuple, list)) and len(frame) == 3 and frame[0] == "rows"):
@@ -211,9 +211,8 @@ def _window_frame(frame):
 
 
 def window_functions(plan, functions: Sequence) -> list:
-    """The WindowExprs of a Window on `plan`, from dicts of `_WINDOW_KEYS`."""
-    from .logical_plan import SortKey
-    from .window import WindowExpr
+    """The WindowExprs of a Window on `plan`, from dicts of `_WINDOW_KEYS` (their order
+    keys as (expression, ascending, nulls first), which the node makes SortKeys)."""
     out = []
     for i, spec in enumerate(functions):
         if not isinstance(spec, dict):
@@ -226,20 +225,7 @@ def window_functions(plan, functions: Sequence) -> list:
         arg = spec.get("arg")
         arg = None if arg is None else _resolved(plan.schema, arg)[1]
         partition = tuple(_resolved(plan.schema, k)[1] for k in spec.get("partition_by", ()))
-        order = tuple(SortKey(*k) for k in sort_keys(plan, spec.get("order_by", ())))
+        order = tuple(sort_keys(plan, spec.get("order_by", ())))
         out.append(WindowExpr(spec["func"], arg, partition, order,
                               _window_frame(spec.get("frame")), spec.get("offset", 1)))
     return out
-
-
-def bound_window(w, input):
-    """`w` with its expressions bound against `input` (types known), then checked."""
-    from ..functions.bind import bind
-    from .logical_plan import SortKey
-    from .window import WindowExpr, check_window
-    schema = input.schema.binding_schema()
-    arg = None if w.arg is None else bind(w.arg, schema)
-    check_window(w.func, arg, w.order_by, w.frame, w.offset)
-    return WindowExpr(w.func, arg, tuple(bind(e, schema) for e in w.partition_by),
-                      tuple(SortKey(bind(k.expr, schema), k.ascending, k.nulls_first)
-                            for k in w.order_by), w.frame, w.offset)

@@ -12,7 +12,7 @@ expressions against the (possibly pruned) new inputs.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pyarrow as pa
 
@@ -29,7 +29,7 @@ from .logical_fields import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
 from .plan_text import expression_text, plan_text
 from .sources import Source, as_source
-from .window import WindowExpr, window_nullable, window_type
+from .window import WindowExpr, check_window, window_nullable, window_type
 
 __all__ = [
     "JOIN_KINDS",
@@ -182,7 +182,9 @@ class LogicalPlan(FrozenNode):
         or ("rows", start, end) with offsets from the current row, -n PRECEDING, m
         FOLLOWING, None UNBOUNDED) and ``offset`` (lag/lead, default 1).
         """
-        return Window(self, builder.window_functions(self, functions), names)
+        functions = [replace(w, order_by=tuple(SortKey(*k) for k in w.order_by))
+                     for w in builder.window_functions(self, functions)]
+        return Window(self, functions, names)
 
     # -- structure -------------------------------------------------------------
     def equals(self, other: object) -> bool:
@@ -710,6 +712,16 @@ class ScalarSubquery(LogicalPlan):
         return self.on == other.on
 
 
+def _bound_window(w: WindowExpr, input: LogicalPlan) -> WindowExpr:
+    """`w` with its expressions bound against `input` (types known), then checked."""
+    schema = input.schema.binding_schema()
+    arg = None if w.arg is None else bind(w.arg, schema)
+    check_window(w.func, arg, w.order_by, w.frame, w.offset)
+    return WindowExpr(w.func, arg, tuple(bind(e, schema) for e in w.partition_by),
+                      tuple(SortKey(bind(k.expr, schema), k.ascending, k.nulls_first)
+                            for k in w.order_by), w.frame, w.offset)
+
+
 class Window(LogicalPlan):
     """The input's rows and columns, plus one column per window function (DataFusion's
     `Window`): each row gets a value computed over the rows of its partition (and frame),
@@ -723,7 +735,7 @@ class Window(LogicalPlan):
         if len(functions) != len(names):
             raise PlanError(f"window: {len(functions)} functions but {len(names)} names")
         self.children = (input,)
-        self.functions = tuple(builder.bound_window(w, input) for w in functions)
+        self.functions = tuple(_bound_window(w, input) for w in functions)
         self.names = names
         fields = list(input.schema) + [
             LogicalField(None, n, window_type(w), window_nullable(w))
