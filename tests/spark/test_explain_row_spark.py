@@ -77,34 +77,54 @@ FILTERS = [
 ]
 
 
+def _evaluated_nodes(condition, batch: pa.RecordBatch) -> dict:
+    """The tree evaluation ran for the filter's condition, node by path (as the story's)."""
+    import toolkit as tk
+    from toolkit.explain.story import _Recorder, _walk
+    from toolkit.observe import observing
+
+    recorder = _Recorder()
+    with observing(recorder):
+        tk.evaluate(condition, batch)
+    event = recorder.evals[-1]
+    return {tuple(path): node for path, node, _ in _walk(event.expr, event.root_path())}
+
+
 @pytest.mark.parametrize("condition", FILTERS)
 def test_every_node_value_is_sparks(people, condition):
     """Each evaluated node of the filter's story equals Spark's value of that sub-expression
     on the same row: `df.filter(id = k).select(to_column(node))`."""
     from toolkit import spark as tks
+    from toolkit.plan import Filter
 
     query = people.filter(condition)
-    schema = tks.SparkSource(people).schema
-    checked = 0
+    checked = dropped = 0
     for key in ROWS["id"]:
         journey = tks.explain_row(query, f"id = {key}")
-        stories = [s.story for s in journey.stops if s.story is not None]
         if journey.kept:
-            continue  # a kept row's filter holds; the dropped ones carry a story
-        assert stories, journey.why
-        row = people.filter(f"id = {key}")
-        for node in stories[0].nodes:
-            if not node.evaluated or node.value is None:
+            continue  # a kept row's filter holds; a dropped one's story is checked
+        dropped += 1
+        stop = journey.stops[-1]
+        assert stop.kind == "Filter" and stop.story is not None, journey.why
+        node = journey.plan
+        for i in stop.at:
+            node = node.children[i]
+        assert isinstance(node, Filter)
+        before = journey.stops[-2].rows.combine_chunks().to_batches()[0]
+        tree = _evaluated_nodes(node.predicate, before)
+        row = people.filter(f"id = {key}").toDF(*before.schema.names)  # named as the plan's
+        for story in stop.story.nodes:
+            if not story.evaluated or story.value is None:
                 continue
             try:
-                column = tks.to_column(node.expression, schema)
+                column = tks.to_column(tree[tuple(story.path)], before.schema)
             except tks.SparkTranslationError:
                 continue
             spark_value = row.select(column.alias("v")).toArrow().column("v")[0].as_py()
-            ours = node.value.as_py()
+            ours = story.value.as_py()
             if isinstance(ours, float) and spark_value is not None:
-                assert spark_value == pytest.approx(ours), (condition, key, node.path)
+                assert spark_value == pytest.approx(ours), (condition, key, story.expression)
             else:
-                assert spark_value == ours, (condition, key, node.path, str(node.expression))
+                assert spark_value == ours, (condition, key, story.expression)
             checked += 1
-    assert checked > 0
+    assert dropped > 0 and checked > dropped
