@@ -53,7 +53,9 @@ def test_only_compatible_rows_are_read(people):
     rows = spark_compatible_rows(scan, "a >= 2", limit=2)
     assert rows.num_rows == 2 and all(v >= 2 for v in rows.column("a").to_pylist())
     journey = tks.explain_row(query, "a >= 2")
-    assert "at least 10" not in journey.why and "rows of" in journey.why
+    assert "the first of 3 rows of df1 matching a >= 2" in journey.why  # a = 10, 7, 2
+    assert "the first of at least 2 rows" in tks.explain_row(query, "a >= 2", limit=2).why
+    assert "the only row of df1 matching id = 4" in tks.explain_row(query, "id = 4").why
 
 
 def test_clear_errors(people):

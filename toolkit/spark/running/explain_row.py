@@ -90,7 +90,8 @@ def explain_row(df, predicate: str, limit: int = MAX_EXPLAINED) -> RowJourney:
     local = transform_up(p, lambda node: swapped if node is scan else node)
     journey = local.explain_row(scan.relation, 0)
     read = rows.num_rows
-    more = "at least " if read == limit else ""
-    note = (f" (the first of {more}{read:,} rows of {visible(scan.relation)} matching "
-            f"{visible(predicate)})" if read > 1 else "")
+    count = f"the first of at least {read:,}" if read == limit else \
+        ("the only" if read == 1 else f"the first of {read:,}")
+    note = (f" ({count} row{'s' if read > 1 else ''} of {visible(scan.relation)} matching "
+            f"{visible(predicate)}; row numbers count only those rows)")
     return replace(journey, why=journey.why + note)
