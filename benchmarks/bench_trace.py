@@ -46,7 +46,7 @@ import importlib
 import toolkit as tk
 
 # the module (the package re-exports a function of the same name)
-evaluate_module = importlib.import_module("toolkit.execution.evaluate")
+evaluate_module = importlib.import_module("toolkit.execution.evaluation")
 
 OFF_TARGET = 1.02
 ON_TARGET = 1.5

@@ -243,10 +243,6 @@ NAMED_AFTER_THEIR_FUNCTION = {
     "toolkit.passes": {"canonicalize", "fold_constants", "is_satisfiable", "optimize",
                        "remove_named_refs", "simplify_identities",
                        "simplify_with_guarantee"},
-    "toolkit.execution": {"evaluate"},
-    "toolkit.functions": {"describe"},
-    "toolkit.plan": {"logical_field"},
-    "toolkit.scan": {"explain_scan"},
 }
 
 

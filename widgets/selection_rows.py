@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from toolkit.errors import FieldRefError
-from toolkit.execution.evaluate import evaluate
+from toolkit.execution.evaluation import evaluate
 from toolkit.observe import silenced
 from toolkit.render.branch_table import NOT_REACHED, BranchTable, SpecialForm
 from toolkit.render.labels import MAX_FORM_COLUMNS, bounded_text, path_text, rows_text

@@ -10,11 +10,10 @@ from hypothesis import strategies as st
 
 import toolkit as tk
 from tests.acero_reference import AceroCrashed, run_acero
+from tests.strategies.paired import KINDS, ROOT, drawable, expressions, same_values, tables
 from toolkit.errors import KernelError
 from toolkit.execution.dense_path import MIN_DENSE_ROWS
 from toolkit.functions import function_names
-
-from tests.strategies.paired import KINDS, ROOT, drawable, expressions, same_values, tables
 
 # their result types (month_interval, day_time_interval) have no pyarrow array class: pyarrow
 # cannot hand their values to Python, so neither engine's result could be compared

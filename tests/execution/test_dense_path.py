@@ -13,11 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
+from tests.strategies.paired import expressions, same_values, tables
 from toolkit.errors import BindError, KernelError
 from toolkit.execution import dense_path
 from toolkit.execution.dense_path import Density, density_kinds
-
-from tests.strategies.paired import expressions, same_values, tables
 
 a, b, s = tk.field("a"), tk.field("b"), tk.field("s")
 

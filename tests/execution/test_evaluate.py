@@ -181,7 +181,7 @@ def test_observer_stats_add_up_over_chunks(monkeypatch):
 
 
 def test_large_data_is_kept_on_the_event_only_as_a_bounded_sample():
-    from toolkit.execution.evaluate import SAMPLE_FIRST
+    from toolkit.execution.evaluation import SAMPLE_FIRST
 
     t = pa.table({"a": pa.array(range(20_000), pa.int64())})
     rec = Recorder()

@@ -6,9 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
-from toolkit.errors import KernelError
-
 from tests.strategies.paired import expressions, same_values, tables
+from toolkit.errors import KernelError
 
 kinds = st.sampled_from(["int", "float", "bool", "str"])
 

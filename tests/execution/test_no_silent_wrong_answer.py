@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolkit as tk
-from toolkit.execution.evaluate import EvaluationError
+from toolkit.execution.evaluation import EvaluationError
 
 
 def test_a_bound_field_reads_its_column_by_name_when_the_data_reorders_columns():

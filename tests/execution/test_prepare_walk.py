@@ -58,7 +58,7 @@ class _Visits:
                 self.before_first_kernel = len(self.walks)
             return real_run(ctx, root, sel)
 
-        monkeypatch.setattr(importlib.import_module("toolkit.execution.evaluate"), "run_tree",
+        monkeypatch.setattr(importlib.import_module("toolkit.execution.evaluation"), "run_tree",
                             run_tree)
 
     def _walk(self, root):

@@ -7,10 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
+from tests.strategies.paired import expressions, tables
 from toolkit.errors import KernelError
 from toolkit.execution.dense_path import MIN_DENSE_ROWS
-
-from tests.strategies.paired import expressions, tables
 
 
 def _branch_root(expr_at_form, branch: str, arg_index: int, path: tuple):

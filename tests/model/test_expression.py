@@ -8,9 +8,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from hypothesis import given
-from tests.strategies.untyped import expressions
 
 import toolkit as tk
+from tests.strategies.untyped import expressions
 from toolkit.model.expression import Call, Parameter
 
 a, b = tk.field("a"), tk.field("b")

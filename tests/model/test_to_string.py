@@ -11,9 +11,9 @@ import pyarrow.compute as pc
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strategies.untyped import expressions, literals
 
 import toolkit as tk
+from tests.strategies.untyped import expressions, literals
 from toolkit.model.expression import Call, Literal, Parameter, postorder
 from toolkit.model.field_ref import FieldPath
 from toolkit.support.visible_text import visible_lines

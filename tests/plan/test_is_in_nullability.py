@@ -8,7 +8,7 @@ import pytest
 import toolkit as tk
 from toolkit import plan
 from toolkit.passes.set_lookup import set_lookup_options
-from toolkit.plan.logical_field import nullable
+from toolkit.plan.logical_fields import nullable
 
 SCHEMA = pa.schema([pa.field("required", pa.string(), nullable=False),
                     pa.field("optional", pa.string())])

@@ -7,9 +7,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from hypothesis import given
-from tests.strategies.untyped import expressions, expressions_with_options
 
 import toolkit as tk
+from tests.strategies.untyped import expressions, expressions_with_options
 from toolkit.model.expression import Call, Literal
 
 a, b, s, t, u = (tk.field(n) for n in "abstu")

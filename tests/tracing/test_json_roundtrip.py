@@ -6,15 +6,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-from hypothesis import given, strategies as st
-from tests.strategies.untyped import DEFAULT_SCHEMA, expressions
+from hypothesis import given
+from hypothesis import strategies as st
 
 import toolkit as tk
+from tests.strategies.untyped import DEFAULT_SCHEMA, expressions
 from toolkit.observe import BranchSelection
+from toolkit.rewrite.positions import TreePositions
 from toolkit.tracing.json_expressions import expression_from_doc, expression_to_doc
 from toolkit.tracing.json_steps import _paths_from_table, _position_table
 from toolkit.tracing.json_values import rows_from_json, rows_to_json
-from toolkit.rewrite.positions import TreePositions
 
 
 def _round_trip(expr):

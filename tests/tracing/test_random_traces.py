@@ -1,7 +1,8 @@
 """Random evaluations, traced, survive JSON: the loaded trace draws exactly as the live one."""
 
 import pyarrow as pa
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolkit as tk
 

@@ -86,7 +86,7 @@ def test_labels_are_escaped_in_html():
 
 
 def test_a_batch_too_large_to_keep_shows_an_honest_sample_and_complete_counts():
-    from toolkit.execution.evaluate import KEEP_DATA_ROWS, SAMPLE_FIRST
+    from toolkit.execution.evaluation import KEEP_DATA_ROWS, SAMPLE_FIRST
 
     n = KEEP_DATA_ROWS + 5
     data = pa.table({"a": pa.array(range(n), pa.int64())})
@@ -158,7 +158,7 @@ def test_an_eager_failure_opens_on_its_failing_row_highlighted_without_a_column_
 def test_a_sample_survives_json_and_a_forged_one_is_refused():
     import json
 
-    from toolkit.execution.evaluate import KEEP_DATA_ROWS
+    from toolkit.execution.evaluation import KEEP_DATA_ROWS
 
     n = KEEP_DATA_ROWS * 3
     data = pa.table({"a": pa.array(range(n), pa.int64())})

@@ -31,7 +31,7 @@ from toolkit.sql.parse import parse
 
 from .demo_spark import run_demo_step
 
-__all__ = ["main", "load_flights", "REPORT"]
+__all__ = ["REPORT", "load_flights", "main"]
 
 REPORT = os.path.join("out", "demo-report.html")
 SCAN_REPORT = os.path.join("out", "demo-scan-report.html")

@@ -18,7 +18,7 @@ from ..support import late
 pyarrow_csv = late.module("pyarrow.csv")
 pyarrow_parquet = late.module("pyarrow.parquet")
 
-__all__ = ["InputError", "parse_schema_spec", "load_data", "DATA_SUFFIXES"]
+__all__ = ["DATA_SUFFIXES", "InputError", "load_data", "parse_schema_spec"]
 
 DATA_SUFFIXES = (".parquet", ".pq", ".csv", ".tsv", ".arrow", ".feather", ".ipc")
 

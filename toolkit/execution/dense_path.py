@@ -21,7 +21,7 @@ DENSE_THRESHOLD = 0.8 is the compromise. Two refinements:
 
 - cheap subtrees (fixed-width values only, nothing that can fail, at most
   CHEAP_MAX_CALLS calls, none of them a transcendental function: `ln`, `exp`,
-  `sin`, `power` cost 10-50 times a `multiply` per row, so on a 1% branch
+  `sin`, `power` cost many times a `multiply` per row, so on a 1% branch
   computing every row is the waste laziness exists to avoid) always run densely on large domains: one SIMD pass
   over every row is cheaper than gather + kernel + scatter at any density, and
   a special form whose children are all cheap just calls Arrow's own kernel;

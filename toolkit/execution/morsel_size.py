@@ -13,10 +13,8 @@ another call consumes (leaves are read once, the root is written once):
 - only boolean intermediates (comparisons under and/or: 128 KB per 1M rows),
   or no intermediate at all (`utf8_upper(s)`): not cut (1M-row pieces).
 
-Measured (benchmarks/bench_evaluate.py, 10M rows in 1M chunks, median of
-per-round ratios against Acero): the arithmetic chain 0.72 -> 0.96 at 256K,
-the string function 5.6 -> 3.3 had it been cut, and/or 1.12 -> 0.94 had it
-been cut; see docs/benchmarks.md.
+Cutting helps the arithmetic chain and would hurt the string function and
+and/or chains (benchmarks/bench_evaluate.py; the figures are in docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -86,8 +86,8 @@ def split(data, morsel_rows: int | None = None) -> list[Morsel]:
     PIECE_ROWS. A cut tree over input that goes to the pool but would make
     fewer morsels than there are workers (a 262,144-row batch of Spark's engine
     mode) is cut into one morsel per worker instead, so every core gets a
-    share; an uncut one is not (`utf8_upper` over 1M rows took 1.3 ms whole and
-    3.4 ms in two halves). MORSEL_ROWS, when set, wins.
+    share; an uncut one is not (a kernel such as `utf8_upper` costs more in two
+    halves than whole). MORSEL_ROWS, when set, wins.
     """
     if morsel_rows is None:
         rows = PIECE_ROWS

@@ -9,10 +9,8 @@ branches cover the whole domain, the branch covering the most rows that is one
 value (a case_when's `else 0.0`) or was computed on every row (a column) is
 copied first, as the fill, and needs no row positions at all: the
 mask-to-positions filter it would take is skipped.
-
-Measured on a 131,072-row morsel of a 20-case case_when whose values are
-compact: the merge took 533 us through Arrow (140 permutation, 28 concatenation,
-365 take) and 150 us here, plus the 129 us filter of the `else` rows saved.
+Writing in place is several times faster than the merge through Arrow (a
+permutation, a concatenation and a take).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from . import (  # noqa: F401  (each registers its functions)
     temporal,
     temporal_family,
 )
-from .describe import describe
+from .description import describe
 from .function import Arity, Function, FunctionKind, InputType, Kernel, NullHandling, OutputType
 from .registry import function_names, get_function, has_function, register
 

@@ -15,8 +15,17 @@ from typing import Callable, Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["NullHandling", "FunctionKind", "InputType", "OutputType", "Kernel", "Function", "Arity",
-           "call_can_fail", "call_pyarrow"]
+__all__ = [
+    "Arity",
+    "Function",
+    "FunctionKind",
+    "InputType",
+    "Kernel",
+    "NullHandling",
+    "OutputType",
+    "call_can_fail",
+    "call_pyarrow",
+]
 
 
 class NullHandling(enum.Enum):

@@ -18,8 +18,8 @@ import pyarrow as pa
 from ..errors import NoKernelError
 from .dispatch import check_arity, dispatch, exact_kernel, no_kernel_error, smallest_type_for
 from .function import Function, FunctionKind, Kernel
-from .types import is_decimal, is_integer
 from .no_kernel import no_kernel_message
+from .types import is_decimal, is_integer
 
 __all__ = ["Resolution", "output_type", "resolve"]
 

@@ -22,7 +22,6 @@ from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..model.options import option_values
 from .function import call_pyarrow

@@ -13,9 +13,26 @@ from .field_ref import FieldRef
 from .scalar_values import python_value
 
 __all__ = [
-    "field", "literal", "call", "cast", "and_", "or_", "not_", "equal", "not_equal", "less",
-    "less_equal", "greater", "greater_equal", "is_null", "is_valid", "if_else", "case_when",
-    "coalesce", "project", "make_struct",
+    "and_",
+    "call",
+    "case_when",
+    "cast",
+    "coalesce",
+    "equal",
+    "field",
+    "greater",
+    "greater_equal",
+    "if_else",
+    "is_null",
+    "is_valid",
+    "less",
+    "less_equal",
+    "literal",
+    "make_struct",
+    "not_",
+    "not_equal",
+    "or_",
+    "project",
 ]
 
 

@@ -16,9 +16,18 @@ import pyarrow.compute as pc
 
 from ..support.bounded_cache import ObjectCache
 
-__all__ = ["option_values", "option_scalars", "options_to_string", "cast_target", "value_set",
-           "field_names", "field_name_at", "options_equal", "options_changed_text",
-           "options_short_text"]
+__all__ = [
+    "cast_target",
+    "field_name_at",
+    "field_names",
+    "option_scalars",
+    "option_values",
+    "options_changed_text",
+    "options_equal",
+    "options_short_text",
+    "options_to_string",
+    "value_set",
+]
 
 
 def _fingerprint(options: pc.FunctionOptions) -> bytes:

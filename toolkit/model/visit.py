@@ -15,7 +15,7 @@ from typing import Callable, Iterator
 from ..rewrite.tree_shape import TreeShape, modify_tree
 from .expression import Expression
 
-__all__ = ["EXPRESSION_SHAPE", "modify_expression", "walk", "node_at"]
+__all__ = ["EXPRESSION_SHAPE", "modify_expression", "node_at", "walk"]
 
 Path = tuple[int, ...]
 

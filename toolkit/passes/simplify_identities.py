@@ -12,8 +12,8 @@ from ..model.expression import Call, Expression
 from ..rewrite import Transformed
 from .arithmetic_identities import NEUTRAL_OPERANDS, arithmetic_identity
 from .comparison import BITS
-from .equalities_to_set import OR_CHAINS, equalities_to_set_lookup
 from .conditional_identities import coalesce_truncation, constant_case_when, constant_if_else
+from .equalities_to_set import OR_CHAINS, equalities_to_set_lookup
 from .framework import optimization_pass, require_bound, sweep_post, sweep_pre
 from .logic_identities import IDEMPOTENT_CHAINS, double_negation, duplicate_operands
 from .null_identities import non_nullable_validity, self_comparison

@@ -20,7 +20,7 @@ from .errors import (
                      PlanError,
 )
 from .invariants import INVARIANTS, Invariant, current_mode, validation
-from .logical_field import logical_field, nullable, output_name
+from .logical_fields import logical_field, nullable, output_name
 from .logical_plan import (
                      JOIN_KINDS,
                      Aggregate,
@@ -31,8 +31,8 @@ from .logical_plan import (
                      Limit,
                      LogicalPlan,
                      Projection,
-                     Sort,
                      ScalarSubquery,
+                     Sort,
                      SortKey,
                      SubqueryFilter,
                      TableScan,
@@ -103,17 +103,17 @@ __all__ = [
                      "ProjectionExec",
                      "Rule",
                      "RuleContext",
+                     "ScalarSubquery",
                      "ScanExec",
                      "Sort",
                      "SortExec",
-                     "UnionExec",
                      "SortKey",
                      "Source",
-                     "ScalarSubquery",
                      "SubqueryFilter",
                      "TableScan",
-                     "Union",
                      "TableSource",
+                     "Union",
+                     "UnionExec",
                      "add_reader",
                      "as_source",
                      "create_physical_plan",

@@ -25,7 +25,7 @@ from .aggregates import AggregateExpr, aggregate_nullable, aggregate_type
 from .errors import PlanError
 from .frozen import FrozenNode
 from .invariants import UNIQUE_NAMES, report
-from .logical_field import logical_field, nullable, output_name
+from .logical_fields import logical_field, nullable, output_name
 from .logical_schema import LogicalField, LogicalSchema, describe_duplicates, duplicate_fields
 from .plan_text import expression_text, plan_text
 from .sources import Source, as_source
@@ -42,8 +42,8 @@ __all__ = [
     "Limit",
     "LogicalPlan",
     "Projection",
-    "Sort",
     "ScalarSubquery",
+    "Sort",
     "SortKey",
     "SubqueryFilter",
     "TableScan",

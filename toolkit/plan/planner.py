@@ -18,7 +18,7 @@ from ..functions.bind import bind
 from .aggregates import aggregate_nullable, aggregate_type
 from .errors import PlanError
 from .invariants import PLANNING_KEEPS_SCHEMA, current_mode, report
-from .logical_field import nullable
+from .logical_fields import nullable
 from .logical_plan import (
     JOIN_NODES,
     Aggregate,

@@ -1,5 +1,5 @@
 """Explain a pyarrow dataset scan: which files and row groups it reads, and why."""
 
-from .explain_scan import FragmentVerdict, RowGroupVerdict, ScanExplanation, explain_scan
+from .scan_explanation import FragmentVerdict, RowGroupVerdict, ScanExplanation, explain_scan
 
 __all__ = ["FragmentVerdict", "RowGroupVerdict", "ScanExplanation", "explain_scan"]

@@ -13,8 +13,8 @@ from ..errors import (  # defined with every other exprscope error
 )
 
 __all__ = [
-    "SparkError",
     "SparkArgumentError",
+    "SparkError",
     "SparkImportError",
     "SparkPartitionError",
     "SparkSchemaMismatch",

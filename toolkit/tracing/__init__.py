@@ -4,4 +4,4 @@ from .plan_shape import PlanSnapshot
 from .recorded_error import ErrorFacts
 from .tracer import Trace, trace
 
-__all__ = ["trace", "Trace", "PlanSnapshot", "ErrorFacts"]
+__all__ = ["ErrorFacts", "PlanSnapshot", "Trace", "trace"]

@@ -28,8 +28,14 @@ from .json_values import (
     type_to_json,
 )
 
-__all__ = ["ExpressionWriter", "ExpressionReader", "expression_to_doc", "expression_from_doc",
-           "ref_to_json", "ref_from_json"]
+__all__ = [
+    "ExpressionReader",
+    "ExpressionWriter",
+    "expression_from_doc",
+    "expression_to_doc",
+    "ref_from_json",
+    "ref_to_json",
+]
 
 
 def ref_to_json(ref: FieldRef) -> dict:

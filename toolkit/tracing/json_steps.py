@@ -39,7 +39,7 @@ from .json_values import (
 )
 from .plan_shape import PlanSnapshot, is_plan, plan_nodes, snapshot
 
-__all__ = ["FORMAT", "VERSION", "steps_to_doc", "steps_from_doc"]
+__all__ = ["FORMAT", "VERSION", "steps_from_doc", "steps_to_doc"]
 
 FORMAT = "exprscope-trace"
 # 2: an evaluation's node and branch positions are rows of a "positions" table

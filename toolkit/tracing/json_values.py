@@ -20,10 +20,21 @@ from ..errors import TraceFormatError
 from ..observe import RowPiece
 from .ipc_payload import checked_file, read_schema, read_stream
 
-__all__ = ["type_to_json", "type_from_json", "scalar_to_json", "scalar_from_json",
-           "array_to_json", "array_from_json", "table_to_json", "table_from_json",
-           "options_to_json", "options_from_json", "rows_to_json", "rows_from_json",
-           "plain_value"]
+__all__ = [
+    "array_from_json",
+    "array_to_json",
+    "options_from_json",
+    "options_to_json",
+    "plain_value",
+    "rows_from_json",
+    "rows_to_json",
+    "scalar_from_json",
+    "scalar_to_json",
+    "table_from_json",
+    "table_to_json",
+    "type_from_json",
+    "type_to_json",
+]
 
 
 def _b64(data: bytes) -> str:

@@ -10,8 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["PlanSnapshot", "is_plan", "plan_children", "plan_label", "plan_schema_text",
-           "snapshot", "plan_nodes"]
+__all__ = [
+    "PlanSnapshot",
+    "is_plan",
+    "plan_children",
+    "plan_label",
+    "plan_nodes",
+    "plan_schema_text",
+    "snapshot",
+]
 
 
 @dataclass(eq=False)

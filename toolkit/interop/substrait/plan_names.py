@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from ...errors import SubstraitError
 from ...model.expression import Expression
-from ...plan.logical_field import output_name
+from ...plan.logical_fields import output_name
 from ...plan.logical_plan import LogicalPlan
 from ...plan.logical_schema import LogicalField
 from ...support.visible_text import visible

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...model.builders import and_
 from ...passes import optimize as optimize_expression
 from ..guarantees import guarantees_of
-from ..logical_field import nullable
+from ..logical_fields import nullable
 from ..logical_plan import Aggregate, Filter, Projection
 from ..plan_text import expression_text
 from .base import Rule

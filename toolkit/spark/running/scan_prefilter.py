@@ -3,7 +3,7 @@
 Engine mode runs exprscope's own filter on every batch, but every row Spark hands
 to `mapInArrow` first goes through Spark's row-to-Arrow conversion, which costs
 more than the filter itself (a no-op `mapInArrow` over TPC-H Q6's four columns
-takes 3.5-4x Spark's whole query). So the conjuncts of a filter directly above a
+takes several times Spark's whole query). So the conjuncts of a filter directly above a
 scan that compare a column with a constant are also given to Spark, as plain
 Spark comparisons it can push into the Parquet reader. exprscope's filter still
 runs, unchanged, on the rows that arrive: the pre-filter only has to keep

@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from ..support import late
 from ..errors import ExprscopeError, GuaranteeError, ScanError
 from ..model.expression import Expression, Literal, as_expression, preorder
-from ..sql.parse import parse
 from ..passes import is_satisfiable, simplify_with_guarantee
-from ..support.visible_text import visible
 from ..passes.chain import ExprKey
+from ..sql.parse import parse
+from ..support import late
+from ..support.visible_text import visible
 from ..tracing import Trace, trace
 from .lost_rows import lost_rows_warning
 from .range_suggestion import never_true
