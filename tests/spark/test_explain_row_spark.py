@@ -58,6 +58,19 @@ def test_only_compatible_rows_are_read(people):
     assert "the only row of df1 matching id = 4" in tks.explain_row(query, "id = 4").why
 
 
+def test_the_whole_source_is_never_read(people, monkeypatch):
+    """A single-relation query's journey runs on the rows Spark matched alone: reading the
+    DataFrame as a plan source (every row through toArrow) would fail here."""
+    from toolkit import spark as tks
+
+    def whole_read(self, columns=None, limit=None):
+        raise AssertionError("the whole DataFrame was read")
+
+    monkeypatch.setattr(tks.SparkSource, "batches", whole_read)
+    journey = tks.explain_row(people.filter("b > 1").select("id", "b"), "id = 5")
+    assert not journey.kept and "0.5" in journey.why
+
+
 def test_clear_errors(people):
     from toolkit import spark as tks
 
