@@ -103,6 +103,34 @@ def _prefix(values: np.ndarray) -> np.ndarray:
     return np.concatenate([np.zeros(1, dtype=values.dtype), np.cumsum(values)])
 
 
+def _float_sums(raw: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                part_start: np.ndarray) -> np.ndarray:
+    """Each frame's sum of float values. The prefix sums restart at every partition: a
+    prefix over the whole column would carry one partition's magnitude into another's
+    rounding. Infinities and NaN are counted apart: inside a prefix they would make every
+    later frame infinite or NaN, not only the frames that hold them."""
+    n = len(raw)
+    finite = np.isfinite(raw)
+    clean = np.where(finite, raw, 0.0)
+    local = np.empty(n, dtype=np.float64)
+    starts = np.flatnonzero(part_start == np.arange(n, dtype=np.int64))
+    for start, end in zip(starts.tolist(), [*starts[1:].tolist(), n]):
+        np.cumsum(clean[start:end], out=local[start:end])  # vectorised within a partition
+    upto = local[np.clip(hi, 0, max(n - 1, 0))] if n else local
+    before = np.where(lo > part_start, local[np.clip(lo - 1, 0, max(n - 1, 0))], 0.0) if n \
+        else local
+    total = upto - before
+
+    def in_frame(flags: np.ndarray) -> np.ndarray:
+        counts = _prefix(flags.astype(np.int64))
+        return counts[hi + 1] - counts[lo]
+
+    nan, up, down = in_frame(np.isnan(raw)), in_frame(raw == np.inf), in_frame(raw == -np.inf)
+    total = np.where(down > 0, -np.inf, total)
+    total = np.where(up > 0, np.inf, total)
+    return np.where((nan > 0) | ((up > 0) & (down > 0)), np.nan, total)
+
+
 def _span_extreme(keys: np.ndarray, lo: np.ndarray, hi: np.ndarray, pick) -> np.ndarray:
     """pick (np.minimum / np.maximum) of keys[lo..hi] per row, via a sparse table; rows
     with an empty frame get keys[lo] (the caller masks them)."""
@@ -143,8 +171,11 @@ def _aggregate(w: WindowExpr, values: pa.Array | None, b: Boundaries, n: int,
         kind = np.float64 if w.func == "avg" or pa.types.is_floating(values.type) else (
             np.uint64 if pa.types.is_unsigned_integer(values.type) else np.int64)
         raw = pc.fill_null(values, 0).to_numpy(zero_copy_only=False).astype(kind)
-        sums = _prefix(raw)
-        total = sums[hi_c + 1] - sums[lo_c]
+        if kind is np.float64:
+            total = _float_sums(raw, lo_c, hi_c, b.part_start)
+        else:  # wraps as Arrow's sum does; the difference of wrapped prefixes is exact
+            sums = _prefix(raw)
+            total = sums[hi_c + 1] - sums[lo_c]
         if w.func == "avg":
             total = total / np.where(nothing, 1, count)
         return pa.array(total, out_type, mask=nothing)
