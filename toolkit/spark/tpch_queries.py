@@ -7,7 +7,7 @@ views `register_views` makes of the Parquet files `tpch.tables` writes.
 from __future__ import annotations
 
 from .errors import SparkArgumentError
-from .tpch_sql import SQL
+from .tpch_sql import SQL, register_views
 
 __all__ = ["TABLES", "register_views", "sql"]
 
@@ -29,9 +29,3 @@ def chain_join(relations: int = 22) -> str:
                       for i in range(2, relations + 1))
     return (f"select n1.n_name, n{relations}.n_comment\nfrom nation n1\n{joins}\n"
             f"where n{relations}.n_regionkey = 1 and n1.n_name like 'A%'")
-
-
-def register_views(spark, paths: dict[str, str]) -> None:
-    """Each of `paths` ({table: parquet path}) as a temporary view of that name in `spark`."""
-    for name, path in paths.items():
-        spark.read.parquet(path).createOrReplaceTempView(name)

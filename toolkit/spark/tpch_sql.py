@@ -10,17 +10,15 @@ writes it.
 
 from __future__ import annotations
 
-from .tpch import ALL_TABLES
-
 __all__ = ["SQL", "register_views"]
 
 
 def register_views(spark, paths: dict[str, str]) -> dict:
-    """A temp view per table, named as the table; {name: DataFrame}."""
+    """A temp view of each of `paths` ({table: Parquet path}), named as the table;
+    {name: DataFrame}."""
     frames = {}
-    for name in ALL_TABLES:
-        df = spark.read.parquet(paths[name])
-        df.createOrReplaceTempView(name)
+    for name, path in paths.items():
+        spark.read.parquet(path).createOrReplaceTempView(name)
         frames[name] = spark.table(name)
     return frames
 
