@@ -9,6 +9,7 @@ from ..explain import RowJourney, WhyNot
 from ..explain.value_text import value_text
 from ..support.visible_text import visible
 from .labels import dot_text
+from .row_story_dot import word_lines
 
 __all__ = ["draw_journey", "draw_why_not", "journey_lines", "why_not_lines"]
 
@@ -53,22 +54,6 @@ def why_not_lines(result: WhyNot, paint) -> list[str]:
     return lines
 
 
-def _wrapped(text: str, width: int = 48, most: int = 4) -> list[str]:
-    out, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        out.append(line)
-    if len(out) > most:
-        out = out[:most]
-        out[-1] = out[-1][: width - 1] + "…"
-    return out
-
-
 def draw_journey(g, journey: RowJourney, prefix: str = "") -> None:
     plan = journey.plan
     stops = {s.at: s for s in journey.stops}
@@ -90,7 +75,7 @@ def draw_journey(g, journey: RowJourney, prefix: str = "") -> None:
                     else "dropped here")
             rows.append(f'<TR><TD><FONT POINT-SIZE="10">{dot_text(said)}</FONT></TD></TR>')
             for line in ([_row_text(stop)] if stop.kept and stop.rows is not None else []) + \
-                    _wrapped(stop.note):
+                    word_lines(stop.note, 48, most=4):
                 if line:
                     rows.append(f'<TR><TD><FONT POINT-SIZE="9" COLOR="#374151">'
                                 f"{dot_text(line, 80)}</FONT></TD></TR>")
@@ -102,8 +87,8 @@ def draw_journey(g, journey: RowJourney, prefix: str = "") -> None:
         for i in range(len(node.children) - 1, -1, -1):
             stack.append((node.children[i], node_id, place + (i,)))
     g.attr(label="<" + "<BR/>".join(dot_text(line, None) for line in
-                                     _wrapped(f"row {journey.row:,} of {journey.relation}: "
-                                              f"{journey.why}", 100, 5)) + ">", labelloc="t")
+                                     word_lines(f"row {journey.row:,} of {journey.relation}: "
+                                                f"{journey.why}", 100, 5)) + ">", labelloc="t")
 
 
 def draw_why_not(g, result: WhyNot, graphviz) -> None:

@@ -39,7 +39,7 @@ def _label(n, width: int = 40) -> str:
                     f"{dot_text(n.branch, 30)}</FONT></TD></TR>")
     if n.note and (n.evaluated or n.note.startswith("would raise")
                    or not n.note.startswith("not evaluated: inside")):
-        for line in _wrapped(n.note.removeprefix("not evaluated: "), width)[:3]:
+        for line in word_lines(n.note.removeprefix("not evaluated: "), width)[:3]:
             rows.append(f'<TR><TD><FONT POINT-SIZE="9" COLOR="{color}">{dot_text(line, None)}'
                         "</FONT></TD></TR>")
     rows.append(f'<TR><TD><FONT POINT-SIZE="8" COLOR="#6b7280">{dot_text(n.path_text, 30)}'
@@ -48,7 +48,9 @@ def _label(n, width: int = 40) -> str:
             + "".join(rows) + "</TABLE>>")
 
 
-def _wrapped(text: str, width: int) -> list[str]:
+def word_lines(text: str, width: int, most: int = 3) -> list[str]:
+    """`text` in lines of at most `width` characters broken between words; past `most`
+    lines the last shown ends in "…"."""
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:
@@ -58,8 +60,8 @@ def _wrapped(text: str, width: int) -> list[str]:
             line = f"{line} {word}" if line else word
     if line:
         lines.append(line)
-    if len(lines) > 3:
-        lines = lines[:3]
+    if len(lines) > most:
+        lines = lines[:most]
         lines[-1] = lines[-1][: width - 1] + "…"
     return lines
 
@@ -86,7 +88,7 @@ def draw_story(g, story: RowStory, prefix: str = "") -> None:
                 g.edge(parent, node_id, style=style,
                        color="#d1d5db" if not n.evaluated else "#6b7280")
     head = [f"row {story.row:,} · {story.mode} · value {value_text(story.value, 40)}"]
-    head += _wrapped(story.why, 110)
+    head += word_lines(story.why, 110)
     if len(story.nodes) > len(shown):
         head.append(f"showing {len(shown):,} of {len(story.nodes):,} nodes")
     g.attr(label="<" + "<BR/>".join(dot_text(line, None) for line in head) + ">",
