@@ -8,13 +8,16 @@ is computed by exprscope:
   below it into one `mapInArrow` (a scan's chain reads Spark's own partitions,
   pre-filtered by Spark where that provably keeps every row the filter keeps:
   `scan_prefilter.py`);
-- a hash aggregate runs per partition after Spark repartitions the rows by
-  its group keys (plain columns), or on one partition for a global aggregate
-  or computed keys;
+- a hash aggregate runs partially in its input's fragment, then finally per
+  partition after Spark repartitions the partial rows by its group keys; one
+  that cannot be split runs whole after Spark repartitions its input by its
+  group keys (plain columns), or on one partition for a global aggregate or
+  computed keys;
 - a hash join broadcasts its right input (collected as Arrow) and joins each
   partition of the left input against it (exact for inner, cross, left, semi and
-  anti joins); a right or full join, which must see every left row to know which
-  right rows had no match, joins the left input on one partition;
+  anti joins) in the left input's own fragment, so a chain of such joins over a
+  scan is one `mapInArrow`; a right or full join, which must see every left row
+  to know which right rows had no match, joins the left input on one partition;
 - a sort, and a limit after a per-partition limit, run on one partition;
 - a union is Spark's union of its inputs' partitions, by position.
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pyarrow as pa
 
@@ -210,8 +214,26 @@ def _checked_batches(fragment, stage: str, observer, out_schema: pa.Schema, mode
         yield pa.RecordBatch.from_arrays(arrays, schema=out_schema)
 
 
+@dataclass
+class _Piece:
+    """A node computed per partition: the DataFrame whose partitions feed one `mapInArrow`,
+    and the fragment computing the node from them (it reads one PartitionSource)."""
+
+    df: object
+    fragment: object
+    what: str  # how the stage reads and computes, for SparkRun.stages
+    computes: bool  # False: the fragment only hands on Spark's rows (no mapInArrow needed)
+
+
 class _Stages:
-    """Turns a physical plan into Spark DataFrames, one `mapInArrow` per fused fragment."""
+    """Turns a physical plan into Spark DataFrames, one `mapInArrow` per fused fragment.
+
+    A fragment runs as far up as rows can stream within a partition: filters and
+    projections, and the probe side of every broadcast hash join, so a chain of
+    joins over one scan crosses from the JVM into Python once (as Spark's own
+    whole-stage code runs its broadcast joins in the scan's stage). A shuffle, a
+    collect onto one partition or a broadcast ends a fragment.
+    """
 
     def __init__(self, spark, inputs, trace: bool, mode: str, partial_aggregates: bool = True,
                  prefilter: bool = True):
@@ -226,141 +248,139 @@ class _Stages:
         self.descriptions: list[str] = []
 
     def dataframe(self, node):
+        """The DataFrame computing `node`, its columns named c0, c1, ..."""
+        stage = f"stage {self.count}"
+        self.count += 1
+        piece = self._piece(node, stage)
+        if not piece.computes:
+            return piece.df.toDF(*[f"c{i}" for i in range(len(node.schema))])
+        self.descriptions.append(f"{stage}: {piece.what}")
+        return self._map(piece.df, piece.fragment, stage)
+
+    def _piece(self, node, stage: str) -> _Piece:
         chain = []
         base = node
         while isinstance(base, (ProjectionExec, FilterExec)):
             chain.append(base)
             base = base.children[0]
-        stage = f"stage {self.count}"
-        self.count += 1
-        if isinstance(base, EmptyExec):
-            return self.spark.createDataFrame([], to_struct_type(_positional(node.schema)))
         if isinstance(base, ScanExec):
-            df = scan_dataframe(base, self.inputs, self.spark)
-            columns = list(base.columns) if base.columns is not None else list(base.schema.names)
-            df = df.select(*[df[c] for c in columns])
-            if base.fetch is not None:
-                df = df.limit(base.fetch)
-            if not chain:
-                return df.toDF(*[f"c{i}" for i in range(len(columns))])
-            df, pushed = self._prefilter(df, chain, base)
-            source = PartitionSource(base.schema, stage)
-            fragment = ScanExec(base.relation, source, None)
-            what = f"{base.label()} in Spark's partitions{pushed}"
-        elif isinstance(base, HashAggregateExec):
-            child = base.children[0]
-            split = split_aggregate(base) if self.partial_aggregates else None
-            if split is not None:
-                partial, final = split
-                df, below, what_below = self._input_fragment(child, stage + " partial")
-                df = self._map(df, partial.with_new_children([below]), stage + " partial")
-                self.descriptions.append(f"{stage} partial: {partial.label()} per partition "
-                                         f"over {what_below}")
-                keys = [f"c{i}" for i in range(len(base.group_exprs))]
-                df = df.repartition(*keys) if keys else df.repartition(1)
-                source = PartitionSource(partial.schema, stage)
-                fragment = final(self._scan(source, base))
-                how = "merging the partial aggregates " + (
-                    "repartitioned by group" if keys else "on one partition")
-            else:
-                df = self.dataframe(child)
-                keys = [e.path.indices[0] for e in base.group_exprs
-                        if e.is_field and e.path is not None and len(e.path.indices) == 1]
-                if base.group_exprs and len(keys) == len(base.group_exprs):
-                    df = df.repartition(*[df.columns[k] for k in keys])
-                    how = "repartitioned by its group keys"
-                else:
-                    df = df.repartition(1)
-                    how = "on one partition"
-                source = PartitionSource(child.schema, stage)
-                fragment = base.with_new_children([self._scan(source, base)])
-            what = f"{base.label()} {how}"
-        elif isinstance(base, HashJoinExec):
-            left, right = base.children
-            df = self.dataframe(left)
-            if base.how in ("right", "full"):  # the right side's unmatched rows: seen once
-                df = df.repartition(1)
-            right_table = self._collect(self.dataframe(right), right.schema)
-            sink = io.BytesIO()
-            with pa.ipc.new_stream(sink, right_table.schema) as writer:
-                writer.write_table(right_table)
-            broadcast = self.spark.sparkContext.broadcast(sink.getvalue())
-
-            build = ScanExec("broadcast", BroadcastSource(broadcast, right.schema), None)
-            source = PartitionSource(left.schema, stage)
-            fragment = base.with_new_children([self._scan(source, base), build])
-            what = f"{base.label()} with its right input broadcast ({right_table.num_rows} rows)"
-            if base.how in ("right", "full"):
-                what += " on one partition"
-        elif isinstance(base, LimitExec):
-            child = base.children[0]
-            wanted = base.fetch + base.skip
-            local = LimitExec(self._scan(PartitionSource(child.schema, stage + " local"), base),
-                              wanted, 0)
-            df = self._map(self.dataframe(child), local, stage + " local")
-            df = df.repartition(1)
-            source = PartitionSource(child.schema, stage)
-            fragment = base.with_new_children([self._scan(source, base)])
-            what = f"{base.label()} on one partition after a limit of {wanted} per partition"
-        elif isinstance(base, UnionExec):  # Spark appends the inputs' partitions
-            frames = [self.dataframe(c) for c in base.children]
-            columns = [f"c{i}" for i in range(len(base.schema))]
-            df = frames[0].toDF(*columns)
-            for other in frames[1:]:
-                df = df.union(other.toDF(*columns))
-            fragment = self._scan(PartitionSource(base.schema, stage), base)
-            what = f"{base.label()}: Spark's union of their partitions"
-        elif isinstance(base, (SortExec, WindowExec)):  # whole partitions: all rows at once
-            child = base.children[0]
-            df = self.dataframe(child).repartition(1)
-            source = PartitionSource(child.schema, stage)
-            fragment = base.with_new_children([self._scan(source, base)])
-            what = f"{base.label()} on one partition"
+            piece = self._scan_piece(base, chain, stage)
+        elif isinstance(base, HashJoinExec) and base.how not in ("right", "full"):
+            # the probe side streams on: each left partition joins the whole right input
+            left = self._piece(base.children[0], stage)
+            build, rows = self._broadcast(base.children[1])
+            piece = _Piece(left.df, base.with_new_children([left.fragment, build]),
+                           f"{left.what}; {base.label()} with its right input broadcast "
+                           f"({rows} rows)", True)
         else:
-            raise SparkTranslationError(
-                f"cannot run {type(base).__name__} in engine mode on Spark")
-        for above in reversed(chain):
-            fragment = above.with_new_children([fragment])
+            piece = self._boundary(base, stage)
         if chain:
-            what += " + " + ", ".join(n.label().split(":")[0] for n in reversed(chain))
-        self.descriptions.append(f"{stage}: {what}")
-        return self._map(df, fragment, stage)
-
-    def _input_fragment(self, node, stage: str):
-        """(DataFrame, fragment computing `node` from it per partition, what it reads).
-
-        A chain of filters/projections over a scan reads the scan's DataFrame
-        directly; anything else is its own stage, read as it comes.
-        """
-        chain, base = [], node
-        while isinstance(base, (ProjectionExec, FilterExec)):
-            chain.append(base)
-            base = base.children[0]
-        if isinstance(base, ScanExec) and base.fetch is None:
-            df = scan_dataframe(base, self.inputs, self.spark)
-            columns = list(base.columns) if base.columns is not None else list(base.schema.names)
-            df = df.select(*[df[c] for c in columns])
-            df, pushed = self._prefilter(df, chain, base)
-            fragment = self._scan(PartitionSource(base.schema, stage), base)
+            fragment = piece.fragment
             for above in reversed(chain):
                 fragment = above.with_new_children([fragment])
-            return df, fragment, base.label() + pushed
-        return (self.dataframe(node), self._scan(PartitionSource(node.schema, stage), node),
-                "the stage below")
+            what = piece.what + " + " + ", ".join(n.label().split(":")[0]
+                                                  for n in reversed(chain))
+            piece = _Piece(piece.df, fragment, what, True)
+        return piece
 
-    def _prefilter(self, df, chain, scan):
-        """Spark's scan pre-filtered by the filter right above it, where that is exact
-        (see scan_prefilter.py); exprscope's filter still runs on every row that arrives."""
-        if not (self.prefilter and chain and isinstance(chain[-1], FilterExec)
-                and scan.fetch is None):
-            return df, ""
-        conjuncts = prefilter_conjuncts(chain[-1].predicate, scan.schema)
-        if not conjuncts:
-            return df, ""
-        return (df.filter(prefilter_column(conjuncts)),
-                f" (Spark pre-filters the scan: {describe_prefilter(conjuncts)})")
+    def _scan_piece(self, scan, chain, stage: str) -> _Piece:
+        """Spark's own partitions of a scan, pre-filtered by the filter right above it where
+        that is exact (see scan_prefilter.py)."""
+        df = scan_dataframe(scan, self.inputs, self.spark)
+        columns = list(scan.columns) if scan.columns is not None else list(scan.schema.names)
+        df = df.select(*[df[c] for c in columns])
+        pushed = ""
+        if scan.fetch is not None:
+            df = df.limit(scan.fetch)
+        elif self.prefilter and chain and isinstance(chain[-1], FilterExec):
+            conjuncts = prefilter_conjuncts(chain[-1].predicate, scan.schema)
+            if conjuncts:
+                df = df.filter(prefilter_column(conjuncts))
+                pushed = f" (Spark pre-filters the scan: {describe_prefilter(conjuncts)})"
+        source = PartitionSource(scan.schema, stage)
+        return _Piece(df, self._scan(source), f"{scan.label()} in Spark's partitions{pushed}",
+                      False)
 
-    def _scan(self, source: PartitionSource, like):
+    def _broadcast(self, node):
+        """(a scan of `node`'s whole result broadcast to every partition, its row count)."""
+        table = self._collect(self.dataframe(node), node.schema)
+        sink = io.BytesIO()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        broadcast = self.spark.sparkContext.broadcast(sink.getvalue())
+        return ScanExec("broadcast", BroadcastSource(broadcast, node.schema), None), table.num_rows
+
+    def _boundary(self, base, stage: str) -> _Piece:
+        """A node whose input Spark must move first (a shuffle, one partition, a broadcast)."""
+        if isinstance(base, EmptyExec):
+            df = self.spark.createDataFrame([], to_struct_type(_positional(base.schema)))
+            return _Piece(df, self._scan(PartitionSource(base.schema, stage)), "EmptyExec",
+                          False)
+        if isinstance(base, HashAggregateExec):
+            return self._aggregate(base, stage)
+        if isinstance(base, HashJoinExec):  # right or full: the right side's unmatched rows,
+            df = self.dataframe(base.children[0]).repartition(1)  # seen on one partition
+            build, rows = self._broadcast(base.children[1])
+            source = PartitionSource(base.children[0].schema, stage)
+            return _Piece(df, base.with_new_children([self._scan(source), build]),
+                          f"{base.label()} with its right input broadcast ({rows} rows) "
+                          "on one partition", True)
+        if isinstance(base, LimitExec):
+            child = base.children[0]
+            wanted = base.fetch + base.skip
+            local = LimitExec(self._scan(PartitionSource(child.schema, stage + " local")),
+                              wanted, 0)
+            df = self._map(self.dataframe(child), local, stage + " local").repartition(1)
+            fragment = base.with_new_children([self._scan(PartitionSource(child.schema, stage))])
+            return _Piece(df, fragment, f"{base.label()} on one partition after a limit of "
+                          f"{wanted} per partition", True)
+        if isinstance(base, UnionExec):  # Spark appends the inputs' partitions
+            columns = [f"c{i}" for i in range(len(base.schema))]
+            frames = [self.dataframe(c).toDF(*columns) for c in base.children]
+            df = frames[0]
+            for other in frames[1:]:
+                df = df.union(other)
+            return _Piece(df, self._scan(PartitionSource(base.schema, stage)),
+                          f"{base.label()}: Spark's union of their partitions", False)
+        if isinstance(base, (SortExec, WindowExec)):  # whole partitions: all rows at once
+            child = base.children[0]
+            df = self.dataframe(child).repartition(1)
+            fragment = base.with_new_children([self._scan(PartitionSource(child.schema, stage))])
+            return _Piece(df, fragment, f"{base.label()} on one partition", True)
+        raise SparkTranslationError(
+            f"cannot run {type(base).__name__} in engine mode on Spark")
+
+    def _aggregate(self, base, stage: str) -> _Piece:
+        """A partial aggregate in the input's own fragment, the final one after the shuffle
+        (or, when it cannot be split, the whole aggregate after the input is shuffled)."""
+        child = base.children[0]
+        split = split_aggregate(base) if self.partial_aggregates else None
+        if split is not None:
+            partial, final = split
+            below = self._piece(child, stage + " partial")
+            df = self._map(below.df, partial.with_new_children([below.fragment]),
+                           stage + " partial")
+            self.descriptions.append(f"{stage} partial: {partial.label()} per partition "
+                                     f"over {below.what}")
+            keys = [f"c{i}" for i in range(len(base.group_exprs))]
+            df = df.repartition(*keys) if keys else df.repartition(1)
+            fragment = final(self._scan(PartitionSource(partial.schema, stage)))
+            how = "merging the partial aggregates " + (
+                "repartitioned by group" if keys else "on one partition")
+            return _Piece(df, fragment, f"{base.label()} {how}", True)
+        df = self.dataframe(child)
+        keys = [e.path.indices[0] for e in base.group_exprs
+                if e.is_field and e.path is not None and len(e.path.indices) == 1]
+        if base.group_exprs and len(keys) == len(base.group_exprs):
+            df = df.repartition(*[df.columns[k] for k in keys])
+            how = "repartitioned by its group keys"
+        else:
+            df = df.repartition(1)
+            how = "on one partition"
+        fragment = base.with_new_children([self._scan(PartitionSource(child.schema, stage))])
+        return _Piece(df, fragment, f"{base.label()} {how}", True)
+
+    def _scan(self, source: PartitionSource):
         return ScanExec("partition", source, None)
 
     def _map(self, df, fragment, stage: str):
