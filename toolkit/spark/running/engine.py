@@ -31,6 +31,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pyarrow as pa
 
@@ -62,7 +63,7 @@ from .partition_errors import PartitionPlace, collect_arrow, marked
 from .scan_prefilter import describe as describe_prefilter
 from .scan_prefilter import prefilter_column, prefilter_conjuncts
 
-__all__ = ["BroadcastSource", "PartitionSource", "engine_dataframe"]
+__all__ = ["BroadcastSource", "EngineFrames", "PartitionSource", "engine_dataframe"]
 
 
 class PartitionSource(Source):
@@ -246,6 +247,7 @@ class _Stages:
         self.accumulator = spark.sparkContext.accumulator({}, CounterParam())
         self.count = 0
         self.descriptions: list[str] = []
+        self.scans: list = []  # each scan's DataFrame as its rows cross into Python
 
     def dataframe(self, node):
         """The DataFrame computing `node`, its columns named c0, c1, ..."""
@@ -297,6 +299,7 @@ class _Stages:
             if conjuncts:
                 df = df.filter(prefilter_column(conjuncts))
                 pushed = f" (Spark pre-filters the scan: {describe_prefilter(conjuncts)})"
+        self.scans.append(df)
         source = PartitionSource(scan.schema, stage)
         return _Piece(df, self._scan(source), f"{scan.label()} in Spark's partitions{pushed}",
                       False)
@@ -402,12 +405,24 @@ def _walk(node):
         stack.extend(n.children)
 
 
-def engine_dataframe(physical, spark, inputs=None, trace: bool = True, prefilter: bool = True):
-    """(DataFrame named as the plan's output, its accumulator, the stage descriptions).
+class EngineFrames(NamedTuple):
+    """A physical plan as Spark DataFrames."""
+
+    df: object  # the result, named as the plan's output
+    accumulator: object  # the partitions' counters (see engine_trace)
+    stages: list[str]  # what each mapInArrow runs
+    scans: list  # each scan's DataFrame as its rows cross into Python (pre-filtered)
+
+
+def engine_dataframe(physical, spark, inputs=None, trace: bool = True,
+                     prefilter: bool = True) -> EngineFrames:
+    """The plan run by exprscope inside Spark, as DataFrames (the broadcast inputs of its
+    joins are computed now; the rest runs when the result is collected).
 
     `prefilter=False` hands every scanned row to exprscope (see scan_prefilter.py).
     """
     stages = _Stages(spark, inputs, trace, current_mode(physical.validation),
                      prefilter=prefilter)
     df = stages.dataframe(physical)
-    return df.toDF(*physical.schema.names), stages.accumulator, stages.descriptions
+    return EngineFrames(df.toDF(*physical.schema.names), stages.accumulator,
+                        stages.descriptions, stages.scans)

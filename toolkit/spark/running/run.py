@@ -44,6 +44,7 @@ class SparkRun:
     df: object  # the pyspark DataFrame
     physical: object = None  # engine mode: exprscope's physical plan
     stages: list = field(default_factory=list)  # engine mode: what each mapInArrow runs
+    scans: list = field(default_factory=list)  # engine mode: the scans' rows Python reads
     _accumulator: object = None
     _table: pa.Table | None = None
 
@@ -138,5 +139,6 @@ def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize
         return SparkRun("native", logical, to_dataframe(logical, spark, inputs))
 
     physical = plans.create_physical_plan(logical, validation=validation)
-    out, accumulator, stages = engine_dataframe(physical, spark, inputs, trace, prefilter)
-    return SparkRun("engine", logical, out, physical, stages, accumulator)
+    frames = engine_dataframe(physical, spark, inputs, trace, prefilter)
+    return SparkRun("engine", logical, frames.df, physical, frames.stages, frames.scans,
+                    frames.accumulator)
