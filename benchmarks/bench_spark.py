@@ -110,11 +110,16 @@ def main(argv=None) -> None:
         engine = _Checked(lambda: tks.run(imported, mode="engine", trace=False,
                                           validation="debug"), expected, f"Q{number} engine")
         scans: list = []
-        times = best_of_each([
-            lambda: spark.sql(text).toArrow(),
-            native,
-            lambda: (engine(), scans.__setitem__(slice(None), engine.last.scans)),
-            _floor(scans)], args.repeat)
+        try:
+            times = best_of_each([
+                lambda: spark.sql(text).toArrow(),
+                native,
+                lambda: (engine(), scans.__setitem__(slice(None), engine.last.scans)),
+                _floor(scans)], args.repeat)
+        except Exception as exc:  # one query's failure is reported, the others still run
+            print(f"Q{number:<5}failed: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}",
+                  flush=True)
+            continue
         t_spark, t_native, t_engine, t_floor = times
         ratios.append(t_engine / t_native)
         print(f"Q{number:<5}{t_spark:>9.2f}{t_native:>10.2f}{t_engine:>10.2f}{t_floor:>9.2f}"

@@ -279,7 +279,9 @@ class FilterExec(PhysicalPlan):
                                        self._check_functions(ctx, i == 0), ctx.observer)
             if pa.types.is_null(mask.type):
                 continue
-            kept = batch.filter(mask)
+            # a batch whose every row passes (as after Spark's pre-filter) is kept as it is:
+            # filtering would copy every column to drop nothing
+            kept = batch if mask.null_count == 0 and pc.all(mask).as_py() else batch.filter(mask)
             if kept.num_rows:
                 yield self._make_batch(kept.columns)
 

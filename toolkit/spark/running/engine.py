@@ -35,6 +35,8 @@ from typing import NamedTuple
 
 import pyarrow as pa
 
+import toolkit as tk
+
 from ...errors import KernelError
 from ...execution.parallel import serial
 from ...observe import observing
@@ -52,7 +54,7 @@ from ...plan.physical_plan import (
     WindowExec,
 )
 from ...plan.schema_problems import schema_problems
-from ...plan.sources import Source
+from ...plan.sources import Source, TableSource
 from ..errors import SparkPartitionError, SparkSchemaMismatch, SparkTranslationError
 from ..translate.types import spark_compatible_schema, to_struct_type
 from . import shipping
@@ -268,6 +270,9 @@ class _Stages:
         if isinstance(base, ScanExec):
             piece = self._scan_piece(base, chain, stage)
         elif isinstance(base, HashJoinExec) and base.how not in ("right", "full"):
+            swapped = self._smaller_side_built(base)
+            if swapped is not base:  # the same rows, the larger input streaming
+                return self._piece(_with_chain(swapped, chain), stage)
             # the probe side streams on: each left partition joins the whole right input
             left = self._piece(base.children[0], stage)
             build, rows = self._broadcast(base.children[1])
@@ -303,6 +308,40 @@ class _Stages:
         source = PartitionSource(scan.schema, stage)
         return _Piece(df, self._scan(source), f"{scan.label()} in Spark's partitions{pushed}",
                       False)
+
+    def _smaller_side_built(self, join):
+        """An inner join with its inputs swapped when Spark estimates the right one larger
+        (the right input is collected whole and sent to every partition), its columns put
+        back in order by a projection; else the join itself."""
+        if join.how != "inner" or join.filter is not None or not join.on:
+            return join
+        left, right = join.children
+        if self._estimated_bytes(right) <= self._estimated_bytes(left):
+            return join
+        n_left = len(left.schema)
+        swapped = HashJoinExec(right, left, [(r, l) for l, r in join.on], "inner",
+                               pa.schema([*right.schema, *left.schema]),
+                               [(r, l) for l, r in join.key_names])
+        order = [len(right.schema) + i for i in range(n_left)] + list(range(len(right.schema)))
+        exprs = [tk.bind(tk.field(i), swapped.schema) for i in order]
+        return ProjectionExec(swapped, exprs, join.schema.names,
+                              [f.nullable for f in join.schema], swapped.schema.names)
+
+    def _estimated_bytes(self, node) -> int:
+        """Spark's estimate of the largest table an input scans (its optimizer's size
+        statistics, read without running anything)."""
+        sizes = [0]
+        for scan in _walk(node):
+            if not isinstance(scan, ScanExec) or isinstance(scan.source, BroadcastSource):
+                continue
+            if isinstance(scan.source, TableSource) and scan.relation not in (self.inputs or {}):
+                sizes.append(scan.source.table.nbytes)  # in memory: its size, exactly
+            else:
+                jdf = getattr(scan_dataframe(scan, self.inputs, self.spark), "_jdf", None)
+                if jdf is not None:  # Spark Connect's DataFrames have no statistics to read
+                    stats = jdf.queryExecution().optimizedPlan().stats()
+                    sizes.append(int(str(stats.sizeInBytes())))  # a Scala BigInt
+        return max(sizes)
 
     def _broadcast(self, node):
         """(a scan of `node`'s whole result broadcast to every partition, its row count)."""
@@ -395,6 +434,13 @@ class _Stages:
         arrays = [c if c.type == f.type else c.cast(f.type)
                   for c, f in zip(table.columns, schema)]
         return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _with_chain(node, chain):
+    """`node` under the filters and projections of `chain` (nearest last)."""
+    for above in reversed(chain):
+        node = above.with_new_children([node])
+    return node
 
 
 def _walk(node):
