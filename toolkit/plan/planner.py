@@ -51,7 +51,9 @@ from .physical_plan import (
     WindowExec,
 )
 from .plan_text import fields_text
+from .rules.decorrelate_scalar_subquery import decorrelated
 from .schema_problems import schema_problems
+from .tree import transform_up
 from .window import WindowExpr, window_nullable, window_type
 
 __all__ = ["create_physical_plan"]
@@ -157,6 +159,10 @@ def create_physical_plan(logical: LogicalPlan, validation: str | None = None, ob
     if not isinstance(logical, LogicalPlan):
         raise PlanError(f"create_physical_plan needs a LogicalPlan, not {type(logical).__name__}")
     mode = current_mode(validation)
+    if any(isinstance(n, ScalarSubquery) and n.correlation for n in logical.walk()):
+        # not decorrelated by the optimizer: what its rule makes of it
+        logical = transform_up(logical, lambda n: decorrelated(n) if isinstance(
+            n, ScalarSubquery) and n.correlation else n)
     done: dict[int, PhysicalPlan] = {}
     stack = [(logical, False)]
     while stack:  # post-order, iteratively; a shared input is planned once
