@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ... import observe
 from ...execution import evaluate
 from ...functions.bind import bind
 from ...model.builders import field, if_else, is_null, literal
@@ -70,8 +71,9 @@ def value_over_no_rows(subquery: LogicalPlan) -> pa.Scalar:
     for projection in reversed(chain):
         out = {}
         for expr, f in zip(projection.exprs, projection.schema):
-            constant = bind(substitute_columns(expr, values), one_row.schema)
-            result = evaluate(constant, one_row)
+            with observe.silenced():  # a constant worked out, not the user's evaluation
+                constant = bind(substitute_columns(expr, values), one_row.schema)
+                result = evaluate(constant, one_row)
             scalar = result if isinstance(result, pa.Scalar) else result[0]
             out[f.qualified_name] = literal(scalar.cast(f.type))
         values = out
