@@ -45,8 +45,9 @@ class DecorrelateScalarSubquery(Rule):
             return None
         after = decorrelated(node)
         inner = ", ".join(i for _, i in node.correlation)
-        reason = (f"the correlated scalar subquery ({' AND '.join(f'{i} = outer {o}' for o, i in node.correlation)}) "
-                  f"became one grouped by {inner}, each input row matched with its group")
+        ties = " AND ".join(f"{i} = outer {o}" for o, i in node.correlation)
+        reason = (f"the correlated scalar subquery ({ties}) became one grouped by {inner}, "
+                  "each input row matched with its group")
         empty = value_over_no_rows(node.subquery)
         if empty.is_valid:
             reason += (f"; a row without a group gets {empty.as_py()!r}, the subquery's value "
