@@ -312,11 +312,11 @@ class SelectionView(w.VBox):
         no_values = r.error is not None and r.result is None
         value_head = "value (none: the evaluation failed)" if no_values else "value"
         heads = [form_heading(f, r.branch_table.node(f.path)) for f in r.shown_forms]
-        out = ['<table class="exprscope-row-table" style="border-collapse:separate;'
-               'border-spacing:0">', "<tr>",
+        out = [('<table class="exprscope-row-table" style="border-collapse:separate;'
+                'border-spacing:0">'), '<tr style="background:#f3f4f6">',
                f'<th style="{_CELL}{_STICKY_ROW}">row</th>',
-               f'<th class="exprscope-value-head" style="{_CELL}{_STICKY_VALUE}">'
-               f"{html_text(value_head)}</th>"]
+               (f'<th class="exprscope-value-head" style="{_CELL}{_STICKY_VALUE}">'
+                f"{html_text(value_head)}</th>")]
         out += [f'<th style="{_CELL}">{html_text(name)}</th>' for name in inputs]
         out += [f'<th class="exprscope-form-head" style="{_CELL}" '
                 f'title="{_tooltip(h.full)}"><code>{html_text(h.short)}</code></th>'

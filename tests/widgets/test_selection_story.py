@@ -16,8 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
-import widgets.selection_rows as selection_rows
-from widgets import Explorer, SelectionView
+from widgets import Explorer, SelectionView, selection_rows
 
 BIG = 2_000_000
 TERMS = 12
@@ -120,7 +119,7 @@ def test_a_null_x_in_a_12_term_or_over_2_million_rows_is_found_by_go_to_row(monk
     # the value column is the second, right after the row number, held at the left edge
     heads = _heads(view)
     assert heads[:3] == ["row", "value", "x"]
-    value_cell = re.search(r'<td class="exprscope-row-%d" style="([^"]*)" title' % row,
+    value_cell = re.search(rf'<td class="exprscope-row-{row}" style="([^"]*)" title',
                            view.table.value).group(1)
     assert "position:sticky" in value_cell
     # every `or` column is named by its term, none by a node path
@@ -131,7 +130,7 @@ def test_a_null_x_in_a_12_term_or_over_2_million_rows_is_found_by_go_to_row(monk
     assert any("or c11 == 11: whether the row needed this term" in tip and
                "&#10;or_kleene at root" in tip for tip in tips)
     # the row's own cells read null for x and for the value
-    cells = re.findall(r'<td class="exprscope-row-%d"[^>]*>([^<]*)</td>' % row,
+    cells = re.findall(rf'<td class="exprscope-row-{row}"[^>]*>([^<]*)</td>',
                        view.table.value)
     assert cells[:3] == [f"{row:,}", "null", "null"]
 
