@@ -1,4 +1,4 @@
-"""What the branch columns of the selection table are called.
+"""What the branch columns of the selection table are called, and their order.
 
 A column per special form says which branch gave each row its value. Its head
 names the form by what it is about, as a person reads the expression, never by
@@ -6,7 +6,8 @@ its node path: an `and`/`or` chain's column names the term it adds (`or x > 3`;
 its cells say whether the row needed that term), an `if_else` its condition, any
 other form its own text. Long texts are cut; the full text, the form's name and
 its path go in the tooltip. Branch names in the cells are the pictures' (`then`,
-`arg 0`, `then 0`, `left`, `right`), numbered from 0.
+`arg 0`, `then 0`, `left`, `right`), numbered from 0. A chain's columns come in the
+order its terms were written (`or c1 == 1`, `or c2 == 2`, ...), not outermost first.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from toolkit.render.labels import bounded_text, path_text, shorten
 
-__all__ = ["CHAIN_FORMS", "ColumnHeading", "chain_legend", "form_heading"]
+__all__ = ["CHAIN_FORMS", "ColumnHeading", "chain_legend", "form_heading", "reading_order"]
 
 CHAIN_FORMS = {"and_kleene": "and", "or_kleene": "or"}
 HEAD_CHARS = 30  # a column head's text; the tooltip holds the rest
@@ -47,6 +48,22 @@ def form_heading(form, node) -> ColumnHeading:
         short = f"if {shorten(_term_text(node.args[0]), HEAD_CHARS - 3)}"
         return ColumnHeading(short, f"{whole}\n{where}")
     return ColumnHeading(shorten(whole, HEAD_CHARS), f"{whole}\n{where}")
+
+
+def reading_order(forms: list) -> list:
+    """`forms` (outermost first, as the table of forms lists them) with each left-deep
+    `and`/`or` chain's run turned round, so its columns follow the written terms."""
+    out, run = [], []
+    for form in forms:
+        if run and form.name == run[-1].name and form.path == (*run[-1].path, 0):
+            run.append(form)
+            continue
+        out += reversed(run)
+        run = [form] if form.name in CHAIN_FORMS else []
+        if not run:
+            out.append(form)
+    out += reversed(run)
+    return out
 
 
 def chain_legend(words: set[str]) -> str:

@@ -24,6 +24,8 @@ from toolkit.render.branch_table import NOT_REACHED, BranchTable, SpecialForm
 from toolkit.render.labels import MAX_FORM_COLUMNS, bounded_text, path_text, rows_text
 from toolkit.render.selection_strip import row_indices
 
+from .selection_headings import reading_order
+
 __all__ = ["NOT_KEPT", "NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
 
 NOT_KEPT = "(not kept)"  # a sampled-out row's input or value once the batch is gone
@@ -60,7 +62,8 @@ class SelectionRows:
         self.branch_table = BranchTable(event)
         self.forms = self.branch_table.forms
         # a page shows one branch column per form, for the outermost MAX_FORM_COLUMNS forms
-        self.shown_forms = self.forms[:MAX_FORM_COLUMNS]
+        # (a chain's in the order of its terms)
+        self.shown_forms = reading_order(self.forms[:MAX_FORM_COLUMNS])
         self._form_keys = [form_key(f) for f in self.shown_forms]
 
     # -- the columns a row shows ---------------------------------------------------

@@ -163,6 +163,8 @@ class SelectionView(w.VBox):
                        "sample and the batch is no longer in memory.")
             return None
         self.story, self.story_row = story, row
+        if hasattr(self, "row_number"):
+            self.row_number.value = row  # the box says which row the story is of
         self.story_pane.value = _story_html(story)
         self.story_box.layout.display = "flex"
         if self.target_row != row:
@@ -318,7 +320,7 @@ class SelectionView(w.VBox):
                (f'<th class="exprscope-value-head" style="{_CELL}{_STICKY_VALUE}">'
                 f"{html_text(value_head)}</th>")]
         out += [f'<th style="{_CELL}">{html_text(name)}</th>' for name in inputs]
-        out += [f'<th class="exprscope-form-head" style="{_CELL}" '
+        out += [f'<th class="exprscope-form-head" style="{_CELL}white-space:nowrap" '
                 f'title="{_tooltip(h.full)}"><code>{html_text(h.short)}</code></th>'
                 for h in heads]
         out.append("</tr>")
