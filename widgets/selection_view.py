@@ -73,8 +73,8 @@ class SelectionView(w.VBox):
         self.close_story_button.add_class("exprscope-close-story")
         self.close_story_button.on_click(lambda _: self.close_story())
         self.story_box = w.VBox([self.close_story_button, self.story_pane],
-                                layout=w.Layout(display="none", flex="0 0 55%",
-                                                min_width="0", margin="0 0 0 12px"))
+                                layout=w.Layout(display="none", flex="1 1 0",
+                                                min_width="50%", margin="0 0 0 12px"))
         self.story_box.add_class("exprscope-row-story-box")
         # a click anywhere in a row's cells: the cell's class names the row
         self.row_clicks = Event(source=self.table, watched_events=["click"])
@@ -82,7 +82,8 @@ class SelectionView(w.VBox):
         pager = w.HBox([self.previous_button, self.page_label, self.next_button])
         children = [self.summary]
         if self.rows.has_rows:
-            table_box = w.Box([self.table], layout=w.Layout(flex="1 1 0", min_width="0",
+            # the table as wide as it needs, the story the rest (half the width at least)
+            table_box = w.Box([self.table], layout=w.Layout(flex="0 1 auto", min_width="0",
                                                             overflow="auto hidden"))
             beside = w.HBox([table_box, self.story_box], layout=w.Layout(width="100%"))
             children += [pager, self._lookup_controls(), self.lookup_note, beside]
