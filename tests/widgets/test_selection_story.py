@@ -8,6 +8,7 @@ condition), and the value column comes right after the row number, held at the l
 import functools
 import gc
 import json
+import math
 import re
 
 import numpy as np
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
+from tests.strategies.paired import KINDS, ROOT, expressions, tables
 from widgets import Explorer, SelectionView, selection_rows
 
 BIG = 2_000_000
@@ -273,3 +275,38 @@ def test_a_clicked_class_that_names_no_row_of_the_batch_is_ignored():
             "tagName": "TD", "id": "", "className": cls}}, None)
         assert view.story is None
     assert json.dumps(view.lookup_note.value)  # a note at most, no traceback
+
+
+def _same(x, y) -> bool:
+    u, v = x.as_py(), y.as_py()
+    if isinstance(u, float) and isinstance(v, float) and math.isnan(u) and math.isnan(v):
+        return True
+    return x.type == y.type and u == v
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([*sorted(KINDS), ROOT]).flatmap(expressions), tables(),
+       st.sampled_from(["lazy", "eager"]), st.data())
+def test_a_clicked_rows_story_equals_the_traced_evaluation_at_that_row(pair, table, mode,
+                                                                        data):
+    """Random expressions of every type family over tables with nulls and chunks: the story
+    a click opens holds the value the traced evaluation gave that row, and every head names
+    a form, never a node path."""
+    expr, _ = pair
+    if table.num_rows == 0:
+        return
+    try:
+        bound = tk.bind(expr, table.schema)
+    except (tk.ExprscopeError, pa.ArrowException):
+        return  # a literal that cannot be cast: nothing is evaluated
+    t, result = _traced(bound, table, mode)
+    (event,) = t.evaluations
+    if result is None:
+        return  # some row fails: the failing row's story is tested above
+    view = SelectionView(event)
+    row = data.draw(st.integers(0, table.num_rows - 1))
+    _click(view, row)
+    expected = result if isinstance(result, pa.Scalar) else result[row]
+    assert view.story is not None and view.story.row == row
+    assert _same(view.story.value, expected), (str(event.expr), row)
+    assert not any(re.fullmatch(r"[a-z_]+ (root|[\d/]+)", h) for h in _heads(view)[2:])
