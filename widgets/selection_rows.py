@@ -21,10 +21,9 @@ from toolkit.explain.rows import PickedRows, source_kind
 from toolkit.explain.story import story_of_batch, written_expression
 from toolkit.observe import silenced
 from toolkit.render.branch_table import NOT_REACHED, BranchTable, SpecialForm
+from toolkit.render.form_heads import reading_order
 from toolkit.render.labels import MAX_FORM_COLUMNS, bounded_text, path_text, rows_text
 from toolkit.render.selection_strip import row_indices
-
-from .selection_headings import reading_order
 
 __all__ = ["NOT_KEPT", "NOT_REACHED", "NodeRows", "SelectionRows", "SpecialForm"]
 

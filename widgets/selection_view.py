@@ -17,12 +17,12 @@ from ipyevents import Event
 from toolkit.errors import ExprscopeError
 from toolkit.explain.records import RowStory
 from toolkit.explain.value_text import value_text
+from toolkit.render.form_heads import CHAIN_FORMS, chain_legend, form_heading
 from toolkit.render.labels import arg_role, bounded_text, html_text, path_text
 from toolkit.render.wide_nodes import shown_args
 from toolkit.support.visible_text import visible
 
 from .rich_display import mimebundle, text_html
-from .selection_headings import CHAIN_FORMS, chain_legend, form_heading
 from .selection_rows import NOT_REACHED, SelectionRows, form_key
 
 __all__ = ["SelectionView"]
@@ -116,11 +116,15 @@ class SelectionView(w.VBox):
             controls.append(self.failing_button)
         return w.HBox(controls)
 
+    def _form_name(self, form) -> str:
+        """A form as its column head names it (`or x > 3`, `if a != 0`), for menus and labels."""
+        return form_heading(form, self.rows.branch_table.node(form.path)).short
+
     def _filter_options(self) -> list:
         options = [("every row", EVERY_ROW)]
         for k, form in enumerate(self.rows.shown_forms):
             for name, count in self.rows.branch_counts(form).items():
-                label = (f"{form.name} {path_text(form.path)}: {_branch_words(name)} "
+                label = (f"{self._form_name(form)}: {_branch_words(name)} "
                          f"({_rows(count)})")
                 options.append((visible(label), (k, name)))
         return options
@@ -196,7 +200,7 @@ class SelectionView(w.VBox):
             whole = r.sample is None or r.live_data() is not None
             if not whole:
                 rows = np.intersect1d(rows, r.sample, assume_unique=True)
-            where = f"{form.name} {path_text(form.path)}"
+            where = self._form_name(form)
             took = (f"rows that never reached {where}" if branch == NOT_REACHED
                     else f"rows that took {branch} of {where}")
             self._list(rows, took + ("" if whole else " (in the sample)"))

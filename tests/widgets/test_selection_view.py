@@ -187,10 +187,10 @@ def test_rows_that_never_reached_a_form_are_said_in_words_where_a_mark_would_puz
     assert ">·</td>" in view.table.value
     assert "· the row never reached that special form" in view.table.value
     labels = [label for label, _ in view.branch_filter.options]
-    assert "if_else 2: not reached (2 rows)" in labels and "if_else 2: else (1 row)" in labels
+    assert "if a == 1: not reached (2 rows)" in labels and "if a == 1: else (1 row)" in labels
     view.branch_filter.value = (1, "·")
     assert [r["row"] for r in view.visible_rows()] == [0, 3]
-    assert "rows that never reached if_else 2" in view.page_label.value
+    assert "rows that never reached if a == 1" in view.page_label.value
 
 
 def test_node_and_form_texts_are_short_as_the_tree_labels_are():

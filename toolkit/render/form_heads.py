@@ -1,6 +1,7 @@
-"""What the branch columns of the selection table are called, and their order.
+"""What the branch columns of a table of rows are called, and their order.
 
-A column per special form says which branch gave each row its value. Its head
+The notebook's selection view and the HTML report show an evaluation's rows with a
+column per special form: which branch gave each row its value. Its head
 names the form by what it is about, as a person reads the expression, never by
 its node path: an `and`/`or` chain's column names the term it adds (`or x > 3`;
 its cells say whether the row needed that term), an `if_else` its condition, any
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolkit.render.labels import bounded_text, path_text, shorten
+from .labels import bounded_text, path_text, shorten
 
 __all__ = ["CHAIN_FORMS", "ColumnHeading", "chain_legend", "form_heading", "reading_order"]
 
