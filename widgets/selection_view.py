@@ -3,7 +3,8 @@
 For one evaluation step it shows the batch's rows with the branch each row
 took in every special form and the value it got (paged, so a 10,000-row batch
 stays responsive), and every node with the rows it was evaluated on: the
-selection vectors of lazy evaluation made visible.
+selection vectors of lazy evaluation made visible. Clicking a row (or going to
+it) opens that row's story beside the table, computed then for that row alone.
 """
 
 from __future__ import annotations
@@ -168,6 +169,7 @@ class SelectionView(w.VBox):
                        "sample and the batch is no longer in memory.")
             return None
         self.story, self.story_row = story, row
+        self._note("")
         if hasattr(self, "row_number"):
             self.row_number.value = row  # the box says which row the story is of
         self.story_pane.value = _story_html(story)
