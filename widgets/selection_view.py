@@ -20,6 +20,7 @@ from toolkit.explain.records import RowStory
 from toolkit.explain.value_text import value_text
 from toolkit.render.form_heads import CHAIN_FORMS, chain_legend, form_heading
 from toolkit.render.labels import arg_role, bounded_text, html_text, path_text
+from toolkit.render.svg import readable_width
 from toolkit.render.wide_nodes import shown_args
 from toolkit.support.visible_text import visible
 
@@ -75,7 +76,7 @@ class SelectionView(w.VBox):
         self.close_story_button.on_click(lambda _: self.close_story())
         self.story_box = w.VBox([self.close_story_button, self.story_pane],
                                 layout=w.Layout(display="none", flex="1 1 0",
-                                                min_width="50%", margin="0 0 0 12px"))
+                                                min_width=_STORY_WIDTH, margin="0 0 0 12px"))
         self.story_box.add_class("exprscope-row-story-box")
         # a click anywhere in a row's cells: the cell's class names the row
         self.row_clicks = Event(source=self.table, watched_events=["click"])
@@ -172,7 +173,12 @@ class SelectionView(w.VBox):
         self._note("")
         if hasattr(self, "row_number"):
             self.row_number.value = row  # the box says which row the story is of
-        self.story_pane.value = _story_html(story)
+        html, width = _story_html(story)
+        self.story_pane.value = html
+        # room for the whole picture where the window has it; the table scrolls sideways
+        self.story_box.layout.min_width = (_STORY_WIDTH if width is None else
+                                           f"max({_STORY_WIDTH}, min({_STORY_MOST}, "
+                                           f"{width:.0f}pt + 24px))")
         self.story_box.layout.display = "flex"
         if self.target_row != row:
             self.target_row = row
@@ -406,6 +412,8 @@ _STICKY_ROW = (f"position:sticky;left:0;z-index:1;background:inherit;min-width:{
 _STICKY_VALUE = (f"position:sticky;left:{_ROW_WIDTH};z-index:1;background:inherit;"
                  "box-shadow:2px 0 0 #9ca3af;")
 _CLICKABLE = "cursor:pointer;"
+_STORY_WIDTH = "40%"  # the story beside the table: at least this share of the width ...
+_STORY_MOST = "60%"  # ... and as much as its picture needs to be seen whole, up to this
 _VALUE_CHARS = 40  # a value's text in its cell; the tooltip holds more
 _TIP_CHARS = 1000
 _ROW_CLASS = re.compile(r"\bexprscope-row-(\d{1,19})\b")
@@ -420,17 +428,19 @@ def _tooltip(text: str) -> str:
     return "&#10;".join(html_text(line) for line in text.split("\n"))
 
 
-def _story_html(story: RowStory) -> str:
+def _story_html(story: RowStory) -> tuple[str, float | None]:
     """A row's story as `tk.explain_row` shows it in a notebook: its value and why above
-    the picture (the text drawing when graphviz is missing)."""
+    the picture (the text drawing when graphviz is missing); and the width, in points,
+    the picture needs to be seen whole and readable (None without one)."""
     bundle = mimebundle(story)
     picture = bundle.get("text/html")
+    svg = bundle.get("image/svg+xml")
     if picture is None:
         picture = text_html(bundle.get("text/plain", str(story)))
     return (f'<div class="exprscope-story-head"><b>Row {story.row:,}</b>: '
             f"{html_text(value_text(story.value) if story.error is None else 'fails')}</div>"
             f'<div class="exprscope-story-why" style="margin:4px 0">{html_text(story.why)}</div>'
-            f"{picture}")
+            f"{picture}"), (readable_width(svg) if svg else None)
 
 
 def _branch_words(name: str) -> str:
