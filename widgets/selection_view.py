@@ -13,6 +13,7 @@ import re
 
 import ipywidgets as w
 import numpy as np
+import pyarrow as pa
 from ipyevents import Event
 
 from toolkit.errors import ExprscopeError
@@ -162,7 +163,8 @@ class SelectionView(w.VBox):
             return None
         try:
             story = self.rows.row_story(row)
-        except ExprscopeError as exc:  # a trace from elsewhere the engine cannot run again
+        # a trace from elsewhere whose expression and data the engine cannot run again
+        except (ExprscopeError, pa.ArrowException) as exc:
             self._note(f"The story of row {row:,} cannot be told: {exc}")
             return None
         if story is None:
