@@ -34,7 +34,6 @@ from ...plan.logical_plan import (
     SortKey,
     TableScan,
     Union,
-    Window,
 )
 from ...plan.sources import Source, as_source
 from ...support.visible_text import visible
@@ -50,8 +49,8 @@ from .plan_names import (
     unique_columns,
 )
 from .read import ExpressionReader, Functions
-from .window_rels import WindowRead, read_window_rel
 from .types import UserTypes, literal_from_substrait, schema_from_substrait
+from .window_rels import WindowRead, read_window_rel
 
 __all__ = ["PlanReader", "RelColumns"]
 
