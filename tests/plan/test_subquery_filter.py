@@ -113,11 +113,13 @@ FUNCS = {"count(*)": ("count", None), "count(y)": ("count", "b.y"), "sum(y)": ("
 triples = st.lists(st.tuples(values, values, values), max_size=8)
 
 
+_DUCKDB = duckdb.connect()  # one connection: each example registers its tables anew
+
+
 def _duckdb(sql: str, **tables) -> pa.Table:
-    con = duckdb.connect()
     for name, table in tables.items():
-        con.register(name, table)
-    want = con.sql(sql).arrow()
+        _DUCKDB.register(name, table)
+    want = _DUCKDB.sql(sql).arrow()
     return want.read_all() if hasattr(want, "read_all") else want
 
 
