@@ -43,6 +43,7 @@ class Carried:
 
     scan: TableScan
     conjuncts: tuple[Expression, ...]
+    origins: tuple[int, ...] = ()  # for each, the index of the conjunct of the predicate
 
     @property
     def predicate(self) -> Expression | None:
@@ -135,19 +136,24 @@ def _step(node, conj: Expression, exact: bool):
 def carry_down(p, predicate: Expression, exact: bool = False) -> list[Carried]:
     """Each scan of `p` with the conjuncts of `predicate` (qualified against `p`'s output)
     that reach it, in the plan's walk order (scans no conjunct reaches included)."""
-    reached: dict[int, list[Expression]] = {}
-    stack = [(p, c) for c in reversed(conjuncts(predicate, plain_and=True))]
+    reached: dict[int, list[tuple[Expression, int]]] = {}
+    parts = conjuncts(predicate, plain_and=True)
+    stack = [(p, c, i) for i, c in reversed(list(enumerate(parts)))]
     while stack:
-        node, conj = stack.pop()
+        node, conj, origin = stack.pop()
         if isinstance(node, TableScan):
             bucket = reached.setdefault(id(node), [])
-            if not any(conj.equals(c) for c in bucket):
-                bucket.append(conj)
+            if not any(conj.equals(c) for c, _ in bucket):
+                bucket.append((conj, origin))
             continue
         for index, moved in reversed(_step(node, conj, exact)):
-            stack.append((node.children[index], moved))
-    return [Carried(n, tuple(reached.get(id(n), ()))) for n in p.walk()
-            if isinstance(n, TableScan)]
+            stack.append((node.children[index], moved, origin))
+    out = []
+    for n in p.walk():
+        if isinstance(n, TableScan):
+            got = reached.get(id(n), [])
+            out.append(Carried(n, tuple(c for c, _ in got), tuple(o for _, o in got)))
+    return out
 
 
 def source_predicate(carried: Carried) -> Expression | None:

@@ -24,10 +24,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ExprscopeError, PlanError
+from ..functions.facts import conjuncts
 from ..model.builders import and_, call, literal
 from ..model.expression import Parameter, as_expression
 from ..model.field_ref import FieldRef
 from ..plan import TableScan, create_physical_plan
+from ..plan.columns import qualify
+from ..plan.errors import ColumnNotFoundError
 from ..plan.sources import TableSource
 from ..sql.parse import parse
 from ..support.late import provide
@@ -422,11 +425,52 @@ def _equal_term(column: str, value) -> object:
 def why_not(p, predicate, limit: int = _SHOWN) -> WhyNot:
     """The source rows compatible with the missing output rows, each with its journey.
 
-    The predicate names columns a projection passes through by name; it is carried
-    down to the first scan whose source has every one of them and matched there.
+    `predicate` is over the plan's output columns. Each of its conjuncts is carried
+    down to the sources (through renaming and computing projections, an aggregate's
+    group keys, a join's sides; see `carry_down`); the source most of them reach is
+    searched for the rows the carried predicate is true on (every compatible row,
+    counted; the first `limit` journeys told). A predicate naming no output column
+    (one a projection dropped) is matched on the first source having its columns.
     """
     expr = parse(predicate) if isinstance(predicate, str) else as_expression(predicate)
     text = predicate if isinstance(predicate, str) else str(expr)
+    try:
+        qualified = qualify(expr, p.schema)
+    except ColumnNotFoundError:
+        return _why_not_on_a_source(p, expr, text, limit)
+    parts = conjuncts(qualified, plain_and=True)
+    reached = [c for c in carry_down(p, qualified) if c.conjuncts]
+    if not reached:
+        raise PlanError(f"why_not: no term of {visible(text)} can be carried down to a source "
+                        "(each reads an aggregate's value, or columns of both sides of a "
+                        "join); ask about the columns a source row decides")
+    best = max(reached, key=lambda c: len(set(c.origins)))  # the first of the best
+    on_source = source_predicate(best)
+    missing = tuple(visible(str(parts[i])) for i in range(len(parts))
+                    if i not in set(best.origins))
+    table = _source_table(best.scan)
+    rows = matching_rows(table, on_source)
+    relation = visible(best.scan.relation)
+    carried = visible(str(on_source))
+    also = "" if not missing else f"; not carried down: {', '.join(missing)}"
+    if len(rows) == 0:
+        return WhyNot(text, best.scan.relation, 0, (),
+                      f"no row of {relation} is compatible: none has {carried} (the "
+                      f"predicate carried down to {relation}){also}", carried, missing)
+    shown = rows.slice(0, limit).to_pylist()
+    journeys = tuple(_journey(p, best.scan, table, r) for r in shown)
+    dropped = [j for j in journeys if not j.kept]
+    matched = len(rows)
+    why = (f"{matched:,} row{'s' if matched != 1 else ''} of {relation} "
+           f"{'are' if matched != 1 else 'is'} compatible ({carried}); of the first "
+           f"{len(journeys)}, {len(dropped)} {'is' if len(dropped) == 1 else 'are'} dropped")
+    if dropped:
+        why += f" (row {dropped[0].row:,}: {dropped[0].why})"
+    return WhyNot(text, best.scan.relation, matched, journeys, why + also, carried, missing)
+
+
+def _why_not_on_a_source(p, expr, text: str, limit: int) -> WhyNot:
+    """A predicate over a source's columns (not the output's): matched on that source."""
     names = {str(f) for f in _fields(expr)}
     scans = [n for n in p.walk() if isinstance(n, TableScan)]
     for scan in scans:
@@ -439,12 +483,13 @@ def why_not(p, predicate, limit: int = _SHOWN) -> WhyNot:
             journeys = tuple(_journey(p, scan, table, r) for r in picked.rows)
             dropped = [j for j in journeys if not j.kept]
             why = (f"{picked.matched:,} row{'s' if picked.matched != 1 else ''} of "
-                   f"{visible(scan.relation)} match {visible(text)}; of the first "
-                   f"{len(journeys)}, {len(dropped)} {'is' if len(dropped) == 1 else 'are'} "
-                   "dropped")
+                   f"{visible(scan.relation)} match {visible(text)} (columns of the source, "
+                   f"not of the output); of the first {len(journeys)}, {len(dropped)} "
+                   f"{'is' if len(dropped) == 1 else 'are'} dropped")
             if dropped:
                 why += f" (row {dropped[0].row:,}: {dropped[0].why})"
-            return WhyNot(text, scan.relation, picked.matched, journeys, why)
+            return WhyNot(text, scan.relation, picked.matched, journeys, why, visible(text))
+    qualify(expr, p.schema)  # names the unknown column, with a caret and the near names
     raise PlanError(f"why_not: no source of the plan has every column {visible(text)} reads "
                     f"({', '.join(sorted(visible(n) for n in names))})")
 

@@ -86,6 +86,8 @@ class WhyNot:
     compatible: int
     journeys: tuple[RowJourney, ...]
     why: str
+    carried: str = ""  # the predicate as carried down to the source, over its columns
+    not_carried: tuple[str, ...] = ()  # the conjuncts that could not reach that source
 
     def __iter__(self):
         return iter(self.journeys)
