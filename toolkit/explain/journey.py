@@ -246,7 +246,7 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
         depth = len(place)
         local = local and _row_local(node, scan)
         sides = join_sides(node, scan) if _kind(node) in JOIN_KINDS else None
-        if sides is not None and local and part is not None:
+        if sides is not None and part is not None and (local or not mixing_reads_all):
             _restrict(node.children[sides.other_index], reduction_predicate(sides, part),
                       swaps, read, reads)
         try:
@@ -266,6 +266,7 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
                 full = _collect(_with_sources(node, every))
                 less = _collect(_with_sources(node, dict(rest, **{id(scan): TableScan(
                     scan.relation, TableSource(without), scan.projection)})))
+                part = full
         except ExprscopeError as exc:
             note = f"fails here: {visible(str(exc).splitlines()[0])}"
             stops.append(Stop(depth, visible(node.label()), _kind(node), False, None, 0, note,
