@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
+from tests.explain.test_journey import _tuples, _without
 from toolkit import plan
 
 KINDS = ["inner", "left", "right", "full", "semi", "anti", "cross"]
@@ -104,3 +105,47 @@ def test_a_multi_key_join_names_every_key_and_the_condition():
     assert "no row of r has r.k1 = 1 and r.k2 = 6" in first_key_only.why
     null = p.explain_row("l", 2)
     assert "key is null (l.k1 = null)" in null.why
+
+
+NESTED_KINDS = ["inner", "left", "right", "full", "semi", "anti"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_table("id", "v"), _table("rid", "w"), _table("sid", "x"),
+       st.sampled_from(["inner", "left", "semi", "anti"]), st.sampled_from(NESTED_KINDS),
+       st.data())
+def test_a_journey_reads_only_partner_rows_and_decides_as_the_whole_data(
+        left, right, third, how, inner_how, data):
+    """The other input of a join is itself a join: the journey restricts its sources to the
+    rows that can pair with the row (and, inside, to the rows that can pair with those), yet
+    keeps the row exactly when the plan's output with the row differs from it without."""
+    inner = plan.scan("r", right).join(plan.scan("s", third), on=[("r.k2", "s.k1")],
+                                       how=inner_how)
+    p = plan.scan("l", left).join(inner, on=[("l.k1", "r.k1")], how=how)
+    row = data.draw(st.integers(0, left.num_rows - 1))
+    journey = p.explain_row("l", row)
+    rest = pa.concat_tables([left.slice(0, row), left.slice(row + 1)])
+    with_row = _tuples(plan.create_physical_plan(p).collect())
+    without = _tuples(plan.create_physical_plan(_without(p, "l", rest)).collect())
+    assert journey.kept == (with_row != without), (p.explain(), journey.why)
+    reads = {r.relation: r.rows for r in journey.reads}
+    key = left.column("k1")[row].as_py()
+    partners = [k for k in right.column("k1").to_pylist() if k == key and key is not None]
+    if inner_how not in ("right", "full"):  # r's unmatched rows never null-extended
+        assert reads.get("r", 0) == len(partners)
+    else:  # r is read whole: a key's term cannot go into the side an outer join extends
+        assert "r" not in reads
+
+
+def test_a_three_way_join_reads_one_row_of_each_side():
+    c = pa.table({"ck": [1, 2, 3], "seg": ["a", "b", "a"]})
+    o = pa.table({"ok": [10, 11, 12, 13], "ock": [1, 1, 3, 2]})
+    li = pa.table({"lok": [10, 10, 11, 12, 13, 13], "n": [1, 2, 1, 1, 1, 2]})
+    p = plan.scan("c", c).join(plan.scan("o", o), on=[("ck", "ock")]) \
+        .join(plan.scan("li", li), on=[("ok", "lok")]).filter("seg = 'a'")
+    from_customer = p.explain_row("c", 0)  # orders 10, 11; lines 10, 10, 11
+    assert {r.relation: r.rows for r in from_customer.reads} == {"c": 1, "o": 2, "li": 3}
+    assert from_customer.kept and from_customer.stops[-1].count == 3
+    from_line = p.explain_row("li", 4)  # order 13, its customer 2 (seg b)
+    assert {r.relation: r.rows for r in from_line.reads} == {"li": 1, "o": 1, "c": 1}
+    assert from_line.dropped_at == "Filter: (c.seg == \"a\")"

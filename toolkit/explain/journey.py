@@ -215,10 +215,45 @@ def _with_sources(node, swaps: dict[int, object]):
 
 def _restrict(other, predicate, swaps: dict[int, object], read, reads: dict) -> None:
     """Replace each scan of `other` by the rows of its source that can meet `predicate`
-    (over `other`'s output), carried down exactly; a scan nothing reaches stays whole."""
+    (over `other`'s output), carried down exactly; then, inside `other`, a join whose one
+    input reads only such rows restricts the other input to the rows with its keys
+    (unless that input keeps its unmatched rows), until nothing changes. A scan nothing
+    reaches stays whole."""
     if predicate is None:
         return
-    for carried in carry_down(other, predicate, exact=True):
+    _restrict_scans(other, predicate, swaps, read, reads)
+    changed = True
+    while changed:
+        changed = False
+        for join in other.walk():
+            if _kind(join) not in JOIN_KINDS or not join.on:
+                continue
+            for have, want in ((0, 1), (1, 0)):
+                bounded, free = join.children[have], join.children[want]
+                if not _all_swapped(bounded, swaps) or _all_swapped(free, swaps) or \
+                        _keeps_unmatched(join, want):
+                    continue
+                rows = _collect(_with_sources(bounded, swaps))
+                pairs = tuple((lk, rk) if have == 0 else (rk, lk) for lk, rk in join.on)
+                keys = JoinSides("inner", True, pairs, None, want)
+                changed |= _restrict_scans(free, reduction_predicate(keys, rows), swaps,
+                                           read, reads)
+
+
+def _all_swapped(node, swaps) -> bool:
+    return all(id(n) in swaps for n in node.walk() if isinstance(n, TableScan))
+
+
+def _keeps_unmatched(join, index: int) -> bool:
+    """Whether the join's input `index` reaches its output even without a partner."""
+    how = getattr(join, "as_join", join).how
+    return how in (("left", "full", "anti") if index == 0 else ("right", "full"))
+
+
+def _restrict_scans(node, predicate, swaps: dict[int, object], read, reads: dict) -> bool:
+    """Swap in the rows of each scan of `node` the predicate reaches (exactly); whether any."""
+    any_swapped = False
+    for carried in carry_down(node, predicate, exact=True):
         scan = carried.scan
         on_source = source_predicate(carried)
         if on_source is None or id(scan) in swaps:
@@ -226,6 +261,8 @@ def _restrict(other, predicate, swaps: dict[int, object], read, reads: dict) -> 
         rows = read(scan, on_source)
         reads[scan.relation] = reads.get(scan.relation, 0) + rows.num_rows
         swaps[id(scan)] = TableScan(scan.relation, TableSource(rows), scan.projection)
+        any_swapped = True
+    return any_swapped
 
 
 def _journey(p, scan, table: pa.Table, number: int, read=None,
