@@ -500,7 +500,7 @@ def why_not(p, predicate, limit: int = _SHOWN) -> WhyNot:
     dropped = [j for j in journeys if not j.kept]
     matched = len(rows)
     why = (f"{matched:,} row{'s' if matched != 1 else ''} of {relation} "
-           f"{'are' if matched != 1 else 'is'} compatible ({carried}); of the first "
+           f"{'are' if matched != 1 else 'is'} compatible (where {carried}); of the first "
            f"{len(journeys)}, {len(dropped)} {'is' if len(dropped) == 1 else 'are'} dropped")
     if dropped:
         why += f" (row {dropped[0].row:,}: {dropped[0].why})"
