@@ -40,7 +40,7 @@ from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
 from .tree import depth
-from .window_kernels import boundaries, compute_window, sort_order
+from .window_kernels import SortedInputs, WindowSort, compute_window
 
 __all__ = [
     "EmptyExec",
@@ -642,18 +642,21 @@ class WindowExec(PhysicalPlan):
             return value.combine_chunks() if isinstance(value, pa.ChunkedArray) else value
 
         out = list(table.columns)
+        sorts: dict[tuple, WindowSort] = {}  # functions over the same keys share one sort
         for w, field in zip(self.functions, list(self.schema)[len(self.input_names):]):
-            partition = [column(e) for e in w.partition_by]
-            order = [(column(k.expr), k.ascending, k.nulls_first) for k in w.order_by]
-            perm = sort_order(partition, order, n)
-            taken = pa.array(perm)
-            b = boundaries([c.take(taken) for c in partition],
-                           [c.take(taken) for c, _, _ in order], n)
-            values = None if w.arg is None else column(w.arg).take(taken)
-            result = compute_window(w, values, b, n, field.type)
-            back = np.empty(n, dtype=np.int64)
-            back[perm] = np.arange(n, dtype=np.int64)
-            out.append(result.take(pa.array(back)))
+            keys = (tuple(e.to_string() for e in w.partition_by),
+                    tuple(k.to_string() for k in w.order_by))
+            if keys not in sorts:
+                partition = [column(e) for e in w.partition_by]
+                order = [(column(k.expr), k.ascending, k.nulls_first) for k in w.order_by]
+                sorts[keys] = WindowSort.of(partition, order, n)
+            done = sorts[keys]
+            inputs = SortedInputs(
+                None if w.arg is None else column(w.arg).take(done.taken),
+                None if w.default is None else column(w.default).take(done.taken),
+                done.order_keys[0] if done.order_keys else None)
+            result = compute_window(w, inputs, done.bounds, n, field.type)
+            out.append(result.take(done.back))
         result = pa.Table.from_arrays(out, names=list(self.schema.names)).combine_chunks()
         for batch in result.to_batches(max_chunksize=BATCH_ROWS):
             yield self._make_batch(batch.columns)
