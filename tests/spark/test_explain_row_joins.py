@@ -37,51 +37,78 @@ def no_whole_reads(monkeypatch):
     monkeypatch.setattr(tks.SparkSource, "batches", whole_read)
 
 
-def _count(spark, sql: str) -> int:
-    return spark.sql(sql).count()
+@pytest.fixture(scope="module")
+def data():
+    """The three tables as pyarrow reads them: the counts' oracle, without Spark."""
+    import pyarrow.parquet as pq
+
+    from toolkit.spark import tpch
+
+    paths = tpch.tables(SCALE, ("customer", "orders", "lineitem"))
+    return {n: pq.read_table(p) for n, p in paths.items()}
 
 
-def test_each_source_gives_only_the_rows_of_the_rows_journey(spark, frames, no_whole_reads):
+def _customer_with_orders(data, building: bool) -> int:
+    import pyarrow.compute as pc
+
+    customers = data["customer"]
+    segment = pc.equal(customers["c_mktsegment"], "BUILDING")
+    has_orders = pc.is_in(customers["c_custkey"],
+                          value_set=pc.unique(data["orders"]["o_custkey"]))
+    chosen = customers.filter(pc.and_(segment if building else pc.invert(segment), has_orders))
+    return chosen["c_custkey"][0].as_py()
+
+
+def _where(table, column: str, values) -> int:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    return table.filter(pc.is_in(table[column], value_set=pa.array(values))).num_rows
+
+
+def test_each_source_gives_only_the_rows_of_the_rows_journey(spark, frames, data,
+                                                             no_whole_reads):
     from toolkit import spark as tks
 
-    customer = spark.sql("select c_custkey from customer where c_mktsegment = 'BUILDING' "
-                         "and c_custkey in (select o_custkey from orders) "
-                         "order by c_custkey limit 1").first()[0]
+    customer = _customer_with_orders(data, building=True)
     journey = tks.explain_row(spark.sql(QUERY), f"c_custkey = {customer}")
     reads = {r.relation: r.rows for r in journey.reads}
-    orders = _count(spark, f"select * from orders where o_custkey = {customer}")
-    lines = _count(spark, f"select * from lineitem join orders on l_orderkey = o_orderkey "
-                          f"where o_custkey = {customer}")
-    assert reads == {"customer": 1, "orders": orders, "lineitem": lines}
-    assert 0 < orders < 100 and 0 < lines < 500  # of 15,000 orders and 60,175 lines
-    kept = _count(spark, f"select * from ({QUERY}) q where q.c_name = (select c_name "
-                         f"from customer where c_custkey = {customer})") > 0
+    orders = data["orders"].filter(
+        data["orders"]["o_custkey"].to_numpy() == customer)["o_orderkey"].to_pylist()
+    lines = _where(data["lineitem"], "l_orderkey", orders)
+    assert reads == {"customer": 1, "orders": len(orders), "lineitem": lines}
+    assert 0 < len(orders) < 100 and 0 < lines < 500  # of 15,000 orders and 60,175 lines
+    name = data["customer"].filter(
+        data["customer"]["c_custkey"].to_numpy() == customer)["c_name"][0].as_py()
+    kept = spark.sql(QUERY).filter(f"c_name = '{name}'").count() > 0  # Spark's own answer
     assert journey.kept == kept
     join = [s for s in journey.stops if s.kind in ("Join", "ConditionJoin")][0]
-    assert join.partners.found == orders
+    assert join.partners.found == len(orders)
 
 
-def test_a_row_of_the_middle_source_reads_its_customer_and_its_lines(spark, frames,
+def test_a_row_of_the_middle_source_reads_its_customer_and_its_lines(spark, frames, data,
                                                                      no_whole_reads):
     from toolkit import spark as tks
 
-    order = spark.sql("select o_orderkey from orders order by o_orderkey limit 1").first()[0]
+    order = data["orders"]["o_orderkey"][0].as_py()
     journey = tks.explain_row(spark.sql(QUERY), f"o_orderkey = {order}")
     reads = {r.relation: r.rows for r in journey.reads}
-    lines = _count(spark, f"select * from lineitem where l_orderkey = {order}")
-    assert reads == {"orders": 1, "customer": 1, "lineitem": lines}
+    assert reads == {"orders": 1, "customer": 1,
+                     "lineitem": _where(data["lineitem"], "l_orderkey", [order])}
 
 
-def test_the_filter_over_the_joins_is_spark_on_the_joined_row(spark, frames, no_whole_reads):
+def test_the_filter_over_the_joins_is_spark_on_the_joined_row(spark, frames, data,
+                                                              no_whole_reads):
     """A customer outside BUILDING gets through both joins and is dropped at the filter;
     each node the filter's story evaluated equals Spark's value of that sub-expression over
     the joined row (the row as the journey has it there, handed to Spark)."""
     from tests.spark.test_explain_row_spark import _evaluated_nodes
     from toolkit import spark as tks
+    from toolkit.model.expression import Parameter
+    from toolkit.model.field_ref import FieldRef
+    from toolkit.plan.rules.base import substitute_columns
 
-    customer = spark.sql("select c_custkey from customer where c_mktsegment <> 'BUILDING' "
-                         "and c_custkey in (select o_custkey from orders) "
-                         "order by c_custkey limit 1").first()[0]
+    customer = _customer_with_orders(data, building=False)
     journey = tks.explain_row(spark.sql(QUERY), f"c_custkey = {customer}")
     assert not journey.kept and journey.stops[-1].kind == "Filter"
     assert "c_mktsegment" in journey.why
@@ -92,17 +119,13 @@ def test_the_filter_over_the_joins_is_spark_on_the_joined_row(spark, frames, no_
     before = journey.stops[-2].rows.slice(0, 1).combine_chunks().to_batches()[0]
     tree = _evaluated_nodes(node.predicate, before)
     names = [f"c{i}" for i in range(before.num_columns)]  # Spark column names without dots
-    row = spark.createDataFrame(before.rename_columns(names).to_pandas())
+    row = spark.createDataFrame(before.rename_columns(names).to_pandas())  # the joined row
     renamed = before.rename_columns(names).schema
     checked = 0
     for story in stop.story.nodes:
         if not story.evaluated or story.value is None:
             continue
         expr = tree[tuple(story.path)]
-        from toolkit.plan.rules.base import substitute_columns
-        from toolkit.model.expression import Parameter
-        from toolkit.model.field_ref import FieldRef
-
         plain = substitute_columns(expr, {n: Parameter(FieldRef(c))
                                           for n, c in zip(before.schema.names, names)})
         spark_value = row.select(tks.to_column(plain, renamed).alias("v")).first()[0]
