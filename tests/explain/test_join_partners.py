@@ -149,3 +149,17 @@ def test_a_three_way_join_reads_one_row_of_each_side():
     from_line = p.explain_row("li", 4)  # order 13, its customer 2 (seg b)
     assert {r.relation: r.rows for r in from_line.reads} == {"li": 1, "o": 1, "c": 1}
     assert from_line.dropped_at == "Filter: (c.seg == \"a\")"
+
+
+def test_exists_and_not_exists_name_the_partners_that_decided():
+    t = pa.table({"id": [1, 2, 3, None]})
+    o = pa.table({"oid": [1, 2, 2, 3], "w": [1, 0, 5, 0]})
+    sub = plan.scan("o", o).filter("w > 0")
+    exists = plan.SubqueryFilter(plan.scan("t", t), sub, "exists", False, on=[("t.id", "o.oid")])
+    assert exists.explain_row("t", 1).stops[-1].partners.found == 1  # (2, 5), not (2, 0)
+    dropped = exists.explain_row("t", 2)  # o's only oid = 3 has w = 0
+    assert "the first (row 3) was dropped at Filter: (o.w > 0)" in dropped.why
+    assert "a null key joins with nothing" in exists.explain_row("t", 3).why
+    absent = plan.SubqueryFilter(plan.scan("t", t), sub, "exists", True, on=[("t.id", "o.oid")])
+    assert "an anti join keeps only rows without one" in absent.explain_row("t", 0).why
+    assert absent.explain_row("t", 2).kept
