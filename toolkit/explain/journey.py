@@ -28,7 +28,7 @@ from ..functions.facts import conjuncts
 from ..model.builders import and_, call, literal
 from ..model.expression import Parameter, as_expression
 from ..model.field_ref import FieldRef
-from ..plan import TableScan, create_physical_plan
+from ..plan import Projection, TableScan, create_physical_plan
 from ..plan.columns import qualify
 from ..plan.errors import ColumnNotFoundError
 from ..plan.sources import TableSource
@@ -278,6 +278,8 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
     swaps: dict[int, object] = {id(scan): TableScan(scan.relation, TableSource(alone),
                                                     scan.projection)}
     reads = {scan.relation: 1}
+    outputs = None  # the last operator's output with and without the row, once computed
+    input_full = None  # the input of the operator at hand, in full, when computed
     local = True  # every operator so far keeps rows apart: the row alone tells its story
     for node, place in zip(path, places):
         depth = len(place)
@@ -291,10 +293,16 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
                 full = _collect(_with_sources(node, swaps))
                 less = full.slice(0, 0)
                 part = full
-            elif mixing_reads_all:
-                without = pa.concat_tables([table.slice(0, number), table.slice(number + 1)])
-                full = _collect(node)
-                less = _collect(_with_source(node, scan, without))
+            elif mixing_reads_all:  # the operator over its input with and without the row
+                child = path[path.index(node) - 1]
+                if outputs is None:  # the first such operator: its input, in full, twice
+                    without = pa.concat_tables([table.slice(0, number),
+                                                table.slice(number + 1)])
+                    outputs = (_collect(child), _collect(_with_source(child, scan, without)))
+                input_full = outputs[0]
+                full = _collect(_over(node, child, outputs[0]))
+                less = _collect(_over(node, child, outputs[1]))
+                outputs = (full, less)
             else:  # over the rows read: the row's, its partners', none other
                 rest = {k: v for k, v in swaps.items() if k != id(scan)}
                 every = dict(rest, **{id(scan): TableScan(scan.relation, TableSource(table),
@@ -311,7 +319,7 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
             dropped, why = visible(node.label()), note
             break
         rows, count = _minus(full, less)
-        _, lost = _minus(less, full)
+        gone, lost = _minus(less, full)
         kept = count > 0 or lost > 0
         stop = Stop(depth, visible(node.label()), _kind(node), kept, rows if kept else None,
                     count)
@@ -322,13 +330,17 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
                              else other_input)
         if not kept:
             stop = replace(_why_dropped(node, stop, here_before, scan, sides, other, read,
-                                        mixing_reads_all), at=place)
+                                        mixing_reads_all, input_full), at=place)
             stops.append(stop)
             dropped, why = stop.operator, stop.note
             break
-        stops.append(replace(_kept_note(node, stop, full, here_before, sides, other),
-                             at=place))
-        here_before = rows
+        stop = _kept_note(node, stop, full, here_before, sides, other)
+        if count == 0:  # its only mark here: rows that exist without it (a changed group's)
+            stop = replace(stop, note=(stop.note + "; " if stop.note else "") +
+                           f"no row here comes from it, but {lost:,} row"
+                           f"{'s' if lost != 1 else ''} would be here without it")
+        stops.append(replace(stop, at=place))
+        here_before = rows if count else gone
     kept = dropped is None
     if kept:
         last = stops[-1]
@@ -337,6 +349,20 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
         why = f"dropped at {dropped}: {why}"
     return RowJourney(scan.relation, number, tuple(stops), kept, dropped, why, p,
                       tuple(SourceRead(r, n) for r, n in reads.items()))
+
+
+def _over(node, child, rows: pa.Table):
+    """`node` with its input `child` replaced by `rows` (that input's output, its columns
+    named by qualified name): the operator alone runs, not the plan below it."""
+    fields = list(child.schema)
+    scan = TableScan(_MATERIALIZED, TableSource(rows.rename_columns(
+        [f"c{i}" for i in range(len(fields))])))
+    exprs = [Parameter(FieldRef(f"{_MATERIALIZED}.c{i}")) for i in range(len(fields))]
+    same = Projection(scan, exprs, [f.name for f in fields], [f.relation for f in fields])
+    return node.with_new_children([same if c is child else c for c in node.children])
+
+
+_MATERIALIZED = "__journey_input"
 
 
 def _partners(node, sides: JoinSides, before: pa.Table, other: pa.Table) -> pa.Table:
@@ -382,13 +408,13 @@ def _no_partner_text(sides: JoinSides, before: pa.Table) -> str:
 
 
 def _why_dropped(node, stop: Stop, before, scan, sides, other, read,
-                 mixing_reads_all) -> Stop:
+                 mixing_reads_all, input_full=None) -> Stop:
     kind = _kind(node)
     if kind == "Filter" and before is not None and before.num_rows:
         story = explain_row(node.predicate, before, 0)
         return Stop(stop.depth, stop.operator, kind, False, None, 0, story.why, story)
     if kind == "Limit" and before is not None and before.num_rows:
-        full_input = _collect(node.input)
+        full_input = input_full if input_full is not None else _collect(node.input)
         position = _first_index(full_input, before)
         where = f"at position {position:,} of its input" if position is not None else ""
         note = (f"the limit cut it: it keeps {node.fetch:,} row{'s' if node.fetch != 1 else ''}"
