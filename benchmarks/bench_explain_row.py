@@ -17,6 +17,8 @@ And a join journey on TPC-H (`--tpch-scale 1`, the data `toolkit.spark.tpch` gen
 and caches): customer, orders and lineitem joined (Q3's joins and filters, one row per
 line), the journey of one customer row and of one lineitem row against one full run
 of the same plan (optimized, as a user would run it), in the same run. Target: seconds.
+Then Q3 itself (that, grouped per order, sorted, the top 10): the journey of a line of
+the first order, through the aggregate, the sort and the limit, against a full run.
 
     python benchmarks/bench_explain_row.py --tpch-scale 1 --rows 0   # the join part only
 """
@@ -66,6 +68,16 @@ def tpch_join_plan(tables: dict):
                      names=["c_name", "o_orderkey", "l_linenumber", "revenue"]))
 
 
+def tpch_q3_plan(tables: dict):
+    """TPC-H Q3: the joins and filters above, then revenue per order, the top 10."""
+    return (tpch_join_plan(tables).children[0]
+            .aggregate(["l_orderkey", "o_orderdate", "o_shippriority"],
+                       [("sum", tk.field("l_extendedprice") * (1 - tk.field("l_discount")),
+                         "revenue")])
+            .sort([("revenue", "descending"), ("o_orderdate", "ascending")])
+            .limit(10))
+
+
 def bench_join_journey(scale: float, repeat: int) -> None:
     import pyarrow.parquet as pq
 
@@ -96,6 +108,19 @@ def bench_join_journey(scale: float, repeat: int) -> None:
         print(f"journey of {name:<20} {seconds * 1e3:9.1f} ms   ratio {seconds / full:.3f}"
               f"   rows read: {reads}")
         print(f"    {journey.why[:160]}")
+    q3 = tpch_q3_plan(tables)
+    q3_optimized = plan.optimize(q3)
+    kept = tables["lineitem"]  # a line of an order in Q3's top 10
+    top = plan.create_physical_plan(q3_optimized).collect()
+    top_line = pc.index(kept["l_orderkey"], top.column(0)[0]).as_py()
+    q3_journey = q3.explain_row("lineitem", top_line)
+    q3_full, q3_one = best_of_each([
+        lambda: plan.create_physical_plan(q3_optimized).collect(),
+        lambda: q3.explain_row("lineitem", top_line)], repeat)
+    print(f"Q3 full run (optimized plan)    {q3_full * 1e3:9.1f} ms")
+    print(f"Q3 journey of lineitem row {top_line:,}  {q3_one * 1e3:9.1f} ms   ratio "
+          f"{q3_one / q3_full:.3f}")
+    print(f"    {q3_journey.why[:160]}")
 
 
 def main() -> None:

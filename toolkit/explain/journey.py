@@ -29,6 +29,7 @@ from ..model.builders import and_, call, literal
 from ..model.expression import Parameter, as_expression
 from ..model.field_ref import FieldRef
 from ..plan import Projection, TableScan, create_physical_plan
+from ..plan import optimize as optimize_plan
 from ..plan.columns import qualify
 from ..plan.errors import ColumnNotFoundError
 from ..plan.sources import TableSource
@@ -80,6 +81,12 @@ def _with_source(p, scan, table: pa.Table):
 
 def _collect(p) -> pa.Table:
     table = create_physical_plan(p).collect()
+    return table.rename_columns(p.schema.qualified_names)
+
+
+def _collect_optimized(p) -> pa.Table:
+    """`p`'s output, run as the optimizer plans it (the same rows; filters pushed down)."""
+    table = create_physical_plan(optimize_plan(p)).collect()
     return table.rename_columns(p.schema.qualified_names)
 
 
@@ -298,7 +305,8 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
                 if outputs is None:  # the first such operator: its input, in full, twice
                     without = pa.concat_tables([table.slice(0, number),
                                                 table.slice(number + 1)])
-                    outputs = (_collect(child), _collect(_with_source(child, scan, without)))
+                    outputs = (_collect_optimized(child),
+                               _collect_optimized(_with_source(child, scan, without)))
                 input_full = outputs[0]
                 full = _collect(_over(node, child, outputs[0]))
                 less = _collect(_over(node, child, outputs[1]))
