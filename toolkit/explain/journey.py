@@ -7,13 +7,17 @@ the rows of the first that the second lacks are the row as it is there (at an
 aggregate: its group's row), and the row is kept there exactly when the two
 outputs differ. At the first operator that no longer keeps it, the operator
 says why: a filter with the predicate's RowStory for the row as it reached it,
-an inner join with the row's keys and the other input's rows with them (none,
-or partners that were themselves dropped: one step into the first partner's
-journey), a limit with the row's position. The plan is the one the user wrote,
-not the optimized one. Up to the first operator that mixes rows (an aggregate, a
-sort, a limit, the far side of an outer join), the row's part of an output is the
-output over that row alone, so those operators run on one row (and the other side
-of a join).
+a join with the row's partners (every key, the residual condition) or why it has
+none (a null key, no row with its keys, or partners that were themselves dropped:
+one step into the first partner's journey), a limit with the row's position. The
+plan is the one the user wrote, not the optimized one.
+
+Up to the first operator that mixes rows (an aggregate, a sort, a limit, the far
+side of an outer join), the row's part of an output is the output over that row
+alone, so those operators run on one row, and at each join the other input reads
+only the rows that can pair with it: the row's keys carried down to its sources
+(`carry_down`, exact). From there on, each operator runs over its input's output
+with and without the row, so the plan below runs once each way.
 """
 
 from __future__ import annotations
