@@ -94,6 +94,44 @@ def _collect_optimized(p) -> pa.Table:
     return table.rename_columns(p.schema.qualified_names)
 
 
+def _without_rows(table: pa.Table, rows: pa.Table) -> pa.Table:
+    """`table` less one occurrence of each of `rows` (equal in every column, a null equal
+    to a null). Only the rows whose every value occurs in `rows` are compared whole."""
+    if rows.num_rows == 0:
+        return table
+    mask = None
+    for name in table.column_names:
+        try:
+            values = pc.unique(rows.column(name).combine_chunks())
+            found = pc.is_in(table.column(name), value_set=values, skip_nulls=False)
+        except (pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            continue  # a nested column: compared whole below
+        mask = found if mask is None else pc.and_(mask, found)
+    candidates = pa.array(range(table.num_rows), pa.int64()) if mask is None else \
+        pc.indices_nonzero(mask).cast(pa.int64())
+    found = pa.table({"k": _row_keys(table.take(candidates)), "i": candidates}) \
+        .sort_by([("k", "ascending"), ("i", "ascending")])
+    keys = found.column("k").combine_chunks()
+    n = len(keys)
+    if n == 0:
+        return table
+    # each candidate's occurrence number among the candidates with its key
+    starts = pc.not_equal(keys.slice(1), keys.slice(0, n - 1))
+    first = pa.concat_arrays([pa.array([True]), starts.cast(pa.bool_())])
+    group = pc.subtract(pc.cumulative_sum(first.cast(pa.int64())), 1)
+    begin = pc.indices_nonzero(first).cast(pa.int64()).take(group)
+    occurrence = pc.subtract(pa.array(range(n), pa.int64()), begin)
+    counts = pc.value_counts(_row_keys(rows)).flatten()
+    wanted = pa.table({"k": counts[0], "want": counts[1]})
+    numbered = pa.table({"k": keys, "i": found.column("i").combine_chunks(),
+                         "o": occurrence}).join(wanted, "k", join_type="left outer")
+    drop = numbered.filter(pc.less(numbered.column("o"),
+                                   pc.fill_null(numbered.column("want"), 0))).column("i")
+    keep = pc.invert(pc.is_in(pa.array(range(table.num_rows), pa.int64()),
+                              value_set=drop.combine_chunks()))
+    return table.filter(keep)
+
+
 def _row_keys(table: pa.Table) -> pa.Array:
     """One string per row that equal rows share (a null differs from every value)."""
     parts = []
@@ -306,11 +344,15 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
                 part = full
             elif mixing_reads_all:  # the operator over its input with and without the row
                 child = path[path.index(node) - 1]
-                if outputs is None:  # the first such operator: its input, in full, twice
-                    without = pa.concat_tables([table.slice(0, number),
-                                                table.slice(number + 1)])
-                    outputs = (_collect_optimized(child),
-                               _collect_optimized(_with_source(child, scan, without)))
+                if outputs is None:  # the first such operator: its input, in full
+                    whole = _collect_optimized(child)
+                    if part is not None:  # the input kept rows apart: less the row's rows
+                        outputs = (whole, _without_rows(whole, part))
+                    else:
+                        without = pa.concat_tables([table.slice(0, number),
+                                                    table.slice(number + 1)])
+                        outputs = (whole,
+                                   _collect_optimized(_with_source(child, scan, without)))
                 input_full = outputs[0]
                 full = _collect(_over(node, child, outputs[0]))
                 less = _collect(_over(node, child, outputs[1]))
