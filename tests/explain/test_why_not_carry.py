@@ -73,13 +73,14 @@ def _has_join(p) -> bool:
        st.data())
 def test_every_compatible_row_is_listed(drawn, data):
     p, _ = drawn
-    predicate = qualify(data.draw(_predicate(p), label="predicate"), p.schema)
+    drawn_predicate = data.draw(_predicate(p), label="predicate")  # columns by position
+    predicate = qualify(drawn_predicate, p.schema)
     reached = [c for c in carry_down(p, predicate) if c.conjuncts]
     assume(reached)
     best = max(reached, key=lambda c: len(set(c.origins)))
     assume(best.scan.relation == "t")
     listed = matching_rows(BASE, source_predicate(best)).to_pylist()
-    result = why_not(p, predicate)
+    result = why_not(p, drawn_predicate)
     assert result.relation == "t" and result.compatible == len(listed)
     assert [j.row for j in result.journeys] == listed[:10]
     expected = _compatible(p, predicate)
