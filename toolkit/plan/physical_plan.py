@@ -40,6 +40,7 @@ from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
 from .tree import depth
+from .float_keys import group_key, join_key
 from .window_kernels import SortedInputs, WindowSort, compute_window
 
 __all__ = [
@@ -329,7 +330,8 @@ class HashAggregateExec(PhysicalPlan):
         for i, batch in enumerate(self.children[0]._run(ctx)):
             batch = batch.rename_columns(list(self.input_names))
             check = self._check_functions(ctx, i == 0)
-            arrays = [evaluate_expression(e, nl, batch, subject, check, ctx.observer)
+            arrays = [group_key(evaluate_expression(e, nl, batch, subject, check,
+                                                    ctx.observer))
                       for e, nl in zip(self.group_exprs, self.group_nullables)]
             for a in self.aggregates:
                 arrays.append(pa.nulls(batch.num_rows, pa.int8()) if a.arg is None else
@@ -396,13 +398,13 @@ class HashJoinExec(PhysicalPlan):
             left_rows = np.repeat(np.arange(nl, dtype=np.int64), nr)
             right_rows = np.tile(np.arange(nr, dtype=np.int64), nl)
             return pa.array(left_rows), pa.array(right_rows)
-        lkeys = ltable.select([i for i, _ in self.on])
-        rkeys = rtable.select([j for _, j in self.on])
+        lkeys = [join_key(ltable.column(i)) for i, _ in self.on]
+        rkeys = [join_key(rtable.column(j)) for _, j in self.on]
         lkeys = pa.Table.from_arrays(
-            [*lkeys.columns, pa.array(np.arange(nl, dtype=np.int64))],
+            [*lkeys, pa.array(np.arange(nl, dtype=np.int64))],
             names=[f"k{i}" for i in range(len(self.on))] + ["__left_row"])
         rkeys = pa.Table.from_arrays(
-            [*rkeys.columns, pa.array(np.arange(nr, dtype=np.int64))],
+            [*rkeys, pa.array(np.arange(nr, dtype=np.int64))],
             names=[f"k{i}" for i in range(len(self.on))] + ["__right_row"])
         keys = [f"k{i}" for i in range(len(self.on))]
         pairs = lkeys.join(rkeys, keys=keys, join_type="inner", use_threads=False)
