@@ -110,8 +110,8 @@ def test_through_an_aggregate_and_a_join_to_both_sides():
     assert result.not_carried == ("(s > 100)",)
     assert "not carried down: (s > 100)" in result.why
     # the key's term reaches the other side too: o's rows with oid = 3
-    to_o = [c for c in carry_down(p, qualify(tk.parse("oid = 3"), p.schema))
-            if c.scan.relation == "o"][0]
+    to_o = next(c for c in carry_down(p, qualify(tk.parse("oid = 3"), p.schema))
+            if c.scan.relation == "o")
     assert matching_rows(o, source_predicate(to_o)).to_pylist() == [1, 2]
 
 

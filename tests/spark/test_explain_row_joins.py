@@ -82,7 +82,7 @@ def test_each_source_gives_only_the_rows_of_the_rows_journey(spark, frames, data
         data["customer"]["c_custkey"].to_numpy() == customer)["c_name"][0].as_py()
     kept = spark.sql(QUERY).filter(f"c_name = '{name}'").count() > 0  # Spark's own answer
     assert journey.kept == kept
-    join = [s for s in journey.stops if s.kind in ("Join", "ConditionJoin")][0]
+    join = next(s for s in journey.stops if s.kind in ("Join", "ConditionJoin"))
     assert join.partners.found == len(orders)
 
 
