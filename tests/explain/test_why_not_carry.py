@@ -3,10 +3,11 @@ through renaming and computing projections, aggregates' group keys and joins, an
 source rows it is true on are the compatible ones.
 
 Oracle: the data itself. The plan is rebuilt with every filter and limit taken out,
-each row of `t` tagged with its number (passed through every projection, made a group
-key of every aggregate, kept by every join on `t`'s side), and run; the compatible rows
-are the tags of the output rows the predicate is true on. Every one of them is listed;
-when every term was carried down and no join is on the way, exactly they are."""
+each row of `t` tagged with its number (passed through every projection and join, made a
+group key of every aggregate), and run; the rows whose tags reach an output row the
+predicate is true on must all be listed. When every term was carried down and no join
+is on the way, exactly they are (a join may drop a listed row for want of a partner:
+that is a why-not answer, not a wrong listing)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,6 @@ from toolkit.plan.columns import qualify
 
 TAG = "__r"
 TAGGED = BASE.append_column(TAG, pa.array(range(BASE.num_rows), pa.int64()))
-_OUTER = {"inner": "left", "left": "left", "right": "full", "full": "full", "cross": "left"}
 
 
 def _tagged(p):
@@ -48,11 +48,7 @@ def _tagged(p):
                               list(p.group_names) + [TAG], list(p.group_relations) + ["t"],
                               p.aggregates)
     if kind in ("Join", "ConditionJoin"):
-        left, right = _tagged(p.left), p.right
-        if p.how in ("semi", "anti"):
-            return left
-        return plan.ConditionJoin(left, right, p.on, _OUTER[p.how],
-                                  getattr(p, "condition", None))
+        return p.with_new_children([_tagged(p.left), p.right])
     raise AssertionError(f"no tagging for {kind}")
 
 
