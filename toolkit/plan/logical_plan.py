@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import pyarrow as pa
 
 from ..functions.bind import bind
+from ..model.builders import literal
 from ..model.expression import Expression
 from ..support import late
 from ..support.visible_text import visible
@@ -179,8 +180,11 @@ class LogicalPlan(FrozenNode):
         dense_rank, lag, lead, sum, avg, min, max, count), ``arg`` (a column or
         expression; none for ranking functions and count(*)), ``partition_by`` (columns),
         ``order_by`` (sort keys as `sort` takes them), ``frame`` (None: SQL's default,
-        or ("rows", start, end) with offsets from the current row, -n PRECEDING, m
-        FOLLOWING, None UNBOUNDED) and ``offset`` (lag/lead, default 1).
+        or ("rows", start, end) with offsets in rows from the current row, -n PRECEDING,
+        m FOLLOWING, None UNBOUNDED, or ("range", start, end) with offsets in the single
+        numeric order key's values), ``offset`` (lag/lead, default 1) and ``default``
+        (lag/lead's value where the offset row is outside the partition: an expression
+        of the current row or a literal of the argument's type; default null).
         """
         functions = [replace(w, order_by=tuple(SortKey(*k) for k in w.order_by))
                      for w in builder.window_functions(self, functions)]
@@ -566,7 +570,8 @@ class ConditionJoin(LogicalPlan):
     """A join of any kind on equal keys (`on`, maybe none) plus a residual `condition`.
 
     DataFusion's Join: a pair of rows matches when every key pair is equal (nulls never
-    are) and the condition is true. Inner and cross joins keep the matching pairs; left,
+    are; float keys as `equal` has them: -0.0 matches 0.0, NaN matches nothing, see
+    `float_keys`) and the condition is true. Inner and cross joins keep the matching pairs; left,
     right and full ones also keep the unmatched rows of their side(s), null-extended;
     semi and anti joins keep the left rows that have a match, or have none, and only the
     left columns. (Inner and left equi-joins without a condition are the `Join` node.)
@@ -683,43 +688,108 @@ class ScalarSubquery(LogicalPlan):
     """The input's rows, each with the value of a scalar subquery (null when it has no row):
     what an expression that reads `(SELECT ...)` needs below it.
 
-    DataFusion's `ScalarSubquery` expression, as a node: the subquery is the second input,
-    its first column the value, its other columns the correlated ones it is matched on
-    (`on`: input column = subquery column; none when uncorrelated, and then it has at
-    most one row). The rule scalar_subquery_to_join turns it into the left join it means.
+    DataFusion's `ScalarSubquery` expression, as a node; the subquery is the second
+    input and its first column the value. It comes in two forms:
+
+    - grouped (`on`): the subquery's other columns are keys it is matched on (input
+      column = subquery column; none when uncorrelated, and then it has at most one
+      row). The rule scalar_subquery_to_join turns it into the left join it means.
+    - correlated (`correlation`), as SQL writes `(SELECT agg(...) FROM s WHERE s.k =
+      outer.k)`: the subquery is an aggregate without groups (under projections) whose
+      input rows are, for each input row, those where every `(input column, column of
+      the aggregate's input)` pair is equal (nulls never are). The rule
+      decorrelate_scalar_subquery groups it by those columns (a count over no rows
+      stays 0, not null) and leaves the grouped form.
     """
 
     def __init__(self, input: LogicalPlan, subquery: LogicalPlan,
-                 on: Sequence[tuple[str, str]] = ()):
+                 on: Sequence[tuple[str, str]] = (),
+                 correlation: Sequence[tuple[str, str]] = ()):
+        self.children = (input, subquery)
+        if correlation:
+            if on:
+                raise PlanError("a scalar subquery is matched either on its output columns "
+                                "(`on`) or by a correlation inside it, not both")
+            if len(subquery.schema) != 1:
+                raise PlanError(f"a correlated scalar subquery has one value column, but it "
+                                f"has {len(subquery.schema)} "
+                                f"({', '.join(subquery.schema.names)})")
+            rows = correlated_aggregate(subquery).input
+            self.correlation = tuple(
+                (input.schema.field(outer).qualified_name, rows.schema.field(inner).qualified_name)
+                for outer, inner in correlation)
+            for outer, inner in self.correlation:
+                ot, it = input.schema.field(outer).type, rows.schema.field(inner).type
+                if ot != it:
+                    raise PlanError(f"a correlated scalar subquery compares {inner} ({it}) with "
+                                    f"the input's {outer} ({ot}); cast one side first")
+            self.on, self.as_join = (), None
+            value = subquery.schema[0]
+            self.schema = checked_schema(
+                list(input.schema) + [LogicalField(value.relation, value.name, value.type,
+                                                   True)], self.label)
+            return
         if len(subquery.schema) != 1 + len(on):
             raise PlanError(f"a scalar subquery has one value column (plus one per correlated "
                             f"key), but it has {len(subquery.schema)} columns "
                             f"({', '.join(subquery.schema.names)}) for {len(on)} keys")
+        self.correlation = ()
         self.as_join = ConditionJoin(input, subquery, on, "left")
-        self.children = (input, subquery)
         self.on = self.as_join.on
         self.schema = self.as_join.schema
 
+    @property
+    def subquery(self) -> LogicalPlan:
+        return self.children[1]
+
     def label(self) -> str:
         value = self.children[1].schema.qualified_names[0]
-        ties = " AND ".join(f"{lk} = {rk}" for lk, rk in self.on)
-        return f"ScalarSubquery: {value}" + (f" where {ties}" if ties else "")
+        ties = " AND ".join([f"{lk} = {rk}" for lk, rk in self.on]
+                            + [f"{inner} = outer {outer}" for outer, inner in self.correlation])
+        kind = "correlated " if self.correlation else ""
+        return f"ScalarSubquery: {kind}{value}" + (f" where {ties}" if ties else "")
 
     def with_new_children(self, children):
-        return ScalarSubquery(children[0], children[1], self.on)
+        return ScalarSubquery(children[0], children[1], self.on, self.correlation)
 
     def _same_node(self, other) -> bool:
-        return self.on == other.on
+        return self.on == other.on and self.correlation == other.correlation
+
+
+def correlated_aggregate(subquery: LogicalPlan) -> Aggregate:
+    """The aggregate without groups a correlated scalar subquery computes its value with,
+    under the projections at its top; a PlanError names what stands in the way."""
+    node = subquery
+    while isinstance(node, Projection):
+        node = node.input
+    if not isinstance(node, Aggregate) or node.group_exprs:
+        raise PlanError(
+            "a correlated scalar subquery must compute its value with an aggregate without "
+            f"groups (under projections only), so it has one row per input row; found "
+            f"{node.label()!r}")
+    return node
+
+
+def _literal_as(expr: Expression, target: pa.DataType) -> Expression:
+    """A literal given as another type (lag's default 0 for a float column) as `target`
+    when the value survives the cast unchanged; anything else as it is."""
+    if not expr.is_literal or expr.type.equals(target):
+        return expr
+    try:
+        return literal(expr.value.cast(target, safe=True))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return expr
 
 
 def _bound_window(w: WindowExpr, input: LogicalPlan) -> WindowExpr:
     """`w` with its expressions bound against `input` (types known), then checked."""
     schema = input.schema.binding_schema()
-    arg = None if w.arg is None else bind(w.arg, schema)
-    check_window(w.func, arg, w.order_by, w.frame, w.offset)
-    return WindowExpr(w.func, arg, tuple(bind(e, schema) for e in w.partition_by),
-                      tuple(SortKey(bind(k.expr, schema), k.ascending, k.nulls_first)
-                            for k in w.order_by), w.frame, w.offset)
+    bound = w.map_expressions(lambda e: bind(e, schema))
+    if bound.default is not None and bound.arg is not None:
+        bound = replace(bound, default=_literal_as(bound.default, bound.arg.type))
+    check_window(bound.func, bound.arg, bound.order_by, bound.frame, bound.offset,
+                 bound.default)
+    return bound
 
 
 class Window(LogicalPlan):

@@ -12,8 +12,9 @@ the user named them (alias, temp view, table, file; else df1, df2 ...).
 Attributes are matched by Spark's exprId, so self-joins and USING joins resolve.
 EXISTS / IN subqueries become SubqueryFilter nodes (NOT IN null-aware), which the
 optimizer's decorrelate_predicate_subquery turns into semi / anti joins; scalar
-subqueries become ScalarSubquery nodes (a correlated one grouped by its correlated
-columns), which scalar_subquery_to_join makes left joins. A Column becomes an expression: as Spark resolves it
+subqueries become ScalarSubquery nodes (a correlated one keeps its correlation, which
+decorrelate_scalar_subquery turns into a grouping), which scalar_subquery_to_join
+makes left joins. A Column becomes an expression: as Spark resolves it
 against `df` when one is given (real types, Spark's implicit casts), otherwise
 its unresolved tree. What cannot be imported raises SparkImportError naming the
 Spark class and, for SQL, the line of the query.
@@ -119,6 +120,8 @@ class _PlanReader:
         self.outer: Imported | None = None  # reading a correlated subquery: the outer input
         self.correlated: list = []  # ... and the conditions on outer columns found in it
         self.carried: list[int] = []  # ... and the inner columns those conditions read
+        self.aggregated: dict[int, str] | None = None  # a scalar one: those columns where
+        # its aggregate reads them (exprId -> name there)
 
     def read(self, root) -> Imported:
         self._find_ctes(root)
@@ -197,13 +200,13 @@ class _PlanReader:
         predicate = children(clause)[0] if negated else clause
         kind = class_name(predicate)
         query = predicate if kind == "Exists" else predicate.query()
-        saved = self.outer, self.correlated, self.carried
-        self.outer, self.correlated, self.carried = outer, [], []
+        saved = self.outer, self.correlated, self.carried, self.aggregated
+        self.outer, self.correlated, self.carried, self.aggregated = outer, [], [], None
         try:
             inner = self.read(query.plan())
             correlated = self.correlated
         finally:
-            self.outer, self.correlated, self.carried = saved
+            self.outer, self.correlated, self.carried, self.aggregated = saved
         pairs, rest = [], []
         outer_names, inner_names = outer.names(), inner.names()
         for c in correlated:
@@ -233,37 +236,50 @@ class _PlanReader:
         return Imported(kept, outer.ids)
 
     def _with_subqueries(self, child: Imported, *catalyst) -> Imported:
-        """`child` left-joined with the plan of each scalar subquery in the expressions, so
-        they read its value as a column (null when the subquery has no row, as SQL says).
+        """`child` with the value of each scalar subquery in the expressions as a column
+        (null when the subquery has no row, as SQL says): a ScalarSubquery node each.
 
-        An uncorrelated subquery has one row: the join has no keys. A correlated one
-        (`WHERE inner.k = outer.k`, over an aggregate) is grouped by its correlated
-        columns and joined on them: one row per outer key, as Spark decorrelates it.
+        An uncorrelated subquery has one row. A correlated one (`WHERE inner.k =
+        outer.k`, over an aggregate) stays correlated: its aggregate is read without the
+        correlated conditions, which become the node's correlation, and the optimizer's
+        decorrelate_scalar_subquery groups it by them, as Spark's optimizer does.
         """
         out = child
         for sub in _scalar_subqueries(catalyst):
             correlated = not sub.outerAttrs().isEmpty()
-            saved = self.outer, self.correlated, self.carried
+            saved = self.outer, self.correlated, self.carried, self.aggregated
             self.outer, self.correlated, self.carried = (out if correlated else None), [], []
+            self.aggregated = {}
             try:
                 inner = self.read(sub.plan())
-                conditions = self.correlated
+                conditions, aggregated = self.correlated, self.aggregated
             finally:
-                self.outer, self.correlated, self.carried = saved
+                self.outer, self.correlated, self.carried, self.aggregated = saved
             pairs = []
-            inner_names, outer_names = inner.names(), out.names()
+            outer_names = out.names()
             for c in conditions:
                 pair = _outer_pair(c)
-                if pair is None or _expr_id(pair[1]) not in inner_names:
+                if pair is None or _expr_id(pair[1]) not in aggregated:
                     raise SparkImportError(
                         f"cannot import a scalar subquery correlated by {c.toString()}: only "
-                        "equalities of an inner and an outer column decorrelate into a join"
-                        + origin_text(sub), spark_class="ScalarSubquery")
-                pairs.append((outer_names[_expr_id(pair[0])], inner_names[_expr_id(pair[1])]))
-            if len(inner.plan.schema) != 1 + len(pairs):
+                        "equalities of an outer column and a column its aggregate reads "
+                        "decorrelate into a join" + origin_text(sub),
+                        spark_class="ScalarSubquery")
+                if not pair[0].dataType().sameType(pair[1].dataType()):
+                    raise SparkImportError(
+                        f"cannot import a scalar subquery correlated by {c.toString()}: its "
+                        f"two sides have different types ({pair[0].dataType().simpleString()}"
+                        f", {pair[1].dataType().simpleString()})" + origin_text(sub),
+                        spark_class="ScalarSubquery")
+                pairs.append((outer_names[_expr_id(pair[0])], aggregated[_expr_id(pair[1])]))
+            if len(inner.plan.schema) != 1:
                 raise SparkImportError("a scalar subquery must produce one column",
                                        spark_class="ScalarSubquery")
-            joined = plan.ScalarSubquery(out.plan, inner.plan, pairs)
+            try:
+                joined = plan.ScalarSubquery(out.plan, inner.plan, correlation=pairs)
+            except plan.PlanError as exc:
+                raise SparkImportError(f"cannot import the scalar subquery: {exc}"
+                                       + origin_text(sub), spark_class="ScalarSubquery") from None
             self.subqueries[_expr_id(sub)] = inner.plan.schema.qualified_names[0]
             out = Imported(joined, out.ids + inner.ids)
         return out
@@ -402,7 +418,16 @@ class _PlanReader:
         catalyst_groups = _seq(node.groupingExpressions())
         groups = [self._expr(e, child) for e in catalyst_groups]
         carried = [i for i in self.carried if i in child.ids]
-        if carried:  # a correlated scalar subquery: one group per correlated key
+        if carried and self.aggregated is not None:  # a correlated scalar subquery's
+            # aggregate: the rows it reads are the input's, the correlation keeps them
+            if catalyst_groups or _distinct_argument(node) is not None:
+                raise SparkImportError(
+                    "cannot import a correlated scalar subquery over a grouped or DISTINCT "
+                    "aggregate: exprscope decorrelates an aggregate without groups",
+                    spark_class="Aggregate")
+            self.aggregated.update({i: child.names()[i] for i in carried})
+            carried = []
+        elif carried:  # an EXISTS / IN subquery: one group per correlated key
             if catalyst_groups or any(class_name(a.aggregateFunction()) == "Count" for a in
                                       _aggregate_expressions(_seq(node.aggregateExpressions()))):
                 raise SparkImportError(
@@ -452,26 +477,42 @@ class _PlanReader:
 
     def _window(self, node, child: Imported) -> Imported:
         """Spark's Window: the child's columns plus one per windowExpression (an Alias of a
-        WindowExpression(function, WindowSpecDefinition(partition, order, frame)))."""
-        specs, names, ids = [], [], []
+        WindowExpression(function, WindowSpecDefinition(partition, order, frame)), or of
+        an expression over such calls, as Spark's DecimalAggregates writes a decimal
+        sum: each call becomes a window column and the expression a projection above)."""
+        specs, hidden, outputs, names, ids = [], [], [], [], []
         for named in _seq(node.windowExpressions()):
             expression = named.child() if class_name(named) == "Alias" else named
-            if class_name(expression) != "WindowExpression":
+            calls = _window_calls(expression)
+            if not calls:
                 raise SparkImportError(f"cannot import the window column {named.toString()}: "
-                                       "not a single window function",
+                                       "it holds no window function",
                                        spark_class=class_name(expression))
-            specs.append(self._window_function(expression, child))
+            found = []
+            for call in calls:
+                specs.append(self._window_function(call, child))
+                hidden.append(f"_window{len(hidden)}")
+                found.append((call, tk.field(hidden[-1])))
+
+            def substitute(catalyst, found=found):
+                for call, column in found:
+                    if class_name(catalyst) == "WindowExpression" and catalyst.fastEquals(call):
+                        return column
+                return None
+
+            outputs.append(self._expr(expression, child, substitute=substitute))
             names.append(str(named.name()))
             ids.append(_expr_id(named))
-        windowed = child.plan.window(specs, names)
-        ranked = [n for spec, n in zip(specs, names)
-                  if spec["func"] in ("row_number", "rank", "dense_rank")]
-        if ranked:  # Spark's ranks are int (int32); the plan's are int64, as DataFusion's
-            columns = [tk.field(n) for n in windowed.schema.qualified_names]
-            columns = [c.cast(pa.int32()) if f.relation is None and f.name in ranked else c
-                       for c, f in zip(columns, windowed.schema)]
-            windowed = windowed.project(columns, names=list(windowed.schema.names))
-        return Imported(windowed, (*child.ids, *ids))
+        windowed = child.plan.window(specs, hidden)
+        ranked = {h for spec, h in zip(specs, hidden)
+                  if spec["func"] in ("row_number", "rank", "dense_rank")}
+        # Spark's ranks are int (int32); the plan's are int64, as DataFusion's
+        outputs = [tk.cast(e, pa.int32()) if e.is_field and e.ref.name in ranked else e
+                   for e in outputs]
+        passed = [tk.field(n) for n in child.plan.schema.qualified_names]
+        projected = windowed.project([*passed, *outputs],
+                                     names=[*child.plan.schema.names, *names])
+        return Imported(projected, (*child.ids, *ids))
 
     def _window_function(self, expression, child: Imported) -> dict:
         function, spec = expression.windowFunction(), expression.windowSpec()
@@ -488,16 +529,15 @@ class _PlanReader:
         if fname in ranking:
             return {**out, "func": ranking[fname]}
         if fname in ("Lag", "Lead"):
-            default = expression_from_catalyst(function.default())
-            if not (default.is_literal and not default.value.is_valid):
-                raise SparkImportError(f"cannot import {fname.lower()} with a default value "
-                                       f"({function.toString()})", spark_class=fname)
             if function.ignoreNulls():
                 raise SparkImportError(f"cannot import {fname.lower()} IGNORE NULLS",
                                        spark_class=fname)
+            default = self._expr(function.default(), child)
+            if default.is_literal and not default.value.is_valid:
+                default = None  # Spark's default default: null
             offset = expression_from_catalyst(children(function)[1])  # input, offset, default
             return {**out, "func": fname.lower(), "arg": self._expr(function.input(), child),
-                    "offset": int(offset.value.as_py())}
+                    "offset": abs(int(offset.value.as_py())), "default": default}
         if fname != "AggregateExpression":
             raise SparkImportError(f"cannot import the Spark window function {fname}",
                                    spark_class=fname)
@@ -509,6 +549,10 @@ class _PlanReader:
                                    spark_class=aname)
         args = children(aggregate)
         arg = self._expr(args[0], child) if len(args) == 1 else None
+        if aname == "Average" and class_name(args[0].dataType()) == "DecimalType":
+            spark_type = args[0].dataType()  # Spark's avg adds 4 digits
+            arg = arg.cast(_spark_average_type(int(spark_type.precision()),
+                                               int(spark_type.scale())))
         if aname == "Count":
             if len(args) != 1:
                 raise SparkImportError("cannot import count over several columns",
@@ -564,21 +608,42 @@ class _PlanReader:
         return Imported(joined, ids)
 
 
-def _frame_bound(bound, frame) -> int | None:
+def _window_calls(expression) -> list:
+    """The WindowExpressions in a window column's expression, outermost first."""
+    found, stack = [], [expression]
+    while stack:
+        node = stack.pop()
+        if class_name(node) == "WindowExpression":
+            found.append(node)
+        else:
+            stack.extend(reversed(children(node)))
+    return found
+
+
+def _spark_average_type(precision: int, scale: int) -> pa.DataType:
+    """Spark's average of decimal(p, s): decimal(p + 4, s + 4), bounded by 38 digits."""
+    return pa.decimal128(min(precision + 4, 38), min(scale + 4, 38))
+
+
+def _frame_bound(bound, frame):
     kind = class_name(bound)
     if kind in ("UnboundedPreceding$", "UnboundedFollowing$"):
         return None
     if kind == "CurrentRow$":
         return 0
     value = expression_from_catalyst(bound)
-    if not value.is_literal:
-        raise SparkImportError(f"cannot import the window frame {frame.toString()}",
+    if not value.is_literal or not (pa.types.is_integer(value.type)
+                                    or pa.types.is_floating(value.type)):
+        raise SparkImportError(f"cannot import the window frame {frame.toString()}: its "
+                               f"bound {bound.toString()} is not a number (exprscope's RANGE "
+                               "frames take numeric offsets over a numeric order key)",
                                spark_class="SpecifiedWindowFrame")
-    return int(value.value.as_py())
+    number = value.value.as_py()
+    return int(number) if pa.types.is_integer(value.type) else float(number)
 
 
 def _window_frame(frame, ordered: bool):
-    """A plan frame: None (SQL's default) or ("rows", start, end)."""
+    """A plan frame: None (SQL's default), ("rows", start, end) or ("range", start, end)."""
     if class_name(frame) != "SpecifiedWindowFrame":
         return None  # UnspecifiedFrame: the default
     kind = str(frame.frameType().sql())
@@ -588,9 +653,7 @@ def _window_frame(frame, ordered: bool):
             return None
         if lower is None and upper is None:
             return ("rows", None, None)
-        raise SparkImportError(f"cannot import the RANGE frame {frame.toString()}: only "
-                               "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
-                               spark_class="SpecifiedWindowFrame")
+        return ("range", lower, upper)
     return ("rows", lower, upper)
 
 
