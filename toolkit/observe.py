@@ -23,6 +23,7 @@ from .rewrite import RuleApplied
 from .rewrite.positions import TreePath, TreePositions
 
 __all__ = [
+    "FUSED_MEMBER",
     "BranchSelection",
     "ErrorFacts",
     "EvalEvent",
@@ -51,6 +52,9 @@ class PassEvent:
     elapsed: float = 0.0
 
 
+FUSED_MEMBER = "in the fused group above"  # NodeStats.fused of a group's nodes but its top
+
+
 @dataclass
 class NodeStats:
     """One node of an evaluation: the rows it ran on and the rows whose value was used.
@@ -63,6 +67,9 @@ class NodeStats:
     the unselected rows made null first so no failing kernel sees them), "literal"
     (one value standing for the rows it is used on: nothing computed) or "all
     rows" (no special form above it); `why` says what decided it.
+
+    `fused` marks the nodes that ran together in one fused pass: every one still ran
+    on its `rows`; the group's top node holds the group's time and says why.
 
     `elapsed` is the seconds the node's own work took, summed over the morsels it
     ran on; `threads` says over how many threads. From one thread the sum is wall
@@ -81,6 +88,9 @@ class NodeStats:
     how: str = ""
     why: str = ""
     threads: int = 1  # the threads whose times `elapsed` sums
+    # "" unless it ran in a fused group (one pass for several calls): on the group's top
+    # node the reason, on the nodes under it FUSED_MEMBER (a picture marks the group once)
+    fused: str = ""
 
     @property
     def used(self) -> int:

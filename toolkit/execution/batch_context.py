@@ -33,6 +33,7 @@ class BatchContext:
         "case_methods",
         "casts_in_range",
         "density",
+        "fused",
         "lazy",
         "observing",
         "offset",
@@ -47,7 +48,7 @@ class BatchContext:
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
                  prepared, positions: TreePositions | None = None,
-                 trusting: bool = True):
+                 trusting: bool = True, fuse: bool = True):
         self.batch = batch
         self.offset = offset  # row of the original data where this slice starts
         self.lazy = lazy
@@ -60,6 +61,10 @@ class BatchContext:
         # what the tree's preparation learnt (`prepare.PreparedTree`): read, never written
         self.density = prepared.density
         self.case_methods = prepared.case_methods
+        # id(group root) -> the cheap subtree that runs as one pass (empty: fusion off, or
+        # eager, which runs every node's kernel as Arrow does)
+        self.fused = {} if not (fuse and lazy) else (
+            prepared.fused.traced if observing else prepared.fused.untraced)
         self.casts_in_range: dict[tuple, bool] = {}  # (column, low, high) -> all values in it
         # id(cast node) -> its options with the range check off: its column was proven in range
         # on this slice, and any part of that column is in range too
@@ -152,13 +157,14 @@ class BatchContext:
         return self.positions.id(parent, rel)
 
     def record(self, pos: int, node, rows: int, out_type, elapsed: float, calls: int,
-               run: RunAs | None = None) -> None:
+               run: RunAs | None = None, fused: str = "") -> None:
         """Statistics for the node at position id `pos` (its path is filled in later)."""
         used = rows if run is None or run.used is None else run.used.true_count
         how = "all rows" if run is None else run.how
         why = "" if run is None else run.why
         new = NodeStats(path=pos, label=node_label(node), rows=rows, out_type=out_type,
-                        elapsed=elapsed, calls=calls, used_rows=used, how=how, why=why)
+                        elapsed=elapsed, calls=calls, used_rows=used, how=how, why=why,
+                        fused=fused)
         stat = self.stats.get(pos)
         if stat is None:
             self.stats[pos] = new
@@ -217,6 +223,7 @@ def accumulate(stat: NodeStats, more: NodeStats) -> None:
         stat.out_type = more.out_type
     stat.how = _joined(stat.how, more.how)
     stat.why = _joined(stat.why, more.why)
+    stat.fused = _joined(stat.fused, more.fused)
 
 
 def _joined(seen: str, new: str) -> str:

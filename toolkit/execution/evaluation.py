@@ -44,7 +44,8 @@ SAMPLE_PER_BRANCH = 50  # the first rows each branch got,
 SAMPLE_AROUND_ERROR = 5  # and the rows around the failing one
 
 
-def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = True):
+def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = True,
+             fuse: bool = True):
     """The expression's value: pa.Array for a RecordBatch, pa.ChunkedArray for a Table.
 
     An expression without field references gives a pa.Scalar. Unbound
@@ -52,7 +53,10 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     filter nodes do, the expression is first simplified (canonicalized, constants
     folded) before any kernel runs, so `add(divide(a, z), null)` is null without
     dividing; the trace shows that step as the pass `simplify_before_evaluation`.
-    `simplify=False` runs the bound expression exactly as given.
+    `simplify=False` runs the bound expression exactly as given. Cheap subtrees of
+    calls that cannot fail run fused, as one cache-blocked pass (`fusion.py`), with
+    the same values, types and nulls as their kernels; `fuse=False` runs every node's
+    own kernel.
     """
     if mode not in MODES:
         raise EvaluationError(f"evaluate: mode must be one of {MODES}, got {mode!r}")
@@ -72,7 +76,8 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
 
     def work(morsel: Morsel, trusting: bool = True) -> Outcome:
         batch = morsel.batch
-        ctx = BatchContext(batch, morsel.offset, lazy, observing, prepared, positions, trusting)
+        ctx = BatchContext(batch, morsel.offset, lazy, observing, prepared, positions, trusting,
+                           fuse)
         try:
             return Outcome(_as_array(run_tree(ctx, expr), batch.num_rows, out_type), ctx)
         except KernelError as exc:

@@ -5,8 +5,9 @@ ExecuteScalarExpression), a tree is bound to the data's schema and simplified
 (canonicalized, constants folded), then walked once for every fact evaluation and
 tracing read: the fields it reads, the morsel size its widest intermediate calls
 for, the array literal it must not hold, the density facts of every node (what can
-fail, what is cheap; `dense_path.DensityFacts`) and how each case_when runs
-(`forms.case_when.CaseWhenMethod`). The answer is one immutable `PreparedTree`.
+fail, what is cheap; `dense_path.DensityFacts`), how each case_when runs
+(`forms.case_when.CaseWhenMethod`) and which cheap subtrees run fused
+(`fusion.FusedGroup`). The answer is one immutable `PreparedTree`.
 
 Prepared trees are remembered, keyed by what they depend on: the schema (a few
 per tree), whether to simplify, and the tree: its structure for an unbound tree (so a second
@@ -36,6 +37,7 @@ from ..support.bounded_cache import BoundedCache
 from ..support.visible_text import visible
 from .dense_path import DensityFacts, DensityFactsBuilder
 from .forms.case_when import CaseWhenMethod, case_when_method
+from .fusion import Fusion, fusion_of
 from .morsel_size import call_width, rows_for_width
 
 __all__ = ["PreparedTree", "prepare"]
@@ -53,6 +55,7 @@ class PreparedTree:
     rows_per_morsel: int | None  # None: do not cut the data
     density: DensityFacts
     case_methods: Mapping[int, CaseWhenMethod]  # id(case_when node) -> how it runs
+    fused: Fusion  # the cheap subtrees that run as one pass each (`fusion.py`)
 
 
 def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
@@ -109,7 +112,8 @@ def _walk(tree: Expression, schema: pa.Schema) -> tuple[PreparedTree, list[Param
         _refuse_array_literal(array_literal)
     prepared = PreparedTree(expr=tree, schema=schema, reads_fields=bool(params),
                             rows_per_morsel=rows_for_width(width), density=density.done(),
-                            case_methods=MappingProxyType(methods))
+                            case_methods=MappingProxyType(methods),
+                            fused=fusion_of(tree))
     return prepared, list(params.values())
 
 
