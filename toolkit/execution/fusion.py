@@ -125,9 +125,8 @@ class FusedGroup:
 
     def why(self) -> str:
         """The group's mark in a trace: what ran together and why that is safe."""
-        proof = "; its int64 columns proven exact as doubles" if self.needs_proof else ""
-        return (f"{self.calls} calls in one cache-blocked pass: cheap, none can fail"
-                f"{proof}")
+        proof = "; int64s proven exact as doubles" if self.needs_proof else ""
+        return f"{self.calls} calls in one cache-blocked pass: cheap, cannot fail{proof}"
 
 
 @dataclass(slots=True)
