@@ -85,7 +85,7 @@ def _check_fused(where, expr, data, expected, arrow_error):
     """`coalesce(expr, expr)` is `expr`'s value: run as a group of cheap calls, fused."""
     twice = tk.call("coalesce", [expr, expr])
     try:
-        got = tk.evaluate(twice, data, simplify=False)
+        got = tk.evaluate(twice, data, simplify=False, fuse=True)
     except ExprscopeError as err:
         if arrow_error is None:
             raise AssertionError(f"{where}: exprscope raised {err!r}, Arrow gave "

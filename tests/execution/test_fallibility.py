@@ -115,8 +115,7 @@ def parallel_serial():
 
 def test_on_a_small_batch_the_column_is_cast_once(monkeypatch):
     """Below the size where a separate min and max pay, a cheap form takes its cast on
-    trust, checked by Arrow as eager evaluation checks it: one cast, and no proof. (Run
-    unfused: fused, the cast is part of the group's one pass, which needs the proof.)"""
+    trust, checked by Arrow as eager evaluation checks it: one cast, and no proof."""
     from toolkit.functions import cast as cast_module
 
     casts = []
@@ -130,7 +129,7 @@ def test_on_a_small_batch_the_column_is_cast_once(monkeypatch):
     monkeypatch.setattr(cast_module, "_CAST", Counted())
     table = _guarded_table(1_000)
     bound = tk.bind(tk.parse("if(a != 0, b / a, 0.0)"), table.schema)
-    value = tk.evaluate(bound, table, mode="lazy", fuse=False)
+    value = tk.evaluate(bound, table, mode="lazy")
     a, b = table["a"], table["b"]
     expected = pc.if_else(pc.not_equal(a, 0), pc.divide(b, pc.cast(a, pa.float64())), 0.0)
     assert value.equals(expected)

@@ -1,7 +1,8 @@
 """Fused cheap subtrees give exactly what their kernels give: values, types, nulls, NaN,
 -0.0, wrapping integers, and the errors (with their rows) of what may not be fused.
 
-The oracle is the same evaluation unfused (`fuse=False`: one Arrow kernel per node) and
+Fusion is asked for (`fuse=True`); the oracle is the same evaluation unfused (the
+default: one Arrow kernel per node) and
 pyarrow's own kernels, over random trees of cheap calls on columns with nulls and edge
 values, plain, sliced and chunked; and the trace still shows every node, the group
 marked once.
@@ -133,7 +134,7 @@ def _exact(value):
 
 
 def _assert_same_outcome(expr, data, **kwargs):
-    got, got_error = _outcome(expr, data, **kwargs)
+    got, got_error = _outcome(expr, data, fuse=True, **kwargs)
     want, want_error = _outcome(expr, data, fuse=False)
     assert got_error == want_error, (str(expr), got_error, want_error)
     if want is not None:
@@ -181,13 +182,13 @@ def test_int64_range_is_proven_or_the_cast_fails_where_unfused_it_fails():
     expr = tk.parse("b / a * 2 + 1")
     assert prepare(expr, table.schema).fused.untraced  # fused: b / a needs the range proof
     with pytest.raises(KernelError) as fused_error:
-        tk.evaluate(expr, table)
+        tk.evaluate(expr, table, fuse=True)
     with pytest.raises(KernelError) as unfused_error:
         tk.evaluate(expr, table, fuse=False)
     assert str(fused_error.value) == str(unfused_error.value)
     assert fused_error.value.row == unfused_error.value.row == 3
     safe = table.slice(0, 3)
-    assert _exact(tk.evaluate(expr, safe)) == _exact(pc.add(pc.multiply(
+    assert _exact(tk.evaluate(expr, safe, fuse=True)) == _exact(pc.add(pc.multiply(
         pc.divide(safe["b"], pc.cast(safe["a"], F64)), 2.0), 1.0))
 
 
@@ -198,14 +199,14 @@ def test_integer_division_and_checked_calls_stay_unfused():
         assert all(g.root.name != "divide" and "divide" not in g.value.text
                    for g in groups.values()), text
         with pytest.raises(KernelError) as err:
-            tk.evaluate(tk.parse(text), table)
+            tk.evaluate(tk.parse(text), table, fuse=True)
         assert err.value.row == 2 and "divide by zero" in str(err.value)
     checked = tk.call("add_checked", [tk.call("multiply", [tk.field("a"), tk.field("k")]),
                                       tk.field("k")])
     assert not prepare(checked, table.schema).fused.untraced
     big = pa.table({"a": pa.array([2**62, 1]), "k": pa.array([4, 2**63 - 1])})
     with pytest.raises(KernelError):
-        tk.evaluate(checked, big)
+        tk.evaluate(checked, big, fuse=True)
 
 
 @pytest.mark.parametrize("type_", [I64, I32])
@@ -217,7 +218,7 @@ def test_unchecked_integer_arithmetic_wraps_as_arrow_does(type_):
     expr = tk.parse("(l + r) * r - l")
     assert prepare(expr, table.schema).fused.untraced
     expected = pc.subtract(pc.multiply(pc.add(left, right), right), left)
-    got = tk.evaluate(expr, table)
+    got = tk.evaluate(expr, table, fuse=True)
     assert got.type == type_ and got.to_pylist() == expected.to_pylist()
 
 
@@ -237,7 +238,7 @@ def test_float32_stays_float32():
     expr = tk.call("divide", [tk.call("multiply", [tk.field("g"), tk.field("h")]),
                               tk.field("h")])
     assert prepare(expr, table.schema).fused.untraced
-    got = tk.evaluate(expr, table)
+    got = tk.evaluate(expr, table, fuse=True)
     assert got.type == F32
     assert _exact(got) == _exact(pc.divide(pc.multiply(g, table["h"]), table["h"]))
 
@@ -274,7 +275,7 @@ def test_kleene_truth_table_fused():
         expr = tk.call(name, [tk.parse("l > 0"), tk.parse("r > 0")])
         assert prepare(expr, table.schema).fused.untraced
         want = pc.call_function(name, [pc.greater(left, 0.0), pc.greater(right, 0.0)])
-        assert tk.evaluate(expr, table).to_pylist() == want.to_pylist()
+        assert tk.evaluate(expr, table, fuse=True).to_pylist() == want.to_pylist()
 
 
 def test_the_trace_shows_every_node_and_marks_the_group_once():
@@ -283,7 +284,7 @@ def test_the_trace_shows_every_node_and_marks_the_group_once():
     table = pa.table({"b": rng.random(n) * 100,
                       "x": pa.array(rng.random(n), mask=rng.random(n) < 0.3)})
     with tk.trace() as t:
-        value = tk.evaluate(tk.parse("(b * 2 + x) * 3 - b / 7"), table)
+        value = tk.evaluate(tk.parse("(b * 2 + x) * 3 - b / 7"), table, fuse=True)
     assert _exact(value) == _exact(tk.evaluate(tk.parse("(b * 2 + x) * 3 - b / 7"), table,
                                                fuse=False))
     event = t.evaluations[0]
@@ -307,7 +308,7 @@ def test_a_traced_form_keeps_its_branches_and_fuses_its_cheap_branch():
     a = rng.integers(0, 5, n)
     table = pa.table({"a": a, "b": rng.random(n)})
     with tk.trace() as t:
-        tk.evaluate(tk.parse("if(a != 0, b / a * 2, 0.0)"), table)
+        tk.evaluate(tk.parse("if(a != 0, b / a * 2, 0.0)"), table, fuse=True)
     event = t.evaluations[0]
     assert event.branches  # the rows each branch took, as unfused
     stats = {tuple(s.path): s for s in event.nodes}
@@ -321,12 +322,12 @@ def test_groups_are_found_once_per_prepared_tree(monkeypatch):
     """Fusion is a fact of the prepared tree: evaluating again compiles nothing."""
     table = pa.table({"b": pa.array([1.0, 2.0]), "x": pa.array([3.0, None])})
     bound = tk.bind(tk.parse("(b * 2 + x) * 3 - b / 7"), table.schema)
-    tk.evaluate(bound, table)
+    tk.evaluate(bound, table, fuse=True)
     compiled = []
     real = fusion.numexpr.NumExpr
     monkeypatch.setattr(fusion.numexpr, "NumExpr", lambda *a, **k: compiled.append(a) or
                         real(*a, **k))
     for _ in range(3):
-        tk.evaluate(bound, table)
+        tk.evaluate(bound, table, fuse=True)
     assert compiled == []
 

@@ -48,7 +48,7 @@ class BatchContext:
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
                  prepared, positions: TreePositions | None = None,
-                 trusting: bool = True, fuse: bool = True):
+                 trusting: bool = True, fuse: bool = False):
         self.batch = batch
         self.offset = offset  # row of the original data where this slice starts
         self.lazy = lazy

@@ -45,7 +45,7 @@ SAMPLE_AROUND_ERROR = 5  # and the rows around the failing one
 
 
 def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = True,
-             fuse: bool = True):
+             fuse: bool = False):
     """The expression's value: pa.Array for a RecordBatch, pa.ChunkedArray for a Table.
 
     An expression without field references gives a pa.Scalar. Unbound
@@ -53,10 +53,11 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     filter nodes do, the expression is first simplified (canonicalized, constants
     folded) before any kernel runs, so `add(divide(a, z), null)` is null without
     dividing; the trace shows that step as the pass `simplify_before_evaluation`.
-    `simplify=False` runs the bound expression exactly as given. Cheap subtrees of
-    calls that cannot fail run fused, as one cache-blocked pass (`fusion.py`), with
-    the same values, types and nulls as their kernels; `fuse=False` runs every node's
-    own kernel.
+    `simplify=False` runs the bound expression exactly as given. `fuse=True` runs each
+    cheap subtree of calls that cannot fail as one cache-blocked numexpr pass
+    (`fusion.py`), with the same values, types, nulls and errors as its kernels; it is
+    off by default because, on the cache-sized morsels evaluation already cuts,
+    numexpr's pass measured no faster than Arrow's kernels (docs/benchmarks.md).
     """
     if mode not in MODES:
         raise EvaluationError(f"evaluate: mode must be one of {MODES}, got {mode!r}")
