@@ -40,11 +40,11 @@ MAX_INPUTS distinct leaves (numexpr's argument limit), compiled then.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-import numexpr
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -52,8 +52,11 @@ import pyarrow.compute as pc
 from ..functions.function import FunctionKind, call_can_fail
 from ..model.expression import postorder
 from ..observe import FUSED_MEMBER
+from ..support import late
 from .batch_context import now
 from .dense_path import casts_in_range
+
+numexpr = late.module("numexpr")  # loaded by the first fused group: its import is slow
 
 __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
            "fused_groups", "fusion_of", "run_fused", "run_group"]
@@ -140,22 +143,45 @@ class _Part:
     proof: bool
 
 
-@dataclass(frozen=True)
 class Fusion:
-    """The fused groups of one tree: id(group root) -> FusedGroup.
+    """The fused groups of one tree: id(group root) -> FusedGroup, found and compiled on
+    the first evaluation that asks for fusion (once per prepared tree; never when no
+    evaluation does).
 
     A traced evaluation shows every special form at work, the rows each branch took
     (as it always has: forms run lazily when observed), so its groups hold no special
     form; the plain calls around and under the forms still run fused.
     """
 
-    untraced: Mapping[int, FusedGroup]
-    traced: Mapping[int, FusedGroup]
+    __slots__ = ("_groups", "_lock", "tree")
+
+    def __init__(self, tree):
+        self.tree = tree  # held: the groups are keyed by its nodes' ids
+        self._groups: dict[bool, Mapping[int, FusedGroup]] = {}
+        self._lock = threading.Lock()  # morsels on several threads ask at once
+
+    def groups(self, traced: bool) -> Mapping[int, FusedGroup]:
+        found = self._groups.get(traced)
+        if found is None:
+            with self._lock:
+                found = self._groups.get(traced)
+                if found is None:
+                    found = self._groups[traced] = fused_groups(self.tree, forms=not traced)
+        return found
+
+    @property
+    def untraced(self) -> Mapping[int, FusedGroup]:
+        return self.groups(False)
+
+    @property
+    def traced(self) -> Mapping[int, FusedGroup]:
+        return self.groups(True)
 
 
 def fusion_of(tree) -> Fusion:
-    """The groups of `tree`, for an untraced and for a traced evaluation."""
-    return Fusion(fused_groups(tree, forms=True), fused_groups(tree, forms=False))
+    """The groups of `tree`, for an untraced and for a traced evaluation (found when
+    first asked for)."""
+    return Fusion(tree)
 
 
 def fused_groups(tree, forms: bool = True) -> Mapping[int, FusedGroup]:
