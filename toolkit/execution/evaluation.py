@@ -29,7 +29,7 @@ from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_
 from ..rewrite.positions import TreePositions
 from .batch_context import BatchContext, accumulate, now
 from .chunk_buffer import buffer_for
-from .gather_scatter import empty_of
+from .gather_scatter import empty_of, take_sorted
 from .parallel import Morsel, Outcome, run_morsels, split
 from .prepare import prepare
 from .trampoline import run_tree
@@ -180,8 +180,8 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
                          branches=selections, error=facts, result=value, data=data,
                          threads=ran_on)
     rows = sample_rows(data.num_rows, selections, facts.row if facts is not None else None)
-    kept = value.take(rows) if isinstance(value, _ARRAYS) else value
+    kept = take_sorted(value, rows) if isinstance(value, _ARRAYS) else value
     return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode, nodes=list(nodes.values()),
-                     branches=selections, error=facts, result=kept, data=data.take(rows),
+                     branches=selections, error=facts, result=kept, data=take_sorted(data, rows),
                      sample=rows, threads=ran_on, live_data=weakref.ref(data),
                      live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)
