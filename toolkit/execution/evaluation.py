@@ -70,13 +70,23 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     lazy = mode == "lazy"
     out_type = expr.type
 
-    def work(morsel: Morsel, trusting: bool = True) -> Outcome:
+    density = prepared.density
+    trusted = not density.trust.failed  # taking this tree on trust never failed
+    # below this many rows every form of the tree runs eagerly: no form is asked per morsel
+    eager_below = density.eager_below if lazy and not observing else 0
+
+    def work(morsel: Morsel, trusting: bool = trusted) -> Outcome:
         batch = morsel.batch
-        ctx = BatchContext(batch, morsel.offset, lazy, observing, prepared, positions, trusting)
+        as_eager = batch.num_rows < eager_below and (trusting or not density.eager_on_trust)
+        ctx = BatchContext(batch, morsel.offset, lazy and not as_eager, observing, prepared,
+                           positions, trusting)
+        if as_eager and density.eager_on_trust:
+            ctx.took_trust = True  # a failing cast may be one lazy evaluation never runs
         try:
             return Outcome(_as_array(run_tree(ctx, expr), batch.num_rows, out_type), ctx)
         except KernelError as exc:
             if ctx.took_trust:  # a cast taken on trust may have failed: prove, then decide
+                density.trust.failed = True
                 return work(morsel, trusting=False)
             return Outcome(None, ctx, exc)
         finally:
