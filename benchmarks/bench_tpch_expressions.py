@@ -211,9 +211,9 @@ def main(argv=None) -> None:
         table = tables[shape.table]
         runners = engines[shape.table].runners(shape.text, shape.sql, table)
         optimized = tk.optimize(tk.parse(shape.text), table.schema)
-        runners[0] = lambda: tk.evaluate(optimized, table, mode="lazy")
+        runners[0] = lambda o=optimized, t=table: tk.evaluate(o, t, mode="lazy")
         if runners[1] is not None:
-            runners[1] = lambda: tk.evaluate(optimized, table, mode="eager")
+            runners[1] = lambda o=optimized, t=table: tk.evaluate(o, t, mode="eager")
             assert runners[0]().equals(runners[1]()), f"{name}: lazy and eager differ"
         live = [r for r in runners if r is not None]
         times = iter(best_of_each(live, args.repeat, shuffle=True))

@@ -12,9 +12,9 @@ import pytest
 import toolkit as tk
 from toolkit.execution.batch_context import BatchContext
 from toolkit.execution.dense_path import EVERY_SIZE, MIN_DENSE_ROWS, SMALL_EAGER_ROWS
-from toolkit.functions.cast_range_check import RANGE_CHECK_MIN_ROWS
 from toolkit.execution.forms import runs_eagerly
 from toolkit.execution.prepare import prepare
+from toolkit.functions.cast_range_check import RANGE_CHECK_MIN_ROWS
 
 
 def _batch(rows: int, huge_row: int | None = None) -> pa.RecordBatch:

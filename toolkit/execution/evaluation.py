@@ -14,11 +14,10 @@ own pyarrow kernels, as Arrow does today.
 
 from __future__ import annotations
 
-import dataclasses
 import weakref
 
+import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import (
     EvaluationError,  # defined with every other exprscope error
@@ -27,7 +26,7 @@ from ..errors import (
 from ..model.expression import as_expression
 from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
 from ..rewrite.positions import TreePositions
-from .batch_context import BatchContext, accumulate, now
+from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of, take_sorted
 from .parallel import Morsel, Outcome, run_morsels, split
@@ -147,15 +146,17 @@ def sample_rows(num_rows: int, branches, failed_row: int | None) -> pa.Array:
     The first rows, the first rows of every branch of every special form (so each
     branch is seen at work), and the rows around the failing one.
     """
-    parts = [pa.arange(0, min(num_rows, SAMPLE_FIRST))]
+    parts = [np.arange(0, min(num_rows, SAMPLE_FIRST), dtype=np.int64)]
     for b in branches:
         if b.count:
-            parts.append(b.first(SAMPLE_PER_BRANCH))
+            parts.append(b.first(SAMPLE_PER_BRANCH).to_numpy(zero_copy_only=False))
     if failed_row is not None and 0 <= failed_row < num_rows:
         low = max(0, failed_row - SAMPLE_AROUND_ERROR)
-        parts.append(pa.arange(low, min(num_rows, failed_row + SAMPLE_AROUND_ERROR + 1)))
-    rows = pa.concat_arrays([p.cast(pa.int64()) for p in parts])
-    return pc.unique(pc.take(rows, pc.sort_indices(rows)))
+        parts.append(np.arange(low, min(num_rows, failed_row + SAMPLE_AROUND_ERROR + 1)))
+    rows = np.sort(np.concatenate(parts).astype(np.int64, copy=False))
+    if len(rows) > 1:  # distinct: np.unique hashes, several times slower on a few hundred
+        rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
+    return pa.array(rows, pa.int64())
 
 
 def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
@@ -163,23 +164,22 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
     threads: dict[int, set] = {}  # position -> the threads whose times its elapsed sums
     branches: dict[tuple, list] = {}
     for ctx in contexts:
-        for pos, stat in ctx.stats.items():
+        for pos, tally in ctx.stats.items():
             merged = nodes.get(pos)
             if merged is None:
-                nodes[pos] = dataclasses.replace(stat, path=positions.at(pos))
+                nodes[pos] = tally.stats(positions.at(pos))
                 threads[pos] = {ctx.thread}
             else:
-                accumulate(merged, stat)
+                tally.add_to(merged)
                 threads[pos].add(ctx.thread)
         for b in ctx.branches:
-            branches.setdefault((b.path, b.branch, b.arg_index), []).append((b, ctx.offset))
+            branches.setdefault((b.form, b.branch, b.arg_index), []).append(b)
     for pos, seen in threads.items():
         nodes[pos].threads = len(seen)
     selections = [
         BranchSelection(path=positions.at(path), branch=name, arg_index=arg,
-                        rows=tuple(dataclasses.replace(piece, offset=offset)
-                                   for b, offset in parts for piece in b.as_pieces()),
-                        total_rows=data.num_rows, count=sum(b.count for b, _ in parts))
+                        rows=tuple(b.piece for b in parts), total_rows=data.num_rows,
+                        count=sum(b.count for b in parts))
         for (path, name, arg), parts in branches.items()
     ]
     facts = ErrorFacts.of(error)
