@@ -50,11 +50,12 @@ from .plan_names import (
 )
 from .read import ExpressionReader, Functions
 from .types import UserTypes, literal_from_substrait, schema_from_substrait
+from .window_rels import WindowRead, read_window_rel
 
 __all__ = ["PlanReader", "RelColumns"]
 
 _AGGREGATE_OF = {substrait: func for func, (_, substrait) in AGGREGATE_MAPPINGS.items()}
-_READS = "read, filter, project, aggregate, sort, fetch, join, cross and set (union)"
+_READS = "read, filter, project, aggregate, sort, fetch, join, cross, set (union) and window"
 _DIRECTIONS = {
     algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_FIRST: (True, True),
     algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_LAST: (True, False),
@@ -224,9 +225,17 @@ class PlanReader:
 
     def _project(self, p, where: str) -> RelColumns:
         rel = self.read(p.input, where + ".input")
+        windows = [i for i, e in enumerate(p.expressions)
+                   if e.WhichOneof("rex_type") == "window_function"]
+        if windows:  # DataFusion writes window functions as a project's expressions
+            rel, window_columns = self._windows_of(p, windows, rel, where)
         reader = self._expressions(rel)
         exprs: list[Expression] = [Parameter(FieldRef(c)) for c in rel.columns]
-        exprs += [reader.read(e, f"{where}.expressions[{i}]") for i, e in enumerate(p.expressions)]
+        if windows:
+            exprs = exprs[:len(exprs) - len(windows)]
+        exprs += [window_columns[i] if windows and i in window_columns
+                  else reader.read(e, f"{where}.expressions[{i}]")
+                  for i, e in enumerate(p.expressions)]
         mapping = list(range(len(exprs)))
         if p.common.HasField("emit"):
             mapping = list(p.common.emit.output_mapping)
@@ -240,6 +249,43 @@ class PlanReader:
             raise SubstraitError(f"a project that passes on no column (at {where})")
         names = hinted_names(p.common, len(picked)) or [natural_name(rel.plan, e) for e in picked]
         return self._projection(rel, picked, names, where)
+
+    def _windows_of(self, p, positions: list[int], rel: RelColumns,
+                    where: str) -> tuple[RelColumns, dict[int, Expression]]:
+        """The project's window function expressions as one Window node over its input:
+        each read as a one-function window rel (its partitions and sorts its own)."""
+        below = self._exact(rel, where + ".input")
+        base_width = len(below.schema)
+        for i in positions:
+            f = p.expressions[i].window_function
+            one = algebra_pb2.ConsistentPartitionWindowRel()
+            one.partition_expressions.extend(f.partitions)
+            one.sorts.extend(f.sorts)
+            function = one.window_functions.add()
+            function.function_reference = f.function_reference
+            function.arguments.extend(f.arguments)
+            function.invocation = f.invocation
+            function.bounds_type = f.bounds_type
+            function.lower_bound.CopyFrom(f.lower_bound)
+            function.upper_bound.CopyFrom(f.upper_bound)
+            taken = set(below.schema.names)
+            one.common.hint.output_names.append(next(
+                f"_window{k}" for k in range(len(taken) + 1) if f"_window{k}" not in taken))
+            reader = self._expressions(RelColumns(below, tuple(below.schema.qualified_names)))
+            at = f"{where}.expressions[{i}].window_function"
+            below = _built(at, "window", lambda one=one, below=below, reader=reader, at=at:
+                           read_window_rel(one, WindowRead(below, reader.read,
+                                                           self._function_name, at)))
+        added = below.schema.qualified_names[base_width:]
+        columns = {i: Parameter(FieldRef(name)) for i, name in zip(positions, added)}
+        return RelColumns(below, tuple(below.schema.qualified_names)), columns
+
+    def _function_name(self, reference: int, at: str) -> str:
+        found = self.functions.get(reference)
+        if found is None:
+            raise SubstraitError(f"function reference {reference} is declared nowhere in "
+                                 f"the plan's extensions (at {at})")
+        return found[1].split(":", 1)[0]
 
     def _aggregate(self, a, where: str) -> RelColumns:
         rel = self.read(a.input, where + ".input")
@@ -427,6 +473,14 @@ class PlanReader:
         node = _built(where, "union", lambda: Union(inputs))
         if distinct:
             node = _built(where, "union's distinct rows", node.distinct)
+        return RelColumns(node, tuple(node.schema.qualified_names))
+
+    def _window(self, w, where: str) -> RelColumns:
+        rel = self.read(w.input, where + ".input")
+        below = self._exact(rel, where + ".input")
+        reader = self._expressions(RelColumns(below, tuple(below.schema.qualified_names)))
+        node = _built(where, "window", lambda: read_window_rel(
+            w, WindowRead(below, reader.read, self._function_name, where)))
         return RelColumns(node, tuple(node.schema.qualified_names))
 
     def _exact(self, rel: RelColumns, where: str) -> LogicalPlan:

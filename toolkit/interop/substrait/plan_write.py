@@ -32,11 +32,13 @@ from ...plan.logical_plan import (
     SubqueryFilter,
     TableScan,
     Union,
+    Window,
 )
 from ...support.visible_text import visible
 from .functions import AGGREGATE_MAPPINGS
 from .old_fields import add_old_field
 from .types import schema_to_substrait, type_to_substrait
+from .window_rels import write_window_rels
 from .write import ExpressionWriter
 
 __all__ = ["PlanWriter"]
@@ -96,6 +98,8 @@ class PlanWriter:
                 self._join(node, out.join)
         elif isinstance(node, SubqueryFilter | ScalarSubquery):
             return self.write(node.as_join)  # Substrait's subqueries are expressions: the join
+        elif isinstance(node, Window):
+            return self._window(node)
         elif isinstance(node, Union):
             out.set.op = algebra_pb2.SetRel.SET_OP_UNION_ALL
             for child in node.children:
@@ -105,7 +109,7 @@ class PlanWriter:
                                  f"{type(node).__name__} node has no Substrait rel exprscope "
                                  "writes (it writes TableScan, Filter, Projection, Aggregate, "
                                  "Sort, Limit, joins of every kind, subqueries as the joins "
-                                 "they run as, and Union)")
+                                 "they run as, Union and Window)")
         return out
 
     def _expression(self, node: LogicalPlan, e: Expression) -> algebra_pb2.Expression:
@@ -158,6 +162,21 @@ class PlanWriter:
         aggregate.common.direct.SetInParent()  # Acero refuses a common with no emit kind
         aggregate.common.hint.output_names.extend([*node.group_names,
                                                    *(a.name for a in node.aggregates)])
+
+    def _window(self, node: Window) -> algebra_pb2.Rel:
+        added = list(node.schema)[len(node.input.schema):]
+
+        def output_type(i: int):
+            field = added[i]
+            return type_to_substrait(field.type, field.nullable,
+                                     f"{node.functions[i].to_string()} AS {node.names[i]}",
+                                     self.expressions.user_types)
+
+        return write_window_rels(
+            node, self.write(node.input), lambda e: self._expression(node, e),
+            lambda extension, name: self.anchors.setdefault((extension, name),
+                                                            len(self.anchors) + 1),
+            output_type)
 
     def _fetch(self, node: Limit, fetch) -> None:
         fetch.input.CopyFrom(self.write(node.input))
