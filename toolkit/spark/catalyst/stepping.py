@@ -54,13 +54,25 @@ def batches_of(executor) -> tuple[Batch, ...]:
 
 
 class Stepper:
-    """The RuleExecutor loop, one rule call at a time, counting every call."""
+    """The RuleExecutor loop, one rule call at a time, counting every call.
 
-    def __init__(self, spark, phase: str, checks: bool):
+    A call whose outcome is already known is counted but not sent over py4j:
+    - a rule found ineffective on the plan as it is now (no rule changed it since):
+      rules are functions of the plan, which is what Spark's own `ruleId` pruning
+      (`TreeNode.isRuleIneffective`) relies on to skip such a call;
+    - a rule in `ineffective`: Spark's own run of the same input (its
+      `QueryPlanningTracker`) called it without effect every time.
+    """
+
+    def __init__(self, spark, phase: str, checks: bool, skip_known: bool = True,
+                 ineffective: frozenset[str] = frozenset()):
         self.spark = spark
         self.phase = phase
         self.checks = checks
+        self.skip_known = skip_known
+        self.ineffective = ineffective
         self.calls = 0
+        self.skipped = 0  # of `calls`, those whose outcome was known without making them
         jvm = spark._jvm
         self._plan_expression = jvm.org.apache.spark.sql.catalyst.trees.TreePattern \
             .PLAN_EXPRESSION()
@@ -74,13 +86,20 @@ class Stepper:
             open_composites: bool = True) -> StepperRun:
         steps: list[CatalystStep] = []
         cur, cur_text = plan, None
-        for batch in batches:
+        version = 0  # counts the effective calls: the plan is unchanged while it stands
+        ineffective_at: dict[tuple[int, int], int] = {}  # (batch, rule) -> version
+        for b, batch in enumerate(batches):
             iteration, last = 1, cur
             while True:
-                for rule, rule_name in batch.rules:
+                changed = False
+                for r, (rule, rule_name) in enumerate(batch.rules):
+                    self.calls += 1
+                    if self.skip_known and (rule_name in self.ineffective
+                                            or ineffective_at.get((b, r)) == version):
+                        self.skipped += 1
+                        continue
                     if cur_text is None:
                         cur_text = str(cur.treeString())
-                    self.calls += 1
                     start = time.perf_counter()
                     try:
                         result = rule.apply(cur)
@@ -91,19 +110,25 @@ class Stepper:
                             error=java_message(exc), scope=scope))
                         return StepperRun(cur, tuple(steps), True)
                     elapsed = time.perf_counter() - start
-                    if not result.fastEquals(cur):
+                    if result.fastEquals(cur):
+                        ineffective_at[(b, r)] = version
+                    else:
                         after_text = str(result.treeString())
                         substeps = (self._open(rule, rule_name, cur, batches)
                                     if open_composites else ())
-                        checks = integrity_checks(self.spark, cur, result) if self.checks else ()
+                        checks = (integrity_checks(self.spark, cur, result, self.phase)
+                                  if self.checks else ())
                         steps.append(CatalystStep(
                             self.phase, batch.name, iteration, short_rule_name(rule_name),
                             rule_name, cur_text, after_text, checks, elapsed, substeps,
                             scope=scope))
                         cur_text = after_text
+                        version += 1
+                        changed = True
                     cur = result
                 iteration += 1
-                if iteration > batch.max_iterations or cur.fastEquals(last):
+                # no effective call leaves the plan equal to the last one (fastEquals)
+                if iteration > batch.max_iterations or not changed or cur.fastEquals(last):
                     break
                 last = cur
         return StepperRun(cur, tuple(steps), False)
@@ -135,14 +160,14 @@ class Stepper:
         for expression in self._subquery_expressions(before):
             self._subqueries_seen[0] += 1
             scope = f"subquery {self._subqueries_seen[0]}"
-            side = self._side(checks=self.checks)
+            side = self._side(checks=self.checks, ineffective=self.ineffective)
             run = side.run(self._subquery.fromExpression(expression), batches, scope)
             self.side_calls += side.calls + side.side_calls
             out.extend(run.steps)
         return tuple(out)
 
-    def _side(self, checks: bool) -> Stepper:
-        side = Stepper(self.spark, self.phase, checks)
+    def _side(self, checks: bool, ineffective: frozenset[str] = frozenset()) -> Stepper:
+        side = Stepper(self.spark, self.phase, checks, self.skip_known, ineffective)
         side._subqueries_seen = self._subqueries_seen
         return side
 
