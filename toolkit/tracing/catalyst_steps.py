@@ -127,6 +127,15 @@ class CatalystSteps:
             text += f", {failed:,} failed"
         return text
 
+    @property
+    def known_calls_note(self) -> str:
+        """What the stepping did not send to the JVM, and why that leaves it exact."""
+        if not self.known_calls:
+            return ""
+        return (f"{self.known_calls:,} of the {self.rule_calls:,} rule calls were counted "
+                f"without calling the rule: a rule already ineffective on the plan as it "
+                f"stood, or one Spark's own run of the same plan never found effective.")
+
     def phase(self, name: str) -> tuple[CatalystStep, ...]:
         return tuple(s for s in self.steps if s.phase == name)
 

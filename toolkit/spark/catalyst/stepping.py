@@ -7,7 +7,8 @@ input. `Stepper.run` is that loop over py4j, recording each effective call with
 the plan's `treeString` before and after it and Spark's own integrity checks.
 Composite rules are opened without changing the result: FinishAnalysis's inner
 rules are folded on the side, and OptimizeSubqueries' nested optimizer runs are
-stepped on the side; the step's plan is always the real rule's.
+stepped on the side, each from the plan the rule hands it (`subqueries`); the
+step's plan is always the real rule's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from ...tracing.catalyst_steps import CatalystStep
 from .checks import integrity_checks
 from .jvm import java_message, jvm_errors, seq, short_rule_name
+from .subqueries import SubqueryInputs
 
 __all__ = ["Batch", "Stepper", "StepperRun", "batches_of"]
 
@@ -73,12 +75,7 @@ class Stepper:
         self.ineffective = ineffective
         self.calls = 0
         self.skipped = 0  # of `calls`, those whose outcome was known without making them
-        jvm = spark._jvm
-        self._plan_expression = jvm.org.apache.spark.sql.catalyst.trees.TreePattern \
-            .PLAN_EXPRESSION()
-        self._subquery_class = jvm.java.lang.Class.forName(
-            "org.apache.spark.sql.catalyst.expressions.SubqueryExpression")
-        self._subquery = jvm.org.apache.spark.sql.catalyst.plans.logical.Subquery
+        self._subqueries: SubqueryInputs | None = None  # made when a rule opens one
         self._subqueries_seen = [0]  # shared with the side runs, so scopes number uniquely
         self.side_calls = 0  # rule calls made to open composite rules, not in `calls`
 
@@ -155,13 +152,20 @@ class Stepper:
         return run.steps
 
     def _optimize_subqueries(self, before, batches) -> tuple[CatalystStep, ...]:
-        """The whole optimizer run on each subquery plan, as OptimizeSubqueries runs it."""
+        """The whole optimizer run on each subquery, from the plan OptimizeSubqueries gives
+        it (`subqueries`)."""
+        if self._subqueries is None:
+            self._subqueries = SubqueryInputs(self.spark._jvm)
         out: list[CatalystStep] = []
-        for expression in self._subquery_expressions(before):
+        for expression in self._subqueries.expressions(before):
+            start = self._subqueries.nested_input(expression)
+            if start is None:
+                continue
             self._subqueries_seen[0] += 1
             scope = f"subquery {self._subqueries_seen[0]}"
             side = self._side(checks=self.checks, ineffective=self.ineffective)
-            run = side.run(self._subquery.fromExpression(expression), batches, scope)
+            side._subqueries = self._subqueries
+            run = side.run(start, batches, scope)
             self.side_calls += side.calls + side.side_calls
             out.extend(run.steps)
         return tuple(out)
@@ -170,23 +174,3 @@ class Stepper:
         side = Stepper(self.spark, self.phase, checks, self.skip_known, ineffective)
         side._subqueries_seen = self._subqueries_seen
         return side
-
-    def _subquery_expressions(self, plan) -> list:
-        """The subquery expressions in the plan's operators (not inside other subqueries),
-        visiting only the parts whose tree patterns say they hold one."""
-        found, nodes = [], [plan]
-        while nodes:
-            node = nodes.pop()
-            if not node.containsPattern(self._plan_expression):
-                continue
-            nodes.extend(reversed(seq(node.children())))
-            exprs = list(reversed(seq(node.expressions())))
-            while exprs:
-                e = exprs.pop()
-                if not e.containsPattern(self._plan_expression):
-                    continue
-                if self._subquery_class.isInstance(e):
-                    found.append(e)
-                else:
-                    exprs.extend(reversed(seq(e.children())))
-        return found

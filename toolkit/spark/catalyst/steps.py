@@ -40,8 +40,8 @@ def catalyst_steps(query, spark=None, *, checks: bool = True, physical: bool = T
 
     `checks`: run Spark's integrity checks on every analyzer and optimizer step;
     `physical`: step the physical preparation rules too;
-    `skip_known`: count but do not make the optimizer's rule calls whose outcome is known
-    (a rule Spark's own run of the same input never found effective, or one already found
+    `skip_known`: count but do not make the rule calls whose outcome is known (a rule
+    Spark's own run of the same input never found effective, or one already found
     ineffective on the plan as it stands); False makes every call over py4j."""
     if is_connect(query) or (spark is not None and is_connect(spark)):
         return connect_steps(query, spark)
@@ -55,8 +55,13 @@ def catalyst_steps(query, spark=None, *, checks: bool = True, physical: bool = T
     qe = df._jdf.queryExecution()
     started = time.perf_counter()
 
-    analyzer = Stepper(session, "analyzer", checks=checks, skip_known=skip_known)
-    analyzed_run = analyzer.run(qe.logical().clone(), batches_of(state.analyzer()))
+    analyzer_batches = batches_of(state.analyzer())
+    # Spark's own analysis of the same parsed plan, tracked: which rules ever change it
+    never = (_never_effective(analyzer_batches, _spark_run(jvm, state.analyzer(), qe.logical()))
+             if skip_known else frozenset())
+    analyzer = Stepper(session, "analyzer", checks=checks, skip_known=skip_known,
+                       ineffective=never)
+    analyzed_run = analyzer.run(qe.logical().clone(), analyzer_batches)
     analyzer_steps = analyzed_run.steps
     if checks and analyzer_steps and not analyzed_run.threw:
         last = analyzer_steps[-1]
@@ -134,13 +139,14 @@ class SparkRun:
     error: str | None
 
 
-def _spark_run(jvm, optimizer, source) -> SparkRun:
-    """Spark's own optimizer on the same input, timed and tracked (`QueryPlanningTracker`)."""
+def _spark_run(jvm, executor, source) -> SparkRun:
+    """Spark's own analyzer or optimizer on the same input, timed and tracked
+    (`QueryPlanningTracker`)."""
     tracker = jvm.org.apache.spark.sql.catalyst.QueryPlanningTracker(jvm.scala.Option.empty())
     clone = source.clone()
     start = time.perf_counter()
     try:
-        optimizer.executeAndTrack(clone, tracker)
+        executor.executeAndTrack(clone, tracker)
         threw = None
     except jvm_errors() as exc:
         threw = java_message(exc)
@@ -176,8 +182,9 @@ def _rule_summaries(rules) -> list[tuple[str, int, int, int]]:
 
 
 def _never_effective(batches, own: SparkRun) -> frozenset[str]:
-    """The optimizer's rules that Spark's own run of the same input called without effect
-    every time; none when that run threw (it stopped before some rules ran)."""
+    """The executor's rules that Spark's own run of the same input called without effect
+    every time (its nested runs too: they share its tracker); none when that run threw
+    (it stopped before some rules ran)."""
     if own.error is not None:
         return frozenset()
     return frozenset(name for batch in batches for _, name in batch.rules
