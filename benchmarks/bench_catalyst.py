@@ -46,7 +46,7 @@ def main(argv=None) -> None:
     if args.chain:
         queries.append((f"{args.chain}-join", Q.chain_join(args.chain)))
     tks.catalyst_steps(Q.sql(21))  # warm the JIT and py4j once
-    print("load average (1, 5, 15 min): %.1f %.1f %.1f" % os.getloadavg())
+    print("load average (1, 5, 15 min): {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     print(f"{'query':>8} {'Spark opt ms':>13} {'stepped ms':>11} {'ratio':>6} "
           f"{'calls':>6} {'known':>6} {'steps':>6} {'whole s':>8} {'draw s':>7} "
           f"{'total s':>8}  plan")
@@ -71,7 +71,7 @@ def main(argv=None) -> None:
               f"{whole_s:8.2f} {draw:7.2f} {whole_s + draw:8.2f}  {trace.comparison.verdict}")
     print(f"{'all':>8} {totals[0] * 1000:13.1f} {totals[1] * 1000:11.1f} "
           f"{totals[1] / totals[0]:6.1f}")
-    print("load average (1, 5, 15 min): %.1f %.1f %.1f" % os.getloadavg())
+    print("load average (1, 5, 15 min): {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

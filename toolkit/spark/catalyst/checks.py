@@ -26,8 +26,13 @@ from dataclasses import dataclass
 from ...tracing.catalyst_steps import SparkCheck
 from .jvm import java_message, jvm_errors, option_text
 
-__all__ = ["ANALYZER_CHECK_NAMES", "CHECK_NAMES", "CHECKS_NOTE", "integrity_checks",
-           "resolved_check"]
+__all__ = [
+    "ANALYZER_CHECK_NAMES",
+    "CHECKS_NOTE",
+    "CHECK_NAMES",
+    "integrity_checks",
+    "resolved_check",
+]
 
 _UNIQUE = "unique (relation, name)"
 _SCHEMA = "logical schema invariant under logical optimization"

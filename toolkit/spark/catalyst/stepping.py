@@ -45,9 +45,31 @@ class StepperRun:
     threw: bool
 
 
-def batches_of(executor) -> tuple[Batch, ...]:
-    """The batches of a RuleExecutor (the analyzer or the optimizer), read now: the
-    optimizer's `batches` leaves out `spark.sql.optimizer.excludedRules` as set now."""
+# batches read lately: (the executor, the session's conf as text, its batches), newest last
+_READ: list[tuple[object, str, tuple[Batch, ...]]] = []
+_READ_KEPT = 8
+
+
+def batches_of(executor, conf=None) -> tuple[Batch, ...]:
+    """The batches of a RuleExecutor (the analyzer or the optimizer), as it lists them under
+    the session's conf as set now (the optimizer's leave out
+    `spark.sql.optimizer.excludedRules`). Reading them costs three JVM calls a rule, so
+    with `conf` (the session's SQLConf) the batches of the same executor under the same
+    settings are read once."""
+    if conf is None:
+        return _read_batches(executor)
+    settings = str(conf.getAllConfs().toString())
+    for i, (known, known_settings, batches) in enumerate(_READ):
+        if known_settings == settings and known.equals(executor):
+            _READ.append(_READ.pop(i))
+            return batches
+    batches = _read_batches(executor)
+    _READ.append((executor, settings, batches))
+    del _READ[:-_READ_KEPT]
+    return batches
+
+
+def _read_batches(executor) -> tuple[Batch, ...]:
     out = []
     for b in seq(executor.batches()):
         rules = tuple((r, str(r.ruleName())) for r in seq(b.rules()))

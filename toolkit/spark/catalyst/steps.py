@@ -55,7 +55,7 @@ def catalyst_steps(query, spark=None, *, checks: bool = True, physical: bool = T
     qe = df._jdf.queryExecution()
     started = time.perf_counter()
 
-    analyzer_batches = batches_of(state.analyzer())
+    analyzer_batches = batches_of(state.analyzer(), state.conf())
     # Spark's own analysis of the same parsed plan, tracked: which rules ever change it
     never = (_never_effective(analyzer_batches, _spark_run(jvm, state.analyzer(), qe.logical()))
              if skip_known else frozenset())
@@ -70,7 +70,7 @@ def catalyst_steps(query, spark=None, *, checks: bool = True, physical: bool = T
     analyzer_comparison = compare_plans(analyzed_run.plan, qe.analyzed())
 
     optimizer = state.optimizer()
-    batches = batches_of(optimizer)
+    batches = batches_of(optimizer, state.conf())
     source = qe.withCachedData()
     # Spark's optimizedPlan first: it warms what every later run reads (the relations'
     # files and statistics), so Spark's timed run and the stepping both start warm
