@@ -30,6 +30,7 @@ __all__ = [
     "ANALYZER_CHECK_NAMES",
     "CHECKS_NOTE",
     "CHECK_NAMES",
+    "Checker",
     "integrity_checks",
     "resolved_check",
 ]
@@ -92,22 +93,37 @@ def integrity_checks(spark, previous, current,
                      phase: str = "optimizer") -> tuple[SparkCheck, ...]:
     """Each of Spark's checks of the change `previous` -> `current` (JVM logical plans)
     that Spark's `phase` executor runs ("analyzer" or "optimizer"; none for "physical")."""
-    lpi = spark._jvm.org.apache.spark.sql.catalyst.plans.logical.LogicalPlanIntegrity
-    state = spark._jsparkSession.sessionState()
-    if phase == "optimizer":
-        executor, checks, chain = state.optimizer(), _OPTIMIZER, _OPTIMIZER_CHAIN
-    elif phase == "analyzer":
-        executor, checks, chain = state.analyzer(), _ANALYZER, _ANALYZER_CHAIN
-    else:
-        return ()
-    chain_message = _run(chain, lpi, executor, previous, current)
-    out = []
-    for check in checks:
-        message = (None if chain_message is None and check.in_chain else
-                   _run(check, lpi, executor, previous, current))
-        out.append(SparkCheck(check.name, message is None, message or "", check.exprscope_name))
-    out.append(SparkCheck(chain.name, chain_message is None, chain_message or ""))
-    return tuple(out)
+    return Checker(spark, phase)(previous, current)
+
+
+class Checker:
+    """Spark's checks of one phase, with the JVM objects they need looked up once."""
+
+    def __init__(self, spark, phase: str):
+        self._lpi = spark._jvm.org.apache.spark.sql.catalyst.plans.logical.LogicalPlanIntegrity
+        state = spark._jsparkSession.sessionState()
+        if phase == "optimizer":
+            self._executor, self._checks = state.optimizer(), _OPTIMIZER
+            self._chain = _OPTIMIZER_CHAIN
+        elif phase == "analyzer":
+            self._executor, self._checks = state.analyzer(), _ANALYZER
+            self._chain = _ANALYZER_CHAIN
+        else:
+            self._executor, self._checks, self._chain = None, (), None
+
+    def __call__(self, previous, current) -> tuple[SparkCheck, ...]:
+        if self._chain is None:
+            return ()
+        lpi, executor = self._lpi, self._executor
+        chain_message = _run(self._chain, lpi, executor, previous, current)
+        out = []
+        for check in self._checks:
+            message = (None if chain_message is None and check.in_chain else
+                       _run(check, lpi, executor, previous, current))
+            out.append(SparkCheck(check.name, message is None, message or "",
+                                  check.exprscope_name))
+        out.append(SparkCheck(self._chain.name, chain_message is None, chain_message or ""))
+        return tuple(out)
 
 
 def resolved_check(plan) -> SparkCheck:

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 
 from ...tracing.catalyst_steps import CatalystStep
-from .checks import integrity_checks
+from .checks import Checker
 from .jvm import java_message, jvm_errors, seq, short_rule_name
 from .subqueries import SubqueryInputs
 
@@ -98,6 +98,7 @@ class Stepper:
         self.calls = 0
         self.skipped = 0  # of `calls`, those whose outcome was known without making them
         self._subqueries: SubqueryInputs | None = None  # made when a rule opens one
+        self._spark_checks: Checker | None = None  # made at the first step that changed the plan
         self._subqueries_seen = [0]  # shared with the side runs, so scopes number uniquely
         self.side_calls = 0  # rule calls made to open composite rules, not in `calls`
 
@@ -135,8 +136,7 @@ class Stepper:
                         after_text = str(result.treeString())
                         substeps = (self._open(rule, rule_name, cur, batches)
                                     if open_composites else ())
-                        checks = (integrity_checks(self.spark, cur, result, self.phase)
-                                  if self.checks else ())
+                        checks = self._checker()(cur, result) if self.checks else ()
                         steps.append(CatalystStep(
                             self.phase, batch.name, iteration, short_rule_name(rule_name),
                             rule_name, cur_text, after_text, checks, elapsed, substeps,
@@ -151,6 +151,11 @@ class Stepper:
                     break
                 last = cur
         return StepperRun(cur, tuple(steps), False)
+
+    def _checker(self) -> Checker:
+        if self._spark_checks is None:
+            self._spark_checks = Checker(self.spark, self.phase)
+        return self._spark_checks
 
     # -- composite rules ----------------------------------------------------------------
     def _open(self, rule, rule_name: str, before, batches) -> tuple[CatalystStep, ...]:
@@ -186,7 +191,7 @@ class Stepper:
             self._subqueries_seen[0] += 1
             scope = f"subquery {self._subqueries_seen[0]}"
             side = self._side(checks=self.checks, ineffective=self.ineffective)
-            side._subqueries = self._subqueries
+            side._subqueries, side._spark_checks = self._subqueries, self._spark_checks
             run = side.run(start, batches, scope)
             self.side_calls += side.calls + side.side_calls
             out.extend(run.steps)
