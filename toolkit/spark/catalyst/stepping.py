@@ -60,13 +60,21 @@ def batches_of(executor, conf=None) -> tuple[Batch, ...]:
         return _read_batches(executor)
     settings = str(conf.getAllConfs().toString())
     for i, (known, known_settings, batches) in enumerate(_READ):
-        if known_settings == settings and known.equals(executor):
+        if known_settings == settings and _same(known, executor):
             _READ.append(_READ.pop(i))
             return batches
     batches = _read_batches(executor)
     _READ.append((executor, settings, batches))
     del _READ[:-_READ_KEPT]
     return batches
+
+
+def _same(known, executor) -> bool:
+    """The same JVM object; False when `known` belongs to a JVM that is gone."""
+    try:
+        return bool(known.equals(executor))
+    except jvm_errors():
+        return False
 
 
 def _read_batches(executor) -> tuple[Batch, ...]:
