@@ -127,10 +127,28 @@ class RowPiece:
         """
         seen = min(self.length, 4096)
         while True:
-            found = self._within(seen)
+            found = self._prefix_within(seen)
             if len(found) >= n or seen >= self.length:
-                return self._shifted(found.slice(0, n))
+                return pa.array(found[:n] + self.offset, pa.int64())
             seen = min(self.length, seen * 8)
+
+    def _prefix_within(self, seen: int) -> np.ndarray:
+        """`_within` for a short prefix, in numpy: a few microseconds where the kernels'
+        fixed costs add up over every branch of a wide case_when."""
+        domain = self.domain
+        if domain is None:
+            base = np.arange(seen, dtype=np.int64)
+        elif pa.types.is_boolean(domain.type):
+            base = np.flatnonzero(_bools(domain.slice(0, seen)))
+        else:
+            base = _ints(domain.slice(0, _count_below(domain, seen)))
+        picked = self.picked
+        if picked is None:
+            return base
+        if pa.types.is_boolean(picked.type):
+            return base[_bools(picked.slice(0, len(base)))]
+        positions = _ints(picked.slice(0, _count_below(picked, len(base))))
+        return positions if domain is None else base[positions]
 
     def _within(self, seen: int) -> pa.Array:
         """The piece's rows among its first `seen` slice rows (domain and picked are sorted)."""
@@ -153,6 +171,17 @@ class RowPiece:
 
     def _shifted(self, rows: pa.Array) -> pa.Array:
         return pc.add(rows, self.offset) if self.offset else rows
+
+
+def _bools(mask: pa.Array) -> np.ndarray:
+    """A boolean array as numpy booleans, a null read as false (as `filter` drops it)."""
+    if mask.null_count:
+        mask = pc.fill_null(mask, False)
+    return mask.to_numpy(zero_copy_only=False)
+
+
+def _ints(values: pa.Array) -> np.ndarray:
+    return values.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def _count_below(sorted_values: pa.Array, bound: int) -> int:
