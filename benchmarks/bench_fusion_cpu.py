@@ -61,9 +61,9 @@ def main(argv=None) -> None:
         serial.__enter__()
     for text in SHAPES:
         bound = tk.bind(tk.parse(text), table.schema)
-        runs = {"fused": lambda: tk.evaluate(bound, table, fuse=True),
-                "unfused": lambda: tk.evaluate(bound, table),
-                "eager": lambda: tk.evaluate(bound, table, mode="eager")}
+        runs = {"fused": lambda b=bound: tk.evaluate(b, table, fuse=True),
+                "unfused": lambda b=bound: tk.evaluate(b, table),
+                "eager": lambda b=bound: tk.evaluate(b, table, mode="eager")}
         found = {name: (float("inf"), float("inf")) for name in runs}
         for _ in range(args.rounds):
             for name, fn in runs.items():
