@@ -14,6 +14,7 @@ own pyarrow kernels, as Arrow does today.
 
 from __future__ import annotations
 
+import importlib.util
 import weakref
 
 import numpy as np
@@ -22,6 +23,7 @@ import pyarrow as pa
 from ..errors import (
     EvaluationError,  # defined with every other exprscope error
     KernelError,
+    UsageError,
 )
 from ..model.expression import as_expression
 from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
@@ -60,6 +62,9 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     """
     if mode not in MODES:
         raise EvaluationError(f"evaluate: mode must be one of {MODES}, got {mode!r}")
+    if fuse and importlib.util.find_spec("numexpr") is None:
+        raise UsageError("evaluate(fuse=True) runs cheap subtrees as numexpr passes, and "
+                         "numexpr is not installed: pip install 'exprscope[fuse]'")
     if not isinstance(data, (pa.RecordBatch, pa.Table)):
         raise EvaluationError(
             f"evaluate: data must be a pyarrow RecordBatch or Table, got {type(data).__name__}")
