@@ -5,14 +5,17 @@ ExecuteScalarExpression), a tree is bound to the data's schema and simplified
 (canonicalized, constants folded), then walked once for every fact evaluation and
 tracing read: the fields it reads, the morsel size its widest intermediate calls
 for, the array literal it must not hold, the density facts of every node (what can
-fail, what is cheap; `dense_path.DensityFacts`) and how each case_when runs
-(`forms.case_when.CaseWhenMethod`). The answer is one immutable `PreparedTree`.
+fail, what is cheap; `dense_path.DensityFacts`), how each case_when runs
+(`forms.case_when.CaseWhenMethod`) and which cheap subtrees run fused
+(`fusion.FusedGroup`). The answer is one immutable `PreparedTree`.
 
 Prepared trees are remembered, keyed by what they depend on: the schema (a few
 per tree), whether to simplify, and the tree: its structure for an unbound tree (so a second
 `evaluate(parse(text), table)` prepares nothing), the very object for a bound one
 (binding fixed its kernels; two bound trees alike in structure may differ in types).
-A traced evaluation prepares afresh, so its trace shows the simplification.
+A traced evaluation shows the simplification: a tree prepared while someone listened
+keeps the pass event it reported (`simplify_steps`), and a traced evaluation that finds
+it reports that event again instead of preparing afresh.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from ..errors import EvaluationError
 from ..functions.bind import bind
 from ..model.expression import Expression, Parameter, postorder
 from ..model.visit import modify_expression
-from ..observe import active_observers
+from ..observe import Observer, active_observers, notify
+from ..observe import observing as observing_also
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
@@ -36,6 +40,7 @@ from ..support.bounded_cache import BoundedCache
 from ..support.visible_text import visible
 from .dense_path import DensityFacts, DensityFactsBuilder
 from .forms.case_when import CaseWhenMethod, case_when_method
+from .fusion import Fusion, fusion_of
 from .morsel_size import call_width, rows_for_width
 
 __all__ = ["PreparedTree", "prepare"]
@@ -53,6 +58,9 @@ class PreparedTree:
     rows_per_morsel: int | None  # None: do not cut the data
     density: DensityFacts
     case_methods: Mapping[int, CaseWhenMethod]  # id(case_when node) -> how it runs
+    fused: Fusion  # the cheap subtrees that run as one pass each (`fusion.py`)
+    # the pass events simplifying it reported to the observers (None: prepared unobserved)
+    simplify_steps: tuple | None = None
 
 
 def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
@@ -63,14 +71,26 @@ def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
     it is now; one whose type changed is an EvaluationError naming both.
     """
     observing = bool(active_observers(observer))
-    key = None if observing else (_SameTree(expr), simplify)
-    if key is not None:
-        hit = _remembered(key, schema)
-        if hit is not None:
+    key = (_SameTree(expr), simplify)
+    hit = _remembered(key, schema)
+    if hit is not None:
+        if not observing:
+            return hit
+        if hit.simplify_steps is not None:  # what simplifying it reported, told again
+            for event in hit.simplify_steps:
+                notify("on_pass", event, observer)
             return hit
     given_bound = expr.is_bound
     bound = expr if given_bound else bind(expr, schema)
-    tree = _simplified(bound, observing, observer) if simplify else bound
+    steps = None
+    if simplify and observing:
+        heard = _PassEvents()
+        with observing_also(heard):
+            tree = _simplified(bound, observing, observer)
+        steps = tuple(heard.events)
+    else:
+        tree = _simplified(bound, observing, observer) if simplify else bound
+        steps = () if observing else None
     prepared, params = _walk(tree, schema)
     if tree is not bound:  # something folded away: what it read still counts
         params = _fields_read(bound)
@@ -80,9 +100,20 @@ def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
         if moved:
             followed, _ = _walk(_follow_names(prepared.expr, moved, schema), schema)
             prepared = dataclasses.replace(followed, reads_fields=prepared.reads_fields)
-    if key is not None:
-        _remember(key, prepared)
+    if steps is not None:
+        prepared = dataclasses.replace(prepared, simplify_steps=steps)
+    _remember(key, prepared)
     return prepared
+
+
+class _PassEvents(Observer):
+    """The pass events reported while a tree is simplified, kept with the prepared tree."""
+
+    def __init__(self):
+        self.events: list = []
+
+    def on_pass(self, event) -> None:
+        self.events.append(event)
 
 
 def _walk(tree: Expression, schema: pa.Schema) -> tuple[PreparedTree, list[Parameter]]:
@@ -109,7 +140,8 @@ def _walk(tree: Expression, schema: pa.Schema) -> tuple[PreparedTree, list[Param
         _refuse_array_literal(array_literal)
     prepared = PreparedTree(expr=tree, schema=schema, reads_fields=bool(params),
                             rows_per_morsel=rows_for_width(width), density=density.done(),
-                            case_methods=MappingProxyType(methods))
+                            case_methods=MappingProxyType(methods),
+                            fused=fusion_of(tree))
     return prepared, list(params.values())
 
 

@@ -236,7 +236,7 @@ def _small(text: str, color: str = "#4b5563", limit: int | None = 60) -> str:
 
 ROW_CHARS = 36  # a label's small row wraps at words past this many characters ...
 ROW_LINES = 3  # ... onto at most this many lines: a box stays narrow, no word is cut
-TITLE_CHARS = 48  # a node's bold title wraps the same way, a little wider
+TITLE_CHARS = 60  # a bold title wraps the same way where it used to be cut
 
 
 def label_lines(text: str, width: int = ROW_CHARS, lines: int = ROW_LINES) -> list[str]:
