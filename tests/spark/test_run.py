@@ -170,3 +170,32 @@ def test_native_mode_runs_exprscope_optimizer_first(spark):
     assert "true" not in run.plan.explain().lower().split("filter")[1].split("\n")[0]
     assert run.to_arrow().column("a").to_pylist() == [2, 3]
     assert pc.sum(run.to_arrow().column("a")).as_py() == 5
+
+
+def test_a_chain_of_joins_runs_in_one_fragment_with_the_smaller_inputs_broadcast(spark):
+    """Three inner joins over a large fact table, written with the small tables first:
+    the fact table streams through all three joins in one mapInArrow, and only the
+    small tables are collected and broadcast; the rows are Spark's own."""
+    from toolkit import spark as tks
+    from toolkit.spark.running.compare import tables_differences
+
+    n = 20_000
+    facts = pa.table({"k1": pa.array([i % 7 for i in range(n)], pa.int64()),
+                      "k2": pa.array([i % 11 for i in range(n)], pa.int64()),
+                      "v": pa.array([float(i) for i in range(n)])})
+    small1 = pa.table({"a": pa.array(range(7), pa.int64()), "x": [f"x{i}" for i in range(7)]})
+    small2 = pa.table({"b": pa.array(range(11), pa.int64()), "y": [i * 0.5 for i in range(11)]})
+    q = (plan.scan("small1", small1)
+         .join(plan.scan("facts", facts), on=[("a", "k1")])
+         .join(plan.scan("small2", small2), on=[("k2", "b")])
+         .project(["x", "v", "y"]))
+    run = tks.run(q, mode="engine", trace=False)
+    joins = [s for s in run.stages if "HashJoinExec" in s]
+    assert len(joins) == 1 and joins[0].count("HashJoinExec") == 2, run.stages
+    assert "broadcast (7 rows)" in joins[0] and "broadcast (11 rows)" in joins[0]
+    assert "facts" in joins[0].split(";")[0]  # the large input is the one streaming
+    got = run.to_arrow()
+    assert got.schema.names == ["x", "v", "y"]
+    expected = tks.run(q, mode="native").to_arrow()
+    check = tables_differences(expected, got)
+    assert check.equal and got.num_rows == n, str(check)
