@@ -2,17 +2,22 @@
 
 As Arrow's expressions are run (Bind, then SimplifyWithGuarantee(true), then
 ExecuteScalarExpression), a tree is bound to the data's schema and simplified
-(canonicalized, constants folded), then walked once for every fact evaluation and
-tracing read: the fields it reads, the morsel size its widest intermediate calls
-for, the array literal it must not hold, the density facts of every node (what can
-fail, what is cheap; `dense_path.DensityFacts`) and how each case_when runs
-(`forms.case_when.CaseWhenMethod`). The answer is one immutable `PreparedTree`.
+(canonicalized, constants folded), and every fact evaluation and tracing read is
+computed: the fields it reads, the morsel size its widest intermediate calls for, the
+array literal it must not hold, the density facts of every node (what can fail, what is
+cheap; `dense_path.DensityFacts`) and how each case_when runs
+(`forms.case_when.CaseWhenMethod`). All of it happens in one post-order walk of the tree
+as given (`_PreparingWalk`): each node is bound over its bound arguments, simplified over
+their simplified trees (`passes.bottom_up_simplifier`, node for node the tree
+canonicalize then fold_constants give) and its facts computed from theirs. The answer is
+one immutable `PreparedTree`.
 
 Prepared trees are remembered, keyed by what they depend on: the schema (a few
 per tree), whether to simplify, and the tree: its structure for an unbound tree (so a second
 `evaluate(parse(text), table)` prepares nothing), the very object for a bound one
 (binding fixed its kernels; two bound trees alike in structure may differ in types).
-A traced evaluation prepares afresh, so its trace shows the simplification.
+A traced evaluation prepares afresh and simplifies by running the passes themselves, so
+its trace shows the simplification as a pass with every rule that fired.
 """
 
 from __future__ import annotations
@@ -21,18 +26,21 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 import pyarrow as pa
 
 from ..errors import EvaluationError
-from ..functions.bind import bind
+from ..functions.bind import Binder
 from ..model.expression import Expression, Parameter, postorder
 from ..model.visit import modify_expression
 from ..observe import active_observers
+from ..passes.bottom_up_simplifier import BottomUpSimplifier
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
 from ..support.bounded_cache import BoundedCache
+from ..support.gc_pause import gc_paused
 from ..support.visible_text import visible
 from .dense_path import DensityFacts, DensityFactsBuilder
 from .forms.case_when import CaseWhenMethod, case_when_method
@@ -53,11 +61,15 @@ class PreparedTree:
     rows_per_morsel: int | None  # None: do not cut the data
     density: DensityFacts
     case_methods: Mapping[int, CaseWhenMethod]  # id(case_when node) -> how it runs
+    # nodes the walk computed facts for that `expr` does not hold (the tree as bound when
+    # the simplified one runs, or the other way round; subtrees a fold dropped), held so
+    # that no node made later takes one of their ids while these facts are read
+    held: tuple = ()
 
 
 def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
             observer=None) -> PreparedTree:
-    """`expr` bound to `schema`, simplified (unless `simplify=False`) and walked once.
+    """`expr` bound to `schema` and simplified (unless `simplify=False`), with its facts.
 
     A bound tree is checked against `schema` by name: a column that moved is read where
     it is now; one whose type changed is an EvaluationError naming both.
@@ -69,66 +81,153 @@ def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
         if hit is not None:
             return hit
     given_bound = expr.is_bound
-    bound = expr if given_bound else bind(expr, schema)
-    tree = _simplified(bound, observing, observer) if simplify else bound
-    prepared, params = _walk(tree, schema)
-    if tree is not bound:  # something folded away: what it read still counts
-        params = _fields_read(bound)
-        prepared = dataclasses.replace(prepared, reads_fields=bool(params))
+    if observing:
+        walked = _traced(expr, schema, simplify, observer)
+    else:
+        walked = _PreparingWalk(schema, bind=not given_bound, simplify=simplify).run(expr)
+    if walked.array_literal is not None:
+        _refuse_array_literal(walked.array_literal)
+    prepared = walked.prepared
     if given_bound:
-        moved = _moved_fields(params, schema)
+        moved = _moved_fields(walked.fields, schema)
         if moved:
-            followed, _ = _walk(_follow_names(prepared.expr, moved, schema), schema)
-            prepared = dataclasses.replace(followed, reads_fields=prepared.reads_fields)
+            followed = _follow_names(prepared.expr, moved, schema)
+            again = _PreparingWalk(schema, bind=False, simplify=False).run(followed)
+            prepared = dataclasses.replace(again.prepared, reads_fields=prepared.reads_fields)
     if key is not None:
         _remember(key, prepared)
     return prepared
 
 
-def _walk(tree: Expression, schema: pa.Schema) -> tuple[PreparedTree, list[Parameter]]:
-    """The one walk: every fact of every node, each after its children."""
-    density = DensityFactsBuilder()
-    methods: dict[int, CaseWhenMethod] = {}
-    params: dict = {}  # one per distinct field: a tree may read a column many times
-    width = 0.0
-    array_literal = None
-    for node in postorder(tree):
-        kind = node.kind
-        if kind == "field":
-            params.setdefault((node.ref, node.path), node)
-        elif kind == "literal":
-            if array_literal is None and isinstance(node.value, pa.Array):
-                array_literal = node
-        else:
-            if node is not tree:
-                width = max(width, call_width(node))
-        density.visit(node)
-        if kind == "call" and node.name == "case_when":
-            methods[id(node)] = case_when_method(node, density)
-    if array_literal is not None:
-        _refuse_array_literal(array_literal)
-    prepared = PreparedTree(expr=tree, schema=schema, reads_fields=bool(params),
-                            rows_per_morsel=rows_for_width(width), density=density.done(),
-                            case_methods=MappingProxyType(methods))
-    return prepared, list(params.values())
+class _Walked(NamedTuple):
+    """What one preparing walk found."""
+
+    prepared: PreparedTree
+    fields: list[Parameter]  # the distinct fields the tree as bound reads
+    array_literal: Expression | None  # one the tree that runs holds (evaluation refuses it)
 
 
-def _fields_read(tree: Expression) -> list[Parameter]:
-    """The distinct fields a tree reads (before simplification folded some away)."""
-    params: dict = {}
-    for node in postorder(tree):
+def _traced(expr: Expression, schema: pa.Schema, simplify: bool, observer) -> _Walked:
+    """Prepared for a trace: bound (and its facts), then simplified by the passes as one
+    recorded pass, whose tree, when it changed, is walked for its own facts."""
+    walked = _PreparingWalk(schema, bind=not expr.is_bound, simplify=False).run(expr)
+    if not simplify:
+        return walked
+    bound = walked.prepared.expr
+    tree = run_as_pass("simplify_before_evaluation", _folded, bound, observer=observer,
+                       report_unchanged=False)
+    if tree is bound:
+        return walked
+    again = _PreparingWalk(schema, bind=False, simplify=False).run(tree)
+    # what the folded-away part read still counts
+    prepared = dataclasses.replace(again.prepared, reads_fields=walked.prepared.reads_fields)
+    return _Walked(prepared, walked.fields, again.array_literal)
+
+
+class _PreparingWalk:
+    """The one walk of a preparation: every node of the tree as given, after its
+    arguments, bound (unless the tree is), simplified (if asked) and its facts computed.
+
+    Facts are computed for each node of the bound tree and for each node of the
+    simplified tree that binding did not make (`BottomUpSimplifier.on_new`): which of
+    the two runs is known only at the end (the bound tree when no fold fired), and each
+    node's facts come from its arguments', so both trees' are kept.
+    """
+
+    __slots__ = ("array_literals", "binder", "density", "methods", "params", "schema",
+                 "simplifier", "widest")
+
+    def __init__(self, schema: pa.Schema, *, bind: bool, simplify: bool):
+        self.schema = schema
+        self.binder = Binder(schema) if bind else None
+        self.simplifier = BottomUpSimplifier(self._add_facts) if simplify else None
+        self.density = DensityFactsBuilder()
+        self.methods: dict[int, CaseWhenMethod] = {}
+        self.params: dict = {}  # one per distinct field: a tree may read a column many times
+        # id(node) -> bytes per row of the widest call in its subtree (itself included)
+        self.widest: dict[int, float] = {}
+        # id(node) -> the first array literal of its subtree (only subtrees holding one)
+        self.array_literals: dict[int, Expression] = {}
+
+    def run(self, expr: Expression) -> _Walked:
+        with gc_paused():  # a node or more made per node: see gc_pause.py
+            bound = self._walk(expr)
+        simplifier = self.simplifier
+        tree, held = bound, ()
+        if simplifier is not None and simplifier.folded(bound):
+            tree = simplifier.simplified(bound)
+            held = (bound, *simplifier.dropped)
+        elif simplifier is not None:
+            held = (simplifier.simplified(bound), *simplifier.dropped)
+        width = max((self.widest[id(a)] for a in tree.args), default=0.0)
+        prepared = PreparedTree(expr=tree, schema=self.schema, reads_fields=bool(self.params),
+                                rows_per_morsel=rows_for_width(width),
+                                density=self.density.done(),
+                                case_methods=MappingProxyType(self.methods), held=held)
+        return _Walked(prepared, list(self.params.values()), self.array_literals.get(id(tree)))
+
+    def _walk(self, expr: Expression) -> Expression:
+        """The tree as bound, every node of it (and of its simplified tree) visited."""
+        binder = self.binder
+        if binder is None:
+            for node in postorder(expr):
+                self._visit(node)
+            return expr
+        bound: dict[int, Expression] = {}
+        for node in postorder(expr):
+            out = bound[id(node)] = binder.node(node, [bound[id(a)] for a in node.args])
+            if out is not node and out.is_call:
+                for arg in out.args:  # the casts binding put in
+                    if id(arg) not in self.widest:
+                        self._visit_made_by_binding(arg)
+            self._visit(out)
+        return bound[id(expr)]
+
+    def _visit(self, node: Expression) -> None:
+        """One node of the tree as bound, after its arguments."""
         if node.kind == "field":
-            params.setdefault((node.ref, node.path), node)
-    return list(params.values())
+            self.params.setdefault((node.ref, node.path), node)
+        self._add_facts(node)
+        if self.simplifier is not None and node.is_call:
+            self.simplifier.visit(node)
 
+    def _visit_made_by_binding(self, made: Expression) -> None:
+        """A node binding made (an implicit cast over a bound argument, a re-typed literal)
+        and whatever it holds that was not visited, each after its arguments."""
+        stack = [(made, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if expanded:
+                self._visit(node)
+            elif id(node) not in self.widest:
+                stack.append((node, True))
+                stack.extend((a, False) for a in reversed(node.args) if id(a) not in self.widest)
 
-def _simplified(expr: Expression, observing: bool, observer) -> Expression:
-    """SimplifyWithGuarantee(expr, true), as Acero runs it on each batch: a recorded pass
-    when someone listens."""
-    if observing:
-        return run_as_pass("simplify_before_evaluation", _folded, expr, observer=observer,
-                           report_unchanged=False)
-    return _folded(expr)
+    def _add_facts(self, node: Expression) -> None:
+        """The facts of `node` (once per node), from its arguments'."""
+        key = id(node)
+        widest = self.widest
+        if key in widest:
+            return
+        self.density.visit(node)
+        if not node.is_call:
+            widest[key] = 0.0
+            if node.kind == "literal" and isinstance(node.value, pa.Array):
+                self.array_literals[key] = node
+            return
+        width = call_width(node)
+        array_literal = None
+        for arg in node.args:
+            below = widest[id(arg)]
+            if below > width:
+                width = below
+            if array_literal is None:
+                array_literal = self.array_literals.get(id(arg))
+        widest[key] = width
+        if array_literal is not None:
+            self.array_literals[key] = array_literal
+        if node.name == "case_when":
+            self.methods[key] = case_when_method(node, self.density)
 
 
 def _folded(expr: Expression) -> Expression:
