@@ -128,19 +128,22 @@ class _PreparingWalk:
     """The one walk of a preparation: every node of the tree as given, after its
     arguments, bound (unless the tree is), simplified (if asked) and its facts computed.
 
-    Facts are computed for each node of the bound tree and for each node of the
-    simplified tree that binding did not make (`BottomUpSimplifier.on_new`): which of
-    the two runs is known only at the end (the bound tree when no fold fired), and each
-    node's facts come from its arguments', so both trees' are kept.
+    Which tree runs, the bound or the simplified one, is known only when the walk ends
+    (the bound one unless a fold fires: a reordering alone changes no value), while each
+    node's facts come from its arguments'. So the walk computes the facts of the bound
+    tree until the simplifier first folds something, and from then on those of the
+    simplified tree (catching up once on the new nodes made so far); the nodes whose
+    facts it put off (bound nodes simplification changed, after that moment) get them
+    when the walk ends, in the order the walk met them, only if the bound tree runs.
     """
 
-    __slots__ = ("array_literals", "binder", "density", "methods", "params", "schema",
-                 "simplifier", "widest")
+    __slots__ = ("array_literals", "binder", "density", "methods", "new_nodes", "params",
+                 "put_off", "schema", "simplifier", "simplified_facts", "widest")
 
     def __init__(self, schema: pa.Schema, *, bind: bool, simplify: bool):
         self.schema = schema
         self.binder = Binder(schema) if bind else None
-        self.simplifier = BottomUpSimplifier(self._add_facts) if simplify else None
+        self.simplifier = BottomUpSimplifier(self._made_by_simplifying) if simplify else None
         self.density = DensityFactsBuilder()
         self.methods: dict[int, CaseWhenMethod] = {}
         self.params: dict = {}  # one per distinct field: a tree may read a column many times
@@ -148,17 +151,14 @@ class _PreparingWalk:
         self.widest: dict[int, float] = {}
         # id(node) -> the first array literal of its subtree (only subtrees holding one)
         self.array_literals: dict[int, Expression] = {}
+        self.simplified_facts = False  # True once a fold fired: the simplified tree's facts
+        self.new_nodes: list[Expression] = []  # made by simplifying before that, facts put off
+        self.put_off: list[Expression] = []  # bound nodes simplifying changed, after that
 
     def run(self, expr: Expression) -> _Walked:
         with gc_paused():  # a node or more made per node: see gc_pause.py
             bound = self._walk(expr)
-        simplifier = self.simplifier
-        tree, held = bound, ()
-        if simplifier is not None and simplifier.folded(bound):
-            tree = simplifier.simplified(bound)
-            held = (bound, *simplifier.dropped)
-        elif simplifier is not None:
-            held = (simplifier.simplified(bound), *simplifier.dropped)
+            tree, held = self._tree_that_runs(bound)
         width = max((self.widest[id(a)] for a in tree.args), default=0.0)
         prepared = PreparedTree(expr=tree, schema=self.schema, reads_fields=bool(self.params),
                                 rows_per_morsel=rows_for_width(width),
@@ -167,7 +167,7 @@ class _PreparingWalk:
         return _Walked(prepared, list(self.params.values()), self.array_literals.get(id(tree)))
 
     def _walk(self, expr: Expression) -> Expression:
-        """The tree as bound, every node of it (and of its simplified tree) visited."""
+        """The tree as bound, every node of it visited."""
         binder = self.binder
         if binder is None:
             for node in postorder(expr):
@@ -175,33 +175,70 @@ class _PreparingWalk:
             return expr
         bound: dict[int, Expression] = {}
         for node in postorder(expr):
-            out = bound[id(node)] = binder.node(node, [bound[id(a)] for a in node.args])
+            args = [bound[id(a)] for a in node.args]
+            out = bound[id(node)] = binder.node(node, args)
             if out is not node and out.is_call:
-                for arg in out.args:  # the casts binding put in
-                    if id(arg) not in self.widest:
-                        self._visit_made_by_binding(arg)
+                self._visit_made_by_binding(out, args)
             self._visit(out)
         return bound[id(expr)]
+
+    def _tree_that_runs(self, bound: Expression) -> tuple[Expression, tuple]:
+        """The simplified tree when a fold fired, else the tree as bound; and the nodes
+        with facts the other one holds."""
+        simplifier = self.simplifier
+        if simplifier is None:
+            return bound, ()
+        simplified = simplifier.simplified(bound)  # a chain at the root regroups here
+        if simplifier.folded(bound):
+            self._to_simplified_facts()
+            return simplified, (bound, *simplifier.dropped)
+        for node in self.put_off:
+            self._add_facts(node)
+        return bound, (simplified, *simplifier.dropped)
 
     def _visit(self, node: Expression) -> None:
         """One node of the tree as bound, after its arguments."""
         if node.kind == "field":
             self.params.setdefault((node.ref, node.path), node)
-        self._add_facts(node)
-        if self.simplifier is not None and node.is_call:
-            self.simplifier.visit(node)
+        simplifier = self.simplifier
+        if simplifier is None:
+            self._add_facts(node)
+            return
+        if node.is_call:
+            simplifier.visit(node)
+            if simplifier.fired and not self.simplified_facts:
+                self._to_simplified_facts()
+        if not self.simplified_facts or simplifier.unchanged(node):
+            self._add_facts(node)
+        else:
+            self.put_off.append(node)
 
-    def _visit_made_by_binding(self, made: Expression) -> None:
-        """A node binding made (an implicit cast over a bound argument, a re-typed literal)
-        and whatever it holds that was not visited, each after its arguments."""
-        stack = [(made, False)]
+    def _made_by_simplifying(self, node: Expression) -> None:
+        if self.simplified_facts:
+            self._add_facts(node)
+        else:
+            self.new_nodes.append(node)
+
+    def _to_simplified_facts(self) -> None:
+        """From now on the facts of the simplified tree, first those of its nodes so far."""
+        self.simplified_facts = True
+        for node in self.new_nodes:
+            self._add_facts(node)
+        self.new_nodes = []
+
+    def _visit_made_by_binding(self, out: Expression, args: list[Expression]) -> None:
+        """The nodes binding made for `out` (an implicit cast over a bound argument, a
+        re-typed literal), each after its arguments; `args` were visited."""
+        visited = {id(a) for a in args}
+        stack = [(made, False) for made in reversed(out.args) if id(made) not in visited]
         while stack:
             node, expanded = stack.pop()
             if expanded:
+                visited.add(id(node))
                 self._visit(node)
-            elif id(node) not in self.widest:
+            elif id(node) not in visited:
                 stack.append((node, True))
-                stack.extend((a, False) for a in reversed(node.args) if id(a) not in self.widest)
+                stack.extend((a, False) for a in reversed(node.args) if id(a) not in visited)
 
     def _add_facts(self, node: Expression) -> None:
         """The facts of `node` (once per node), from its arguments'."""

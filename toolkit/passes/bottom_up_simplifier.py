@@ -51,11 +51,12 @@ class BottomUpSimplifier:
     left out (whoever keeps facts about them by id holds them).
     """
 
-    __slots__ = ("_chain_top", "_folded", "_out", "dropped", "on_new")
+    __slots__ = ("_chain_top", "_folded", "_out", "dropped", "fired", "on_new")
 
     def __init__(self, on_new: Callable[[Expression], None]):
         self.on_new = on_new
         self.dropped: list[Expression] = []
+        self.fired = False  # a fold fired somewhere (maybe in a part left out since)
         self._out: dict[int, object] = {}  # id(bound call) -> its simplified tree, or _WAITING
         self._folded: set[int] = set()  # ids of bound calls in whose simplified tree a fold fired
         # id(bound chain call in canonical order) -> the priority of its last operand
@@ -72,6 +73,11 @@ class BottomUpSimplifier:
             if folded:
                 self._folded.add(id(node))
         return out
+
+    def unchanged(self, node: Expression) -> bool:
+        """Whether a visited bound node is its own simplified tree (False while a chain
+        it belongs to waits to be regrouped)."""
+        return not node.is_call or self._out[id(node)] is node
 
     def folded(self, node: Expression) -> bool:
         """Whether a fold fired anywhere in `simplified(node)` (fold_constants would have
@@ -144,6 +150,7 @@ class BottomUpSimplifier:
         result = fold_rule(call)
         out = call if result is None else result.node
         if out is not call:
+            self.fired = True
             self.dropped.extend(a for a in call.args if a is not out)
         if out is not bound:
             self.on_new(out)
