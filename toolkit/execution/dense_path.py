@@ -191,8 +191,9 @@ class RangeCast:
 
 @dataclass(frozen=True)
 class DensityFacts:
-    """The density facts of every node of one tree, keyed by node id (the tree is held by
-    whoever holds this record, so the ids stay its nodes')."""
+    """The density facts of every node of one tree, keyed by node id (the tree, and any
+    other node with facts here, is held by whoever holds this record, so the ids stay
+    its nodes'; `prepare.PreparedTree.held`)."""
 
     nodes: Mapping[int, NodeFacts]
     # id(node) -> the range casts that alone make it fallible (subtrees of at most

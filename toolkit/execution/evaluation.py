@@ -1,7 +1,7 @@
 """`evaluate(expr, data)`: the value of an expression over a RecordBatch or a Table.
 
-The driver: checks its inputs, prepares the tree once (`prepare.py`: bound,
-simplified, every fact walked for), cuts the data into morsels
+The driver: checks its inputs, prepares the tree once (`prepare.py`: one walk
+binds, simplifies and computes every fact), cuts the data into morsels
 (`parallel.py`), evaluates them (in parallel when large), reassembles the
 caller's chunks, and, only when an observer listens, reports
 one EvalEvent with per-node statistics and the branch selections of every
