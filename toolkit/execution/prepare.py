@@ -177,7 +177,8 @@ class _PreparingWalk:
         for node in postorder(expr):
             args = [bound[id(a)] for a in node.args]
             out = bound[id(node)] = binder.node(node, args)
-            if out is not node and out.is_call:
+            if out is not node and out.is_call and any(
+                    made is not arg for made, arg in zip(out.args, args)):
                 self._visit_made_by_binding(out, args)
             self._visit(out)
         return bound[id(expr)]
