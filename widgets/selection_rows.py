@@ -16,8 +16,12 @@ import pyarrow as pa
 
 from toolkit.errors import FieldRefError
 from toolkit.execution.evaluation import evaluate
+from toolkit.explain.records import RowStory
+from toolkit.explain.rows import PickedRows, source_kind
+from toolkit.explain.story import story_of_batch, written_expression
 from toolkit.observe import silenced
 from toolkit.render.branch_table import NOT_REACHED, BranchTable, SpecialForm
+from toolkit.render.form_heads import reading_order
 from toolkit.render.labels import MAX_FORM_COLUMNS, bounded_text, path_text, rows_text
 from toolkit.render.selection_strip import row_indices
 
@@ -57,7 +61,8 @@ class SelectionRows:
         self.branch_table = BranchTable(event)
         self.forms = self.branch_table.forms
         # a page shows one branch column per form, for the outermost MAX_FORM_COLUMNS forms
-        self.shown_forms = self.forms[:MAX_FORM_COLUMNS]
+        # (a chain's in the order of its terms)
+        self.shown_forms = reading_order(self.forms[:MAX_FORM_COLUMNS])
         self._form_keys = [form_key(f) for f in self.shown_forms]
 
     # -- the columns a row shows ---------------------------------------------------
@@ -201,6 +206,36 @@ class SelectionRows:
         if isinstance(value, pa.Scalar):
             return [value.as_py()] * len(rows)
         return value.to_pylist()
+
+    # -- one row's story, on demand ----------------------------------------------------
+    def row_batch(self, row: int) -> pa.RecordBatch | None:
+        """Batch row `row` alone, from the live batch or the kept rows; None when neither
+        holds it (a row outside the sample once the batch is gone)."""
+        if not 0 <= row < self.num_rows or self.data is None:
+            return None
+        live = self.live_data()
+        source, at = (live, row) if live is not None else (self.data, None)
+        if at is None:
+            at = int(self._kept_positions(np.array([row], dtype=np.int64))[0])
+            if at < 0:
+                return None
+        one = source.slice(at, 1)  # constant work on any size of batch
+        if isinstance(one, pa.Table):
+            one = one.combine_chunks().to_batches()[0]
+        return one
+
+    def row_story(self, row: int) -> RowStory | None:
+        """The story of batch row `row` through the evaluated expression, in the mode it
+        ran in: computed now, on that one row (`tk.explain_row`'s work), so showing
+        pages costs nothing. None when the row's data is not at hand."""
+        batch = self.row_batch(row)
+        if batch is None or self.expr is None:
+            return None
+        live = self.live_data()
+        picked = PickedRows((row,), (batch,), 1, self.num_rows,
+                            source_kind(live if live is not None else self.data))
+        written = written_expression(self.expr, batch.schema)
+        return story_of_batch(written, batch, row, self.event.mode, picked)
 
     @property
     def failed_row(self) -> int | None:

@@ -3,18 +3,29 @@
 For one evaluation step it shows the batch's rows with the branch each row
 took in every special form and the value it got (paged, so a 10,000-row batch
 stays responsive), and every node with the rows it was evaluated on: the
-selection vectors of lazy evaluation made visible.
+selection vectors of lazy evaluation made visible. Clicking a row (or going to
+it) opens that row's story beside the table, computed then for that row alone.
 """
 
 from __future__ import annotations
 
+import re
+
 import ipywidgets as w
 import numpy as np
+import pyarrow as pa
+from ipyevents import Event
 
+from toolkit.errors import ExprscopeError
+from toolkit.explain.records import RowStory
+from toolkit.explain.value_text import value_text
+from toolkit.render.form_heads import CHAIN_FORMS, chain_legend, form_heading
 from toolkit.render.labels import arg_role, bounded_text, html_text, path_text
+from toolkit.render.svg import readable_width
 from toolkit.render.wide_nodes import shown_args
 from toolkit.support.visible_text import visible
 
+from .rich_display import mimebundle, text_html
 from .selection_rows import NOT_REACHED, SelectionRows, form_key
 
 __all__ = ["SelectionView"]
@@ -27,7 +38,8 @@ class SelectionView(w.VBox):
 
     Drive it with `.next_page()`, `.previous_page()`, `.go_to_row(n)` and
     `.show_branch(form_index, branch)`; rows outside a sample are looked up in the
-    batch while its owner still holds it.
+    batch while its owner still holds it. Clicking a row, or going to it, opens its
+    story (`tk.explain_row`'s picture) beside the table: `.open_story(n)`, `.story`.
     """
 
     def __init__(self, step, page_size: int = 20, **kwargs):
@@ -55,10 +67,29 @@ class SelectionView(w.VBox):
         self.nodes.add_class("exprscope-node-rows")
         self.previous_button.on_click(lambda _: self.previous_page())
         self.next_button.on_click(lambda _: self.next_page())
+        # one row's story, computed when a row is clicked or gone to, never before
+        self.story: RowStory | None = None
+        self.story_row: int | None = None
+        self.story_pane = w.HTML()
+        self.story_pane.add_class("exprscope-row-story")
+        self.close_story_button = w.Button(description="close the story", icon="times")
+        self.close_story_button.add_class("exprscope-close-story")
+        self.close_story_button.on_click(lambda _: self.close_story())
+        self.story_box = w.VBox([self.close_story_button, self.story_pane],
+                                layout=w.Layout(display="none", flex="1 1 0",
+                                                min_width=_STORY_WIDTH, margin="0 0 0 12px"))
+        self.story_box.add_class("exprscope-row-story-box")
+        # a click anywhere in a row's cells: the cell's class names the row
+        self.row_clicks = Event(source=self.table, watched_events=["click"])
+        self.row_clicks.on_dom_event(self._on_table_click)
         pager = w.HBox([self.previous_button, self.page_label, self.next_button])
         children = [self.summary]
         if self.rows.has_rows:
-            children += [pager, self._lookup_controls(), self.lookup_note, self.table]
+            # the table as wide as it needs, the story the rest (half the width at least)
+            table_box = w.Box([self.table], layout=w.Layout(flex="0 1 auto", min_width="0",
+                                                            overflow="auto hidden"))
+            beside = w.HBox([table_box, self.story_box], layout=w.Layout(width="100%"))
+            children += [pager, self._lookup_controls(), self.lookup_note, beside]
         else:
             self.lookup_note = w.HTML()
         children.append(self.nodes)
@@ -88,11 +119,15 @@ class SelectionView(w.VBox):
             controls.append(self.failing_button)
         return w.HBox(controls)
 
+    def _form_name(self, form) -> str:
+        """A form as its column head names it (`or x > 3`, `if a != 0`), for menus and labels."""
+        return form_heading(form, self.rows.branch_table.node(form.path)).short
+
     def _filter_options(self) -> list:
         options = [("every row", EVERY_ROW)]
         for k, form in enumerate(self.rows.shown_forms):
             for name, count in self.rows.branch_counts(form).items():
-                label = (f"{form.name} {path_text(form.path)}: {_branch_words(name)} "
+                label = (f"{self._form_name(form)}: {_branch_words(name)} "
                          f"({_rows(count)})")
                 options.append((visible(label), (k, name)))
         return options
@@ -111,10 +146,58 @@ class SelectionView(w.VBox):
                     self._list(listed, "" if listed is None else f"all {r.num_rows:,} rows")
                 self._note("")
                 self.go_to_page(at // self.page_size)
+                self.open_story(row)
                 return True
         return self._note(f"Row {row:,} is not in the kept sample and the batch is no longer "
                           "in memory: evaluate again inside tk.trace() while you hold the "
                           "data to look any row up.")
+
+    # -- one row's story ------------------------------------------------------------------
+    def open_story(self, row: int) -> RowStory | None:
+        """Show the story of batch row `row` beside the table (its value at every node, the
+        branch it took, why), computed now on that row alone; None, with a note, when the
+        row's data is no longer at hand."""
+        row = int(row)
+        if not 0 <= row < self.rows.num_rows:
+            self._note(f"There is no row {row:,}: the batch has {self.rows.num_rows:,} rows.")
+            return None
+        try:
+            story = self.rows.row_story(row)
+        # a trace from elsewhere whose expression and data the engine cannot run again
+        except (ExprscopeError, pa.ArrowException) as exc:
+            self._note(f"The story of row {row:,} cannot be told: {exc}")
+            return None
+        if story is None:
+            self._note(f"The story of row {row:,} needs its data: the row is not in the kept "
+                       "sample and the batch is no longer in memory.")
+            return None
+        self.story, self.story_row = story, row
+        self._note("")
+        if hasattr(self, "row_number"):
+            self.row_number.value = row  # the box says which row the story is of
+        html, width = _story_html(story)
+        self.story_pane.value = html
+        # room for the whole picture where the window has it; the table scrolls sideways
+        self.story_box.layout.min_width = (_STORY_WIDTH if width is None else
+                                           f"max({_STORY_WIDTH}, min({_STORY_MOST}, "
+                                           f"{width:.0f}pt + 24px))")
+        self.story_box.layout.display = "flex"
+        if self.target_row != row:
+            self.target_row = row
+            self._show_page()
+        return story
+
+    def close_story(self) -> None:
+        self.story = self.story_row = None
+        self.story_pane.value = ""
+        self.story_box.layout.display = "none"
+
+    def _on_table_click(self, event: dict) -> None:
+        """A click in the table: the row whose cell was clicked (its class says which)."""
+        target = event.get("target") or {}
+        found = _ROW_CLASS.search(str(target.get("className", "")))
+        if found is not None:
+            self.open_story(int(found.group(1)))
 
     def show_branch(self, form_index: int | None, branch: str | None) -> int:
         """Page through the rows that took `branch` of shown form `form_index` (None: all rows)."""
@@ -127,7 +210,7 @@ class SelectionView(w.VBox):
             whole = r.sample is None or r.live_data() is not None
             if not whole:
                 rows = np.intersect1d(rows, r.sample, assume_unique=True)
-            where = f"{form.name} {path_text(form.path)}"
+            where = self._form_name(form)
             took = (f"rows that never reached {where}" if branch == NOT_REACHED
                     else f"rows that took {branch} of {where}")
             self._list(rows, took + ("" if whole else " (in the sample)"))
@@ -237,48 +320,64 @@ class SelectionView(w.VBox):
         return "".join(parts)
 
     def _table_html(self, rows: list[dict]) -> str:
+        """The page's rows: the row number and its value first (held in view while the
+        table scrolls sideways), then the inputs, then a branch column per special form
+        headed by what the form is about. Clicking a row opens its story."""
         r = self.rows
         inputs = r.input_columns()
         failed_row = r.failed_row
         no_values = r.error is not None and r.result is None
         value_head = "value (none: the evaluation failed)" if no_values else "value"
-        head = ["row", *inputs, *(f"{f.name} {path_text(f.path)}" for f in r.shown_forms),
-                value_head]
-        out = ['<table class="exprscope-row-table" style="border-collapse:collapse">', "<tr>"]
-        out += [f'<th style="{_CELL}">{html_text(h)}</th>' for h in head]
+        heads = [form_heading(f, r.branch_table.node(f.path)) for f in r.shown_forms]
+        out = [('<table class="exprscope-row-table" style="border-collapse:separate;'
+                'border-spacing:0">'), '<tr style="background:#f3f4f6">',
+               f'<th style="{_CELL}{_STICKY_ROW}">row</th>',
+               (f'<th class="exprscope-value-head" style="{_CELL}{_STICKY_VALUE}">'
+                f"{html_text(value_head)}</th>")]
+        out += [f'<th style="{_CELL}">{html_text(name)}</th>' for name in inputs]
+        out += [f'<th class="exprscope-form-head" style="{_CELL}white-space:nowrap" '
+                f'title="{_tooltip(h.full)}"><code>{html_text(h.short)}</code></th>'
+                for h in heads]
         out.append("</tr>")
         for record in rows:
-            failing = record["row"] == failed_row
+            row = record["row"]
+            failing = row == failed_row
             if failing:
                 out.append('<tr class="exprscope-failing-row" style="background:#fee2e2">')
-            elif record["row"] == self.target_row:
+            elif row == self.target_row:
                 out.append('<tr class="exprscope-target-row" style="background:#fef3c7">')
             else:
-                out.append("<tr>")
-            cells = [f'{record["row"]:,}', *(record[c] for c in inputs)]
-            out += [f'<td style="{_CELL}">{html_text(_show(v))}</td>' for v in cells]
-            for form in r.shown_forms:
-                branch = record[form_key(form)]
-                style = _CELL + ("color:#999;" if branch == NOT_REACHED else "font-weight:bold;")
-                out.append(f'<td style="{style}">{html_text(branch)}</td>')
+                out.append('<tr style="background:#fff">')
+            cell = f'class="exprscope-row-{row}" style="{_CELL}{_CLICKABLE}'
             if failing:
                 value = f"✘ fails here: {r.error.kind}"
             elif no_values:
                 value = "—"
             else:
                 value = _show(record["value"])
-            out.append(f'<td style="{_CELL}">{html_text(value)}</td>')
+            out.append(f'<td {cell}{_STICKY_ROW}">{row:,}</td>')
+            out.append(f'<td {cell}{_STICKY_VALUE}" title="{html_text(value, _TIP_CHARS)}">'
+                       f"{html_text(value, _VALUE_CHARS)}</td>")
+            out += [f'<td {cell}">{html_text(_show(record[c]))}</td>' for c in inputs]
+            for form in r.shown_forms:
+                branch = record[form_key(form)]
+                style = "color:#999;" if branch == NOT_REACHED else "font-weight:bold;"
+                out.append(f'<td {cell}{style}">{html_text(branch)}</td>')
             out.append("</tr>")
         out.append("</table>")
+        notes = ["Click a row to see its story: its value at every node and why."]
         if any(record[key] == NOT_REACHED for record in rows
                for key in map(form_key, r.shown_forms)):
-            out.append(f"<div><i>{NOT_REACHED} the row never reached that special form: an "
-                       "outer branch did not send it there.</i></div>")
+            notes.append(f"{NOT_REACHED} the row never reached that special form: an outer "
+                         "branch did not send it there.")
+        chains = {CHAIN_FORMS[f.name] for f in r.shown_forms if f.name in CHAIN_FORMS}
+        if chains:
+            notes.append(chain_legend(chains).capitalize() + ".")
         hidden = len(r.forms) - len(r.shown_forms)
         if hidden:
-            out.append(f"<div><i>Branch columns for the outermost {len(r.shown_forms)} special "
-                       f"forms; {hidden:,} more below them are counted in the node table."
-                       "</i></div>")
+            notes.append(f"Branch columns for the outermost {len(r.shown_forms)} special "
+                         f"forms; {hidden:,} more below them are counted in the node table.")
+        out += [f'<div style="max-width:60em"><i>{html_text(n)}</i></div>' for n in notes]
         return "".join(out)
 
     def _nodes_html(self) -> str:
@@ -308,10 +407,42 @@ EVERY_ROW = (None, None)  # the branch filter's "no filter" (ipywidgets shows No
 SUMMARY_FORMS = 8  # special forms counted one per line above the rows; more: ends and a count
 MAX_NODE_ROWS = 500  # nodes listed; a deeper tree's are counted, the tree above shows them
 _CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;"
+# the row number and the value stay at the left edge while the table scrolls sideways
+_ROW_WIDTH = "7em"  # "1,999,999,999" fits
+_STICKY_ROW = (f"position:sticky;left:0;z-index:1;background:inherit;min-width:{_ROW_WIDTH};"
+               f"max-width:{_ROW_WIDTH};box-sizing:border-box;")
+_STICKY_VALUE = (f"position:sticky;left:{_ROW_WIDTH};z-index:1;background:inherit;"
+                 "box-shadow:2px 0 0 #9ca3af;")
+_CLICKABLE = "cursor:pointer;"
+_STORY_WIDTH = "40%"  # the story beside the table: at least this share of the width ...
+_STORY_MOST = "60%"  # ... and as much as its picture needs to be seen whole, up to this
+_VALUE_CHARS = 40  # a value's text in its cell; the tooltip holds more
+_TIP_CHARS = 1000
+_ROW_CLASS = re.compile(r"\bexprscope-row-(\d{1,19})\b")
 _SCROLL = "max-height:360px;overflow-y:auto"  # big expressions have many nodes
 
 
 _HEADLINE_CHARS = 160  # the expression above the rows: its beginning, on a line or two
+
+
+def _tooltip(text: str) -> str:
+    """Text for a title attribute: each line escaped, the lines kept (as `&#10;`)."""
+    return "&#10;".join(html_text(line) for line in text.split("\n"))
+
+
+def _story_html(story: RowStory) -> tuple[str, float | None]:
+    """A row's story as `tk.explain_row` shows it in a notebook: its value and why above
+    the picture (the text drawing when graphviz is missing); and the width, in points,
+    the picture needs to be seen whole and readable (None without one)."""
+    bundle = mimebundle(story)
+    picture = bundle.get("text/html")
+    svg = bundle.get("image/svg+xml")
+    if picture is None:
+        picture = text_html(bundle.get("text/plain", str(story)))
+    return (f'<div class="exprscope-story-head"><b>Row {story.row:,}</b>: '
+            f"{html_text(value_text(story.value) if story.error is None else 'fails')}</div>"
+            f'<div class="exprscope-story-why" style="margin:4px 0">{html_text(story.why)}</div>'
+            f"{picture}"), (readable_width(svg) if svg else None)
 
 
 def _branch_words(name: str) -> str:
@@ -357,4 +488,9 @@ def _path_text(path: tuple) -> str:
 
 
 def _show(value) -> str:
-    return "null" if value is None else str(value)
+    """A cell's value as the pictures write it: `null`, `true`, `false`."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

@@ -181,7 +181,8 @@ def test_the_row_table_names_each_form_as_the_selection_view_does():
         tk.evaluate(tk.parse("if(a = 0, 9, coalesce(if(a = 1, 10, 20), 0))"), table)
     page = html_report.report_html(t)
     heads = re.findall(r"<th>([^<]*)</th>", page.split('class="data"')[1].split("</tr>")[0])
-    assert heads == ["row", "a", "if_else root", "coalesce 2", "if_else 2/0", "result"]
+    assert heads == ["row", "a", "if a == 0", "coalesce(if_else((a == 1), 10…",
+                     "if a == 1", "result"]
     assert "· marks a row that never reached a form" in page
 
 

@@ -136,20 +136,6 @@ def test_windows_import_and_return_sparks_rows(frames, collected, stage):
     _same_rows(collected, df, imported)
 
 
-def test_a_window_range_frame_with_offsets_is_refused_naming_the_frame(frames):
-    from pyspark.sql import Window
-    from pyspark.sql import functions as F
-
-    from toolkit import spark as tks
-    from toolkit.spark import SparkImportError
-
-    a, _ = frames
-    df = a.select(F.sum("x").over(Window.orderBy("x").rangeBetween(-2, 0)).alias("s"))
-    with pytest.raises(SparkImportError) as info:
-        tks.from_spark(df)
-    assert info.value.spark_class == "SpecifiedWindowFrame" and "RANGE" in str(info.value)
-
-
 @pytest.mark.parametrize("mode", ["native", "engine"])
 def test_an_imported_window_runs_in_both_modes_equal_to_spark(frames, collected, mode):
     from pyspark.sql import Window

@@ -94,7 +94,7 @@ def test_rows_filtered_by_branch_are_every_row_that_took_it():
     view.go_to_page(view.page_count - 1)
     rows = view.visible_rows()
     assert rows and all(r["if_else@root"] == "else" and r["a"] == 0 for r in rows)
-    assert "rows that took else of if_else" in view.page_label.value
+    assert "rows that took else of if a != 0" in view.page_label.value
     view.branch_filter.value = (None, None)
     assert view.row_count == len(view.rows.sample)
 

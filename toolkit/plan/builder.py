@@ -198,16 +198,17 @@ def sort_keys(plan, keys: Sequence) -> list[tuple[Expression, bool, bool]]:
     return out
 
 
-_WINDOW_KEYS = ("func", "arg", "partition_by", "order_by", "frame", "offset")
+_WINDOW_KEYS = ("func", "arg", "partition_by", "order_by", "frame", "offset", "default")
 
 
 def _window_frame(frame):
     if frame is None or isinstance(frame, WindowFrame):
         return frame
-    if not (isinstance(frame, (tuple, list)) and len(frame) == 3 and frame[0] == "rows"):
-        raise PlanError(f"a window frame is None (SQL's default) or ('rows', start, end), "
-                        f"got {frame!r}")
-    return WindowFrame(frame[1], frame[2])
+    if not (isinstance(frame, (tuple, list)) and len(frame) == 3
+            and frame[0] in ("rows", "range")):
+        raise PlanError(f"a window frame is None (SQL's default), ('rows', start, end) or "
+                        f"('range', start, end), got {frame!r}")
+    return WindowFrame(frame[1], frame[2], frame[0])
 
 
 def window_functions(plan, functions: Sequence) -> list:
@@ -226,6 +227,8 @@ def window_functions(plan, functions: Sequence) -> list:
         arg = None if arg is None else _resolved(plan.schema, arg)[1]
         partition = tuple(_resolved(plan.schema, k)[1] for k in spec.get("partition_by", ()))
         order = tuple(sort_keys(plan, spec.get("order_by", ())))
+        default = spec.get("default")  # a string names a column, as everywhere here
+        default = None if default is None else _resolved(plan.schema, default)[1]
         out.append(WindowExpr(spec["func"], arg, partition, order,
-                              _window_frame(spec.get("frame")), spec.get("offset", 1)))
+                              _window_frame(spec.get("frame")), spec.get("offset", 1), default))
     return out

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import pyarrow as pa
 
 from ..functions.bind import bind
+from ..model.builders import literal
 from ..model.expression import Expression
 from ..support import late
 from ..support.visible_text import visible
@@ -179,8 +180,11 @@ class LogicalPlan(FrozenNode):
         dense_rank, lag, lead, sum, avg, min, max, count), ``arg`` (a column or
         expression; none for ranking functions and count(*)), ``partition_by`` (columns),
         ``order_by`` (sort keys as `sort` takes them), ``frame`` (None: SQL's default,
-        or ("rows", start, end) with offsets from the current row, -n PRECEDING, m
-        FOLLOWING, None UNBOUNDED) and ``offset`` (lag/lead, default 1).
+        or ("rows", start, end) with offsets in rows from the current row, -n PRECEDING,
+        m FOLLOWING, None UNBOUNDED, or ("range", start, end) with offsets in the single
+        numeric order key's values), ``offset`` (lag/lead, default 1) and ``default``
+        (lag/lead's value where the offset row is outside the partition: an expression
+        of the current row or a literal of the argument's type; default null).
         """
         functions = [replace(w, order_by=tuple(SortKey(*k) for k in w.order_by))
                      for w in builder.window_functions(self, functions)]
@@ -566,7 +570,8 @@ class ConditionJoin(LogicalPlan):
     """A join of any kind on equal keys (`on`, maybe none) plus a residual `condition`.
 
     DataFusion's Join: a pair of rows matches when every key pair is equal (nulls never
-    are) and the condition is true. Inner and cross joins keep the matching pairs; left,
+    are; float keys as `equal` has them: -0.0 matches 0.0, NaN matches nothing, see
+    `float_keys`) and the condition is true. Inner and cross joins keep the matching pairs; left,
     right and full ones also keep the unmatched rows of their side(s), null-extended;
     semi and anti joins keep the left rows that have a match, or have none, and only the
     left columns. (Inner and left equi-joins without a condition are the `Join` node.)
@@ -712,14 +717,26 @@ class ScalarSubquery(LogicalPlan):
         return self.on == other.on
 
 
+def _literal_as(expr: Expression, target: pa.DataType) -> Expression:
+    """A literal given as another type (lag's default 0 for a float column) as `target`
+    when the value survives the cast unchanged; anything else as it is."""
+    if not expr.is_literal or expr.type.equals(target):
+        return expr
+    try:
+        return literal(expr.value.cast(target, safe=True))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return expr
+
+
 def _bound_window(w: WindowExpr, input: LogicalPlan) -> WindowExpr:
     """`w` with its expressions bound against `input` (types known), then checked."""
     schema = input.schema.binding_schema()
-    arg = None if w.arg is None else bind(w.arg, schema)
-    check_window(w.func, arg, w.order_by, w.frame, w.offset)
-    return WindowExpr(w.func, arg, tuple(bind(e, schema) for e in w.partition_by),
-                      tuple(SortKey(bind(k.expr, schema), k.ascending, k.nulls_first)
-                            for k in w.order_by), w.frame, w.offset)
+    bound = w.map_expressions(lambda e: bind(e, schema))
+    if bound.default is not None and bound.arg is not None:
+        bound = replace(bound, default=_literal_as(bound.default, bound.arg.type))
+    check_window(bound.func, bound.arg, bound.order_by, bound.frame, bound.offset,
+                 bound.default)
+    return bound
 
 
 class Window(LogicalPlan):

@@ -40,7 +40,8 @@ from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
 from .tree import depth
-from .window_kernels import boundaries, compute_window, sort_order
+from .float_keys import group_key, join_key
+from .window_kernels import SortedInputs, WindowSort, compute_window
 
 __all__ = [
     "EmptyExec",
@@ -329,7 +330,8 @@ class HashAggregateExec(PhysicalPlan):
         for i, batch in enumerate(self.children[0]._run(ctx)):
             batch = batch.rename_columns(list(self.input_names))
             check = self._check_functions(ctx, i == 0)
-            arrays = [evaluate_expression(e, nl, batch, subject, check, ctx.observer)
+            arrays = [group_key(evaluate_expression(e, nl, batch, subject, check,
+                                                    ctx.observer))
                       for e, nl in zip(self.group_exprs, self.group_nullables)]
             for a in self.aggregates:
                 arrays.append(pa.nulls(batch.num_rows, pa.int8()) if a.arg is None else
@@ -396,13 +398,13 @@ class HashJoinExec(PhysicalPlan):
             left_rows = np.repeat(np.arange(nl, dtype=np.int64), nr)
             right_rows = np.tile(np.arange(nr, dtype=np.int64), nl)
             return pa.array(left_rows), pa.array(right_rows)
-        lkeys = ltable.select([i for i, _ in self.on])
-        rkeys = rtable.select([j for _, j in self.on])
+        lkeys = [join_key(ltable.column(i)) for i, _ in self.on]
+        rkeys = [join_key(rtable.column(j)) for _, j in self.on]
         lkeys = pa.Table.from_arrays(
-            [*lkeys.columns, pa.array(np.arange(nl, dtype=np.int64))],
+            [*lkeys, pa.array(np.arange(nl, dtype=np.int64))],
             names=[f"k{i}" for i in range(len(self.on))] + ["__left_row"])
         rkeys = pa.Table.from_arrays(
-            [*rkeys.columns, pa.array(np.arange(nr, dtype=np.int64))],
+            [*rkeys, pa.array(np.arange(nr, dtype=np.int64))],
             names=[f"k{i}" for i in range(len(self.on))] + ["__right_row"])
         keys = [f"k{i}" for i in range(len(self.on))]
         pairs = lkeys.join(rkeys, keys=keys, join_type="inner", use_threads=False)
@@ -642,18 +644,21 @@ class WindowExec(PhysicalPlan):
             return value.combine_chunks() if isinstance(value, pa.ChunkedArray) else value
 
         out = list(table.columns)
+        sorts: dict[tuple, WindowSort] = {}  # functions over the same keys share one sort
         for w, field in zip(self.functions, list(self.schema)[len(self.input_names):]):
-            partition = [column(e) for e in w.partition_by]
-            order = [(column(k.expr), k.ascending, k.nulls_first) for k in w.order_by]
-            perm = sort_order(partition, order, n)
-            taken = pa.array(perm)
-            b = boundaries([c.take(taken) for c in partition],
-                           [c.take(taken) for c, _, _ in order], n)
-            values = None if w.arg is None else column(w.arg).take(taken)
-            result = compute_window(w, values, b, n, field.type)
-            back = np.empty(n, dtype=np.int64)
-            back[perm] = np.arange(n, dtype=np.int64)
-            out.append(result.take(pa.array(back)))
+            keys = (tuple(e.to_string() for e in w.partition_by),
+                    tuple(k.to_string() for k in w.order_by))
+            if keys not in sorts:
+                partition = [column(e) for e in w.partition_by]
+                order = [(column(k.expr), k.ascending, k.nulls_first) for k in w.order_by]
+                sorts[keys] = WindowSort.of(partition, order, n)
+            done = sorts[keys]
+            inputs = SortedInputs(
+                None if w.arg is None else column(w.arg).take(done.taken),
+                None if w.default is None else column(w.default).take(done.taken),
+                done.order_keys[0] if done.order_keys else None)
+            result = compute_window(w, inputs, done.bounds, n, field.type)
+            out.append(result.take(done.back))
         result = pa.Table.from_arrays(out, names=list(self.schema.names)).combine_chunks()
         for batch in result.to_batches(max_chunksize=BATCH_ROWS):
             yield self._make_batch(batch.columns)

@@ -29,7 +29,6 @@ from .logical_plan import (
     Projection,
     ScalarSubquery,
     Sort,
-    SortKey,
     SubqueryFilter,
     TableScan,
     Union,
@@ -113,10 +112,7 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
 
 def _rebound(w: WindowExpr, schema: pa.Schema) -> WindowExpr:
     """`w` with its expressions bound against the physical input's schema."""
-    return WindowExpr(w.func, None if w.arg is None else bind(w.arg, schema),
-                      tuple(bind(e, schema) for e in w.partition_by),
-                      tuple(SortKey(bind(k.expr, schema), k.ascending, k.nulls_first)
-                            for k in w.order_by), w.frame, w.offset)
+    return w.map_expressions(lambda e: bind(e, schema))
 
 
 def _plan_join(node, left: PhysicalPlan, right: PhysicalPlan) -> HashJoinExec:

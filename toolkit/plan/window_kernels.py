@@ -4,13 +4,15 @@ The rows are sorted by partition keys then order keys (pc.sort_indices); partiti
 and peer-group boundaries come from comparing adjacent keys; every function is
 then vector arithmetic on row positions: ranks from boundary positions, lag/lead
 as shifted takes masked at partition edges, sum/count/avg over any frame as
-differences of prefix sums, min/max over any frame from a sparse table (the
-minimum of each power-of-two span, so every frame is two overlapping spans).
-Results go back to the input's row order at the end.
+differences of prefix sums (decimals exactly, as 32-bit limbs), min/max over any
+frame from a sparse table (the minimum of each power-of-two span, so every frame
+is two overlapping spans). A RANGE frame's edges come from a vectorised binary
+search of the sorted order key. Results go back to the input's row order at the end.
 """
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,9 +20,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .errors import PlanError
 from .window import OFFSET_FUNCTIONS, WindowExpr
 
-__all__ = ["Boundaries", "compute_window"]
+__all__ = ["Boundaries", "SortedInputs", "WindowSort", "compute_window"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,16 @@ class Boundaries:
     part_end: np.ndarray
     peer_start: np.ndarray
     peer_end: np.ndarray
+
+
+@dataclass(frozen=True)
+class SortedInputs:
+    """A function's inputs in sorted row order: its argument, lag/lead's default and the
+    first order key (read by RANGE frames with offsets); None where it has none."""
+
+    values: pa.Array | None
+    default: pa.Array | None = None
+    order_key: pa.Array | None = None
 
 
 def _changes(columns: Sequence[pa.Array], n: int) -> np.ndarray:
@@ -46,8 +59,8 @@ def _changes(columns: Sequence[pa.Array], n: int) -> np.ndarray:
         same = pc.fill_null(pc.equal(a, b), False)
         both_null = pc.and_(pc.is_null(a), pc.is_null(b))
         if pa.types.is_floating(column.type):
-            both_null = pc.or_(both_null, pc.and_(pc.is_nan(a), pc.is_nan(b)))
-            both_null = pc.fill_null(both_null, False)
+            both_nan = pc.fill_null(pc.and_(pc.is_nan(a), pc.is_nan(b)), False)
+            both_null = pc.or_(both_null, both_nan)
         differ = pc.invert(pc.or_(same, both_null))
         new[1:] |= differ.to_numpy(zero_copy_only=False)
     return new
@@ -85,18 +98,123 @@ def sort_order(partition: Sequence[pa.Array], order: Sequence[tuple[pa.Array, bo
     return indices.to_numpy().astype(np.int64)
 
 
-def _frame(w: WindowExpr, b: Boundaries, n: int) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class WindowSort:
+    """The rows sorted once for every function over the same partition and order keys:
+    the permutation (as an Arrow array to take with), its inverse, the sorted order keys
+    and the partition and peer boundaries."""
+
+    taken: pa.Array
+    back: pa.Array
+    order_keys: tuple[pa.Array, ...]
+    bounds: Boundaries
+
+    @staticmethod
+    def of(partition: Sequence[pa.Array], order: Sequence[tuple[pa.Array, bool, bool]],
+           n: int) -> WindowSort:
+        perm = sort_order(partition, order, n)
+        taken = pa.array(perm)
+        back = np.empty(n, dtype=np.int64)
+        back[perm] = np.arange(n, dtype=np.int64)
+        order_keys = tuple(c.take(taken) for c, _, _ in order)
+        bounds = boundaries([c.take(taken) for c in partition], order_keys, n)
+        return WindowSort(taken, pa.array(back), order_keys, bounds)
+
+
+def _frame(w: WindowExpr, b: Boundaries, n: int,
+           order_key: pa.Array | None) -> tuple[np.ndarray, np.ndarray]:
     """Inclusive (first, last) sorted row of each row's frame; first > last: empty."""
     positions = np.arange(n, dtype=np.int64)
     if w.frame is None:
         if w.order_by:  # RANGE UNBOUNDED PRECEDING .. CURRENT ROW: through the last peer
             return b.part_start, b.peer_end - 1
         return b.part_start, b.part_end - 1
+    if w.frame.unit == "range":
+        return _range_frame(w, b, n, order_key)
     lo = b.part_start if w.frame.start is None else np.maximum(positions + w.frame.start,
                                                                 b.part_start)
     hi = b.part_end - 1 if w.frame.end is None else np.minimum(positions + w.frame.end,
                                                                 b.part_end - 1)
     return lo, hi
+
+
+def _valid_region(valid: np.ndarray, b: Boundaries, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the first and one-past-last row of its partition whose order key is a
+    number: the sort puts nulls and NaN together at one end, so they are contiguous."""
+    positions = np.arange(n, dtype=np.int64)
+    starts = np.flatnonzero(b.part_start == positions)
+    first = np.minimum.reduceat(np.where(valid, positions, n), starts)
+    after = np.maximum.reduceat(np.where(valid, positions + 1, -1), starts)
+    empty = after < 0
+    first, after = np.where(empty, starts, first), np.where(empty, starts, after)
+    partition = np.cumsum(b.part_start == positions) - 1
+    return first[partition], after[partition]
+
+
+def _first_not(keys: np.ndarray, lo: np.ndarray, hi: np.ndarray, before) -> np.ndarray:
+    """Per row, the first index in [lo, hi) where `before(keys[index], row)` is false
+    (the sorted keys make it true on a prefix): a binary search run for all rows at once."""
+    lo, hi = lo.copy(), hi.copy()
+    rows = np.arange(len(lo), dtype=np.int64)
+    for _ in range(int(max(hi - lo, default=0)).bit_length() + 1):
+        open_ = lo < hi
+        if not open_.any():
+            break
+        mid = (lo + hi) // 2
+        go_right = open_ & before(keys[np.minimum(mid, len(keys) - 1)], rows)
+        lo = np.where(go_right, mid + 1, lo)
+        hi = np.where(open_ & ~go_right, mid, hi)
+    return lo
+
+
+def _shifted(keys: np.ndarray, offset) -> np.ndarray:
+    """keys + offset, saturating at an integer type's ends (a bound past the end reaches
+    every row on that side). The plan checks that |offset| fits the key's type."""
+    if keys.dtype.kind == "f":
+        return keys + offset
+    info, magnitude = np.iinfo(keys.dtype), abs(int(offset))
+    step = keys.dtype.type(magnitude)
+    if offset >= 0:
+        return np.where(keys > info.max - magnitude, info.max, keys + step)
+    return np.where(keys < info.min + magnitude, info.min, keys - step)
+
+
+def _range_frame(w: WindowExpr, b: Boundaries, n: int,
+                 order_key: pa.Array | None) -> tuple[np.ndarray, np.ndarray]:
+    """RANGE BETWEEN bounds as values: a row's frame holds the rows of its partition whose
+    order key lies within [key + start, key + end] (mirrored for a descending key), and a
+    CURRENT ROW bound is the current row's first or last peer. A row whose key is null or
+    NaN has no distance to the others: its offset bounds stop at its peers, as Spark's."""
+    frame = w.frame
+    if not frame.has_offsets:
+        lo = b.part_start if frame.start is None else b.peer_start
+        hi = b.part_end - 1 if frame.end is None else b.peer_end - 1
+        return lo, hi
+    valid = pc.is_valid(order_key)
+    if pa.types.is_floating(order_key.type):
+        valid = pc.and_(valid, pc.invert(pc.fill_null(pc.is_nan(order_key), True)))
+    valid = valid.to_numpy(zero_copy_only=False)
+    keys = order_key.fill_null(0).to_numpy(zero_copy_only=False)
+    if keys.dtype.kind == "f":
+        keys = np.where(valid, keys, 0.0)
+    ascending = w.order_by[0].ascending
+    first, after = _valid_region(valid, b, n)
+
+    def bound(offset, upper: bool) -> np.ndarray:
+        if offset is None:
+            return b.part_end if upper else b.part_start
+        if offset == 0:
+            return b.peer_end if upper else b.peer_start
+        target = _shifted(keys, offset if ascending else -offset)
+        if ascending:
+            before = (lambda k, r: k <= target[r]) if upper else (lambda k, r: k < target[r])
+        else:
+            before = (lambda k, r: k >= target[r]) if upper else (lambda k, r: k > target[r])
+        found = _first_not(keys, first, after, before)
+        at_peers = b.peer_end if upper else b.peer_start
+        return np.where(valid, found, at_peers)
+
+    return bound(frame.start, upper=False), bound(frame.end, upper=True) - 1
 
 
 def _prefix(values: np.ndarray) -> np.ndarray:
@@ -153,9 +271,63 @@ def _span_extreme(keys: np.ndarray, lo: np.ndarray, hi: np.ndarray, pick) -> np.
     return out
 
 
-def _aggregate(w: WindowExpr, values: pa.Array | None, b: Boundaries, n: int,
+_LIMB = 32
+
+
+def _decimal_limbs(values: pa.Array) -> np.ndarray:
+    """A decimal128 array's unscaled values as four 32-bit limbs per row (least significant
+    first, the top one signed), nulls as zero: each limb's prefix sums stay exact in int64
+    for up to 2**31 rows."""
+    words = np.frombuffer(values.buffers()[1], dtype=np.uint32)
+    words = words[values.offset * 4:(values.offset + len(values)) * 4].reshape(-1, 4)
+    limbs = words.astype(np.int64)
+    limbs[:, 3] = words[:, 3].view(np.int32)
+    return limbs * pc.is_valid(values).to_numpy(zero_copy_only=False)[:, None]
+
+
+def _decimal_sums(values: pa.Array, lo: np.ndarray, hi: np.ndarray, nothing: np.ndarray,
+                  out_type: pa.DataType) -> pa.Array:
+    """Each frame's exact sum of decimal128 values, as `out_type` (null where `nothing`)."""
+    limbs = _decimal_limbs(values)
+    prefix = np.vstack([np.zeros((1, 4), np.int64), np.cumsum(limbs, axis=0)])
+    total = prefix[hi + 1] - prefix[lo]
+    for limb in range(3):  # carry each limb's excess into the next, leaving 0 <= limb < 2**32
+        carry = total[:, limb] >> _LIMB
+        total[:, limb] -= carry << _LIMB
+        total[:, limb + 1] += carry
+    top = total[:, 3]
+    if ((top < -(1 << 31)) | (top >= (1 << 31))).any():
+        raise PlanError(f"a window sum overflows {out_type}")
+    words = np.empty((len(total), 4), dtype=np.uint32)
+    words[:, :3] = total[:, :3].astype(np.uint32)
+    words[:, 3] = top.astype(np.int32).view(np.uint32)
+    validity = pa.array(~nothing).buffers()[1] if nothing.any() else None
+    sums = pa.Array.from_buffers(out_type, len(total),
+                                 [validity, pa.py_buffer(words.tobytes())])
+    widest = decimal.Decimal(10 ** out_type.precision - 1).scaleb(-out_type.scale)
+    limit = pa.scalar(widest, pa.decimal256(76, out_type.scale))
+    wide = sums.cast(pa.decimal256(76, out_type.scale))
+    if pc.any(pc.or_(pc.greater(wide, limit), pc.less(wide, pc.negate(limit)))).as_py():
+        raise PlanError(f"a window sum overflows {out_type}")
+    return sums
+
+
+def _decimal_means(sums: pa.Array, count: np.ndarray, nothing: np.ndarray,
+                   out_type: pa.DataType) -> pa.Array:
+    """Each frame's mean as `out_type`, rounded half away from zero as Arrow's and Spark's
+    decimal averages round."""
+    divisor = pa.array(np.where(nothing, 1, count)).cast(pa.decimal128(19, 0))
+    # Arrow's quotient keeps 20 more digits than the sum, truncated: rounding it to the
+    # result's scale then gives the same digits as rounding the exact quotient
+    exact = pc.divide(sums.cast(pa.decimal256(40, sums.type.scale)), divisor)
+    return pc.round(exact, ndigits=out_type.scale, round_mode="half_towards_infinity").cast(
+        out_type)
+
+
+def _aggregate(w: WindowExpr, inputs: SortedInputs, b: Boundaries, n: int,
                out_type: pa.DataType) -> pa.Array:
-    lo, hi = _frame(w, b, n)
+    values = inputs.values
+    lo, hi = _frame(w, b, n, inputs.order_key)
     empty = lo > hi
     lo_c, hi_c = np.where(empty, 0, lo), np.where(empty, -1, hi)
     if values is None:
@@ -167,6 +339,10 @@ def _aggregate(w: WindowExpr, values: pa.Array | None, b: Boundaries, n: int,
     if w.func == "count":
         return pa.array(count, pa.int64())
     nothing = count == 0
+    if w.func in ("sum", "avg") and pa.types.is_decimal(values.type):
+        sum_type = out_type if w.func == "sum" else pa.decimal128(38, values.type.scale)
+        sums = _decimal_sums(values, lo_c, hi_c, nothing, sum_type)
+        return sums if w.func == "sum" else _decimal_means(sums, count, nothing, out_type)
     if w.func in ("sum", "avg"):
         kind = np.float64 if w.func == "avg" or pa.types.is_floating(values.type) else (
             np.uint64 if pa.types.is_unsigned_integer(values.type) else np.int64)
@@ -190,9 +366,9 @@ def _aggregate(w: WindowExpr, values: pa.Array | None, b: Boundaries, n: int,
     return values.take(pa.array(pick, mask=nothing))
 
 
-def compute_window(w: WindowExpr, values: pa.Array | None, b: Boundaries, n: int,
+def compute_window(w: WindowExpr, inputs: SortedInputs, b: Boundaries, n: int,
                    out_type: pa.DataType) -> pa.Array:
-    """The function's values for the sorted rows (values: its argument, sorted)."""
+    """The function's values for the sorted rows."""
     positions = np.arange(n, dtype=np.int64)
     if w.func == "row_number":
         return pa.array(positions - b.part_start + 1, pa.int64())
@@ -206,5 +382,8 @@ def compute_window(w: WindowExpr, values: pa.Array | None, b: Boundaries, n: int
     if w.func in OFFSET_FUNCTIONS:
         source = positions - w.offset if w.func == "lag" else positions + w.offset
         outside = (source < b.part_start) | (source >= b.part_end)
-        return values.take(pa.array(np.where(outside, 0, source), mask=outside))
-    return _aggregate(w, values, b, n, out_type)
+        taken = inputs.values.take(pa.array(np.where(outside, 0, source), mask=outside))
+        if inputs.default is None:
+            return taken
+        return pc.if_else(pa.array(outside), inputs.default, taken)
+    return _aggregate(w, inputs, b, n, out_type)

@@ -30,6 +30,7 @@ from .branch_table import NOT_REACHED, BranchTable, is_value_branch
 from .catalyst_html import catalyst_report_html
 from .dot import to_dot
 from .dot_style import STATUS_STYLE
+from .form_heads import form_heading, reading_order
 from .labels import (
     MAX_FORM_COLUMNS,
     bounded_text,
@@ -396,7 +397,7 @@ def _selection_table(event: EvalEvent, facts) -> _SelectionTable | None:
     if at is not None and 0 <= at < n and at not in shown:
         shown += [k for k in range(max(0, at - 2), min(n, at + 3)) if k not in shown]
     table = BranchTable(event)  # the same answer the notebook's selection view gives
-    forms = table.forms[:MAX_FORM_COLUMNS]  # the outermost forms
+    forms = reading_order(table.forms[:MAX_FORM_COLUMNS])  # the outermost forms
     taken = [table.taken(form) for form in forms]
     used = []
     if isinstance(event.expr, Expression):
@@ -404,7 +405,8 @@ def _selection_table(event: EvalEvent, facts) -> _SelectionTable | None:
     columns = list(dict.fromkeys(used))[:8] or data.schema.names[:8]
     result = event.result
     has_result = isinstance(result, (pa.Array, pa.ChunkedArray))
-    head = ["row"] + columns + [f"{f.name} {path_text(f.path)}" for f in forms]
+    # each form named by what it is about (`or x > 3`, `if a != 0`), as the notebook does
+    head = ["row"] + columns + [form_heading(f, table.node(f.path)).short for f in forms]
     head += ["result"] if has_result else []
     rows = []
     previous = None

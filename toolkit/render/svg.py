@@ -25,6 +25,7 @@ __all__ = [
     "fitted",
     "inline_svg",
     "opening_box",
+    "readable_width",
     "root_box",
     "scrolling_picture",
     "to_svg",
@@ -139,6 +140,13 @@ def fitted(svg: str) -> str:
     width, height = size
     fit = f"min(100%, {width:.0f}pt, calc({FIT_HEIGHT} * {width / height:.4f}))"
     return _framed(svg, f"max({width * MIN_FIT_SCALE:.0f}pt, {fit})", width)
+
+
+def readable_width(svg: str) -> float | None:
+    """The narrowest width, in points, at which `fitted` shows the picture whole (its
+    labels still readable): a panel that gives it this much shows it with no scrolling."""
+    size = _natural_size(svg)
+    return None if size is None else size[0] * MIN_FIT_SCALE
 
 
 def zoomed(svg: str, zoom: float) -> str:

@@ -19,11 +19,12 @@ import pyarrow as pa
 from substrait import algebra_pb2
 
 from ...errors import ExprscopeError, SubstraitError
-from ...model.expression import Expression, Parameter
+from ...model.expression import Call, Expression, Parameter
 from ...model.field_ref import FieldRef
 from ...plan.aggregates import AggregateExpr
 from ...plan.logical_plan import (
     Aggregate,
+    ConditionJoin,
     Filter,
     Join,
     Limit,
@@ -32,6 +33,7 @@ from ...plan.logical_plan import (
     Sort,
     SortKey,
     TableScan,
+    Union,
 )
 from ...plan.sources import Source, as_source
 from ...support.visible_text import visible
@@ -48,18 +50,25 @@ from .plan_names import (
 )
 from .read import ExpressionReader, Functions
 from .types import UserTypes, literal_from_substrait, schema_from_substrait
+from .window_rels import WindowRead, read_window_rel
 
 __all__ = ["PlanReader", "RelColumns"]
 
 _AGGREGATE_OF = {substrait: func for func, (_, substrait) in AGGREGATE_MAPPINGS.items()}
-_READS = "read, filter, project, aggregate, sort, fetch and join"
+_READS = "read, filter, project, aggregate, sort, fetch, join, cross, set (union) and window"
 _DIRECTIONS = {
     algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_FIRST: (True, True),
     algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_LAST: (True, False),
     algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_FIRST: (False, True),
     algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_LAST: (False, False),
 }
-_JOINS = {algebra_pb2.JoinRel.JOIN_TYPE_INNER: "inner", algebra_pb2.JoinRel.JOIN_TYPE_LEFT: "left"}
+_JOINS = {algebra_pb2.JoinRel.JOIN_TYPE_INNER: "inner",
+          algebra_pb2.JoinRel.JOIN_TYPE_LEFT: "left",
+          algebra_pb2.JoinRel.JOIN_TYPE_RIGHT: "right",
+          algebra_pb2.JoinRel.JOIN_TYPE_OUTER: "full",
+          algebra_pb2.JoinRel.JOIN_TYPE_LEFT_SEMI: "semi",
+          algebra_pb2.JoinRel.JOIN_TYPE_LEFT_ANTI: "anti"}
+_UNIONS = {algebra_pb2.SetRel.SET_OP_UNION_ALL: False, algebra_pb2.SetRel.SET_OP_UNION_DISTINCT: True}
 _ALL = algebra_pb2.AggregateFunction.AGGREGATION_INVOCATION_ALL
 _UNSPECIFIED = algebra_pb2.AggregateFunction.AGGREGATION_INVOCATION_UNSPECIFIED
 _WHOLE_PHASES = (algebra_pb2.AGGREGATION_PHASE_UNSPECIFIED,
@@ -216,9 +225,17 @@ class PlanReader:
 
     def _project(self, p, where: str) -> RelColumns:
         rel = self.read(p.input, where + ".input")
+        windows = [i for i, e in enumerate(p.expressions)
+                   if e.WhichOneof("rex_type") == "window_function"]
+        if windows:  # DataFusion writes window functions as a project's expressions
+            rel, window_columns = self._windows_of(p, windows, rel, where)
         reader = self._expressions(rel)
         exprs: list[Expression] = [Parameter(FieldRef(c)) for c in rel.columns]
-        exprs += [reader.read(e, f"{where}.expressions[{i}]") for i, e in enumerate(p.expressions)]
+        if windows:
+            exprs = exprs[:len(exprs) - len(windows)]
+        exprs += [window_columns[i] if windows and i in window_columns
+                  else reader.read(e, f"{where}.expressions[{i}]")
+                  for i, e in enumerate(p.expressions)]
         mapping = list(range(len(exprs)))
         if p.common.HasField("emit"):
             mapping = list(p.common.emit.output_mapping)
@@ -232,6 +249,43 @@ class PlanReader:
             raise SubstraitError(f"a project that passes on no column (at {where})")
         names = hinted_names(p.common, len(picked)) or [natural_name(rel.plan, e) for e in picked]
         return self._projection(rel, picked, names, where)
+
+    def _windows_of(self, p, positions: list[int], rel: RelColumns,
+                    where: str) -> tuple[RelColumns, dict[int, Expression]]:
+        """The project's window function expressions as one Window node over its input:
+        each read as a one-function window rel (its partitions and sorts its own)."""
+        below = self._exact(rel, where + ".input")
+        base_width = len(below.schema)
+        for i in positions:
+            f = p.expressions[i].window_function
+            one = algebra_pb2.ConsistentPartitionWindowRel()
+            one.partition_expressions.extend(f.partitions)
+            one.sorts.extend(f.sorts)
+            function = one.window_functions.add()
+            function.function_reference = f.function_reference
+            function.arguments.extend(f.arguments)
+            function.invocation = f.invocation
+            function.bounds_type = f.bounds_type
+            function.lower_bound.CopyFrom(f.lower_bound)
+            function.upper_bound.CopyFrom(f.upper_bound)
+            taken = set(below.schema.names)
+            one.common.hint.output_names.append(next(
+                f"_window{k}" for k in range(len(taken) + 1) if f"_window{k}" not in taken))
+            reader = self._expressions(RelColumns(below, tuple(below.schema.qualified_names)))
+            at = f"{where}.expressions[{i}].window_function"
+            below = _built(at, "window", lambda one=one, below=below, reader=reader, at=at:
+                           read_window_rel(one, WindowRead(below, reader.read,
+                                                           self._function_name, at)))
+        added = below.schema.qualified_names[base_width:]
+        columns = {i: Parameter(FieldRef(name)) for i, name in zip(positions, added)}
+        return RelColumns(below, tuple(below.schema.qualified_names)), columns
+
+    def _function_name(self, reference: int, at: str) -> str:
+        found = self.functions.get(reference)
+        if found is None:
+            raise SubstraitError(f"function reference {reference} is declared nowhere in "
+                                 f"the plan's extensions (at {at})")
+        return found[1].split(":", 1)[0]
 
     def _aggregate(self, a, where: str) -> RelColumns:
         rel = self.read(a.input, where + ".input")
@@ -349,28 +403,39 @@ class PlanReader:
         return RelColumns(node, rel.columns)
 
     def _join(self, j, where: str) -> RelColumns:
+        """A JoinRel: its equalities of a left and a right column become keys; the rest of
+        its expression stays a residual condition (a `ConditionJoin`, as does every kind
+        but an inner or left join on keys alone, which is a `Join`)."""
         left = self.read(j.left, where + ".left")
         right = self.read(j.right, where + ".right")
         how = _JOINS.get(j.type)
         if how is None:
             join_type = _enum_name(algebra_pb2.JoinRel.JoinType, j.type)
-            raise SubstraitError(f"a {join_type} join has no "
-                                 "exprscope form; exprscope joins inner and left "
+            raise SubstraitError(f"a {join_type} join has no exprscope form; exprscope joins "
+                                 f"{', '.join(sorted(_JOINS.values()))} and cross "
                                  f"(at {where}.type)")
         if not j.HasField("expression"):
-            raise SubstraitError(f"a join with no condition (a cross product) has no exprscope "
-                                 f"form (at {where})")
+            if how != "inner":
+                raise SubstraitError(f"a {how} join with no condition has no exprscope form: "
+                                     f"only an inner one, a cross product, does (at {where})")
+            return self._cross(j, where)  # DataFusion writes `FROM t, u` so
         shared = [c for c in left.columns if c in set(right.columns)]
         if shared:
             raise self._same_columns(left, right, shared, j.expression, where)
         reader = self._expressions(left, right)
         condition = reader.read(j.expression, where + ".expression")
-        on = _equi_keys(condition, set(left.columns), set(right.columns), where + ".expression")
-        node = _built(where, "join", lambda: Join(left.plan, right.plan, on, how))
-        out = RelColumns(node, left.columns + right.columns)
+        on, residual = _split_condition(condition, set(left.columns), set(right.columns))
+        lplan, rplan = self._exact(left, where + ".left"), self._exact(right, where + ".right")
+        if how in ("inner", "left") and on and residual is None:
+            node = _built(where, "join", lambda: Join(lplan, rplan, on, how))
+        else:
+            node = _built(where, "join",
+                          lambda: ConditionJoin(lplan, rplan, on, how, residual))
+        kept = left.columns if how in ("semi", "anti") else left.columns + right.columns
+        out = RelColumns(node, kept)
         if j.HasField("post_join_filter"):
             if how != "inner":
-                raise SubstraitError(f"a left join's post_join_filter has no exprscope form "
+                raise SubstraitError(f"a {how} join's post_join_filter has no exprscope form "
                                      f"(it is not a filter above the join) (at {where})")
             predicate = self._expressions(out).read(j.post_join_filter,
                                                     where + ".post_join_filter")
@@ -378,6 +443,54 @@ class PlanReader:
                           lambda: Filter(out.plan, predicate))
             out = RelColumns(node, out.columns)
         return out
+
+    def _cross(self, c, where: str) -> RelColumns:
+        left = self.read(c.left, where + ".left")
+        right = self.read(c.right, where + ".right")
+        shared = [col for col in left.columns if col in set(right.columns)]
+        if shared:
+            names = ", ".join(visible(col) for col in shared[:8])
+            raise SubstraitError(f"both sides of the cross product have columns {names} (a "
+                                 "table crossed with itself?): exprscope names a column by "
+                                 f"relation.name, so it cannot tell the sides apart (at {where})")
+        lplan, rplan = self._exact(left, where + ".left"), self._exact(right, where + ".right")
+        node = _built(where, "cross join", lambda: ConditionJoin(lplan, rplan, [], "cross"))
+        return RelColumns(node, left.columns + right.columns)
+
+    def _set(self, s, where: str) -> RelColumns:
+        """UNION ALL is a Union; UNION DISTINCT its distinct rows. Other set operations
+        (minus, intersect) have no exprscope node."""
+        distinct = _UNIONS.get(s.op)
+        if distinct is None:
+            op = _enum_name(algebra_pb2.SetRel.SetOp, s.op)
+            raise SubstraitError(f"a {op} set rel has no exprscope form; exprscope reads "
+                                 f"UNION ALL and UNION DISTINCT (at {where}.op)")
+        if len(s.inputs) < 2:
+            raise SubstraitError(f"a union of {len(s.inputs)} input(s): it needs two or more "
+                                 f"(at {where}.inputs)")
+        inputs = [self._exact(self.read(r, f"{where}.inputs[{i}]"), f"{where}.inputs[{i}]")
+                  for i, r in enumerate(s.inputs)]
+        node = _built(where, "union", lambda: Union(inputs))
+        if distinct:
+            node = _built(where, "union's distinct rows", node.distinct)
+        return RelColumns(node, tuple(node.schema.qualified_names))
+
+    def _window(self, w, where: str) -> RelColumns:
+        rel = self.read(w.input, where + ".input")
+        below = self._exact(rel, where + ".input")
+        reader = self._expressions(RelColumns(below, tuple(below.schema.qualified_names)))
+        node = _built(where, "window", lambda: read_window_rel(
+            w, WindowRead(below, reader.read, self._function_name, where)))
+        return RelColumns(node, tuple(node.schema.qualified_names))
+
+    def _exact(self, rel: RelColumns, where: str) -> LogicalPlan:
+        """`rel` as a plan whose output is exactly its columns, in order (a projection
+        where an emit picked or reordered them)."""
+        if tuple(rel.plan.schema.qualified_names) == tuple(rel.columns):
+            return rel.plan
+        exprs = [Parameter(FieldRef(c)) for c in rel.columns]
+        return self._projection(rel, exprs, [field_of(rel.plan, c).name for c in rel.columns],
+                                where).plan
 
     def _same_columns(self, left: RelColumns, right: RelColumns, shared: list[str],
                       condition, where: str) -> SubstraitError:
@@ -484,8 +597,10 @@ def _counts_rows(arg: Expression) -> bool:
     return arg.is_literal and isinstance(arg.value, pa.Scalar) and arg.value.is_valid
 
 
-def _equi_keys(condition: Expression, left: set[str], right: set[str],
-               where: str) -> list[tuple[str, str]]:
+def _split_condition(condition: Expression, left: set[str],
+                     right: set[str]) -> tuple[list[tuple[str, str]], Expression | None]:
+    """A join expression's equalities of a left and a right column (the keys) and the
+    AND of its other conjuncts (the residual condition, None when there are none)."""
     conjuncts, stack = [], [condition]
     while stack:
         e = stack.pop()
@@ -493,16 +608,19 @@ def _equi_keys(condition: Expression, left: set[str], right: set[str],
             stack.extend(reversed(e.args))
         else:
             conjuncts.append(e)
-    on = []
+    on, rest = [], []
     for c in conjuncts:
-        sides = [a.ref.name for a in c.args if a.is_field and a.ref.is_name] if (
-            c.is_call and c.name == "equal") else []
-        if len(sides) == 2 and sides[0] in left and sides[1] in right:
-            on.append((sides[0], sides[1]))
-        elif len(sides) == 2 and sides[1] in left and sides[0] in right:
-            on.append((sides[1], sides[0]))
-        else:
-            raise SubstraitError(f"the join condition {visible(str(c))} is not an equality of a "
-                                 "left column and a right column; exprscope joins on those, "
-                                 f"ANDed (at {where})")
-    return on
+        sides = [a for a in c.args if a.is_field and a.ref.is_name] if (
+            c.is_call and c.name == "equal" and len(c.args) == 2) else []
+        names = [a.ref.name for a in sides]
+        same_type = len(sides) == 2 and sides[0].type == sides[1].type
+        if same_type and names[0] in left and names[1] in right:
+            on.append((names[0], names[1]))
+        elif same_type and names[1] in left and names[0] in right:
+            on.append((names[1], names[0]))
+        elif not (c.is_literal and c.value.is_valid and c.value.as_py() is True):
+            rest.append(c)
+    residual = rest[0] if rest else None
+    for c in rest[1:]:
+        residual = Call("and_kleene", [residual, c])
+    return on, residual

@@ -17,22 +17,28 @@ from substrait import algebra_pb2
 
 from ...errors import SubstraitError
 from ...functions.bind import bind
-from ...model.expression import Call, Expression, Parameter
+from ...model.expression import Call, Expression, Literal, Parameter
 from ...model.field_ref import FieldRef
 from ...plan.logical_plan import (
     Aggregate,
+    ConditionJoin,
     Filter,
     Join,
     Limit,
     LogicalPlan,
     Projection,
+    ScalarSubquery,
     Sort,
+    SubqueryFilter,
     TableScan,
+    Union,
+    Window,
 )
 from ...support.visible_text import visible
 from .functions import AGGREGATE_MAPPINGS
 from .old_fields import add_old_field
 from .types import schema_to_substrait, type_to_substrait
+from .window_rels import write_window_rels
 from .write import ExpressionWriter
 
 __all__ = ["PlanWriter"]
@@ -44,7 +50,11 @@ _DIRECTION = {
     (False, False): algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_LAST,
 }
 _JOIN_TYPE = {"inner": algebra_pb2.JoinRel.JOIN_TYPE_INNER,
-              "left": algebra_pb2.JoinRel.JOIN_TYPE_LEFT}
+              "left": algebra_pb2.JoinRel.JOIN_TYPE_LEFT,
+              "right": algebra_pb2.JoinRel.JOIN_TYPE_RIGHT,
+              "full": algebra_pb2.JoinRel.JOIN_TYPE_OUTER,
+              "semi": algebra_pb2.JoinRel.JOIN_TYPE_LEFT_SEMI,
+              "anti": algebra_pb2.JoinRel.JOIN_TYPE_LEFT_ANTI}
 # fields Substrait removed that Acero still reads (and reads instead of their successors)
 _OLD_FETCH_OFFSET = 3
 _OLD_FETCH_COUNT = 4
@@ -80,13 +90,26 @@ class PlanWriter:
                 field.direction = _DIRECTION[(key.ascending, key.nulls_first)]
         elif isinstance(node, Limit):
             self._fetch(node, out.fetch)
-        elif isinstance(node, Join):
-            self._join(node, out.join)
+        elif isinstance(node, Join | ConditionJoin):
+            if getattr(node, "how", None) == "cross":
+                out.cross.left.CopyFrom(self.write(node.left))
+                out.cross.right.CopyFrom(self.write(node.right))
+            else:
+                self._join(node, out.join)
+        elif isinstance(node, SubqueryFilter | ScalarSubquery):
+            return self.write(node.as_join)  # Substrait's subqueries are expressions: the join
+        elif isinstance(node, Window):
+            return self._window(node)
+        elif isinstance(node, Union):
+            out.set.op = algebra_pb2.SetRel.SET_OP_UNION_ALL
+            for child in node.children:
+                out.set.inputs.add().CopyFrom(self.write(child))
         else:
             raise SubstraitError(f"cannot write {visible(node.label())} as Substrait: a "
                                  f"{type(node).__name__} node has no Substrait rel exprscope "
                                  "writes (it writes TableScan, Filter, Projection, Aggregate, "
-                                 "Sort, Limit and Join)")
+                                 "Sort, Limit, joins of every kind, subqueries as the joins "
+                                 "they run as, Union and Window)")
         return out
 
     def _expression(self, node: LogicalPlan, e: Expression) -> algebra_pb2.Expression:
@@ -140,6 +163,21 @@ class PlanWriter:
         aggregate.common.hint.output_names.extend([*node.group_names,
                                                    *(a.name for a in node.aggregates)])
 
+    def _window(self, node: Window) -> algebra_pb2.Rel:
+        added = list(node.schema)[len(node.input.schema):]
+
+        def output_type(i: int):
+            field = added[i]
+            return type_to_substrait(field.type, field.nullable,
+                                     f"{node.functions[i].to_string()} AS {node.names[i]}",
+                                     self.expressions.user_types)
+
+        return write_window_rels(
+            node, self.write(node.input), lambda e: self._expression(node, e),
+            lambda extension, name: self.anchors.setdefault((extension, name),
+                                                            len(self.anchors) + 1),
+            output_type)
+
     def _fetch(self, node: Limit, fetch) -> None:
         fetch.input.CopyFrom(self.write(node.input))
         fetch.offset_expr.literal.i64 = node.skip
@@ -147,15 +185,19 @@ class PlanWriter:
         add_old_field(fetch, _OLD_FETCH_OFFSET, node.skip)
         add_old_field(fetch, _OLD_FETCH_COUNT, node.fetch)
 
-    def _join(self, node: Join, join) -> None:
+    def _join(self, node: Join | ConditionJoin, join) -> None:
+        """A JoinRel whose one expression is the key equalities ANDed with the residual
+        condition, over the left columns then the right ones."""
         join.left.CopyFrom(self.write(node.left))
         join.right.CopyFrom(self.write(node.right))
         join.type = _JOIN_TYPE[node.how]
-        # the condition's references run over the left columns, then the right ones
-        equalities = [Call("equal", [Parameter(FieldRef(lk)), Parameter(FieldRef(rk))])
-                      for lk, rk in node.on]
-        condition = equalities[0]
-        for e in equalities[1:]:
+        terms: list[Expression] = [
+            Call("equal", [Parameter(FieldRef(lk)), Parameter(FieldRef(rk))])
+            for lk, rk in node.on]
+        if getattr(node, "condition", None) is not None:
+            terms.append(node.condition)
+        condition = terms[0] if terms else Literal(pa.scalar(True))
+        for e in terms[1:]:
             condition = Call("and_kleene", [condition, e])
         both = pa.schema(list(node.left.schema.binding_schema())
                          + list(node.right.schema.binding_schema()))

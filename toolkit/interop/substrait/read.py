@@ -330,7 +330,8 @@ def _choose(name: str, extension: str, options: dict[str, list[str]],
 
 
 def _literal_text(arg: Expression, what: str, name: str, where: str) -> str:
-    if not (arg.is_literal and pa.types.is_string(arg.type) and arg.value.is_valid):
+    textual = pa.types.is_string(arg.type) or pa.types.is_large_string(arg.type)
+    if not (arg.is_literal and textual and arg.value.is_valid):
         raise SubstraitError(f"the {what} of {name} must be a non-null string literal in "
                              f"exprscope (Arrow takes it as an option) (at {where})")
     return arg.value.as_py()

@@ -274,7 +274,9 @@ class ExpressionWriter:
                               "no Substrait form (concat joins with nothing)", call, path)
             self._function(out, extension, substrait, call, args[:-1], (), path=path)
         else:
-            pattern = pa.scalar(values["pattern"], call.args[0].type)
+            # Arrow reads the pattern as an option, a string whatever the column's type:
+            # Acero refuses a large_string or binary pattern literal
+            pattern = pa.scalar(values["pattern"], pa.string())
             lit = algebra_pb2.Expression()
             lit.literal.CopyFrom(self._literal(pattern, _where(path)))
             case = "CASE_INSENSITIVE" if values.get("ignore_case") else "CASE_SENSITIVE"

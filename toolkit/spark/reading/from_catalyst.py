@@ -269,8 +269,32 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
         return _substring(node, args)
     if name == "UnresolvedFunction":
         return _unresolved_function(node, args)
+    if name == "UnscaledValue":
+        return _unscaled_value(node, args[0])
+    if name == "MakeDecimal":
+        return _make_decimal(node, args[0])
     raise SparkImportError(f"cannot import the Spark expression {name} ({node.toString()}) "
                            f"into exprscope{origin_text(node)}", spark_class=name)
+
+
+def _power_of_ten(scale: int) -> tk.Literal:
+    return tk.literal(decimal.Decimal(10) ** scale, pa.decimal128(scale + 1, 0))
+
+
+def _unscaled_value(node, value: tk.Expression) -> tk.Expression:
+    """Spark's UnscaledValue (its DecimalAggregates rule sums small decimals as longs): the
+    decimal's digits as an integer, 1.25 as decimal(7, 2) -> 125."""
+    scale = int(children(node)[0].dataType().scale())
+    return tk.cast(tk.call("multiply", [value, _power_of_ten(scale)]), pa.int64())
+
+
+def _make_decimal(node, unscaled: tk.Expression) -> tk.Expression:
+    """Spark's MakeDecimal, UnscaledValue's inverse: 125 -> 1.25 as decimal(p, 2). Arrow's
+    quotient keeps at least the scale, so the final cast drops only zeros."""
+    precision, scale = int(node.precision()), int(node.scale())
+    quotient = tk.call("divide", [tk.cast(unscaled, pa.decimal128(19, 0)),
+                                  _power_of_ten(scale)])
+    return tk.cast(quotient, pa.decimal128(precision, scale))
 
 
 def _remainder(node, args) -> tk.Expression:

@@ -452,26 +452,42 @@ class _PlanReader:
 
     def _window(self, node, child: Imported) -> Imported:
         """Spark's Window: the child's columns plus one per windowExpression (an Alias of a
-        WindowExpression(function, WindowSpecDefinition(partition, order, frame)))."""
-        specs, names, ids = [], [], []
+        WindowExpression(function, WindowSpecDefinition(partition, order, frame)), or of
+        an expression over such calls, as Spark's DecimalAggregates writes a decimal
+        sum: each call becomes a window column and the expression a projection above)."""
+        specs, hidden, outputs, names, ids = [], [], [], [], []
         for named in _seq(node.windowExpressions()):
             expression = named.child() if class_name(named) == "Alias" else named
-            if class_name(expression) != "WindowExpression":
+            calls = _window_calls(expression)
+            if not calls:
                 raise SparkImportError(f"cannot import the window column {named.toString()}: "
-                                       "not a single window function",
+                                       "it holds no window function",
                                        spark_class=class_name(expression))
-            specs.append(self._window_function(expression, child))
+            found = []
+            for call in calls:
+                specs.append(self._window_function(call, child))
+                hidden.append(f"_window{len(hidden)}")
+                found.append((call, tk.field(hidden[-1])))
+
+            def substitute(catalyst, found=found):
+                for call, column in found:
+                    if class_name(catalyst) == "WindowExpression" and catalyst.fastEquals(call):
+                        return column
+                return None
+
+            outputs.append(self._expr(expression, child, substitute=substitute))
             names.append(str(named.name()))
             ids.append(_expr_id(named))
-        windowed = child.plan.window(specs, names)
-        ranked = [n for spec, n in zip(specs, names)
-                  if spec["func"] in ("row_number", "rank", "dense_rank")]
-        if ranked:  # Spark's ranks are int (int32); the plan's are int64, as DataFusion's
-            columns = [tk.field(n) for n in windowed.schema.qualified_names]
-            columns = [c.cast(pa.int32()) if f.relation is None and f.name in ranked else c
-                       for c, f in zip(columns, windowed.schema)]
-            windowed = windowed.project(columns, names=list(windowed.schema.names))
-        return Imported(windowed, (*child.ids, *ids))
+        windowed = child.plan.window(specs, hidden)
+        ranked = {h for spec, h in zip(specs, hidden)
+                  if spec["func"] in ("row_number", "rank", "dense_rank")}
+        # Spark's ranks are int (int32); the plan's are int64, as DataFusion's
+        outputs = [tk.cast(e, pa.int32()) if e.is_field and e.ref.name in ranked else e
+                   for e in outputs]
+        passed = [tk.field(n) for n in child.plan.schema.qualified_names]
+        projected = windowed.project([*passed, *outputs],
+                                     names=[*child.plan.schema.names, *names])
+        return Imported(projected, (*child.ids, *ids))
 
     def _window_function(self, expression, child: Imported) -> dict:
         function, spec = expression.windowFunction(), expression.windowSpec()
@@ -488,16 +504,15 @@ class _PlanReader:
         if fname in ranking:
             return {**out, "func": ranking[fname]}
         if fname in ("Lag", "Lead"):
-            default = expression_from_catalyst(function.default())
-            if not (default.is_literal and not default.value.is_valid):
-                raise SparkImportError(f"cannot import {fname.lower()} with a default value "
-                                       f"({function.toString()})", spark_class=fname)
             if function.ignoreNulls():
                 raise SparkImportError(f"cannot import {fname.lower()} IGNORE NULLS",
                                        spark_class=fname)
+            default = self._expr(function.default(), child)
+            if default.is_literal and not default.value.is_valid:
+                default = None  # Spark's default default: null
             offset = expression_from_catalyst(children(function)[1])  # input, offset, default
             return {**out, "func": fname.lower(), "arg": self._expr(function.input(), child),
-                    "offset": int(offset.value.as_py())}
+                    "offset": abs(int(offset.value.as_py())), "default": default}
         if fname != "AggregateExpression":
             raise SparkImportError(f"cannot import the Spark window function {fname}",
                                    spark_class=fname)
@@ -509,6 +524,10 @@ class _PlanReader:
                                    spark_class=aname)
         args = children(aggregate)
         arg = self._expr(args[0], child) if len(args) == 1 else None
+        if aname == "Average" and class_name(args[0].dataType()) == "DecimalType":
+            spark_type = args[0].dataType()  # Spark's avg adds 4 digits
+            arg = arg.cast(_spark_average_type(int(spark_type.precision()),
+                                               int(spark_type.scale())))
         if aname == "Count":
             if len(args) != 1:
                 raise SparkImportError("cannot import count over several columns",
@@ -564,21 +583,42 @@ class _PlanReader:
         return Imported(joined, ids)
 
 
-def _frame_bound(bound, frame) -> int | None:
+def _window_calls(expression) -> list:
+    """The WindowExpressions in a window column's expression, outermost first."""
+    found, stack = [], [expression]
+    while stack:
+        node = stack.pop()
+        if class_name(node) == "WindowExpression":
+            found.append(node)
+        else:
+            stack.extend(reversed(children(node)))
+    return found
+
+
+def _spark_average_type(precision: int, scale: int) -> pa.DataType:
+    """Spark's average of decimal(p, s): decimal(p + 4, s + 4), bounded by 38 digits."""
+    return pa.decimal128(min(precision + 4, 38), min(scale + 4, 38))
+
+
+def _frame_bound(bound, frame):
     kind = class_name(bound)
     if kind in ("UnboundedPreceding$", "UnboundedFollowing$"):
         return None
     if kind == "CurrentRow$":
         return 0
     value = expression_from_catalyst(bound)
-    if not value.is_literal:
-        raise SparkImportError(f"cannot import the window frame {frame.toString()}",
+    if not value.is_literal or not (pa.types.is_integer(value.type)
+                                    or pa.types.is_floating(value.type)):
+        raise SparkImportError(f"cannot import the window frame {frame.toString()}: its "
+                               f"bound {bound.toString()} is not a number (exprscope's RANGE "
+                               "frames take numeric offsets over a numeric order key)",
                                spark_class="SpecifiedWindowFrame")
-    return int(value.value.as_py())
+    number = value.value.as_py()
+    return int(number) if pa.types.is_integer(value.type) else float(number)
 
 
 def _window_frame(frame, ordered: bool):
-    """A plan frame: None (SQL's default) or ("rows", start, end)."""
+    """A plan frame: None (SQL's default), ("rows", start, end) or ("range", start, end)."""
     if class_name(frame) != "SpecifiedWindowFrame":
         return None  # UnspecifiedFrame: the default
     kind = str(frame.frameType().sql())
@@ -588,9 +628,7 @@ def _window_frame(frame, ordered: bool):
             return None
         if lower is None and upper is None:
             return ("rows", None, None)
-        raise SparkImportError(f"cannot import the RANGE frame {frame.toString()}: only "
-                               "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
-                               spark_class="SpecifiedWindowFrame")
+        return ("range", lower, upper)
     return ("rows", lower, upper)
 
 

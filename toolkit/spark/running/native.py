@@ -125,6 +125,16 @@ def _sort_column(key):
     return column.desc_nulls_first() if key.nulls_first else column.desc_nulls_last()
 
 
+def _bound(w, side: str) -> int:
+    """A frame bound as PySpark's rowsBetween/rangeBetween take it: a whole number."""
+    value = getattr(w.frame, side)
+    if value != int(value):
+        raise SparkTranslationError(f"cannot translate the frame {w.frame.to_string()} to "
+                                    "Spark's DataFrame API: it takes whole-number offsets only",
+                                    function=w.func)
+    return int(value)
+
+
 def _window(w, field):
     """Spark's own window function for one of a Window node's functions."""
     from pyspark.sql import Window as SparkWindow
@@ -137,9 +147,10 @@ def _window(w, field):
     if w.order_by:
         spec = spec.orderBy(*[_sort_column(k) for k in w.order_by])
     if w.frame is not None:
-        spec = spec.rowsBetween(
-            SparkWindow.unboundedPreceding if w.frame.start is None else w.frame.start,
-            SparkWindow.unboundedFollowing if w.frame.end is None else w.frame.end)
+        between = spec.rangeBetween if w.frame.unit == "range" else spec.rowsBetween
+        spec = between(
+            SparkWindow.unboundedPreceding if w.frame.start is None else _bound(w, "start"),
+            SparkWindow.unboundedFollowing if w.frame.end is None else _bound(w, "end"))
     elif w.order_by and w.func in ("sum", "avg", "min", "max", "count"):
         spec = spec.rangeBetween(SparkWindow.unboundedPreceding, SparkWindow.currentRow)
     elif w.func in ("sum", "avg", "min", "max", "count"):
@@ -147,7 +158,16 @@ def _window(w, field):
     if w.func in ("row_number", "rank", "dense_rank"):
         column = getattr(F, w.func)()
     elif w.func in ("lag", "lead"):
-        column = getattr(F, w.func)(to_column(w.arg), w.offset)
+        shifted = getattr(F, w.func)
+        if w.default is not None and not w.default.is_literal:
+            # Spark's lag takes a constant default; a row's own value stands in where the
+            # offset row lies outside the partition, which lag of a constant marks with null
+            outside = shifted(F.lit(1), w.offset).over(spec).isNull()
+            return (F.when(outside, to_column(w.default))
+                    .otherwise(shifted(to_column(w.arg), w.offset).over(spec))
+                    .cast(to_spark_type(field.type)).alias(field.qualified_name))
+        default = None if w.default is None else w.default.value.as_py()
+        column = shifted(to_column(w.arg), w.offset, default)
     elif w.func == "count":
         column = F.count(F.lit(1) if w.arg is None else to_column(w.arg))
     else:
