@@ -129,7 +129,7 @@ class _PreparingWalk:
     arguments, bound (unless the tree is), simplified (if asked) and its facts computed.
 
     Which tree runs, the bound or the simplified one, is known only when the walk ends
-    (the bound one unless a fold fires: a reordering alone changes no value), while each
+    (the bound one unless a fold fires, as `_folded` decides), while each
     node's facts come from its arguments'. So the walk computes the facts of the bound
     tree until the simplifier first folds something, and from then on those of the
     simplified tree (catching up once on the new nodes made so far); the nodes whose

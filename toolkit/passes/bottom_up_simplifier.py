@@ -23,7 +23,7 @@ Why the result is the same tree although canonicalize runs before its arguments
 - Folding is per call, after its arguments: `fold_rule` on the rebuilt call.
 
 `folded(node)` says whether any fold fired in the simplified tree: evaluation runs the
-tree as bound when nothing folds (a reordering alone changes no value, only the picture).
+tree as bound when nothing folds (`execution/prepare.py`'s `_folded` says why).
 `tests/passes/test_bottom_up_simplifier.py` checks the sameness on generated trees.
 """
 
