@@ -199,9 +199,9 @@ def _by_separate_steps(expr, schema):
     return tree, density.done(), methods
 
 
-@settings(max_examples=30, deadline=None,
+@settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(typed.expressions(depth=4))
+@given(typed.expressions(depth=3))
 def test_the_one_walk_prepares_what_the_separate_steps_do(expr):
     prepared = prepare_module.prepare(expr, typed.SCHEMA)
     tree, density, methods = _by_separate_steps(expr, typed.SCHEMA)
