@@ -8,10 +8,12 @@ optimizer's input (`executeAndTrack`, as `optimizedPlan` runs it), the stepped
 optimizer with Spark's checks on every step (ratio to Spark's: the cost of
 stepping), the whole `catalyst_steps` (analyzer, optimizer, physical
 preparation, Spark's own run and the comparison), and drawing the steps that
-changed the plan as SVG. Best of `--repeat` for the first three (the stepping
-timings are taken inside one call, so Spark's and the stepper's share its
-moment); drawing once. The plan does not depend on the data, so the scale only
-sets the files' statistics.
+changed the plan as SVG, all of them laid out by one `dot` run (`to_svgs`, as the
+report draws them). Best of `--repeat` for the first three (the stepping timings
+are taken inside one call, so Spark's and the stepper's share its moment);
+drawing once. The plan does not depend on the data, so the scale only sets the
+files' statistics. The load average is printed before and after: the machine
+may be shared.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ def main(argv=None) -> None:
                         help="also a join of this many relations (0: none)")
     args = parser.parse_args(argv)
 
-    import toolkit as tk
     from toolkit import spark as tks
+    from toolkit.render.svg import to_svgs
     from toolkit.spark import tpch
     from toolkit.spark import tpch_queries as Q
 
@@ -44,8 +46,10 @@ def main(argv=None) -> None:
     if args.chain:
         queries.append((f"{args.chain}-join", Q.chain_join(args.chain)))
     tks.catalyst_steps(Q.sql(21))  # warm the JIT and py4j once
+    print("load average (1, 5, 15 min): {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     print(f"{'query':>8} {'Spark opt ms':>13} {'stepped ms':>11} {'ratio':>6} "
-          f"{'calls':>6} {'steps':>6} {'whole s':>8} {'draw s':>7} {'total s':>8}  plan")
+          f"{'calls':>6} {'known':>6} {'steps':>6} {'whole s':>8} {'draw s':>7} "
+          f"{'total s':>8}  plan")
     totals = [0.0, 0.0]
     for name, sql in queries:
         best = None
@@ -56,17 +60,18 @@ def main(argv=None) -> None:
             run = (trace.spark_seconds, trace.optimizer_seconds, whole)
             best = run if best is None else tuple(min(a, b) for a, b in zip(best, run))
         started = time.perf_counter()
-        for step in trace.steps:
-            tk.to_svg(step)
+        to_svgs(trace.steps)
         draw = time.perf_counter() - started
         spark_s, stepped_s, whole_s = best
         totals[0] += spark_s
         totals[1] += stepped_s
         print(f"{name:>8} {spark_s * 1000:13.1f} {stepped_s * 1000:11.1f} "
-              f"{stepped_s / spark_s:6.1f} {trace.rule_calls:6,} {len(trace.steps):6} "
+              f"{stepped_s / spark_s:6.1f} {trace.rule_calls:6,} {trace.known_calls:6,} "
+              f"{len(trace.steps):6} "
               f"{whole_s:8.2f} {draw:7.2f} {whole_s + draw:8.2f}  {trace.comparison.verdict}")
     print(f"{'all':>8} {totals[0] * 1000:13.1f} {totals[1] * 1000:11.1f} "
           f"{totals[1] / totals[0]:6.1f}")
+    print("load average (1, 5, 15 min): {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

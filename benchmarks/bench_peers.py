@@ -9,11 +9,17 @@ Arrow; each runs with two threads. For each shape the engines run in
 interleaved rounds (a busy moment hits all of them; each round runs
 them in a new random order), and the best of
 `--repeat` rounds is kept. Printed per shape: milliseconds per engine, then
-the ratios the targets are stated in: eager/lazy and Acero/lazy (>= 1.0: lazy
-is at least as fast), lazy/DuckDB (<= 1.5 is the target). Acero runs the
-expression as a pyarrow Expression in a `project` node; a shape an engine
+every other engine's time over lazy's (above 1.0: lazy is faster). Acero runs
+the expression as a pyarrow Expression in a `project` node; a shape an engine
 cannot run (or a peer that is not installed) shows as "-". DataFusion and
 Polars come from the `bench` extra (`pip install -e .[bench]`).
+
+Two references of exprscope's own: "fused" is lazy evaluation with its cheap
+subtrees fused (`fuse=True`: one numexpr pass per group instead of one Arrow
+kernel per node), and "floor"
+is the memory-bandwidth floor: numpy reading the same columns once and writing
+one column of the result's width, on two threads (one chunk each at a time);
+for a shape reading more than two columns, a numpy add per further column.
 
 The last table is the fixed cost: the same shapes on a 1,000-row batch, in
 microseconds per call.
@@ -24,6 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pyarrow as pa
@@ -120,7 +127,7 @@ class Engines:
 
     def __init__(self, table: pa.Table):
         self.table = table
-        self.names = ["lazy", "eager", "acero"]
+        self.names = ["lazy", "fused", "eager", "acero", "floor"]
         self.duckdb = self.datafusion = self.polars = None
         try:
             import duckdb
@@ -152,9 +159,12 @@ class Engines:
         bound = tk.bind(expr, data.schema)
         # eager fails where an untaken branch would fail on a row: only lazy runs it
         out = [lambda: tk.evaluate(bound, data, mode="lazy"),
+               _working(lambda: tk.evaluate(bound, data, mode="lazy", fuse=True)),
                _working(lambda: tk.evaluate(bound, data, mode="eager"))]
         reference = to_pyarrow(expr)
         out.append(_working(lambda: run_acero(reference, data)))
+        floor = numpy_floor(bound, data)
+        out.append(None if floor is None else _working(floor))
         duck, fusion, polar = (f"SELECT {_sql_for(sql, name)} AS out FROM t"
                                for name in ("duckdb", "datafusion", "polars"))
         if self.duckdb is not None:
@@ -164,6 +174,51 @@ class Engines:
         if self.polars is not None:
             out.append(_working(lambda: self.polars.execute(polar, eager=True).to_arrow()))
         return out
+
+
+def numpy_floor(bound, data):
+    """A function making one numpy pass over the bytes `bound` reads and writes: each
+    column it reads (its values as unsigned 8-byte integers, whatever their type: no
+    conversion, no slow denormal floats) read once into one column of the result's
+    width, chunks spread over THREADS threads."""
+    names = sorted({leaf.ref.name for leaf in _fields(bound)})
+    table = data if isinstance(data, pa.Table) else pa.Table.from_batches([data])
+    if not all(pa.types.is_primitive(table.schema.field(n).type)
+               and table.schema.field(n).type.bit_width >= 8 for n in names):
+        return None  # strings, booleans: no floor drawn
+    chunks = [[_words(c) for c in table.column(n).chunks] for n in names]
+    pieces = list(zip(*chunks))
+    boolean = bound.type == pa.bool_()
+    pool = ThreadPoolExecutor(THREADS)
+
+    def one(columns):
+        first, *rest = columns
+        if boolean:
+            return np.greater(first, rest[0] if rest else first)
+        out = np.add(first, rest[0] if rest else first)
+        for more in rest[1:]:
+            np.add(out, more, out=out)
+        return out
+
+    return lambda: list(pool.map(one, pieces))
+
+
+def _fields(expr):
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.kind == "field":
+            yield node
+        elif node.is_call:
+            stack.extend(node.args)
+
+
+def _words(chunk: pa.Array) -> np.ndarray:
+    """A fixed-width column's values as uint64 words (a view for 8-byte types)."""
+    width = chunk.type.bit_width // 8
+    values = np.frombuffer(chunk.buffers()[1], np.uint8)[chunk.offset * width:]
+    return values[:len(chunk) * width].view(np.uint64) if width == 8 else \
+        values[:len(chunk) * width].astype(np.uint64)
 
 
 def _sql_for(sql, engine: str) -> str:
@@ -192,7 +247,8 @@ def compare(engines: Engines, shapes_: dict, data, repeat: int, per_call: float 
             unit: str = "ms") -> None:
     names = engines.names
     head = " ".join(f"{n:>10}" for n in names)
-    print(f"{'shape':<28} {head}  {'eager/lazy':>10} {'acero/lazy':>10} {'lazy/duckdb':>11}")
+    peers = " ".join(f"{n[:7]:>7}" for n in names[1:])
+    print(f"{'shape':<28} {head}   x/lazy: {peers}")
     for name, (text, sql) in shapes_.items():
         runners = engines.runners(text, sql, data)
         _checked(runners[0], runners[1], name)
@@ -200,10 +256,8 @@ def compare(engines: Engines, shapes_: dict, data, repeat: int, per_call: float 
         times = iter(best_of_each(live, repeat, shuffle=True))
         best = [next(times) * per_call if r is not None else None for r in runners]
         cells = " ".join(f"{t:>10.2f}" if t is not None else f"{'-':>10}" for t in best)
-        lazy, eager, acero = best[0], best[1], best[2]
-        duck = best[names.index("duckdb")] if "duckdb" in names else None
-        ratios = [_ratio(eager, lazy), _ratio(acero, lazy), _ratio(lazy, duck)]
-        print(f"{name:<28} {cells}  {ratios[0]:>10} {ratios[1]:>10} {ratios[2]:>11}", flush=True)
+        ratios = " ".join(f"{_ratio(t, best[0]):>7}" for t in best[1:])
+        print(f"{name:<28} {cells}           {ratios}", flush=True)
     print(f"({unit} per call, best of {repeat} interleaved rounds)")
 
 
@@ -215,15 +269,19 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=5_000_000)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--only", default="", help="run the shapes whose name contains this")
+    parser.add_argument("--only", default="",
+                        help="run the shapes whose name contains this (a|b: either)")
     args = parser.parse_args(argv)
     pa.set_cpu_count(THREADS)
     print(f"pyarrow {pa.__version__}, {os.cpu_count()} CPUs, {args.rows:,} rows "
-          "(the machine may be shared: compare ratios, not milliseconds)")
+          "(the machine may be shared: compare ratios, not milliseconds); load average "
+          + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     table = make_table(args.rows)
-    chosen = {k: v for k, v in shapes().items() if args.only in k}
+    wanted = args.only.split("|")
+    chosen = {k: v for k, v in shapes().items() if any(w in k for w in wanted)}
     engines = Engines(table)
     compare(engines, chosen, table, args.repeat)
+    print("load average after: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     small = make_table(1000).combine_chunks()
     small_shapes = {k: v for k, v in chosen.items() if k in SMALL_SHAPES}
     if small_shapes:

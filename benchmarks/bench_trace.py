@@ -3,6 +3,7 @@
     python benchmarks/bench_trace.py               # 1M rows
     python benchmarks/bench_trace.py --rows 200000 # a quick check
     python benchmarks/bench_trace.py --part pictures --rows 5000000  # wide nodes only
+    python benchmarks/bench_trace.py --part peers     # every bench_peers shape, 2M rows
 
 Two ratios, each the median of interleaved runs (so drift on a shared machine
 hits both sides alike), in wall time and in CPU time of the whole process (all
@@ -24,6 +25,11 @@ evaluator threads; the steadier figure when other work shares the cores):
   condition. Target: <= 5 (finding the null rows is one pass over the rows that
   reached the form; a hash of every row index made it ~45 at 1M rows).
 
+- peers: every shape of `bench_peers.py` on its table (2,000,000 rows unless
+  `--rows` says otherwise), each evaluated traced and untraced in interleaved runs:
+  the ratio of the medians, per shape, in wall and CPU time. Target: <= 1.2 on
+  every shape.
+
 The expression is the product's headline, `if_else(a != 0, b / a, 0)`, plus a
 `case_when` and a `coalesce`, so special forms record their selection vectors.
 """
@@ -40,6 +46,7 @@ import numpy as np
 import pyarrow as pa
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
 
 import importlib
 
@@ -50,6 +57,8 @@ evaluate_module = importlib.import_module("toolkit.execution.evaluation")
 
 OFF_TARGET = 1.02
 ON_TARGET = 1.5
+PEERS_TARGET = 1.2
+PEERS_ROWS = 2_000_000
 
 
 def make_table(rows: int, seed: int = 11) -> pa.Table:
@@ -168,12 +177,57 @@ def print_pictures(table: pa.Table, repeats: int) -> bool:
     return all(r <= WIDE_TARGET for r, _, _ in ratios.values()) and r <= NULL_ROWS_TARGET
 
 
+def peer_shape_ratios(rows: int, repeats: int, only: str = "") -> dict[str, dict]:
+    """shape name -> {"wall": (traced / untraced, traced ms, untraced ms), "cpu": ...}
+    for every shape of bench_peers.py over its own table, medians of interleaved runs."""
+    import bench_peers
+
+    pa.set_cpu_count(bench_peers.THREADS)
+    table = bench_peers.make_table(rows)
+    out = {}
+    for name, (text, _sql) in bench_peers.shapes().items():
+        if only not in name:
+            continue
+        bound = tk.bind(tk.parse(text), table.schema)
+
+        def untraced(bound=bound):
+            tk.evaluate(bound, table)
+
+        def traced(bound=bound):
+            with tk.trace():
+                tk.evaluate(bound, table)
+
+        untraced(), traced()  # warm caches and the thread pool
+        out[name] = _ratio(traced, untraced, repeats)
+        r, slow_ms, fast_ms = out[name]["wall"]
+        print(f"  {name:<28} traced {slow_ms:8.1f} ms  untraced {fast_ms:8.1f} ms  "
+              f"wall {r:5.2f}  cpu {out[name]['cpu'][0]:5.2f}  "
+              f"{'ok' if r <= PEERS_TARGET else 'OVER'}", flush=True)
+    return out
+
+
+def print_peer_shapes(rows: int, repeats: int, only: str = "") -> bool:
+    print(f"tracing cost on every bench_peers shape, {rows:,} rows, "
+          f"median of {repeats} interleaved runs (target traced/untraced <= {PEERS_TARGET})")
+    ratios = peer_shape_ratios(rows, repeats, only)
+    worst = max(ratios.items(), key=lambda kv: kv[1]["wall"][0])
+    print(f"  worst: {worst[0]} {worst[1]['wall'][0]:.2f} (wall)")
+    return all(r["wall"][0] <= PEERS_TARGET for r in ratios.values())
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--rows", type=int, default=None,
+                        help="rows (default 1,000,000; 2,000,000 for --part peers)")
     parser.add_argument("--repeats", type=int, default=15)
-    parser.add_argument("--part", choices=("tracing", "pictures", "all"), default="all")
+    parser.add_argument("--part", choices=("tracing", "pictures", "peers", "all"),
+                        default="all")
+    parser.add_argument("--only", default="", help="peers: the shapes whose name contains this")
     args = parser.parse_args(argv)
+    if args.part == "peers":
+        ok = print_peer_shapes(args.rows or PEERS_ROWS, args.repeats, args.only)
+        return 0 if ok else 1
+    args.rows = args.rows or 1_000_000
     pictures_ok = True
     if args.part in ("pictures", "all"):
         pictures_ok = print_pictures(make_table(args.rows), max(3, args.repeats // 5))

@@ -20,6 +20,10 @@ dictionary-typed result by its values (which dictionary encodes them is not a va
 When Arrow raises, exprscope must raise an `ExprscopeError` in eager mode; in
 lazy mode it may instead return a value (a branch that no row takes is never
 run), but never another kind of exception.
+
+A call that a fused group may hold (`FUSABLE`) also runs as `coalesce(call, call)`,
+unsimplified: the same value, as a tree of two cheap calls, so every case runs
+through the fused pass too wherever its types and semantics let it fuse.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ import toolkit as tk
 from toolkit.errors import ExprscopeError
 
 LAYOUTS = ("plain", "sliced", "chunked", "scalar")
+FUSABLE = {"add", "subtract", "multiply", "divide", "negate", "equal", "not_equal", "less",
+           "less_equal", "greater", "greater_equal", "and", "or", "invert", "and_kleene",
+           "or_kleene", "if_else", "coalesce", "cast"}
 MODES = ("lazy", "eager")
 
 
@@ -68,7 +75,24 @@ def check_like_arrow(name: str, args, options=None, *, layouts=LAYOUTS, modes=MO
                     continue
                 _assert_same(where, got, expected)
                 runs += 1
+            if name in FUSABLE:
+                _check_fused(f"{name} [{layout}, fused] on {_describe(inputs)}", expr, data,
+                             expected, arrow_error)
     return runs
+
+
+def _check_fused(where, expr, data, expected, arrow_error):
+    """`coalesce(expr, expr)` is `expr`'s value: run as a group of cheap calls, fused."""
+    twice = tk.call("coalesce", [expr, expr])
+    try:
+        got = tk.evaluate(twice, data, simplify=False, fuse=True)
+    except ExprscopeError as err:
+        if arrow_error is None:
+            raise AssertionError(f"{where}: exprscope raised {err!r}, Arrow gave "
+                                 f"{expected!r}") from err
+        return
+    if arrow_error is None:
+        _assert_same(where, got, expected)
 
 
 def _arrow(name, inputs, options, data):

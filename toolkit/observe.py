@@ -23,6 +23,7 @@ from .rewrite import RuleApplied
 from .rewrite.positions import TreePath, TreePositions
 
 __all__ = [
+    "FUSED_MEMBER",
     "BranchSelection",
     "ErrorFacts",
     "EvalEvent",
@@ -51,6 +52,9 @@ class PassEvent:
     elapsed: float = 0.0
 
 
+FUSED_MEMBER = "in the fused group above"  # NodeStats.fused of a group's nodes but its top
+
+
 @dataclass
 class NodeStats:
     """One node of an evaluation: the rows it ran on and the rows whose value was used.
@@ -63,6 +67,9 @@ class NodeStats:
     the unselected rows made null first so no failing kernel sees them), "literal"
     (one value standing for the rows it is used on: nothing computed) or "all
     rows" (no special form above it); `why` says what decided it.
+
+    `fused` marks the nodes that ran together in one fused pass: every one still ran
+    on its `rows`; the group's top node holds the group's time and says why.
 
     `elapsed` is the seconds the node's own work took, summed over the morsels it
     ran on; `threads` says over how many threads. From one thread the sum is wall
@@ -81,6 +88,9 @@ class NodeStats:
     how: str = ""
     why: str = ""
     threads: int = 1  # the threads whose times `elapsed` sums
+    # "" unless it ran in a fused group (one pass for several calls): on the group's top
+    # node the reason, on the nodes under it FUSED_MEMBER (a picture marks the group once)
+    fused: str = ""
 
     @property
     def used(self) -> int:
@@ -117,10 +127,28 @@ class RowPiece:
         """
         seen = min(self.length, 4096)
         while True:
-            found = self._within(seen)
+            found = self._prefix_within(seen)
             if len(found) >= n or seen >= self.length:
-                return self._shifted(found.slice(0, n))
+                return pa.array(found[:n] + self.offset, pa.int64())
             seen = min(self.length, seen * 8)
+
+    def _prefix_within(self, seen: int) -> np.ndarray:
+        """`_within` for a short prefix, in numpy: a few microseconds where the kernels'
+        fixed costs add up over every branch of a wide case_when."""
+        domain = self.domain
+        if domain is None:
+            base = np.arange(seen, dtype=np.int64)
+        elif pa.types.is_boolean(domain.type):
+            base = np.flatnonzero(_bools(domain.slice(0, seen)))
+        else:
+            base = _ints(domain.slice(0, _count_below(domain, seen)))
+        picked = self.picked
+        if picked is None:
+            return base
+        if pa.types.is_boolean(picked.type):
+            return base[_bools(picked.slice(0, len(base)))]
+        positions = _ints(picked.slice(0, _count_below(picked, len(base))))
+        return positions if domain is None else base[positions]
 
     def _within(self, seen: int) -> pa.Array:
         """The piece's rows among its first `seen` slice rows (domain and picked are sorted)."""
@@ -143,6 +171,17 @@ class RowPiece:
 
     def _shifted(self, rows: pa.Array) -> pa.Array:
         return pc.add(rows, self.offset) if self.offset else rows
+
+
+def _bools(mask: pa.Array) -> np.ndarray:
+    """A boolean array as numpy booleans, a null read as false (as `filter` drops it)."""
+    if mask.null_count:
+        mask = pc.fill_null(mask, False)
+    return mask.to_numpy(zero_copy_only=False)
+
+
+def _ints(values: pa.Array) -> np.ndarray:
+    return values.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def _count_below(sorted_values: pa.Array, bound: int) -> int:

@@ -3,7 +3,9 @@
 Plans are drawn node by node over a table with nulls in every column: filters,
 projections that rename, reorder and recompute, aggregates, sorts, limits (only
 right after a sort on every column, where the rows a limit keeps are decided),
-joins and unions (ALL or DISTINCT) of the plan with a filtered copy of itself. The optimized plan must give the unoptimized plan's rows: as
+joins, unions (ALL or DISTINCT) of the plan with a filtered copy of itself, [NOT]
+EXISTS / IN subqueries and scalar subqueries, correlated (an aggregate over the rows
+matching an outer column, count(*) included) or not. The optimized plan must give the unoptimized plan's rows: as
 multisets, or in order where a sort on every column fixes the order.
 """
 
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 import toolkit as tk
 from toolkit import plan
+from toolkit.plan.builder import join_condition
 
 MAX_NODES = 12
 JOIN_KINDS = ["inner", "left", "right", "full", "semi", "anti", "cross"]
@@ -116,14 +119,63 @@ def _sort(draw, p):
     return p.sort(keys), len(columns) == len(p.schema)
 
 
+SUBQUERY_AGGREGATES = [("count", None), ("count", "y"), ("sum", "y"), ("min", "y"),
+                       ("max", "y"), ("mean", "y")]
+
+
 @st.composite
-def random_plans(draw, join_kinds=JOIN_KINDS, join_conditions=True, unions: bool = False):
+def _scalar_subquery(draw, p, tag: int):
+    """`(SELECT f(y) [+ 1] FROM q WHERE [q.y > c AND] q.k = outer.col)` as a column of `p`
+    (correlated on an int column, or not correlated at all)."""
+    relation = f"q{tag}"
+    rows = plan.scan(relation, RIGHT)
+    if draw(st.booleans()):
+        rows = rows.filter(tk.field(f"{relation}.y") > draw(st.integers(0, 45)))
+    func, arg = draw(st.sampled_from(SUBQUERY_AGGREGATES))
+    sub = rows.aggregate([], [(func, None if arg is None else f"{relation}.{arg}", f"g{tag}")])
+    if draw(st.booleans()):
+        sub = sub.project([tk.field(f"g{tag}") + 1], names=[f"g{tag}"])
+    if draw(st.booleans()):
+        return plan.ScalarSubquery(p, sub)
+    outer = p.schema.fields[draw(st.sampled_from(_columns(p, ("int",))))]
+    return plan.ScalarSubquery(p, sub, correlation=[(outer.qualified_name, f"{relation}.k")])
+
+
+@st.composite
+def _subquery_filter(draw, p, tag: int):
+    """`WHERE [NOT] EXISTS (SELECT * FROM q WHERE q.k = outer.col [AND q.y < outer.col2])`
+    or `WHERE col [NOT] IN (SELECT k FROM q)`."""
+    relation = f"q{tag}"
+    inner = plan.scan(relation, RIGHT)
+    column = p.schema.fields[draw(st.sampled_from(_columns(p, ("int",))))].qualified_name
+    negated = draw(st.booleans())
+    if draw(st.booleans()):  # IN: NOT IN's nulls make it unknown, so false
+        inner = inner.project([f"{relation}.k"])
+        equal = tk.field(column) == tk.field(f"{relation}.k")
+        if negated:
+            return plan.SubqueryFilter(p, inner, "in", True, [],
+                                       tk.or_(equal, tk.is_null(equal)))
+        return plan.SubqueryFilter(p, inner, "in", False, [(column, f"{relation}.k")])
+    both = p.join(inner, how="cross")
+    condition = draw(_predicate(both)) if draw(st.booleans()) else None
+    if condition is not None:  # its columns by name, as the plan's join() takes them
+        condition = join_condition(p, inner, condition)
+    return plan.SubqueryFilter(p, inner, "exists", negated, [(column, f"{relation}.k")],
+                               condition)
+
+
+@st.composite
+def random_plans(draw, join_kinds=JOIN_KINDS, join_conditions=True, unions: bool = False,
+                 subqueries: bool = False):
     """(plan, whether its top node fixes the order of every row). `join_kinds` and
     `join_conditions` narrow the joins drawn (Substrait writes inner and left equi-joins);
-    with `unions`, also unions (which the Substrait writer does not write)."""
+    with `unions`, also unions (which the Substrait writer does not write); with
+    `subqueries`, also [NOT] EXISTS / IN filters and scalar subqueries, correlated or not."""
     p, nodes, joins, fully_sorted = plan.scan("t", BASE), 1, 0, False
     while nodes < MAX_NODES and draw(st.integers(0, 9)) > 0:
         kinds = ["filter", "project", "aggregate", "sort"] + (["union"] if unions else [])
+        if subqueries and nodes + 3 <= MAX_NODES and _columns(p, ("int",)):
+            kinds += ["scalar", "exists"]
         if fully_sorted:
             kinds.append("limit")
         if nodes + 2 <= MAX_NODES and _columns(p, ("int",)) and joins < 2:
@@ -136,6 +188,12 @@ def random_plans(draw, join_kinds=JOIN_KINDS, join_conditions=True, unions: bool
                 p = draw(_projection(p))
             elif kind == "aggregate":
                 p = draw(_aggregate(p, nodes))
+            elif kind == "scalar":
+                p = draw(_scalar_subquery(p, nodes))
+                nodes += 2
+            elif kind == "exists":
+                p = draw(_subquery_filter(p, nodes))
+                nodes += 1
             elif kind == "union":
                 p = p.union(p.filter(draw(_predicate(p))), distinct=draw(st.booleans()))
                 nodes += 1
@@ -192,7 +250,7 @@ class _RuleEvents(tk.Observer):
         self.rules.append(event.rule)
 
 
-@given(drawn=random_plans(unions=True))
+@given(drawn=random_plans(unions=True, subqueries=True))
 def test_random_plans_optimize_within_the_bound_and_keep_their_rows(drawn):
     p, ordered = drawn
     events = _RuleEvents()

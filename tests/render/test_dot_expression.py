@@ -11,7 +11,7 @@ from render_helpers import HOSTILE, needs_dot, svg_texts
 
 import toolkit as tk
 from toolkit.render.dot import MAX_NODES
-from toolkit.render.labels import shorten, visible
+from toolkit.render.labels import visible
 
 
 def _nodes(source: str) -> list[str]:
@@ -104,8 +104,9 @@ def test_tooltips_show_each_subtree_in_full_never_internal_ids():
 @given(st.text(min_size=1, max_size=20).filter(lambda s: s.strip()))
 def test_any_field_name_shows_as_itself(name):
     texts = svg_texts(tk.to_svg(tk.field(name) > 1))
-    want = " ".join(shorten(visible(name), 60).split())
-    assert want in [" ".join(t.split()) for t in texts]
+    shown = " ".join(" ".join(t.split()) for t in texts)  # a long name wraps over lines
+    want = " ".join(visible(name).split())
+    assert want in shown or (len(want) > 60 and want[:40] in shown)
 
 
 @needs_dot

@@ -21,7 +21,8 @@ expected after one run of the rule, as `str(plan)` prints it:
 Pipeline steps: `scan t`, `empty` (no rows, the same schema), `filter EXPR`, `project EXPR [AS name]; ...`,
 `sort COL [desc]; ...`, `limit N`, `aggregate KEY, ... : FUNC(COL) AS name, ...`,
 `join TABLE on LEFT = RIGHT [left|inner]`, `cross TABLE`, `[not_]exists TABLE [where LEFT = RIGHT]`,
-`[not_]in TABLE [where LEFT = RIGHT]`, `scalar max(COL) from TABLE`. Tables: t(a int64, b int64, s string,
+`[not_]in TABLE [where LEFT = RIGHT]`,
+`scalar FUNC(COL) from TABLE [where OUTER = INNER]` (correlated with `where`). Tables: t(a int64, b int64, s string,
 f float64, c bool), u(x int64, y string) and v(z int64, w float64).
 """
 
@@ -144,11 +145,12 @@ def build_plan(pipeline: str):
                                     word.startswith("not_"), on)
         elif word == "cross":  # a comma join: FROM ..., TABLE
             p = p.join(plan.scan(rest, TABLES[rest]), how="cross")
-        elif word == "scalar":  # (SELECT max(COL) FROM TABLE) as a column
-            m = re.fullmatch(r"max\((\w+)\) from (\w+)", rest)
-            assert m, f"scalar max(COL) from TABLE, not {rest!r}"
-            other = plan.scan(m[2], TABLES[m[2]]).aggregate([], [("max", m[1], "m")])
-            p = plan.ScalarSubquery(p, other)
+        elif word == "scalar":  # (SELECT FUNC(COL) FROM TABLE [WHERE INNER = outer]) as a column
+            m = re.fullmatch(r"(\w+)\((\w+|\*)\) from (\w+)(?: where (\w+) = (\w+))?", rest)
+            assert m, f"scalar FUNC(COL) from TABLE [where OUTER = INNER], not {rest!r}"
+            other = plan.scan(m[3], TABLES[m[3]]).aggregate(
+                [], [(m[1], None if m[2] == "*" else m[2], "m")])
+            p = plan.ScalarSubquery(p, other, correlation=[(m[4], m[5])] if m[4] else ())
         else:
             raise AssertionError(f"unknown pipeline step {word!r}")
     return p

@@ -13,7 +13,8 @@ import shutil
 import sys
 
 from ..errors import InputError
-from ..render import to_svg, to_text, write_report
+from ..render import to_text, write_report
+from ..render.svg import to_svgs
 from ..render.text import DEFAULT_WIDTH, MIN_WIDTH
 from ..support import late
 from ..support.visible_text import visible
@@ -95,11 +96,11 @@ def run(args) -> int:
         print(f"report: {visible(os.path.abspath(path))}")
     if args.svg_dir:
         os.makedirs(args.svg_dir, exist_ok=True)
-        for i, step in enumerate(steps.steps, 1):
+        for i, (step, svg) in enumerate(zip(steps.steps, to_svgs(steps.steps)), 1):
             slug = re.sub(r"[^a-z0-9]+", "-", f"{step.phase} {step.rule}".lower()).strip("-")
             with open(os.path.join(args.svg_dir, f"{i:02d}-{slug[:60]}.svg"), "w",
                       encoding="utf-8") as out:
-                out.write(to_svg(step))
+                out.write(svg)
         print(f"{len(steps.steps)} SVG files in {visible(os.path.abspath(args.svg_dir))}")
     failed = [s for s in steps.steps if s.failed]
     return 1 if failed else 0

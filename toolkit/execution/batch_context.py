@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import NamedTuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..observe import BranchSelection, NodeStats, RowPiece
+from ..observe import NodeStats, RowPiece
 from ..rewrite.positions import TreePositions
 from .forms.requests import DENSE, LITERAL, LITERAL_WHY, MASKED
 from .gather_scatter import null_out_unselected
@@ -33,6 +34,7 @@ class BatchContext:
         "case_methods",
         "casts_in_range",
         "density",
+        "fused",
         "lazy",
         "observing",
         "offset",
@@ -47,19 +49,23 @@ class BatchContext:
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
                  prepared, positions: TreePositions | None = None,
-                 trusting: bool = True):
+                 trusting: bool = True, fuse: bool = False):
         self.batch = batch
         self.offset = offset  # row of the original data where this slice starts
         self.lazy = lazy
         self.observing = observing
-        self.stats: dict[tuple, NodeStats] = {}
+        self.stats: dict[int, NodeTally] = {}
         # the thread this slice runs on: a node's times from slices of several threads
         # overlap in time, so their sum is no wall time (see `NodeStats.threads`)
         self.thread = threading.get_ident()
-        self.branches: list[BranchSelection] = []
+        self.branches: list[BranchPiece] = []
         # what the tree's preparation learnt (`prepare.PreparedTree`): read, never written
         self.density = prepared.density
         self.case_methods = prepared.case_methods
+        # id(group root) -> the cheap subtree that runs as one pass (empty: fusion off, or
+        # eager, which runs every node's kernel as Arrow does)
+        self.fused = {} if not (fuse and lazy) else (
+            prepared.fused.traced if observing else prepared.fused.untraced)
         self.casts_in_range: dict[tuple, bool] = {}  # (column, low, high) -> all values in it
         # id(cast node) -> its options with the range check off: its column was proven in range
         # on this slice, and any part of that column is in range too
@@ -152,25 +158,30 @@ class BatchContext:
         return self.positions.id(parent, rel)
 
     def record(self, pos: int, node, rows: int, out_type, elapsed: float, calls: int,
-               run: RunAs | None = None) -> None:
-        """Statistics for the node at position id `pos` (its path is filled in later)."""
-        used = rows if run is None or run.used is None else run.used.true_count
-        how = "all rows" if run is None else run.how
-        why = "" if run is None else run.why
-        new = NodeStats(path=pos, label=node_label(node), rows=rows, out_type=out_type,
-                        elapsed=elapsed, calls=calls, used_rows=used, how=how, why=why)
-        stat = self.stats.get(pos)
-        if stat is None:
-            self.stats[pos] = new
+               run: RunAs | None = None, fused: str = "") -> None:
+        """Statistics for the node at position id `pos` (its path is filled in later).
+
+        Plain numbers added up per slice (`NodeTally`): the NodeStats a trace keeps is
+        made once per node of the evaluation, not once per node of every slice.
+        """
+        if run is None:
+            used, how, why = rows, ALL_ROWS, ""
         else:
-            accumulate(stat, new)
+            used = rows if run.used is None else run.used_count()
+            how, why = run.how, run.why
+        tally = self.stats.get(pos)
+        if tally is None:
+            self.stats[pos] = NodeTally(node, out_type, rows, used, elapsed, calls, how, why,
+                                        fused)
+        else:
+            tally.add(rows, used, elapsed, calls, how, why, fused)
 
     def record_literal(self, pos: int, node, rows: int, run: RunAs | None) -> None:
         """A literal computes nothing: under a call that ran densely it stands for the rows
         its value was used for, and says so, instead of taking its parent's reason."""
         if run is not None and run.used is not None and run.how in (DENSE, MASKED):
-            rows = run.used.true_count
-            run = RunAs(None, LITERAL, LITERAL_WHY)
+            rows = run.used_count()
+            run = LITERAL_RUN
         self.record(pos, node, rows, node.type, 0.0, 0, run)
 
     def record_branch(self, form_pos: int, branch: str, arg_index: int,
@@ -183,10 +194,64 @@ class BatchContext:
         num_rows = self.batch.num_rows
         count = (num_rows if sel is None else sel.count) if rows is None else rows.count
         picked = None if rows is None or rows.is_all else rows.as_recorded()
-        piece = RowPiece(0, num_rows, sel.as_recorded() if sel is not None else None, picked)
-        self.branches.append(BranchSelection(
-            path=form_pos, branch=branch, arg_index=arg_index, rows=(piece,),
-            total_rows=num_rows, count=count))
+        piece = RowPiece(self.offset, num_rows, sel.as_recorded() if sel is not None else None,
+                         picked)
+        self.branches.append(BranchPiece(form_pos, branch, arg_index, piece, count))
+
+
+class BranchPiece(NamedTuple):
+    """The rows one slice gave one branch of a form (`piece`, at the slice's offset in the
+    data) and how many; the evaluation joins every slice's pieces into a BranchSelection."""
+
+    form: int  # the form's position id
+    branch: str
+    arg_index: int
+    piece: RowPiece
+    count: int
+
+
+class NodeTally:
+    """One node's figures over one slice, added to each time it runs there again (another
+    branch of a case_when): plain numbers, made a NodeStats once per evaluation."""
+
+    __slots__ = ("calls", "elapsed", "fused", "how", "node", "out_type", "rows", "used", "why")
+
+    def __init__(self, node, out_type, rows: int, used: int, elapsed: float, calls: int,
+                 how: str, why: str, fused: str = ""):
+        self.node, self.out_type = node, out_type
+        self.rows, self.used, self.elapsed, self.calls = rows, used, elapsed, calls
+        self.how, self.why, self.fused = how, why, fused
+
+    def add(self, rows: int, used: int, elapsed: float, calls: int, how: str, why: str,
+            fused: str = ""):
+        self.rows += rows
+        self.used += used
+        self.elapsed += elapsed
+        self.calls += calls
+        if how != self.how:
+            self.how = _joined(self.how, how)
+        if why != self.why:
+            self.why = _joined(self.why, why)
+        if fused != self.fused:
+            self.fused = _joined(self.fused, fused)
+
+    def stats(self, path) -> NodeStats:
+        """The node's NodeStats at `path`, from this slice's figures."""
+        return NodeStats(path=path, label=node_label(self.node), rows=self.rows,
+                         out_type=self.out_type, elapsed=self.elapsed, calls=self.calls,
+                         used_rows=self.used, how=self.how, why=self.why, fused=self.fused)
+
+    def add_to(self, stat: NodeStats) -> None:
+        """Another slice's figures for the same node, added into its NodeStats."""
+        stat.rows += self.rows
+        stat.used_rows = stat.used + self.used
+        stat.elapsed += self.elapsed
+        stat.calls += self.calls
+        if stat.out_type is None:
+            stat.out_type = self.out_type
+        stat.how = _joined(stat.how, self.how)
+        stat.why = _joined(stat.why, self.why)
+        stat.fused = _joined(stat.fused, self.fused)
 
 
 class RunAs:
@@ -196,27 +261,24 @@ class RunAs:
     None when every computed row is used; `how` and `why` are NodeStats' words.
     """
 
-    __slots__ = ("how", "used", "why")
+    __slots__ = ("_count", "how", "used", "why")
 
     def __init__(self, used, how: str, why: str = ""):
         self.used = used
         self.how = how
         self.why = why
+        self._count = None
+
+    def used_count(self) -> int:
+        """How many rows `used` selects, counted once for every node that runs this way."""
+        if self._count is None:
+            self._count = self.used.true_count
+        return self._count
 
 
-TOP = RunAs(None, "all rows")
-
-
-def accumulate(stat: NodeStats, more: NodeStats) -> None:
-    """Add another run of the same node (another branch, morsel or chunk) into `stat`."""
-    stat.rows += more.rows
-    stat.used_rows = stat.used + more.used
-    stat.elapsed += more.elapsed
-    stat.calls += more.calls
-    if stat.out_type is None:
-        stat.out_type = more.out_type
-    stat.how = _joined(stat.how, more.how)
-    stat.why = _joined(stat.why, more.why)
+ALL_ROWS = "all rows"
+TOP = RunAs(None, ALL_ROWS)
+LITERAL_RUN = RunAs(None, LITERAL, LITERAL_WHY)
 
 
 def _joined(seen: str, new: str) -> str:

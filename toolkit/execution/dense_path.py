@@ -47,7 +47,15 @@ branch breaks even near 40%, a string branch near 3%, a cheap one at once.
 
 Single branches on domains under MIN_DENSE_ROWS stay compact. A special form
 whose children are all cheap and cannot fail runs them densely on any domain:
-on a small batch the selections' fixed cost is all laziness would add. The
+on a small batch the selections' fixed cost is all laziness would add. On a
+domain under SMALL_EAGER_ROWS the same holds for children that cannot fail but
+are not cheap (`ln`, `utf8_upper`): selecting costs some twenty kernel calls,
+more than computing the unselected rows of so few.
+
+Whether a whole tree runs as eager evaluation would is decided once, when it is
+prepared (`DensityFacts.eager_below`): below that many rows every form of the
+tree would run eagerly, so a morsel that small is evaluated eagerly outright,
+with no form asked again. The
 tracer shows each dense node's rows as the rows it ran on (the whole domain),
 its used rows as the rows its value was used for, and why it ran densely.
 """
@@ -56,12 +64,17 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 import pyarrow as pa
 
-from ..functions.cast_range_check import checked_range, unchecked_options, values_in_range
+from ..functions.cast_range_check import (
+    RANGE_CHECK_MIN_ROWS,
+    checked_range,
+    unchecked_options,
+    values_in_range,
+)
 from ..functions.function import FunctionKind, NullHandling, call_can_fail
 from ..model.expression import postorder
 
@@ -71,11 +84,14 @@ __all__ = [
     "DENSE_THRESHOLD",
     "KLEENE_DENSE_THRESHOLD",
     "MIN_DENSE_ROWS",
+    "SMALL_EAGER_ROWS",
     "Density",
     "DensityFacts",
     "DensityFactsBuilder",
+    "FormEager",
     "NodeFacts",
     "RangeCast",
+    "TrustLedger",
     "all_cheap_here",
     "break_even",
     "could_be_dense",
@@ -93,6 +109,8 @@ KLEENE_DENSE_THRESHOLD = 0.2
 CHEAP_MAX_CALLS = 16
 PROOF_MAX_CALLS = 64  # larger subtrees are not searched for casts to check (the walk is linear)
 MIN_DENSE_ROWS = 16_384
+SMALL_EAGER_ROWS = 4096  # below it a form whose children cannot fail runs eagerly
+EVERY_SIZE = 1 << 62  # `eager_below` of a form that runs eagerly on any domain
 
 
 class Density(enum.IntEnum):
@@ -189,6 +207,43 @@ class RangeCast:
     flag: object  # the option that turns its own check off once proven
 
 
+@dataclass(frozen=True, slots=True)
+class FormEager:
+    """Below `rows` domain rows a form runs eagerly (every argument, then its kernel);
+    `on_trust`: only while its children are taken on trust (a cast checks its own values,
+    a kernel raises): a failure means the batch is evaluated again without trust."""
+
+    rows: int
+    on_trust: bool = False
+
+
+def form_eager(node, to_prove: tuple | None, children_facts) -> FormEager | None:
+    """When a special form may skip its selections: children cheap (and proven, or taken
+    on trust on a small domain), or any children on a small domain (on trust when they can
+    fail: an element-wise kernel that does not fail gives the selected rows the values a
+    lazy run would); None: never (a form without dense children, such as `choose`)."""
+    if to_prove is not None:
+        if to_prove:
+            return FormEager(RANGE_CHECK_MIN_ROWS, on_trust=True)
+        # a fixed-width case_when on a large domain funnels (cheaper than its kernel)
+        return FormEager(MIN_DENSE_ROWS if node.name == "case_when" else EVERY_SIZE)
+    if children_facts:
+        # children that can fail run on trust: should one fail, the batch runs again lazily
+        return FormEager(SMALL_EAGER_ROWS, on_trust=any(f.can_fail for f in children_facts))
+    return None
+
+
+class TrustLedger:
+    """Whether taking a tree's forms on trust has failed once: a tree whose guarded rows do
+    fail (a division guarded against zero) is then never taken on trust again, so it pays
+    the failed attempt once, not on every batch."""
+
+    __slots__ = ("failed",)
+
+    def __init__(self):
+        self.failed = False
+
+
 @dataclass(frozen=True)
 class DensityFacts:
     """The density facts of every node of one tree, keyed by node id (the tree, and any
@@ -202,6 +257,14 @@ class DensityFacts:
     # id(form) -> the children cheap only once their casts are proven (empty: cheap on
     # any batch); absent: some child is never cheap (or the form has no dense children)
     cheap_forms: Mapping[int, tuple]
+    # id(form) -> the domain rows below which it runs eagerly whatever its selections
+    # (`FormEager`); absent: it runs as a form on any domain
+    eager_forms: Mapping[int, FormEager]
+    # the whole tree: below this many rows every form runs eagerly (0: some form never
+    # does); `eager_on_trust`: only while the casts are taken on trust (see runs_eagerly)
+    eager_below: int = 0
+    eager_on_trust: bool = False
+    trust: TrustLedger = field(default_factory=TrustLedger)
 
     def of(self, node) -> NodeFacts:
         return self.nodes[id(node)]
@@ -210,12 +273,15 @@ class DensityFacts:
 class DensityFactsBuilder:
     """Fills a DensityFacts one node at a time, each after its children (postorder)."""
 
-    __slots__ = ("_casts", "_forms", "_nodes")
+    __slots__ = ("_casts", "_eager", "_eager_below", "_forms", "_nodes", "_on_trust")
 
     def __init__(self):
         self._nodes: dict[int, NodeFacts] = {}
         self._casts: dict[int, tuple | None] = {}
         self._forms: dict[int, tuple] = {}
+        self._eager: dict[int, FormEager] = {}
+        self._eager_below = EVERY_SIZE
+        self._on_trust = False
 
     def visit(self, node) -> NodeFacts:
         nodes = self._nodes
@@ -229,10 +295,19 @@ class DensityFactsBuilder:
         if facts.calls <= PROOF_MAX_CALLS:
             self._casts[id(node)] = self._fallible_casts(node, own_fails)
         children = dense_children(node)
+        to_prove = None
         if children:
             to_prove = self._cheap_but_for_casts(children)
             if to_prove is not None:
                 self._forms[id(node)] = to_prove
+        if node.function is not None and node.function.kind is FunctionKind.SPECIAL_FORM:
+            eager = form_eager(node, to_prove, [nodes[id(c)] for c in children])
+            if eager is None:
+                self._eager_below = 0
+            else:
+                self._eager[id(node)] = eager
+                self._eager_below = min(self._eager_below, eager.rows)
+                self._on_trust = self._on_trust or eager.on_trust
         return facts
 
     def _fallible_casts(self, node, own_fails: bool):
@@ -273,7 +348,8 @@ class DensityFactsBuilder:
     def done(self) -> DensityFacts:
         casts = {key: found for key, found in self._casts.items() if found}
         return DensityFacts(MappingProxyType(self._nodes), MappingProxyType(casts),
-                            MappingProxyType(self._forms))
+                            MappingProxyType(self._forms), MappingProxyType(self._eager),
+                            self._eager_below, self._on_trust)
 
 
 def density_facts(root) -> DensityFacts:

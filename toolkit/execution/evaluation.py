@@ -14,22 +14,23 @@ own pyarrow kernels, as Arrow does today.
 
 from __future__ import annotations
 
-import dataclasses
+import importlib.util
 import weakref
 
+import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import (
     EvaluationError,  # defined with every other exprscope error
     KernelError,
+    UsageError,
 )
 from ..model.expression import as_expression
 from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
 from ..rewrite.positions import TreePositions
-from .batch_context import BatchContext, accumulate, now
+from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
-from .gather_scatter import empty_of
+from .gather_scatter import empty_of, take_sorted
 from .parallel import Morsel, Outcome, run_morsels, split
 from .prepare import prepare
 from .trampoline import run_tree
@@ -44,7 +45,8 @@ SAMPLE_PER_BRANCH = 50  # the first rows each branch got,
 SAMPLE_AROUND_ERROR = 5  # and the rows around the failing one
 
 
-def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = True):
+def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = True,
+             fuse: bool = False):
     """The expression's value: pa.Array for a RecordBatch, pa.ChunkedArray for a Table.
 
     An expression without field references gives a pa.Scalar. Unbound
@@ -52,10 +54,17 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     filter nodes do, the expression is first simplified (canonicalized, constants
     folded) before any kernel runs, so `add(divide(a, z), null)` is null without
     dividing; the trace shows that step as the pass `simplify_before_evaluation`.
-    `simplify=False` runs the bound expression exactly as given.
+    `simplify=False` runs the bound expression exactly as given. `fuse=True` runs each
+    cheap subtree of calls that cannot fail as one cache-blocked numexpr pass
+    (`fusion.py`), with the same values, types, nulls and errors as its kernels; it is
+    off by default because, on the cache-sized morsels evaluation already cuts,
+    numexpr's pass measured no faster than Arrow's kernels (docs/benchmarks.md).
     """
     if mode not in MODES:
         raise EvaluationError(f"evaluate: mode must be one of {MODES}, got {mode!r}")
+    if fuse and importlib.util.find_spec("numexpr") is None:
+        raise UsageError("evaluate(fuse=True) runs cheap subtrees as numexpr passes, and "
+                         "numexpr is not installed: pip install 'exprscope[fuse]'")
     if not isinstance(data, (pa.RecordBatch, pa.Table)):
         raise EvaluationError(
             f"evaluate: data must be a pyarrow RecordBatch or Table, got {type(data).__name__}")
@@ -70,13 +79,23 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     lazy = mode == "lazy"
     out_type = expr.type
 
-    def work(morsel: Morsel, trusting: bool = True) -> Outcome:
+    density = prepared.density
+    trusted = not density.trust.failed  # taking this tree on trust never failed
+    # below this many rows every form of the tree runs eagerly: no form is asked per morsel
+    eager_below = density.eager_below if lazy and not observing else 0
+
+    def work(morsel: Morsel, trusting: bool = trusted) -> Outcome:
         batch = morsel.batch
-        ctx = BatchContext(batch, morsel.offset, lazy, observing, prepared, positions, trusting)
+        as_eager = batch.num_rows < eager_below and (trusting or not density.eager_on_trust)
+        ctx = BatchContext(batch, morsel.offset, lazy and not as_eager, observing, prepared,
+                           positions, trusting, fuse)
+        if as_eager and density.eager_on_trust:
+            ctx.took_trust = True  # a failing cast may be one lazy evaluation never runs
         try:
             return Outcome(_as_array(run_tree(ctx, expr), batch.num_rows, out_type), ctx)
         except KernelError as exc:
             if ctx.took_trust:  # a cast taken on trust may have failed: prove, then decide
+                density.trust.failed = True
                 return work(morsel, trusting=False)
             return Outcome(None, ctx, exc)
         finally:
@@ -137,15 +156,17 @@ def sample_rows(num_rows: int, branches, failed_row: int | None) -> pa.Array:
     The first rows, the first rows of every branch of every special form (so each
     branch is seen at work), and the rows around the failing one.
     """
-    parts = [pa.arange(0, min(num_rows, SAMPLE_FIRST))]
+    parts = [np.arange(0, min(num_rows, SAMPLE_FIRST), dtype=np.int64)]
     for b in branches:
         if b.count:
-            parts.append(b.first(SAMPLE_PER_BRANCH))
+            parts.append(b.first(SAMPLE_PER_BRANCH).to_numpy(zero_copy_only=False))
     if failed_row is not None and 0 <= failed_row < num_rows:
         low = max(0, failed_row - SAMPLE_AROUND_ERROR)
-        parts.append(pa.arange(low, min(num_rows, failed_row + SAMPLE_AROUND_ERROR + 1)))
-    rows = pa.concat_arrays([p.cast(pa.int64()) for p in parts])
-    return pc.unique(pc.take(rows, pc.sort_indices(rows)))
+        parts.append(np.arange(low, min(num_rows, failed_row + SAMPLE_AROUND_ERROR + 1)))
+    rows = np.sort(np.concatenate(parts).astype(np.int64, copy=False))
+    if len(rows) > 1:  # distinct: np.unique hashes, several times slower on a few hundred
+        rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
+    return pa.array(rows, pa.int64())
 
 
 def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
@@ -153,23 +174,22 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
     threads: dict[int, set] = {}  # position -> the threads whose times its elapsed sums
     branches: dict[tuple, list] = {}
     for ctx in contexts:
-        for pos, stat in ctx.stats.items():
+        for pos, tally in ctx.stats.items():
             merged = nodes.get(pos)
             if merged is None:
-                nodes[pos] = dataclasses.replace(stat, path=positions.at(pos))
+                nodes[pos] = tally.stats(positions.at(pos))
                 threads[pos] = {ctx.thread}
             else:
-                accumulate(merged, stat)
+                tally.add_to(merged)
                 threads[pos].add(ctx.thread)
         for b in ctx.branches:
-            branches.setdefault((b.path, b.branch, b.arg_index), []).append((b, ctx.offset))
+            branches.setdefault((b.form, b.branch, b.arg_index), []).append(b)
     for pos, seen in threads.items():
         nodes[pos].threads = len(seen)
     selections = [
         BranchSelection(path=positions.at(path), branch=name, arg_index=arg,
-                        rows=tuple(dataclasses.replace(piece, offset=offset)
-                                   for b, offset in parts for piece in b.as_pieces()),
-                        total_rows=data.num_rows, count=sum(b.count for b, _ in parts))
+                        rows=tuple(b.piece for b in parts), total_rows=data.num_rows,
+                        count=sum(b.count for b in parts))
         for (path, name, arg), parts in branches.items()
     ]
     facts = ErrorFacts.of(error)
@@ -180,8 +200,8 @@ def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
                          branches=selections, error=facts, result=value, data=data,
                          threads=ran_on)
     rows = sample_rows(data.num_rows, selections, facts.row if facts is not None else None)
-    kept = value.take(rows) if isinstance(value, _ARRAYS) else value
+    kept = take_sorted(value, rows) if isinstance(value, _ARRAYS) else value
     return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode, nodes=list(nodes.values()),
-                     branches=selections, error=facts, result=kept, data=data.take(rows),
+                     branches=selections, error=facts, result=kept, data=take_sorted(data, rows),
                      sample=rows, threads=ran_on, live_data=weakref.ref(data),
                      live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)

@@ -9,6 +9,7 @@ compact values over the masked rows of an existing array. All vectorized.
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -26,6 +27,7 @@ __all__ = [
     "overlay",
     "placed",
     "take",
+    "take_sorted",
 ]
 
 
@@ -53,6 +55,28 @@ def take(values, positions: pa.Array | None):
     if positions is None or isinstance(values, pa.Scalar):
         return values
     return pc.take(values, positions)
+
+
+def take_sorted(data, rows: pa.Array):
+    """The rows `rows` (sorted int64) of a Table, RecordBatch, ChunkedArray or Array, chunk by chunk.
+
+    Arrow's `take` on a chunked input joins every chunk into one first (a 2M-row table
+    of nine columns: about 9 ms to keep 400 rows); the rows being sorted, each chunk
+    gives its own rows with one `take` of its own (none when it has none of them).
+    """
+    if isinstance(data, (pa.Array, pa.RecordBatch)):
+        return data.take(rows)
+    chunks = data.to_batches() if isinstance(data, pa.Table) else data.chunks
+    if len(chunks) <= 1:
+        return data.take(rows)
+    wanted = rows.to_numpy(zero_copy_only=False)
+    starts = np.cumsum([0] + [len(c) for c in chunks])
+    bounds = np.searchsorted(wanted, starts)
+    parts = [chunk.take(pa.array(wanted[bounds[i]:bounds[i + 1]] - starts[i]))
+             for i, chunk in enumerate(chunks) if bounds[i + 1] > bounds[i]]
+    if isinstance(data, pa.Table):
+        return pa.Table.from_batches(parts, schema=data.schema)
+    return pa.chunked_array(parts, type=data.type)
 
 
 def merge_branches(length: int, parts: list, out_type: pa.DataType):

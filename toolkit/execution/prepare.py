@@ -16,8 +16,10 @@ Prepared trees are remembered, keyed by what they depend on: the schema (a few
 per tree), whether to simplify, and the tree: its structure for an unbound tree (so a second
 `evaluate(parse(text), table)` prepares nothing), the very object for a bound one
 (binding fixed its kernels; two bound trees alike in structure may differ in types).
-A traced evaluation prepares afresh and simplifies by running the passes themselves, so
-its trace shows the simplification as a pass with every rule that fired.
+A traced evaluation simplifies by running the passes themselves, so its trace shows the
+simplification as a pass with every rule that fired; a tree prepared while someone
+listened keeps the pass events it reported (`simplify_steps`), and a traced evaluation
+that finds it reports that event again instead of preparing afresh.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from ..errors import EvaluationError
 from ..functions.bind import Binder
 from ..model.expression import Expression, Parameter, postorder
 from ..model.visit import modify_expression
-from ..observe import active_observers
+from ..observe import Observer, active_observers, notify
+from ..observe import observing as observing_also
 from ..passes.bottom_up_simplifier import BottomUpSimplifier
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
@@ -44,6 +47,7 @@ from ..support.gc_pause import gc_paused
 from ..support.visible_text import visible
 from .dense_path import DensityFacts, DensityFactsBuilder
 from .forms.case_when import CaseWhenMethod, case_when_method
+from .fusion import Fusion, fusion_of
 from .morsel_size import call_width, rows_for_width
 
 __all__ = ["PreparedTree", "prepare"]
@@ -61,6 +65,9 @@ class PreparedTree:
     rows_per_morsel: int | None  # None: do not cut the data
     density: DensityFacts
     case_methods: Mapping[int, CaseWhenMethod]  # id(case_when node) -> how it runs
+    fused: Fusion  # the cheap subtrees that run as one pass each (`fusion.py`)
+    # the pass events simplifying it reported to the observers (None: prepared unobserved)
+    simplify_steps: tuple | None = None
     # nodes the walk computed facts for that `expr` does not hold (the tree as bound when
     # the simplified one runs, or the other way round; subtrees a fold dropped), held so
     # that no node made later takes one of their ids while these facts are read
@@ -75,10 +82,14 @@ def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
     it is now; one whose type changed is an EvaluationError naming both.
     """
     observing = bool(active_observers(observer))
-    key = None if observing else (_SameTree(expr), simplify)
-    if key is not None:
-        hit = _remembered(key, schema)
-        if hit is not None:
+    key = (_SameTree(expr), simplify)
+    hit = _remembered(key, schema)
+    if hit is not None:
+        if not observing:
+            return hit
+        if hit.simplify_steps is not None:  # what simplifying it reported, told again
+            for event in hit.simplify_steps:
+                notify("on_pass", event, observer)
             return hit
     given_bound = expr.is_bound
     if observing:
@@ -94,9 +105,20 @@ def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
             followed = _follow_names(prepared.expr, moved, schema)
             again = _PreparingWalk(schema, bind=False, simplify=False).run(followed)
             prepared = dataclasses.replace(again.prepared, reads_fields=prepared.reads_fields)
-    if key is not None:
-        _remember(key, prepared)
+    if walked.simplify_steps is not None:
+        prepared = dataclasses.replace(prepared, simplify_steps=walked.simplify_steps)
+    _remember(key, prepared)
     return prepared
+
+
+class _PassEvents(Observer):
+    """The pass events reported while a tree is simplified, kept with the prepared tree."""
+
+    def __init__(self):
+        self.events: list = []
+
+    def on_pass(self, event) -> None:
+        self.events.append(event)
 
 
 class _Walked(NamedTuple):
@@ -105,6 +127,7 @@ class _Walked(NamedTuple):
     prepared: PreparedTree
     fields: list[Parameter]  # the distinct fields the tree as bound reads
     array_literal: Expression | None  # one the tree that runs holds (evaluation refuses it)
+    simplify_steps: tuple | None = None  # the pass events a traced preparation reported
 
 
 def _traced(expr: Expression, schema: pa.Schema, simplify: bool, observer) -> _Walked:
@@ -112,16 +135,19 @@ def _traced(expr: Expression, schema: pa.Schema, simplify: bool, observer) -> _W
     recorded pass, whose tree, when it changed, is walked for its own facts."""
     walked = _PreparingWalk(schema, bind=not expr.is_bound, simplify=False).run(expr)
     if not simplify:
-        return walked
+        return walked._replace(simplify_steps=())
     bound = walked.prepared.expr
-    tree = run_as_pass("simplify_before_evaluation", _folded, bound, observer=observer,
-                       report_unchanged=False)
+    heard = _PassEvents()
+    with observing_also(heard):
+        tree = run_as_pass("simplify_before_evaluation", _folded, bound, observer=observer,
+                           report_unchanged=False)
+    steps = tuple(heard.events)
     if tree is bound:
-        return walked
+        return walked._replace(simplify_steps=steps)
     again = _PreparingWalk(schema, bind=False, simplify=False).run(tree)
     # what the folded-away part read still counts
     prepared = dataclasses.replace(again.prepared, reads_fields=walked.prepared.reads_fields)
-    return _Walked(prepared, walked.fields, again.array_literal)
+    return _Walked(prepared, walked.fields, again.array_literal, steps)
 
 
 class _PreparingWalk:
@@ -163,7 +189,8 @@ class _PreparingWalk:
         prepared = PreparedTree(expr=tree, schema=self.schema, reads_fields=bool(self.params),
                                 rows_per_morsel=rows_for_width(width),
                                 density=self.density.done(),
-                                case_methods=MappingProxyType(self.methods), held=held)
+                                case_methods=MappingProxyType(self.methods),
+                                fused=fusion_of(tree), held=held)
         return _Walked(prepared, list(self.params.values()), self.array_literals.get(id(tree)))
 
     def _walk(self, expr: Expression) -> Expression:

@@ -19,6 +19,7 @@ from ..errors import ExprscopeError, KernelError, UnboundError
 from ..functions.function import FunctionKind
 from .batch_context import TOP, BatchContext, RunAs, now
 from .forms import FORMS, BranchRun, runs_eagerly
+from .fusion import run_fused
 from .kernel_errors import ROW_ERRORS, first_failing_position, kernel_error
 
 __all__ = ["run_tree"]
@@ -137,6 +138,12 @@ def _start(ctx, stack, node, rel, sel, mask, parent_pos, run):
     if fn is None:
         raise UnboundError(f"cannot evaluate the unbound call {node.name}(...): bind it first")
     path = ctx.position(parent_pos, rel) if ctx.observing else None
+    if ctx.fused:
+        group = ctx.fused.get(id(node))
+        if group is not None:
+            value = run_fused(ctx, group, sel, mask, path, run)
+            if value is not None:
+                return value
     if ctx.lazy and mask is None and fn.kind is FunctionKind.SPECIAL_FORM:
         form = FORMS.get(node.name)
         if form is not None and (ctx.observing or not runs_eagerly(ctx, node, sel)):

@@ -1,7 +1,7 @@
 """Explaining one row: RowStory for expressions, RowJourney for plans."""
 
 from . import story_json  # noqa: F401  (provides RowStory.to_json)
-from .journey_records import JoinPartners, RowJourney, Stop, WhyNot
+from .journey_records import JoinPartners, RowJourney, SourceRead, Stop, WhyNot
 from .records import NodeStory, RowStories, RowStory, TreeChange
 from .rows import RowNotFoundError
 from .story import explain_row
@@ -13,6 +13,7 @@ __all__ = [
            "RowNotFoundError",
            "RowStories",
            "RowStory",
+           "SourceRead",
            "Stop",
            "TreeChange",
            "WhyNot",

@@ -7,13 +7,17 @@ the rows of the first that the second lacks are the row as it is there (at an
 aggregate: its group's row), and the row is kept there exactly when the two
 outputs differ. At the first operator that no longer keeps it, the operator
 says why: a filter with the predicate's RowStory for the row as it reached it,
-an inner join with the row's keys and the other input's rows with them (none,
-or partners that were themselves dropped: one step into the first partner's
-journey), a limit with the row's position. The plan is the one the user wrote,
-not the optimized one. Up to the first operator that mixes rows (an aggregate, a
-sort, a limit, the far side of an outer join), the row's part of an output is the
-output over that row alone, so those operators run on one row (and the other side
-of a join).
+a join with the row's partners (every key, the residual condition) or why it has
+none (a null key, no row with its keys, or partners that were themselves dropped:
+one step into the first partner's journey), a limit with the row's position. The
+plan is the one the user wrote, not the optimized one.
+
+Up to the first operator that mixes rows (an aggregate, a sort, a limit, the far
+side of an outer join), the row's part of an output is the output over that row
+alone, so those operators run on one row, and at each join the other input reads
+only the rows that can pair with it: the row's keys carried down to its sources
+(`carry_down`, exact). From there on, each operator runs over its input's output
+with and without the row, so the plan below runs once each way.
 """
 
 from __future__ import annotations
@@ -24,13 +28,29 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ExprscopeError, PlanError
-from ..model.expression import as_expression
-from ..plan import TableScan, create_physical_plan
+from ..functions.facts import conjuncts
+from ..model.builders import and_, call, literal
+from ..model.expression import Parameter, as_expression
+from ..model.field_ref import FieldRef
+from ..plan import Projection, TableScan, create_physical_plan
+from ..plan import optimize as optimize_plan
+from ..plan.columns import qualify
+from ..plan.errors import ColumnNotFoundError
 from ..plan.sources import TableSource
 from ..sql.parse import parse
 from ..support.late import provide
 from ..support.visible_text import visible
-from .journey_records import JoinPartners, RowJourney, Stop, WhyNot
+from .carry_down import carry_down, matching_rows, source_predicate
+from .join_partners import (
+    JOIN_KINDS,
+    JoinSides,
+    join_sides,
+    key_text,
+    partner_rows,
+    reduction_predicate,
+    row_condition,
+)
+from .journey_records import JoinPartners, RowJourney, SourceRead, Stop, WhyNot
 from .rows import MAX_EXPLAINED, RowNotFoundError, pick_rows
 from .story import explain_row
 from .value_text import value_text
@@ -59,27 +79,57 @@ def _source_table(scan) -> pa.Table:
 
 def _with_source(p, scan, table: pa.Table):
     """`p` with `scan` reading `table` instead (every other node as it is)."""
-    swapped = TableScan(scan.relation, TableSource(table), scan.projection)
-    done: dict[int, object] = {}
-    stack = [(p, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if node is scan:
-            done[id(node)] = swapped
-            continue
-        if not expanded:
-            stack.append((node, True))
-            stack.extend((c, False) for c in node.children)
-            continue
-        kids = [done[id(c)] for c in node.children]
-        same = all(k is c for k, c in zip(kids, node.children))
-        done[id(node)] = node if same else node.with_new_children(kids)
-    return done[id(p)]
+    return _with_sources(p, {id(scan): TableScan(scan.relation, TableSource(table),
+                                                 scan.projection)})
 
 
 def _collect(p) -> pa.Table:
     table = create_physical_plan(p).collect()
     return table.rename_columns(p.schema.qualified_names)
+
+
+def _collect_optimized(p) -> pa.Table:
+    """`p`'s output, run as the optimizer plans it (the same rows; filters pushed down)."""
+    table = create_physical_plan(optimize_plan(p)).collect()
+    return table.rename_columns(p.schema.qualified_names)
+
+
+def _without_rows(table: pa.Table, rows: pa.Table) -> pa.Table:
+    """`table` less one occurrence of each of `rows` (equal in every column, a null equal
+    to a null). Only the rows whose every value occurs in `rows` are compared whole."""
+    if rows.num_rows == 0:
+        return table
+    mask = None
+    for name in table.column_names:
+        try:
+            values = pc.unique(rows.column(name).combine_chunks())
+            found = pc.is_in(table.column(name), value_set=values, skip_nulls=False)
+        except (pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            continue  # a nested column: compared whole below
+        mask = found if mask is None else pc.and_(mask, found)
+    candidates = pa.array(range(table.num_rows), pa.int64()) if mask is None else \
+        pc.indices_nonzero(mask).cast(pa.int64())
+    found = pa.table({"k": _row_keys(table.take(candidates)), "i": candidates}) \
+        .sort_by([("k", "ascending"), ("i", "ascending")])
+    keys = found.column("k").combine_chunks()
+    n = len(keys)
+    if n == 0:
+        return table
+    # each candidate's occurrence number among the candidates with its key
+    starts = pc.not_equal(keys.slice(1), keys.slice(0, n - 1))
+    first = pa.concat_arrays([pa.array([True]), starts.cast(pa.bool_())])
+    group = pc.subtract(pc.cumulative_sum(first.cast(pa.int64())), 1)
+    begin = pc.indices_nonzero(first).cast(pa.int64()).take(group)
+    occurrence = pc.subtract(pa.array(range(n), pa.int64()), begin)
+    counts = pc.value_counts(_row_keys(rows)).flatten()
+    wanted = pa.table({"k": counts[0], "want": counts[1]})
+    numbered = pa.table({"k": keys, "i": found.column("i").combine_chunks(),
+                         "o": occurrence}).join(wanted, "k", join_type="left outer")
+    drop = numbered.filter(pc.less(numbered.column("o"),
+                                   pc.fill_null(numbered.column("want"), 0))).column("i")
+    keep = pc.invert(pc.is_in(pa.array(range(table.num_rows), pa.int64()),
+                              value_set=drop.combine_chunks()))
+    return table.filter(keep)
 
 
 def _row_keys(table: pa.Table) -> pa.Array:
@@ -150,53 +200,172 @@ def _first_index(table: pa.Table, row: pa.Table) -> int | None:
     return None if found is None or found < 0 else found
 
 
-def explain_plan_row(p, relation: str, row, limit: int = _SHOWN) -> RowJourney:
-    """The journey of row `row` (a number or a predicate) of source `relation` through `p`."""
+def explain_plan_row(p, relation: str, row, limit: int = _SHOWN, read_rows=None,
+                     mixing_reads_all: bool = True) -> RowJourney:
+    """The journey of row `row` (a number or a predicate) of source `relation` through `p`.
+
+    `read_rows(scan, predicate)` reads the rows of another source where `predicate`
+    (over its own columns) holds: the partners a join needs (by default, filtered
+    from the source in memory). With `mixing_reads_all=False`, operators that mix
+    rows (an aggregate, a sort, a limit, an outer join's far side) run over the rows
+    read for the row too, instead of over every source in full.
+    """
     scan = _scan_of(p, relation)
     table = _source_table(scan)
     picked = pick_rows(table, row, who=f"explain_row({relation!r})", limit=1)
     number = picked.rows[0]
-    journey = _journey(p, scan, table, number)
+    journey = _journey(p, scan, table, number, read_rows, mixing_reads_all)
     if picked.predicate is not None and picked.matched > 1:
-        journey = RowJourney(journey.relation, journey.row, journey.stops, journey.kept,
-                             journey.dropped_at,
-                             journey.why + f" (the first of {picked.matched:,} rows matching "
-                             f"{picked.predicate})", journey.plan)
+        journey = replace(journey, why=journey.why + f" (the first of {picked.matched:,} rows "
+                          f"matching {picked.predicate})")
     return journey
+
+
+def _read_in_memory(scan, predicate) -> pa.Table:
+    table = _source_table(scan)
+    return table.take(matching_rows(table, predicate))
 
 
 def _row_local(node, scan) -> bool:
     """Each output row of `node` comes from one row of the scan's side, and no output row
     exists without one, so the row's part of the output is the output over the row alone
-    (an inner join; a left join seen from its left side)."""
+    (an inner or cross join; an outer, semi or anti join seen from its preserved side)."""
     kind = _kind(node)
     if kind in ("TableScan", "Filter", "Projection"):
         return True
-    if kind == "Join":
-        return node.how == "inner" or (node.how == "left"
-                                       and any(n is scan for n in node.left.walk()))
+    if kind in JOIN_KINDS:
+        sides = join_sides(node, scan)
+        if sides.how in ("inner", "cross"):
+            return True
+        if sides.ours_left:
+            return sides.how in ("left", "semi", "anti")
+        return sides.how == "right"
     return False
 
 
-def _journey(p, scan, table: pa.Table, number: int) -> RowJourney:
-    without = pa.concat_tables([table.slice(0, number), table.slice(number + 1)])
+def _with_sources(node, swaps: dict[int, object]):
+    """`node` with every scan named in `swaps` (by id) replaced."""
+    done: dict[int, object] = {}
+    stack = [(node, False)]
+    while stack:
+        current, expanded = stack.pop()
+        if id(current) in swaps:
+            done[id(current)] = swaps[id(current)]
+            continue
+        if not expanded:
+            stack.append((current, True))
+            stack.extend((c, False) for c in current.children)
+            continue
+        kids = [done[id(c)] for c in current.children]
+        same = all(k is c for k, c in zip(kids, current.children))
+        done[id(current)] = current if same else current.with_new_children(kids)
+    return done[id(node)]
+
+
+def _restrict(other, predicate, swaps: dict[int, object], read, reads: dict) -> None:
+    """Replace each scan of `other` by the rows of its source that can meet `predicate`
+    (over `other`'s output), carried down exactly; then, inside `other`, a join whose one
+    input reads only such rows restricts the other input to the rows with its keys
+    (unless that input keeps its unmatched rows), until nothing changes. A scan nothing
+    reaches stays whole."""
+    if predicate is None:
+        return
+    _restrict_scans(other, predicate, swaps, read, reads)
+    changed = True
+    while changed:
+        changed = False
+        for join in other.walk():
+            if _kind(join) not in JOIN_KINDS or not join.on:
+                continue
+            for have, want in ((0, 1), (1, 0)):
+                bounded, free = join.children[have], join.children[want]
+                if not _all_swapped(bounded, swaps) or _all_swapped(free, swaps) or \
+                        _keeps_unmatched(join, want):
+                    continue
+                rows = _collect(_with_sources(bounded, swaps))
+                pairs = tuple((lk, rk) if have == 0 else (rk, lk) for lk, rk in join.on)
+                keys = JoinSides("inner", True, pairs, None, want)
+                changed |= _restrict_scans(free, reduction_predicate(keys, rows), swaps,
+                                           read, reads)
+
+
+def _all_swapped(node, swaps) -> bool:
+    return all(id(n) in swaps for n in node.walk() if isinstance(n, TableScan))
+
+
+def _keeps_unmatched(join, index: int) -> bool:
+    """Whether the join's input `index` reaches its output even without a partner."""
+    how = getattr(join, "as_join", join).how
+    return how in (("left", "full", "anti") if index == 0 else ("right", "full"))
+
+
+def _restrict_scans(node, predicate, swaps: dict[int, object], read, reads: dict) -> bool:
+    """Swap in the rows of each scan of `node` the predicate reaches (exactly); whether any."""
+    any_swapped = False
+    for carried in carry_down(node, predicate, exact=True):
+        scan = carried.scan
+        on_source = source_predicate(carried)
+        if on_source is None or id(scan) in swaps:
+            continue
+        rows = read(scan, on_source)
+        reads[scan.relation] = reads.get(scan.relation, 0) + rows.num_rows
+        swaps[id(scan)] = TableScan(scan.relation, TableSource(rows), scan.projection)
+        any_swapped = True
+    return any_swapped
+
+
+def _journey(p, scan, table: pa.Table, number: int, read=None,
+             mixing_reads_all: bool = True) -> RowJourney:
+    read = read or _read_in_memory
     path = _path_to(p, scan)
     stops: list[Stop] = []
-    here_before = None
+    here_before = None  # the row as it is at the previous operator (the first few rows)
+    part = None  # all of the row's rows there, while every operator keeps rows apart
     dropped, why = None, ""
     places = _places(path)
     alone = table.slice(number, 1)
+    swaps: dict[int, object] = {id(scan): TableScan(scan.relation, TableSource(alone),
+                                                    scan.projection)}
+    reads = {scan.relation: 1}
+    outputs = None  # the last operator's output with and without the row, once computed
+    input_full = None  # the input of the operator at hand, in full, when computed
     local = True  # every operator so far keeps rows apart: the row alone tells its story
     for node, place in zip(path, places):
         depth = len(place)
         local = local and _row_local(node, scan)
+        sides = join_sides(node, scan) if _kind(node) in JOIN_KINDS else None
+        if sides is not None and part is not None and (local or not mixing_reads_all):
+            _restrict(node.children[sides.other_index], reduction_predicate(sides, part),
+                      swaps, read, reads)
         try:
             if local:  # output(all) less output(all but the row) is output(the row alone)
-                full = _collect(_with_source(node, scan, alone))
+                full = _collect(_with_sources(node, swaps))
                 less = full.slice(0, 0)
-            else:
-                full = _collect(node)
-                less = _collect(_with_source(node, scan, without))
+                part = full
+            elif mixing_reads_all:  # the operator over its input with and without the row
+                child = path[path.index(node) - 1]
+                if outputs is None:  # the first such operator: its input, in full
+                    whole = _collect_optimized(child)
+                    if part is not None:  # the input kept rows apart: less the row's rows
+                        outputs = (whole, _without_rows(whole, part))
+                    else:
+                        without = pa.concat_tables([table.slice(0, number),
+                                                    table.slice(number + 1)])
+                        outputs = (whole,
+                                   _collect_optimized(_with_source(child, scan, without)))
+                input_full = outputs[0]
+                full = _collect(_over(node, child, outputs[0]))
+                less = _collect(_over(node, child, outputs[1]))
+                outputs = (full, less)
+            else:  # over the rows read: the row's, its partners', none other
+                rest = {k: v for k, v in swaps.items() if k != id(scan)}
+                every = dict(rest, **{id(scan): TableScan(scan.relation, TableSource(table),
+                                                          scan.projection)})
+                without = pa.concat_tables([table.slice(0, number), table.slice(number + 1)])
+                full = _collect(_with_sources(node, every))
+                less = _collect(_with_sources(node, dict(rest, **{id(scan): TableScan(
+                    scan.relation, TableSource(without), scan.projection)})))
+                part = full
         except ExprscopeError as exc:
             note = f"fails here: {visible(str(exc).splitlines()[0])}"
             stops.append(Stop(depth, visible(node.label()), _kind(node), False, None, 0, note,
@@ -204,27 +373,59 @@ def _journey(p, scan, table: pa.Table, number: int) -> RowJourney:
             dropped, why = visible(node.label()), note
             break
         rows, count = _minus(full, less)
-        _, lost = _minus(less, full)
+        gone, lost = _minus(less, full)
         kept = count > 0 or lost > 0
         stop = Stop(depth, visible(node.label()), _kind(node), kept, rows if kept else None,
                     count)
+        other = None
+        if sides is not None and here_before is not None and here_before.num_rows:
+            other_input = node.children[sides.other_index]
+            other = _collect(_with_sources(other_input, swaps) if local or not mixing_reads_all
+                             else other_input)
         if not kept:
-            stop = replace(_why_dropped(node, stop, here_before, scan), at=place)
+            stop = replace(_why_dropped(node, stop, here_before, scan, sides, other, read,
+                                        mixing_reads_all, input_full), at=place)
             stops.append(stop)
             dropped, why = stop.operator, stop.note
             break
-        stops.append(replace(_kept_note(node, stop, full, here_before), at=place))
-        here_before = rows
+        stop = _kept_note(node, stop, full, here_before, sides, other)
+        if count == 0:  # its only mark here: rows that exist without it (a changed group's)
+            stop = replace(stop, note=(stop.note + "; " if stop.note else "") +
+                           f"no row here comes from it, but {lost:,} row"
+                           f"{'s' if lost != 1 else ''} would be here without it")
+        stops.append(replace(stop, at=place))
+        here_before = rows if count else gone
     kept = dropped is None
     if kept:
         last = stops[-1]
         why = f"kept: it reaches the result as {last.count:,} row{'s' if last.count != 1 else ''}"
     else:
         why = f"dropped at {dropped}: {why}"
-    return RowJourney(scan.relation, number, tuple(stops), kept, dropped, why, p)
+    return RowJourney(scan.relation, number, tuple(stops), kept, dropped, why, p,
+                      tuple(SourceRead(r, n) for r, n in reads.items()))
 
 
-def _kept_note(node, stop: Stop, full: pa.Table, before) -> Stop:
+def _over(node, child, rows: pa.Table):
+    """`node` with its input `child` replaced by `rows` (that input's output, its columns
+    named by qualified name): the operator alone runs, not the plan below it."""
+    fields = list(child.schema)
+    scan = TableScan(_MATERIALIZED, TableSource(rows.rename_columns(
+        [f"c{i}" for i in range(len(fields))])))
+    exprs = [Parameter(FieldRef(f"{_MATERIALIZED}.c{i}")) for i in range(len(fields))]
+    same = Projection(scan, exprs, [f.name for f in fields], [f.relation for f in fields])
+    return node.with_new_children([same if c is child else c for c in node.children])
+
+
+_MATERIALIZED = "__journey_input"
+
+
+def _partners(node, sides: JoinSides, before: pa.Table, other: pa.Table) -> pa.Table:
+    both = list(node.children[0].schema.qualified_names) + \
+        list(node.children[1].schema.qualified_names)
+    return partner_rows(sides, before, other, both)
+
+
+def _kept_note(node, stop: Stop, full: pa.Table, before, sides, other) -> Stop:
     kind = _kind(node)
     note, position, partners = "", None, None
     if kind == "Aggregate":
@@ -236,83 +437,158 @@ def _kept_note(node, stop: Stop, full: pa.Table, before) -> Stop:
         position = _first_index(full, stop.rows) if stop.rows is not None else None
         if position is not None:
             note = f"at position {position:,} of {full.num_rows:,}"
-    elif kind == "Join":
-        note = f"joined with {stop.count:,} partner row{'s' if stop.count != 1 else ''}"
+    elif sides is not None and other is not None:
+        found = _partners(node, sides, before, other)
+        keys = {mine: before.column(mine)[0] for mine, _ in sides.pairs}
+        n = found.num_rows
+        if n:
+            note = f"joined with {n:,} partner row{'s' if n != 1 else ''}"
+            if sides.how in ("semi", "anti") or kind == "SubqueryFilter":
+                note = f"has {n:,} partner row{'s' if n != 1 else ''}, as the " \
+                       f"{sides.how} join asks"
+        else:
+            note = f"no partner ({_no_partner_text(sides, before)}); kept by the " \
+                   f"{sides.how} join" + (", null-extended" if sides.how not in
+                                          ("semi", "anti") else "")
+        partners = JoinPartners(keys, n, found.slice(0, _SHOWN) if n else None, note)
     return Stop(stop.depth, stop.operator, stop.kind, stop.kept, stop.rows, stop.count, note,
                 stop.story, partners, position)
 
 
-def _why_dropped(node, stop: Stop, before, scan) -> Stop:
+def _no_partner_text(sides: JoinSides, before: pa.Table) -> str:
+    if not sides.pairs:
+        return "the other input has no row the condition accepts"
+    return f"no row of the other input has {key_text(sides, before)}"
+
+
+def _why_dropped(node, stop: Stop, before, scan, sides, other, read,
+                 mixing_reads_all, input_full=None) -> Stop:
     kind = _kind(node)
     if kind == "Filter" and before is not None and before.num_rows:
         story = explain_row(node.predicate, before, 0)
         return Stop(stop.depth, stop.operator, kind, False, None, 0, story.why, story)
     if kind == "Limit" and before is not None and before.num_rows:
-        full_input = _collect(node.input)
+        full_input = input_full if input_full is not None else _collect(node.input)
         position = _first_index(full_input, before)
         where = f"at position {position:,} of its input" if position is not None else ""
         note = (f"the limit cut it: it keeps {node.fetch:,} row{'s' if node.fetch != 1 else ''}"
                 f" after skipping {node.skip:,}, and the row is {where}")
         return Stop(stop.depth, stop.operator, kind, False, None, 0, note, None, None, position)
-    if kind == "Join" and before is not None and before.num_rows:
-        partners = _no_partners(node, before, scan)
+    if sides is not None and before is not None and before.num_rows and other is not None:
+        partners = _no_partners(node, sides, before, other, read, mixing_reads_all)
         return Stop(stop.depth, stop.operator, kind, False, None, 0, partners.why, None,
                     partners)
     return Stop(stop.depth, stop.operator, kind, False, None, 0,
                 f"{kind} has no row from it")
 
 
-def _no_partners(join, before: pa.Table, scan) -> JoinPartners:
-    """Why an inner join found no partner for the row: the other side's rows with its keys."""
-    ours_left = any(n is scan for n in join.left.walk())
-    other = join.right if ours_left else join.left
-    pairs = [(lk, rk) if ours_left else (rk, lk) for lk, rk in join.on]
-    keys = {mine: before.column(mine)[0] for mine, _ in pairs}
-    shown = ", ".join(f"{k} = {value_text(v)}" for k, v in keys.items())
-    if any(not v.is_valid for v in keys.values()):
-        return JoinPartners({k: v for k, v in keys.items()}, 0, None,
-                            f"its key is null ({shown}); a null key joins with nothing")
-    side = _collect(other)
-    mask = None
-    for mine, theirs in pairs:
-        eq = pc.equal(side.column(theirs), keys[mine])
-        mask = eq if mask is None else pc.and_(mask, eq)
-    found = side.filter(pc.fill_null(mask, False))
+def _no_partners(join, sides: JoinSides, before: pa.Table, other: pa.Table, read,
+                 mixing_reads_all) -> JoinPartners:
+    """Why a join dropped the row: its partners, or why it has none (a null key, no row of
+    the other input with its keys, or partners dropped on their own way)."""
+    keys = {mine: before.column(mine)[0] for mine, _ in sides.pairs}
+    shown = key_text(sides, before)
+    found = _partners(join, sides, before, other)
     if found.num_rows:
-        return JoinPartners(keys, found.num_rows, found.slice(0, _SHOWN),
-                            f"{found.num_rows:,} partner rows have {shown}, yet the join "
-                            "dropped it")
-    theirs = [t for _, t in pairs]
-    relation, column = theirs[0].rsplit(".", 1) if "." in theirs[0] else (None, theirs[0])
-    partner_scan = next((n for n in other.walk() if isinstance(n, TableScan)
-                         and n.relation == relation), None)
-    if partner_scan is None:
-        return JoinPartners(keys, 0, None, f"no row of the other input has {shown}")
-    source = _source_table(partner_scan)
-    mine0 = pairs[0][0]
-    candidates = pc.indices_nonzero(pc.fill_null(
-        pc.equal(source.column(column), keys[mine0]), False))
-    other_text = f"{visible(relation)}.{visible(column)}"
-    if len(candidates) == 0:
+        n = found.num_rows
+        what = "an anti join keeps only rows without one" if sides.how == "anti" else \
+            "yet the join dropped it"
+        return JoinPartners(keys, n, found.slice(0, _SHOWN),
+                            f"it has {n:,} partner row{'s' if n != 1 else ''} "
+                            f"({shown}), and {what}" if shown else
+                            f"it has {n:,} partner row{'s' if n != 1 else ''}, and {what}")
+    null = [mine for mine, v in keys.items() if not v.is_valid]
+    if null:
         return JoinPartners(keys, 0, None,
-                            f"no row of {visible(relation)} has {other_text} = "
-                            f"{value_text(keys[mine0])}")
-    partner = _journey(other, partner_scan, source, int(candidates[0].as_py()))
+                            f"its key is null ({', '.join(f'{visible(m)} = null' for m in null)})"
+                            "; a null key joins with nothing")
+    other_input = join.children[sides.other_index]
+    terms = [_equal_term(theirs, before.column(mine)[0]) for mine, theirs in sides.pairs]
+    condition = row_condition(sides, before)
+    if condition is not None:
+        terms.append(condition)
+    with_condition = "" if condition is None else \
+        f" for which {visible(str(sides.condition))} holds"
+    if not terms:
+        return JoinPartners(keys, 0, None, "the other input has no row")
+    carried = [c for c in carry_down(other_input, and_(*terms) if len(terms) > 1 else terms[0])
+               if c.conjuncts]
+    if not carried:
+        return JoinPartners(keys, 0, None, f"no row of the other input has {shown}"
+                            f"{with_condition}")
+    best = max(carried, key=lambda c: len(c.conjuncts))
+    partner_scan = best.scan
+    relation = visible(partner_scan.relation)
+    on_source = source_predicate(best)
+    source = read(partner_scan, on_source) if not mixing_reads_all else \
+        _source_table(partner_scan)
+    candidates = matching_rows(source, on_source)
+    what = (shown + with_condition) if shown else f"a row{with_condition}"
+    if len(candidates) == 0:
+        return JoinPartners(keys, 0, None, f"no row of {relation} has {what}")
+    partner = _journey(other_input, partner_scan, source, int(candidates[0].as_py()), read,
+                       mixing_reads_all)
+    many = len(candidates) != 1
+    read_note = "" if mixing_reads_all else " (counting the rows read)"
     return JoinPartners(keys, 0, None,
-                        f"{len(candidates):,} row{'s' if len(candidates) != 1 else ''} of "
-                        f"{visible(relation)} ha{'ve' if len(candidates) != 1 else 's'} "
-                        f"{other_text} = {value_text(keys[mine0])}, but the first (row "
+                        f"{len(candidates):,} row{'s' if many else ''} of {relation} "
+                        f"ha{'ve' if many else 's'} {what}{read_note}, but the first (row "
                         f"{partner.row:,}) was {partner.why}", partner)
+
+
+def _equal_term(column: str, value) -> object:
+    return call("equal", [Parameter(FieldRef(column)), literal(value)])
 
 
 def why_not(p, predicate, limit: int = _SHOWN) -> WhyNot:
     """The source rows compatible with the missing output rows, each with its journey.
 
-    The predicate names columns a projection passes through by name; it is carried
-    down to the first scan whose source has every one of them and matched there.
+    `predicate` is over the plan's output columns. Each of its conjuncts is carried
+    down to the sources (through renaming and computing projections, an aggregate's
+    group keys, a join's sides; see `carry_down`); the source most of them reach is
+    searched for the rows the carried predicate is true on (every compatible row,
+    counted; the first `limit` journeys told). A predicate naming no output column
+    (one a projection dropped) is matched on the first source having its columns.
     """
     expr = parse(predicate) if isinstance(predicate, str) else as_expression(predicate)
     text = predicate if isinstance(predicate, str) else str(expr)
+    try:
+        qualified = qualify(expr, p.schema)
+    except ColumnNotFoundError:
+        return _why_not_on_a_source(p, expr, text, limit)
+    parts = conjuncts(qualified, plain_and=True)
+    reached = [c for c in carry_down(p, qualified) if c.conjuncts]
+    if not reached:
+        raise PlanError(f"why_not: no term of {visible(text)} can be carried down to a source "
+                        "(each reads an aggregate's value, or columns of both sides of a "
+                        "join); ask about the columns a source row decides")
+    best = max(reached, key=lambda c: len(set(c.origins)))  # the first of the best
+    on_source = source_predicate(best)
+    missing = tuple(visible(str(parts[i])) for i in range(len(parts))
+                    if i not in set(best.origins))
+    table = _source_table(best.scan)
+    rows = matching_rows(table, on_source)
+    relation = visible(best.scan.relation)
+    carried = visible(str(on_source))
+    also = "" if not missing else f"; not carried down: {', '.join(missing)}"
+    if len(rows) == 0:
+        return WhyNot(text, best.scan.relation, 0, (),
+                      f"no row of {relation} is compatible: none has {carried} (the "
+                      f"predicate carried down to {relation}){also}", carried, missing)
+    shown = rows.slice(0, limit).to_pylist()
+    journeys = tuple(_journey(p, best.scan, table, r) for r in shown)
+    dropped = [j for j in journeys if not j.kept]
+    matched = len(rows)
+    why = (f"{matched:,} row{'s' if matched != 1 else ''} of {relation} "
+           f"{'are' if matched != 1 else 'is'} compatible (where {carried}); of the first "
+           f"{len(journeys)}, {len(dropped)} {'is' if len(dropped) == 1 else 'are'} dropped")
+    if dropped:
+        why += f" (row {dropped[0].row:,}: {dropped[0].why})"
+    return WhyNot(text, best.scan.relation, matched, journeys, why + also, carried, missing)
+
+
+def _why_not_on_a_source(p, expr, text: str, limit: int) -> WhyNot:
+    """A predicate over a source's columns (not the output's): matched on that source."""
     names = {str(f) for f in _fields(expr)}
     scans = [n for n in p.walk() if isinstance(n, TableScan)]
     for scan in scans:
@@ -325,12 +601,13 @@ def why_not(p, predicate, limit: int = _SHOWN) -> WhyNot:
             journeys = tuple(_journey(p, scan, table, r) for r in picked.rows)
             dropped = [j for j in journeys if not j.kept]
             why = (f"{picked.matched:,} row{'s' if picked.matched != 1 else ''} of "
-                   f"{visible(scan.relation)} match {visible(text)}; of the first "
-                   f"{len(journeys)}, {len(dropped)} {'is' if len(dropped) == 1 else 'are'} "
-                   "dropped")
+                   f"{visible(scan.relation)} match {visible(text)} (columns of the source, "
+                   f"not of the output); of the first {len(journeys)}, {len(dropped)} "
+                   f"{'is' if len(dropped) == 1 else 'are'} dropped")
             if dropped:
                 why += f" (row {dropped[0].row:,}: {dropped[0].why})"
-            return WhyNot(text, scan.relation, picked.matched, journeys, why)
+            return WhyNot(text, scan.relation, picked.matched, journeys, why, visible(text))
+    qualify(expr, p.schema)  # names the unknown column, with a caret and the near names
     raise PlanError(f"why_not: no source of the plan has every column {visible(text)} reads "
                     f"({', '.join(sorted(visible(n) for n in names))})")
 

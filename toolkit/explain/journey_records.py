@@ -14,7 +14,7 @@ import pyarrow as pa
 from ..support.late import mimebundle
 from .records import RowStory
 
-__all__ = ["JoinPartners", "RowJourney", "Stop", "WhyNot"]
+__all__ = ["JoinPartners", "RowJourney", "SourceRead", "Stop", "WhyNot"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,14 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class SourceRead:
+    """How many rows of one source the journey read (the row's own source: the row)."""
+
+    relation: str
+    rows: int
+
+
+@dataclass(frozen=True)
 class RowJourney:
     """Row `row` of source `relation` through the plan: where it went and why."""
 
@@ -59,6 +67,7 @@ class RowJourney:
     dropped_at: str | None  # the label of the operator that dropped it
     why: str
     plan: Any = None  # the plan as the user wrote it (for the picture)
+    reads: tuple[SourceRead, ...] = ()  # the rows read from other sources for the row
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return mimebundle(self)
@@ -77,6 +86,8 @@ class WhyNot:
     compatible: int
     journeys: tuple[RowJourney, ...]
     why: str
+    carried: str = ""  # the predicate as carried down to the source, over its columns
+    not_carried: tuple[str, ...] = ()  # the conjuncts that could not reach that source
 
     def __iter__(self):
         return iter(self.journeys)

@@ -688,33 +688,86 @@ class ScalarSubquery(LogicalPlan):
     """The input's rows, each with the value of a scalar subquery (null when it has no row):
     what an expression that reads `(SELECT ...)` needs below it.
 
-    DataFusion's `ScalarSubquery` expression, as a node: the subquery is the second input,
-    its first column the value, its other columns the correlated ones it is matched on
-    (`on`: input column = subquery column; none when uncorrelated, and then it has at
-    most one row). The rule scalar_subquery_to_join turns it into the left join it means.
+    DataFusion's `ScalarSubquery` expression, as a node; the subquery is the second
+    input and its first column the value. It comes in two forms:
+
+    - grouped (`on`): the subquery's other columns are keys it is matched on (input
+      column = subquery column; none when uncorrelated, and then it has at most one
+      row). The rule scalar_subquery_to_join turns it into the left join it means.
+    - correlated (`correlation`), as SQL writes `(SELECT agg(...) FROM s WHERE s.k =
+      outer.k)`: the subquery is an aggregate without groups (under projections) whose
+      input rows are, for each input row, those where every `(input column, column of
+      the aggregate's input)` pair is equal (nulls never are). The rule
+      decorrelate_scalar_subquery groups it by those columns (a count over no rows
+      stays 0, not null) and leaves the grouped form.
     """
 
     def __init__(self, input: LogicalPlan, subquery: LogicalPlan,
-                 on: Sequence[tuple[str, str]] = ()):
+                 on: Sequence[tuple[str, str]] = (),
+                 correlation: Sequence[tuple[str, str]] = ()):
+        self.children = (input, subquery)
+        if correlation:
+            if on:
+                raise PlanError("a scalar subquery is matched either on its output columns "
+                                "(`on`) or by a correlation inside it, not both")
+            if len(subquery.schema) != 1:
+                raise PlanError(f"a correlated scalar subquery has one value column, but it "
+                                f"has {len(subquery.schema)} "
+                                f"({', '.join(subquery.schema.names)})")
+            rows = correlated_aggregate(subquery).input
+            self.correlation = tuple(
+                (input.schema.field(outer).qualified_name, rows.schema.field(inner).qualified_name)
+                for outer, inner in correlation)
+            for outer, inner in self.correlation:
+                ot, it = input.schema.field(outer).type, rows.schema.field(inner).type
+                if ot != it:
+                    raise PlanError(f"a correlated scalar subquery compares {inner} ({it}) with "
+                                    f"the input's {outer} ({ot}); cast one side first")
+            self.on, self.as_join = (), None
+            value = subquery.schema[0]
+            self.schema = checked_schema(
+                list(input.schema) + [LogicalField(value.relation, value.name, value.type,
+                                                   True)], self.label)
+            return
         if len(subquery.schema) != 1 + len(on):
             raise PlanError(f"a scalar subquery has one value column (plus one per correlated "
                             f"key), but it has {len(subquery.schema)} columns "
                             f"({', '.join(subquery.schema.names)}) for {len(on)} keys")
+        self.correlation = ()
         self.as_join = ConditionJoin(input, subquery, on, "left")
-        self.children = (input, subquery)
         self.on = self.as_join.on
         self.schema = self.as_join.schema
 
+    @property
+    def subquery(self) -> LogicalPlan:
+        return self.children[1]
+
     def label(self) -> str:
         value = self.children[1].schema.qualified_names[0]
-        ties = " AND ".join(f"{lk} = {rk}" for lk, rk in self.on)
-        return f"ScalarSubquery: {value}" + (f" where {ties}" if ties else "")
+        ties = " AND ".join([f"{lk} = {rk}" for lk, rk in self.on]
+                            + [f"{inner} = outer {outer}" for outer, inner in self.correlation])
+        kind = "correlated " if self.correlation else ""
+        return f"ScalarSubquery: {kind}{value}" + (f" where {ties}" if ties else "")
 
     def with_new_children(self, children):
-        return ScalarSubquery(children[0], children[1], self.on)
+        return ScalarSubquery(children[0], children[1], self.on, self.correlation)
 
     def _same_node(self, other) -> bool:
-        return self.on == other.on
+        return self.on == other.on and self.correlation == other.correlation
+
+
+def correlated_aggregate(subquery: LogicalPlan) -> Aggregate:
+    """The aggregate without groups a correlated scalar subquery computes its value with,
+    under the projections at its top; a PlanError names what stands in the way."""
+    node = subquery
+    while isinstance(node, Projection):
+        node = node.input
+    if not isinstance(node, Aggregate) or node.group_exprs:
+        raise PlanError(
+            "a correlated scalar subquery must compute its value with an aggregate without "
+            f"groups (under projections only), so it has one row per input row; found "
+            f"{node.label()!r}")
+    return node
 
 
 def _literal_as(expr: Expression, target: pa.DataType) -> Expression:

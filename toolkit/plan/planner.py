@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from ..functions.bind import bind
 from .aggregates import aggregate_nullable, aggregate_type
+from .correlated_apply import applied
 from .errors import PlanError
 from .invariants import PLANNING_KEEPS_SCHEMA, current_mode, report
 from .logical_fields import nullable
@@ -51,6 +52,7 @@ from .physical_plan import (
 )
 from .plan_text import fields_text
 from .schema_problems import schema_problems
+from .tree import transform_up
 from .window import WindowExpr, window_nullable, window_type
 
 __all__ = ["create_physical_plan"]
@@ -153,6 +155,10 @@ def create_physical_plan(logical: LogicalPlan, validation: str | None = None, ob
     if not isinstance(logical, LogicalPlan):
         raise PlanError(f"create_physical_plan needs a LogicalPlan, not {type(logical).__name__}")
     mode = current_mode(validation)
+    if any(isinstance(n, ScalarSubquery) and n.correlation for n in logical.walk()):
+        # not decorrelated by the optimizer: computed row by row, as SQL defines it
+        logical = transform_up(logical, lambda n: applied(n) if isinstance(
+            n, ScalarSubquery) and n.correlation else n)
     done: dict[int, PhysicalPlan] = {}
     stack = [(logical, False)]
     while stack:  # post-order, iteratively; a shared input is planned once

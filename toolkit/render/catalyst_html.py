@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
 from .catalyst_dot import plan_text_dot
 from .labels import html_text
-from .svg import dot_available, scrolling_picture, to_svg
+from .svg import dot_available, scrolling_picture, to_svg, to_svgs
 from .text import to_text
 
 __all__ = ["catalyst_report_html"]
@@ -55,7 +55,9 @@ def catalyst_report_html(trace: CatalystSteps, title: str, csp: str) -> str:
                   f'{" <span class=fail>failed</span>" if s.failed else ""}</li>'
                   for i, s in enumerate(trace.steps, 1)]
         parts.append("</ol>")
-    parts += [_step_html(i, s) for i, s in enumerate(trace.steps, 1)]
+    # every step's picture from one `dot` run
+    pictures = to_svgs(trace.steps) if dot_available() else [None] * len(trace.steps)
+    parts += [_step_html(i, s, svg) for i, (s, svg) in enumerate(zip(trace.steps, pictures), 1)]
     parts.append(_times(trace))
     parts.append(f"<h2>Final plan</h2><pre>{_plan(trace.final_plan)}</pre>")
     if trace.comparison.verdict != "equal":
@@ -74,6 +76,8 @@ def _summary(trace: CatalystSteps) -> str:
                     f"{trace.spark_seconds:.2f} s on the same plan")
     if trace.excluded_rules:
         rows.append("excluded rules: " + html_text(", ".join(trace.excluded_rules)))
+    rows += [f'<span class="meta">{html_text(note)}</span>'
+             for note in (trace.known_calls_note, trace.checks_note) if note]
     rows.append(f"<details><summary>query</summary><pre>{_plan(trace.query)}</pre></details>")
     return '<div class="summary">' + "<br>".join(rows) + "</div>"
 
@@ -82,13 +86,13 @@ def _plan(text: str) -> str:
     return html_text(text, PLAN_TEXT_LIMIT)
 
 
-def _picture_or_text(step: CatalystStep) -> str:
-    if dot_available():
-        return f"<figure>{scrolling_picture(to_svg(step))}</figure>"
+def _picture_or_text(step: CatalystStep, svg: str | None) -> str:
+    if svg is not None:
+        return f"<figure>{scrolling_picture(svg)}</figure>"
     return f"<pre>{html_text(to_text(step, width=120, color=False), PLAN_TEXT_LIMIT)}</pre>"
 
 
-def _step_html(number: int, step: CatalystStep) -> str:
+def _step_html(number: int, step: CatalystStep, svg: str | None) -> str:
     head = (f'<h2 id="step{number}">{number}. {html_text(step.rule)}'
             f'{" (" + html_text(step.scope) + ")" if step.scope else ""}</h2>'
             f'<p class="meta">{html_text(step.phase)} · batch {html_text(step.batch)} · '
@@ -106,7 +110,7 @@ def _step_html(number: int, step: CatalystStep) -> str:
             "</tr>" for c in step.checks)
         parts.append("<table><tr><th></th><th>Spark's check</th><th>exprscope's invariant</th>"
                      f"<th>Spark's message</th></tr>{rows}</table>")
-    parts.append(_picture_or_text(step))
+    parts.append(_picture_or_text(step, svg))
     if step.substeps:
         items = "".join(f"<li>{html_text(s.title)}</li>" for s in step.substeps)
         parts.append(f"<details><summary>inside the rule: {len(step.substeps)} step"

@@ -3,6 +3,8 @@ the plan with what each changed, one step as its plan tree marked node by node."
 
 from __future__ import annotations
 
+import textwrap
+
 from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
 from ..tracing.spark_plan_diff import plan_diff
 from ..tracing.spark_plan_text import plan_tree
@@ -49,6 +51,8 @@ def catalyst_lines(trace: CatalystSteps, paint) -> list[str]:
                      f"{trace.spark_seconds:.2f} s on the same plan")
     if trace.excluded_rules:
         lines.append("excluded: " + ", ".join(r.rsplit(".", 1)[-1] for r in trace.excluded_rules))
+    for note in (trace.known_calls_note, trace.checks_note):
+        lines += [paint(line, "dim") for line in textwrap.wrap(visible(note), max(20, width))]
     phase = None
     for i, step in enumerate(trace.steps, 1):
         if step.phase != phase:

@@ -236,6 +236,7 @@ def _small(text: str, color: str = "#4b5563", limit: int | None = 60) -> str:
 
 ROW_CHARS = 36  # a label's small row wraps at words past this many characters ...
 ROW_LINES = 3  # ... onto at most this many lines: a box stays narrow, no word is cut
+TITLE_CHARS = 60  # a bold title wraps the same way where it used to be cut
 
 
 def label_lines(text: str, width: int = ROW_CHARS, lines: int = ROW_LINES) -> list[str]:
@@ -258,9 +259,10 @@ def label_lines(text: str, width: int = ROW_CHARS, lines: int = ROW_LINES) -> li
 
 
 def _table(title: str, rows: list[str], raw_rows: list[str] = ()) -> str:
-    """An HTML-like label: the title in bold, then small rows (escaped, wrapped at words
-    so a box stays narrow), then raw cells."""
-    cells = [f"<TR><TD><B>{dot_text(title)}</B></TD></TR>"]
+    """An HTML-like label: the title in bold, then small rows (escaped, each wrapped at
+    words so a box stays narrow and nothing is cut mid-word), then raw cells."""
+    cells = [f"<TR><TD><B>{dot_text(line, None)}</B></TD></TR>"
+             for line in label_lines(visible(str(title)), TITLE_CHARS)]
     cells += [f"<TR><TD>{_small(line, limit=None)}</TD></TR>" for r in rows
               for line in label_lines(visible(str(r)))]
     cells += [f"<TR><TD>{r}</TD></TR>" for r in raw_rows]

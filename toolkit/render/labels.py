@@ -24,6 +24,7 @@ from ..model.options import (
     options_to_string,
     value_set,
 )
+from ..observe import FUSED_MEMBER
 from ..rewrite.positions import TreePath
 from ..support.visible_text import visible as visible_characters
 
@@ -293,6 +294,14 @@ def rows_lines(stat, total: int, parent=None) -> list[str]:
     rows than its value was used for; a literal is `one value for 212 of 344 rows`. The reason is left out when `parent` (the
     parent node's stat) ran on the same rows for the same reason: a tree says it
     once, at the top of the branch."""
+    lines = _run_lines(stat, total, parent)
+    fused = getattr(stat, "fused", "") or ""
+    if fused and fused != FUSED_MEMBER:  # the group's top node: its mark, said once
+        lines.append(f"fused: {fused}")
+    return lines
+
+
+def _run_lines(stat, total: int, parent) -> list[str]:
     used = stat.used
     how = getattr(stat, "how", "") or ""
     if how == "literal":  # nothing was computed: one value stands for the rows it is used on
@@ -349,8 +358,10 @@ def rows_text(stat, total: int, parent=None) -> str:
     lines = rows_lines(stat, total, parent)
     if len(lines) == 1:
         return lines[0]
+    if " · " not in lines[0]:  # rows, then the fused mark
+        return f"{lines[0]} ({'; '.join(lines[1:])})"
     computed, used = lines[0].split(" · ")
-    return f"{computed} ({lines[1]}) · {used}"
+    return f"{computed} ({'; '.join(lines[1:])}) · {used}"
 
 
 def share_text(part: float, total: float, digits: int = 1) -> str:

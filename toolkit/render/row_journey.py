@@ -19,9 +19,13 @@ _OTHER = {"fillcolor": "#f9fafb", "color": "#9ca3af", "fontcolor": "#6b7280"}
 
 
 def _row_text(stop) -> str:
-    if stop.rows is None or stop.rows.num_rows == 0:
+    return _first_row_text(stop.rows)
+
+
+def _first_row_text(rows) -> str:
+    if rows is None or rows.num_rows == 0:
         return ""
-    first = stop.rows.slice(0, 1)
+    first = rows.slice(0, 1)
     cells = [f"{visible(name)} = {value_text(first.column(i)[0], 24)}"
              for i, name in enumerate(first.column_names[:6])]
     more = " …" if first.num_columns > 6 else ""
@@ -39,6 +43,9 @@ def journey_lines(journey: RowJourney, paint) -> list[str]:
             lines.append("    " + paint(_row_text(stop), "dim"))
         if stop.note:
             lines.append("    " + stop.note)
+        if stop.kept and stop.partners is not None and stop.partners.rows is not None:
+            lines.append("    " + paint(f"first partner: {_first_row_text(stop.partners.rows)}",
+                                        "dim"))
         partner = stop.partners.partner_journey if stop.partners else None
         if partner is not None:
             lines.append("    " + paint(f"partner row {partner.row:,} of "

@@ -461,8 +461,8 @@ def _eval_lines(event: EvalEvent, paint, window: TreeWindow = TreeWindow()) -> l
         if stat is not None:
             rows = rows_lines(stat, event.num_rows, stats.get(path[:-1]) if path else None)
             text += paint(f" · {visible(rows[0])}", "dim")
-            if len(rows) > 1:  # why it computed more rows than it used: a line of its own
-                reasons[path] = rows[1]
+            if len(rows) > 1:  # why it computed more rows than it used, that it ran fused:
+                reasons[path] = rows[1:]  # each a line of its own
         elif path in unfinished:
             text += paint(" · did not finish", "dim")
         elif conditions_ran(node, path, stats):
@@ -477,8 +477,7 @@ def _eval_lines(event: EvalEvent, paint, window: TreeWindow = TreeWindow()) -> l
 
     def extra(path, node):
         out = []
-        reason = reasons.pop(path, None)
-        if reason is not None:
+        for reason in reasons.pop(path, ()):
             out.append(paint(f"({visible(reason)})", "dim"))
         null = nulls.get(path)
         if null is not None and node.args:

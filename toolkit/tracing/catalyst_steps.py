@@ -96,7 +96,7 @@ class CatalystSteps:
 
     query: str  # the SQL text, or a DataFrame's description
     steps: tuple[CatalystStep, ...]
-    rule_calls: int  # every rule call the stepping made, effective or not
+    rule_calls: int  # every rule call of Spark's loop, effective or not
     final_plan: str  # the optimizer's result as stepped (treeString)
     optimized_plan: str  # Spark's own optimizedPlan (treeString)
     comparison: PlanComparison
@@ -111,6 +111,10 @@ class CatalystSteps:
     spark_seconds: float = 0.0  # Spark's own optimization of the same plan, wall clock
     spark_version: str = ""
     note: str = ""  # why stepping was not possible (Spark Connect), else ""
+    # of `rule_calls`, those counted without a call to the JVM: their outcome was known (a
+    # rule already ineffective on the plan as it stood, or never effective in Spark's own run)
+    known_calls: int = 0
+    checks_note: str = ""  # which of Spark's checks ran on which phase's steps
     explain_plans: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -122,6 +126,15 @@ class CatalystSteps:
         if failed:
             text += f", {failed:,} failed"
         return text
+
+    @property
+    def known_calls_note(self) -> str:
+        """What the stepping did not send to the JVM, and why that leaves it exact."""
+        if not self.known_calls:
+            return ""
+        return (f"{self.known_calls:,} of the {self.rule_calls:,} rule calls were counted "
+                f"without calling the rule: a rule already ineffective on the plan as it "
+                f"stood, or one Spark's own run of the same plan never found effective.")
 
     def phase(self, name: str) -> tuple[CatalystStep, ...]:
         return tuple(s for s in self.steps if s.phase == name)

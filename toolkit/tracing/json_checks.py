@@ -333,7 +333,7 @@ class _Checker:
             self.count(node.get("rows"), f"{at}.rows", 0, rows)
             if node.get("used_rows") is not None:
                 self.count(node.get("used_rows"), f"{at}.used_rows", 0, node["rows"])
-            for key in ("how", "why"):
+            for key in ("how", "why", "fused"):
                 self.text(node.get(key), f"{at}.{key}", optional=True)
             if node.get("type") is not None:
                 self.blob(node["type"], f"{at}.type", "ipc")

@@ -195,7 +195,7 @@ def _eval_to_json(step: EvalEvent, exprs: ExpressionWriter) -> dict:
                       "type": None if n.out_type is None else type_to_json(n.out_type),
                       "elapsed": float(n.elapsed), "calls": int(n.calls),
                       "used_rows": int(n.used), "how": n.how, "why": n.why,
-                      "threads": int(n.threads)}
+                      "threads": int(n.threads), **({"fused": n.fused} if n.fused else {})}
                      for n, at in zip(step.nodes, node_at)],
            "branches": [{"at": at, "branch": b.branch, "arg_index": b.arg_index,
                          "total_rows": int(b.total_rows),
@@ -317,7 +317,7 @@ def _eval_from_json(doc: dict, exprs: ExpressionReader, where: str) -> EvalEvent
                        else type_from_json(n["type"], f"{where}.nodes[{i}].type"),
                        elapsed=_elapsed(n), calls=n["calls"], used_rows=n.get("used_rows"),
                        how=n.get("how") or "", why=n.get("why") or "",
-                       threads=n.get("threads") or 1)
+                       threads=n.get("threads") or 1, fused=n.get("fused") or "")
              for i, n in enumerate(doc["nodes"])]
     branches = []
     for i, b in enumerate(doc["branches"]):

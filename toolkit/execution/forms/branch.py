@@ -302,14 +302,25 @@ def runs_eagerly(ctx, node, sel) -> bool:
     """Untraced, a form whose branches are all cheap on this batch runs as eager evaluation
     does (every argument, then Arrow's kernel): what the form would do anyway, without its
     generator. A case_when only on a small domain: on a large one a fixed-width case_when
-    funnels.
+    funnels. On a domain under SMALL_EAGER_ROWS, so does any form: selecting would cost
+    more than computing the rows it spares.
 
-    On a small domain whose casts would need proving (`ctx.trusting`), the branches are
-    taken on trust and the casts check their own values, as in eager evaluation: should
-    one fail, the batch is evaluated again without trust (`evaluate`), and the form then
-    runs lazily. Proving costs a min and a max per column.
+    On a small domain whose casts would need proving, or whose branches can fail
+    (`ctx.trusting`), the branches are taken on trust and their kernels check their own
+    values, as in eager evaluation: should one fail, the batch is evaluated again without
+    trust (`evaluate`), and the form then runs lazily (a tree whose trust failed once is
+    not trusted again: `dense_path.TrustLedger`). Proving costs a min and a max per column.
     """
+    eager = ctx.density.eager_forms.get(id(node))
+    if eager is None:
+        return False
     domain = ctx.size(sel)
+    if domain < eager.rows:  # decided when the tree was prepared
+        if not eager.on_trust:
+            return True
+        if ctx.trusting:
+            ctx.took_trust = True  # children that can fail, taken on trust
+            return True
     if node.name == "case_when" and domain >= dense_path.MIN_DENSE_ROWS:
         return False
     trust = ctx.trusting and domain < RANGE_CHECK_MIN_ROWS

@@ -2,6 +2,7 @@
 
 from .base import Rule, RuleContext
 from .decorrelate_predicate_subquery import DecorrelatePredicateSubquery
+from .decorrelate_scalar_subquery import DecorrelateScalarSubquery
 from .eliminate_cross_join import EliminateCrossJoin
 from .eliminate_filter import EliminateFilter
 from .merge_filters import MergeFilters
@@ -15,6 +16,7 @@ from .simplify_expressions import SimplifyExpressions
 
 __all__ = [
     "DecorrelatePredicateSubquery",
+    "DecorrelateScalarSubquery",
     "EliminateCrossJoin",
     "EliminateFilter",
     "MergeFilters",
@@ -31,6 +33,7 @@ __all__ = [
 
 
 def default_rules() -> list[Rule]:
-    return [DecorrelatePredicateSubquery(), ScalarSubqueryToJoin(), SimplifyExpressions(), MergeFilters(), SimplifyConjuncts(), EliminateFilter(),
+    return [DecorrelatePredicateSubquery(), DecorrelateScalarSubquery(), ScalarSubqueryToJoin(),
+            SimplifyExpressions(), MergeFilters(), SimplifyConjuncts(), EliminateFilter(),
             EliminateCrossJoin(),
             PropagateEmptyRelation(), PushDownFilter(), MergeProjections(), PruneColumns()]

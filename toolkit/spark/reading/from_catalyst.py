@@ -18,7 +18,10 @@ differ from Arrow's the import says so in the tree instead of hiding it:
   ANSI (remainder_checked) and is null otherwise.
 - `BETWEEN` is Spark 4's `With` of shared expressions: each reference becomes the
   shared expression.
-- a constant `date + interval` (or minus) is folded to the date Spark computes.
+- a constant `date + interval` (or minus) is folded to the date Spark computes; over a
+  column it is computed per row (`date_interval`: add_months' end-of-month rule for a
+  year-month interval, which is its number of months; a day count; a day-time
+  interval added to a timestamp as a duration).
 - `NormalizeNaNAndZero` (Spark's optimizer puts it on float join and group keys so
   that -0.0 meets 0.0 and NaN meets NaN) is read as its argument.
 
@@ -37,6 +40,7 @@ import toolkit as tk
 
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
+from . import date_interval
 from .sql_origin import origin_text
 
 __all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
@@ -63,6 +67,8 @@ def _arrow_type(node) -> pa.DataType:
 
 
 def _literal(node) -> tk.Literal:
+    if class_name(node.dataType()) == "YearMonthIntervalType":  # its months, as Spark keeps it
+        return date_interval.months_of(node.value())
     return _literal_of(node.value(), _arrow_type(node))
 
 
@@ -269,12 +275,45 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
         return _substring(node, args)
     if name == "UnresolvedFunction":
         return _unresolved_function(node, args)
+    if name in _DATE_INTERVAL:
+        return _date_interval(node, name, args)
     if name == "UnscaledValue":
         return _unscaled_value(node, args[0])
     if name == "MakeDecimal":
         return _make_decimal(node, args[0])
     raise SparkImportError(f"cannot import the Spark expression {name} ({node.toString()}) "
                            f"into exprscope{origin_text(node)}", spark_class=name)
+
+
+_DATE_INTERVAL = {"DateAddYMInterval", "AddMonths", "DateAdd", "DateSub", "DatetimeSub",
+                  "MakeYMInterval", "MultiplyYMInterval", "TimestampAddInterval"}
+
+
+def _date_interval(node, name: str, args) -> tk.Expression:
+    """`date ± interval` over a column (constant ones were folded): see date_interval."""
+    if name == "DatetimeSub":  # `a - b` as Spark rewrote it: its replacement, the last child
+        return args[-1]
+    if name in ("DateAddYMInterval", "AddMonths"):
+        return date_interval.add_months(args[0], args[1])
+    if name in ("DateAdd", "DateSub"):
+        return date_interval.add_days(args[0], args[1], subtract=name == "DateSub")
+    if name == "MakeYMInterval":  # make_ym_interval(years, months): its months
+        total = tk.call("add_checked", [tk.call("multiply_checked", [
+            tk.cast(args[0], pa.int32()), tk.literal(12, pa.int32())]),
+            tk.cast(args[1], pa.int32())])
+        return total
+    if name == "MultiplyYMInterval":
+        if str(children(node)[1].dataType().typeName()) not in ("byte", "short", "integer",
+                                                                  "long"):
+            raise SparkImportError(f"cannot import {node.toString()}: an interval times a "
+                                   "fraction rounds in Spark's own way; only whole numbers",
+                                   spark_class=name)
+        return tk.call("multiply_checked", [args[0], tk.cast(args[1], pa.int32())])
+    kind = class_name(children(node)[1].dataType())
+    if not kind.startswith("DayTimeIntervalType"):  # a timestamp plus a duration, exactly
+        raise SparkImportError(f"cannot import {node.toString()}: only a day-time interval "
+                               "is a duration", spark_class=name)
+    return tk.call("add_checked", args)
 
 
 def _power_of_ten(scale: int) -> tk.Literal:

@@ -12,8 +12,9 @@ the user named them (alias, temp view, table, file; else df1, df2 ...).
 Attributes are matched by Spark's exprId, so self-joins and USING joins resolve.
 EXISTS / IN subqueries become SubqueryFilter nodes (NOT IN null-aware), which the
 optimizer's decorrelate_predicate_subquery turns into semi / anti joins; scalar
-subqueries become ScalarSubquery nodes (a correlated one grouped by its correlated
-columns), which scalar_subquery_to_join makes left joins. A Column becomes an expression: as Spark resolves it
+subqueries become ScalarSubquery nodes (a correlated one keeps its correlation, which
+decorrelate_scalar_subquery turns into a grouping), which scalar_subquery_to_join
+makes left joins. A Column becomes an expression: as Spark resolves it
 against `df` when one is given (real types, Spark's implicit casts), otherwise
 its unresolved tree. What cannot be imported raises SparkImportError naming the
 Spark class and, for SQL, the line of the query.
@@ -119,6 +120,8 @@ class _PlanReader:
         self.outer: Imported | None = None  # reading a correlated subquery: the outer input
         self.correlated: list = []  # ... and the conditions on outer columns found in it
         self.carried: list[int] = []  # ... and the inner columns those conditions read
+        self.aggregated: dict[int, str] | None = None  # a scalar one: those columns where
+        # its aggregate reads them (exprId -> name there)
 
     def read(self, root) -> Imported:
         self._find_ctes(root)
@@ -197,13 +200,13 @@ class _PlanReader:
         predicate = children(clause)[0] if negated else clause
         kind = class_name(predicate)
         query = predicate if kind == "Exists" else predicate.query()
-        saved = self.outer, self.correlated, self.carried
-        self.outer, self.correlated, self.carried = outer, [], []
+        saved = self.outer, self.correlated, self.carried, self.aggregated
+        self.outer, self.correlated, self.carried, self.aggregated = outer, [], [], None
         try:
             inner = self.read(query.plan())
             correlated = self.correlated
         finally:
-            self.outer, self.correlated, self.carried = saved
+            self.outer, self.correlated, self.carried, self.aggregated = saved
         pairs, rest = [], []
         outer_names, inner_names = outer.names(), inner.names()
         for c in correlated:
@@ -233,37 +236,50 @@ class _PlanReader:
         return Imported(kept, outer.ids)
 
     def _with_subqueries(self, child: Imported, *catalyst) -> Imported:
-        """`child` left-joined with the plan of each scalar subquery in the expressions, so
-        they read its value as a column (null when the subquery has no row, as SQL says).
+        """`child` with the value of each scalar subquery in the expressions as a column
+        (null when the subquery has no row, as SQL says): a ScalarSubquery node each.
 
-        An uncorrelated subquery has one row: the join has no keys. A correlated one
-        (`WHERE inner.k = outer.k`, over an aggregate) is grouped by its correlated
-        columns and joined on them: one row per outer key, as Spark decorrelates it.
+        An uncorrelated subquery has one row. A correlated one (`WHERE inner.k =
+        outer.k`, over an aggregate) stays correlated: its aggregate is read without the
+        correlated conditions, which become the node's correlation, and the optimizer's
+        decorrelate_scalar_subquery groups it by them, as Spark's optimizer does.
         """
         out = child
         for sub in _scalar_subqueries(catalyst):
             correlated = not sub.outerAttrs().isEmpty()
-            saved = self.outer, self.correlated, self.carried
+            saved = self.outer, self.correlated, self.carried, self.aggregated
             self.outer, self.correlated, self.carried = (out if correlated else None), [], []
+            self.aggregated = {}
             try:
                 inner = self.read(sub.plan())
-                conditions = self.correlated
+                conditions, aggregated = self.correlated, self.aggregated
             finally:
-                self.outer, self.correlated, self.carried = saved
+                self.outer, self.correlated, self.carried, self.aggregated = saved
             pairs = []
-            inner_names, outer_names = inner.names(), out.names()
+            outer_names = out.names()
             for c in conditions:
                 pair = _outer_pair(c)
-                if pair is None or _expr_id(pair[1]) not in inner_names:
+                if pair is None or _expr_id(pair[1]) not in aggregated:
                     raise SparkImportError(
                         f"cannot import a scalar subquery correlated by {c.toString()}: only "
-                        "equalities of an inner and an outer column decorrelate into a join"
-                        + origin_text(sub), spark_class="ScalarSubquery")
-                pairs.append((outer_names[_expr_id(pair[0])], inner_names[_expr_id(pair[1])]))
-            if len(inner.plan.schema) != 1 + len(pairs):
+                        "equalities of an outer column and a column its aggregate reads "
+                        "decorrelate into a join" + origin_text(sub),
+                        spark_class="ScalarSubquery")
+                if not pair[0].dataType().sameType(pair[1].dataType()):
+                    raise SparkImportError(
+                        f"cannot import a scalar subquery correlated by {c.toString()}: its "
+                        f"two sides have different types ({pair[0].dataType().simpleString()}"
+                        f", {pair[1].dataType().simpleString()})" + origin_text(sub),
+                        spark_class="ScalarSubquery")
+                pairs.append((outer_names[_expr_id(pair[0])], aggregated[_expr_id(pair[1])]))
+            if len(inner.plan.schema) != 1:
                 raise SparkImportError("a scalar subquery must produce one column",
                                        spark_class="ScalarSubquery")
-            joined = plan.ScalarSubquery(out.plan, inner.plan, pairs)
+            try:
+                joined = plan.ScalarSubquery(out.plan, inner.plan, correlation=pairs)
+            except plan.PlanError as exc:
+                raise SparkImportError(f"cannot import the scalar subquery: {exc}"
+                                       + origin_text(sub), spark_class="ScalarSubquery") from None
             self.subqueries[_expr_id(sub)] = inner.plan.schema.qualified_names[0]
             out = Imported(joined, out.ids + inner.ids)
         return out
@@ -402,7 +418,16 @@ class _PlanReader:
         catalyst_groups = _seq(node.groupingExpressions())
         groups = [self._expr(e, child) for e in catalyst_groups]
         carried = [i for i in self.carried if i in child.ids]
-        if carried:  # a correlated scalar subquery: one group per correlated key
+        if carried and self.aggregated is not None:  # a correlated scalar subquery's
+            # aggregate: the rows it reads are the input's, the correlation keeps them
+            if catalyst_groups or _distinct_argument(node) is not None:
+                raise SparkImportError(
+                    "cannot import a correlated scalar subquery over a grouped or DISTINCT "
+                    "aggregate: exprscope decorrelates an aggregate without groups",
+                    spark_class="Aggregate")
+            self.aggregated.update({i: child.names()[i] for i in carried})
+            carried = []
+        elif carried:  # an EXISTS / IN subquery: one group per correlated key
             if catalyst_groups or any(class_name(a.aggregateFunction()) == "Count" for a in
                                       _aggregate_expressions(_seq(node.aggregateExpressions()))):
                 raise SparkImportError(

@@ -7,6 +7,12 @@ DataFrame and only the first rows it matches are read back, never the whole data
 question). That source's scan then reads those rows from memory and exprscope's
 RowJourney tells, operator by operator, where the first of them is kept or dropped
 (at a filter: the predicate's RowStory, which conjunct was false or null).
+
+The query's other sources are never read whole either: at each join on the row's
+way, the join keys of the row as it reaches the join (`o_custkey in (...)`) are
+carried down the other input to its sources and pushed to Spark as a filter, so
+only the partner rows come back (`journey.reads` counts them per source).
+Operators that mix rows (an aggregate, a sort, a limit) see only the rows read.
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ from dataclasses import replace
 import pyarrow as pa
 
 from ...errors import FieldRefError, RowNotFoundError, UsageError
-from ...explain.journey_records import RowJourney
+from ...explain.carry_down import matching_rows
+from ...explain.journey import explain_plan_row
+from ...explain.journey_records import RowJourney, SourceRead
 from ...explain.rows import MAX_EXPLAINED, predicate_expression
 from ...plan import TableScan
 from ...plan.sources import TableSource
@@ -27,7 +35,7 @@ from ..reading.from_spark import from_spark
 from ..translate.to_column import to_column
 from .source import SparkSource
 
-__all__ = ["explain_row", "spark_compatible_rows"]
+__all__ = ["explain_row", "read_from_spark", "spark_compatible_rows"]
 
 
 def _field_names(expr) -> set[str]:
@@ -67,6 +75,17 @@ def spark_compatible_rows(scan: TableScan, predicate: str, limit: int) -> pa.Tab
     return picked.toArrow().cast(schema)
 
 
+def read_from_spark(scan: TableScan, predicate) -> pa.Table:
+    """The rows of the scan's source where `predicate` (over its columns) holds: filtered
+    by Spark for a Spark source, in memory for rows already read."""
+    schema = scan.source.schema
+    if not isinstance(scan.source, SparkSource):
+        table = pa.Table.from_batches(list(scan.source.batches()), schema=schema)
+        return table.take(matching_rows(table, predicate))
+    picked = scan.source.df.filter(to_column(predicate, schema))
+    return picked.toArrow().cast(schema)
+
+
 def explain_row(df, predicate: str, limit: int = MAX_EXPLAINED) -> RowJourney:
     """The journey of the first source row matching `predicate` through `df`'s query.
 
@@ -88,10 +107,13 @@ def explain_row(df, predicate: str, limit: int = MAX_EXPLAINED) -> RowJourney:
                                f"{visible(predicate)} (Spark found none)")
     swapped = TableScan(scan.relation, TableSource(rows), scan.projection)
     local = transform_up(p, lambda node: swapped if node is scan else node)
-    journey = local.explain_row(scan.relation, 0)
+    journey = explain_plan_row(local, scan.relation, 0, read_rows=read_from_spark,
+                               mixing_reads_all=False)
     read = rows.num_rows
     count = f"the first of at least {read:,}" if read == limit else \
         ("the only" if read == 1 else f"the first of {read:,}")
     note = (f" ({count} row{'s' if read > 1 else ''} of {visible(scan.relation)} matching "
             f"{visible(predicate)}; row numbers count only those rows)")
-    return replace(journey, why=journey.why + note)
+    reads = tuple(SourceRead(r.relation, read if r.relation == scan.relation else r.rows)
+                  for r in journey.reads)
+    return replace(journey, why=journey.why + note, reads=reads)

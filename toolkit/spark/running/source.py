@@ -22,7 +22,8 @@ class SparkSource(Source):
         from pyspark.sql.pandas.types import to_arrow_schema
 
         self.df = df
-        self.schema = to_arrow_schema(df.schema)
+        # as toArrow() gives it: timestamps as UTC instants
+        self.schema = to_arrow_schema(df.schema, timezone="UTC")
 
     def batches(self, columns=None, limit=None):
         df = self.df.select(*columns) if columns is not None else self.df

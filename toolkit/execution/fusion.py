@@ -1,0 +1,504 @@
+"""Fused cheap subtrees: a group of element-wise calls run as one cache-blocked pass.
+
+Evaluated node by node, `(b * 2 + x) * 3 - b / 7` runs five Arrow kernels, each
+reading and writing a whole column: the intermediates travel through memory
+four times. Fused, the group runs as one numexpr program, which walks the rows
+in blocks of a few thousand, every intermediate of a block staying in the
+cache, on numexpr's own threads.
+
+A call joins a group only when the fused value is provably the kernel's:
+
+- its kind is one numexpr computes with Arrow's semantics for the types involved:
+  unchecked `add`, `subtract`, `multiply`, `negate` on int32/int64/float32/float64
+  (integers wrap in both, two's complement); `divide` on floats only (Arrow's
+  integer division truncates and raises on zero); the six comparisons of two
+  numbers of one type; `and`, `or`, `invert`, `and_kleene`, `or_kleene` on bools;
+  `if_else` and `coalesce` of values of one type; casts to float64 from int32 and
+  float32 (exact) and from int64 (a range cast: exact on a batch whose column is
+  proven within +-2**53, the proof `dense_path.casts_in_range` makes; unproven, the
+  group runs unfused and the cast checks as it always does);
+- nothing in it can fail on a row, so running every row of the group is safe
+  wherever it sits (under a lazy form, each branch still sees only its rows);
+- its leaves are fields and non-null literals of those types, the literals passed
+  to numexpr as typed values (numexpr's own literals would promote by its rules,
+  not Arrow's), and numexpr's result type for the program is checked against the
+  bound tree's once, when the group is compiled.
+
+Nulls follow Arrow: where every call intersects nulls (arithmetic, comparisons,
+`and`, `or`), the result's validity is the AND of its columns' validity bitmaps,
+taken with Arrow's bitmap kernels (no bitmap at all when no column has a null);
+where Kleene logic, `if_else` or `coalesce` decide validity row by row, the
+validity is a second numexpr program over the columns' validity and values,
+written from the kernels' definitions. The values under null slots are never
+read for a result: they may be anything, as in Arrow.
+
+Groups are found once per prepared tree (`fused_groups`): every maximal subtree
+of at least MIN_FUSED_CALLS such calls, at most MAX_FUSED_CALLS calls and
+MAX_INPUTS distinct leaves (numexpr's argument limit), compiled then.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..functions.function import FunctionKind, call_can_fail
+from ..model.expression import postorder
+from ..observe import FUSED_MEMBER
+from ..support import late
+from .batch_context import now
+from .dense_path import casts_in_range
+
+numexpr = late.module("numexpr")  # loaded by the first fused group: its import is slow
+
+__all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
+           "fused_groups", "fusion_of", "run_fused", "run_group"]
+
+MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already
+MAX_FUSED_CALLS = 64
+MAX_INPUTS = 24  # distinct leaves; with their validity inputs, within numpy's 64 operands
+MAX_TEXT = 4000  # characters of a program: Kleene validity grows with every nested and/or
+
+_DTYPES = {pa.int32(): np.dtype(np.int32), pa.int64(): np.dtype(np.int64),
+           pa.float32(): np.dtype(np.float32), pa.float64(): np.dtype(np.float64),
+           pa.bool_(): np.dtype(np.bool_)}
+# numexpr's names for its kinds: Python's float is its float32, bool its bool
+_KINDS = {np.dtype(np.int32): np.int32, np.dtype(np.int64): np.int64,
+          np.dtype(np.float32): float, np.dtype(np.float64): np.float64,
+          np.dtype(np.bool_): bool}
+_NUMBERS = (pa.int32(), pa.int64(), pa.float32(), pa.float64())
+_FLOATS = (pa.float32(), pa.float64())
+_ARITHMETIC = {"add": "+", "subtract": "-", "multiply": "*"}
+_COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=",
+                "greater": ">", "greater_equal": ">="}
+_BOOLEAN = {"and": "&", "or": "|"}
+# casts that are exact: any value converts; int64 -> float64 only within +-2**53 (proven)
+_EXACT_CASTS = {(pa.int32(), pa.float64()), (pa.float32(), pa.float64())}
+_RANGE_CASTS = {(pa.int64(), pa.float64())}
+
+
+@dataclass(frozen=True, slots=True)
+class FusedInput:
+    """One leaf of a group, as numexpr names it: a field (read under the group's
+    selection) or a literal (one typed value for every row)."""
+
+    name: str
+    node: object  # the Parameter or Literal
+    dtype: np.dtype
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """One compiled numexpr program and the names of its arguments, in its order."""
+
+    text: str
+    arguments: tuple[str, ...]
+    compiled: object  # numexpr.NumExpr
+
+    def run(self, values: Mapping[str, np.ndarray], rows: int) -> np.ndarray:
+        """One value per row (a program whose arguments are all one value each, such as
+        a validity that reads only columns without nulls, gives one value: repeated)."""
+        out = self.compiled(*[values[name] for name in self.arguments])
+        return out if out.ndim == 1 else np.full(rows, out, out.dtype)
+
+
+@dataclass(frozen=True)
+class FusedGroup:
+    """One fused subtree, compiled: what runs it and how its validity is made."""
+
+    root: object  # the group's top call (held: ids of its nodes stay valid)
+    calls: int
+    inputs: tuple[FusedInput, ...]
+    value: Program  # reads the inputs' values, and their validity (`v_name`) for coalesce
+    # None when every call intersects nulls: then the bitmaps of the inputs `and_of` names
+    # are ANDed; else a program over the inputs' values and validity
+    validity: Program | None
+    and_of: tuple[str, ...]
+    needs_proof: bool  # it holds an int64 -> float64 cast: the batch must prove its range
+
+    # the `v_name` arguments the programs read: the inputs' validity, unpacked to bytes
+    validity_inputs: tuple[str, ...]
+
+    def why(self) -> str:
+        """The group's mark in a trace: what ran together and why that is safe."""
+        proof = "; int64s proven exact as doubles" if self.needs_proof else ""
+        return f"{self.calls} calls in one cache-blocked pass: cheap, cannot fail{proof}"
+
+
+@dataclass(slots=True)
+class _Part:
+    """What a fusable node contributes: its numexpr text, validity, leaves and size."""
+
+    text: str
+    validity: object  # None (always valid) | frozenset of input names (AND) | str (numexpr)
+    names: frozenset
+    calls: int
+    proof: bool
+
+
+class Fusion:
+    """The fused groups of one tree: id(group root) -> FusedGroup, found and compiled on
+    the first evaluation that asks for fusion (once per prepared tree; never when no
+    evaluation does).
+
+    A traced evaluation shows every special form at work, the rows each branch took
+    (as it always has: forms run lazily when observed), so its groups hold no special
+    form; the plain calls around and under the forms still run fused.
+    """
+
+    __slots__ = ("_groups", "_lock", "tree")
+
+    def __init__(self, tree):
+        self.tree = tree  # held: the groups are keyed by its nodes' ids
+        self._groups: dict[bool, Mapping[int, FusedGroup]] = {}
+        self._lock = threading.Lock()  # morsels on several threads ask at once
+
+    def groups(self, traced: bool) -> Mapping[int, FusedGroup]:
+        found = self._groups.get(traced)
+        if found is None:
+            with self._lock:
+                found = self._groups.get(traced)
+                if found is None:
+                    found = self._groups[traced] = fused_groups(self.tree, forms=not traced)
+        return found
+
+    @property
+    def untraced(self) -> Mapping[int, FusedGroup]:
+        return self.groups(False)
+
+    @property
+    def traced(self) -> Mapping[int, FusedGroup]:
+        return self.groups(True)
+
+
+def fusion_of(tree) -> Fusion:
+    """The groups of `tree`, for an untraced and for a traced evaluation (found when
+    first asked for)."""
+    return Fusion(tree)
+
+
+def fused_groups(tree, forms: bool = True) -> Mapping[int, FusedGroup]:
+    """id(group root) -> its FusedGroup, for every maximal fusable subtree of `tree`
+    (`forms=False`: no special form in any group)."""
+    parts: dict[int, _Part] = {}
+    inputs: dict[str, FusedInput] = {}
+    literal_names: dict[tuple, str] = {}
+    members: set[int] = set()
+    for node in postorder(tree):
+        if not forms and node.is_call and (
+                node.function is None or node.function.kind is FunctionKind.SPECIAL_FORM):
+            continue
+        part = _part(node, parts, inputs, literal_names)
+        if part is None:
+            continue
+        parts[id(node)] = part
+        if node.is_call:
+            members.update(id(a) for a in node.args)
+    groups = {}
+    for node in postorder(tree):
+        part = parts.get(id(node))
+        if part is None or not node.is_call or id(node) in members \
+                or part.calls < MIN_FUSED_CALLS:
+            continue
+        group = _compiled(node, part, inputs)
+        if group is not None:
+            groups[id(node)] = group
+    return MappingProxyType(groups)
+
+
+def _part(node, parts, inputs, literal_names) -> _Part | None:
+    kind = node.kind
+    dtype = _DTYPES.get(node.type)
+    if dtype is None:
+        return None
+    if kind == "field":
+        if node.path is None:
+            return None
+        name = "f_" + "_".join(str(i) for i in node.path.indices)
+        inputs.setdefault(name, FusedInput(name, node, dtype))
+        return _Part(name, frozenset({name}), frozenset({name}), 0, False)
+    if kind == "literal":
+        value = node.value
+        if not isinstance(value, pa.Scalar) or not value.is_valid:
+            return None
+        key = (str(node.type), repr(value.as_py()))
+        name = literal_names.get(key)
+        if name is None:
+            name = literal_names[key] = f"k{len(literal_names)}"
+            inputs[name] = FusedInput(name, node, dtype)
+        return _Part(name, None, frozenset({name}), 0, False)
+    if node.function is None:
+        return None
+    args = [parts.get(id(a)) for a in node.args]
+    if not args or any(a is None for a in args):
+        return None
+    text, validity, proof = _call(node, args)
+    if text is None:
+        return None
+    if call_can_fail(node) and not proof:
+        return None
+    names = frozenset().union(*(a.names for a in args))
+    calls = 1 + sum(a.calls for a in args)
+    if calls > MAX_FUSED_CALLS or len(names) > MAX_INPUTS or len(text) > MAX_TEXT \
+            or isinstance(validity, str) and len(validity) > MAX_TEXT:
+        return None
+    return _Part(text, validity, names, calls, proof or any(a.proof for a in args))
+
+
+def _call(node, args: list[_Part]):
+    """(numexpr text, validity, needs a range proof) of one call, or (None, ..) when it
+    cannot be fused exactly."""
+    name, out = node.name, node.type
+    types = [a.type for a in node.args]
+    same = all(t == types[0] for t in types)
+    texts = [a.text for a in args]
+    if name in _ARITHMETIC and len(args) == 2 and same and out == types[0] in _NUMBERS:
+        return f"({texts[0]} {_ARITHMETIC[name]} {texts[1]})", _and(args), False
+    if name == "divide" and len(args) == 2 and same and out == types[0] in _FLOATS:
+        return f"({texts[0]} / {texts[1]})", _and(args), False
+    if name == "negate" and len(args) == 1 and out == types[0] in _NUMBERS:
+        return f"(-{texts[0]})", args[0].validity, False
+    if name in _COMPARISONS and len(args) == 2 and same and types[0] in _NUMBERS \
+            and out == pa.bool_():
+        return f"({texts[0]} {_COMPARISONS[name]} {texts[1]})", _and(args), False
+    if out != pa.bool_() and name in (*_BOOLEAN, "invert", "and_kleene", "or_kleene"):
+        return None, None, False
+    if name in _BOOLEAN and len(args) == 2 and same:
+        return f"({texts[0]} {_BOOLEAN[name]} {texts[1]})", _and(args), False
+    if name == "invert" and len(args) == 1 and types[0] == pa.bool_():
+        return f"(~{texts[0]})", args[0].validity, False
+    if name in ("and_kleene", "or_kleene") and len(args) == 2 and same:
+        return _kleene(name, args)
+    if name == "if_else" and len(args) == 3 and types[0] == pa.bool_() \
+            and types[1] == types[2] == out and node.options is None:
+        return _if_else(args)
+    if name == "coalesce" and same and types[0] == out:
+        return _coalesce(args)
+    if name == "cast" and len(args) == 1:
+        pair = (types[0], out)
+        if pair in _EXACT_CASTS or pair in _RANGE_CASTS:
+            # numexpr converts an integer or a float32 to double when it meets a double
+            return f"({texts[0]} * 1.0)", args[0].validity, pair in _RANGE_CASTS
+    return None, None, False
+
+
+def _valid_text(validity) -> str | None:
+    if validity is None:
+        return None
+    if isinstance(validity, str):
+        return validity
+    return "(" + " & ".join(f"v_{n}" for n in sorted(validity)) + ")"
+
+
+def _both(left: str | None, right: str | None) -> str | None:
+    if left is None:
+        return right
+    return left if right is None else f"({left} & {right})"
+
+
+def _and(args: list[_Part]):
+    """Validity of a null-intersecting call: a set of inputs while it is one, else text."""
+    if all(a.validity is None or isinstance(a.validity, frozenset) for a in args):
+        names = frozenset().union(*(a.validity for a in args if a.validity is not None))
+        return names or None
+    text = None
+    for a in args:
+        text = _both(text, _valid_text(a.validity))
+    return text
+
+
+def _kleene(name: str, args: list[_Part]):
+    """Arrow's Kleene and/or: a side that is valid and false (true for or) decides alone."""
+    a, b = args
+    op = "&" if name == "and_kleene" else "|"
+    value = f"({a.text} {op} {b.text})"  # the deciding side wins whatever the other holds
+    va, vb = _valid_text(a.validity), _valid_text(b.validity)
+    both = _both(va, vb)
+    if both is None:
+        return value, None, False
+    decides_a = a.text if op == "|" else f"(~{a.text})"
+    decides_b = b.text if op == "|" else f"(~{b.text})"
+    validity = f"({both} | {_both(va, decides_a)} | {_both(vb, decides_b)})"
+    return value, validity, False
+
+
+def _where(cond: str, left: str | None, right: str | None) -> str | None:
+    if left == right:
+        return left
+    if left is None:
+        return f"({cond} | {right})"
+    if right is None:
+        return f"((~{cond}) | {left})"
+    return f"where({cond}, {left}, {right})"
+
+
+def _if_else(args: list[_Part]):
+    """Arrow's if_else: null where the condition is null, else the chosen side's validity."""
+    cond, left, right = args
+    value = f"where({cond.text}, {left.text}, {right.text})"
+    sides_alike = left.validity == right.validity and not isinstance(left.validity, str)
+    if sides_alike and not isinstance(cond.validity, str):
+        sets = [v for v in (cond.validity, left.validity) if v is not None]
+        return value, frozenset().union(*sets) or None, False
+    chosen = _where(cond.text, _valid_text(left.validity), _valid_text(right.validity))
+    return value, _both(_valid_text(cond.validity), chosen), False
+
+
+def _coalesce(args: list[_Part]):
+    """Arrow's coalesce: the first valid argument's value; null where none is valid."""
+    upto = []
+    for a in args:
+        upto.append(a)
+        if a.validity is None:
+            break
+    value = upto[-1].text
+    for a in reversed(upto[:-1]):
+        value = f"where({_valid_text(a.validity)}, {a.text}, {value})"
+    if upto[-1].validity is None:
+        return value, None, False
+    if len(upto) == 1:
+        return value, upto[0].validity, False
+    return value, "(" + " | ".join(_valid_text(a.validity) for a in upto) + ")", False
+
+
+_NAMES = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
+
+
+def _program(text: str, kinds: Mapping[str, type]) -> Program:
+    """`text` compiled, its arguments the names it reads (numexpr wants exactly those)."""
+    names = tuple(sorted(set(_NAMES.findall(text))))
+    return Program(text, names, numexpr.NumExpr(text, signature=[(n, kinds[n]) for n in names]))
+
+
+def _compiled(root, part: _Part, inputs: dict[str, FusedInput]) -> FusedGroup | None:
+    """The group at `root`, compiled, or None when numexpr's result type is not Arrow's
+    or it reads no column (a tree of literals has one value, not a column)."""
+    used = tuple(inputs[n] for n in sorted(part.names))
+    if not any(i.node.kind == "field" for i in used):
+        return None
+    kinds = {i.name: _KINDS[i.dtype] for i in used}
+    kinds.update({f"v_{i.name}": bool for i in used if i.node.kind == "field"})
+    sample = {i.name: np.zeros(1, i.dtype) for i in used}
+    sample.update({name: np.ones(1, np.bool_) for name, kind in kinds.items()
+                   if name.startswith("v_")})
+    validity = None
+    and_of: tuple[str, ...] = ()
+    try:
+        value = _program(part.text, kinds)
+        if value.run(sample, 1).dtype != _DTYPES[root.type]:
+            return None
+        if isinstance(part.validity, str):
+            validity = _program(part.validity, kinds)
+            if validity.run(sample, 1).dtype != np.bool_:
+                return None
+        elif part.validity is not None:
+            and_of = tuple(sorted(part.validity))
+    except (KeyError, NotImplementedError, TypeError, ValueError, SyntaxError):
+        return None
+    read = set(value.arguments) | set(validity.arguments if validity is not None else ())
+    return FusedGroup(root, part.calls, used, value, validity, and_of, part.proof,
+                      tuple(sorted(n for n in read if n.startswith("v_"))))
+
+
+def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int) -> pa.Array:
+    """The group's value over `rows` rows, given each input's value (an array of the
+    rows for a field, a scalar for a literal)."""
+    arguments = {}
+    for leaf in group.inputs:
+        got = leaf_values[leaf.name]
+        if isinstance(got, pa.Scalar):
+            arguments[leaf.name] = np.asarray(got.as_py(), leaf.dtype)
+        else:
+            arguments[leaf.name] = _numbers(got, leaf.dtype)
+    for name in group.validity_inputs:
+        got = leaf_values[name[2:]]
+        arguments[name] = np.True_ if got.null_count == 0 else _unpacked(got)
+    out = group.value.run(arguments, rows)
+    if all(arguments[name] is np.True_ for name in group.validity_inputs) \
+            and not any(leaf_values[n].null_count for n in group.and_of):
+        bits = None  # no call makes a null of valid values: no null in, none out
+    elif group.validity is not None:
+        bits = _bitmap(pa.array(group.validity.run(arguments, rows), pa.bool_()))
+    else:
+        bits = _and_bitmaps([leaf_values[n] for n in group.and_of])
+    out_type = group.root.type
+    if out_type == pa.bool_():
+        data = _bitmap(pa.array(out, pa.bool_()))
+    else:
+        data = pa.py_buffer(out)
+    return pa.Array.from_buffers(out_type, rows, [bits, data])
+
+
+def _numbers(array: pa.Array, dtype: np.dtype) -> np.ndarray:
+    """An array's values as numpy sees them, nulls' slots as they are (never read)."""
+    if dtype == np.bool_:
+        return pc.fill_null(array, False).to_numpy(zero_copy_only=False)
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                         offset=array.offset * dtype.itemsize)
+
+
+def _unpacked(array: pa.Array) -> np.ndarray:
+    """An array's validity bitmap as one bool per row."""
+    bits = np.frombuffer(array.buffers()[0], np.uint8)
+    first = array.offset
+    rows = np.unpackbits(bits[first // 8:(first + len(array) + 7) // 8], bitorder="little")
+    return rows[first % 8:first % 8 + len(array)].view(np.bool_)
+
+
+def _and_bitmaps(arrays: list[pa.Array]):
+    """The AND of the arrays' validity as a bitmap starting at bit 0 (None: all valid)."""
+    with_nulls = [a for a in arrays if a.null_count]
+    if not with_nulls:
+        return None
+    if len(with_nulls) == 1 and with_nulls[0].offset == 0:
+        return with_nulls[0].buffers()[0]
+    valid = pc.is_valid(with_nulls[0])
+    for more in with_nulls[1:]:
+        valid = pc.and_(valid, pc.is_valid(more))
+    return _bitmap(valid)
+
+
+def _bitmap(bools: pa.Array):
+    """A boolean array's values as a bitmap starting at bit 0."""
+    if bools.offset:
+        bools = pa.concat_arrays([pa.array([], pa.bool_()), bools])
+    return bools.buffers()[1]
+
+
+def run_fused(ctx, group: FusedGroup, sel, mask, pos, run) -> pa.Array | None:
+    """The group's value over the rows of `sel` (see BatchContext.field for `mask`), or
+    None when it must run unfused here: no rows, or an int64 cast the batch's values
+    do not prove exact. When observing, every node of the group is recorded."""
+    rows = ctx.size(sel)
+    if rows == 0 or group.needs_proof and not casts_in_range(group.root, ctx):
+        return None
+    started = now() if ctx.observing else 0.0
+    leaf_values = {leaf.name: ctx.field(leaf.node, sel, mask) if leaf.node.kind == "field"
+                   else leaf.node.value for leaf in group.inputs}
+    value = run_group(group, leaf_values, rows)
+    if ctx.observing:
+        _record(ctx, group, pos, rows, now() - started, run)
+    return value
+
+
+def _record(ctx, group: FusedGroup, pos, rows: int, elapsed: float, run) -> None:
+    """Every node of the group ran on the group's rows, as its top node did (densely,
+    selected ...): the top one carries the time and the reason it was fused, the others
+    the mark alone (a picture says it once)."""
+    ctx.record(pos, group.root, rows, group.root.type, elapsed, 1, run, group.why())
+    stack = [(arg, ctx.position(pos, (i,))) for i, arg in enumerate(group.root.args)]
+    while stack:
+        node, at = stack.pop()
+        if node.kind == "literal":
+            ctx.record_literal(at, node, rows, run)
+            continue
+        ctx.record(at, node, rows, node.type, 0.0, 0, run, FUSED_MEMBER)
+        if node.is_call:
+            stack.extend((arg, ctx.position(at, (i,))) for i, arg in enumerate(node.args))
