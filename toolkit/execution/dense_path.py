@@ -171,18 +171,23 @@ class NodeFacts:
     @classmethod
     def of_call(cls, node, below: list[NodeFacts], own_fails: bool) -> NodeFacts:
         fn = node.function
-        return cls(
-            can_fail=own_fails or any(b.can_fail for b in below),
-            has_special_form=fn is None or fn.kind is FunctionKind.SPECIAL_FORM
-            or any(b.has_special_form for b in below),
-            null_intersecting=fn is not None and _intersecting(node)
-            and all(b.null_intersecting for b in below),
-            # a struct made of fixed-width columns (case_when's conditions) is as cheap as they are
-            fixed_width=(_fixed_width(node.type) or node.name == "make_struct")
-            and all(b.fixed_width for b in below),
-            calls=1 + sum(b.calls for b in below),
-            costly=_costly(node) or any(b.costly for b in below),
-            work=_call_work(node) + sum(b.work for b in below))
+        can_fail = own_fails
+        special = fn is None or fn.kind is FunctionKind.SPECIAL_FORM
+        intersecting = fn is not None and _intersecting(node)
+        # a struct made of fixed-width columns (case_when's conditions) is as cheap as they are
+        fixed_width = _fixed_width(node.type) or node.name == "make_struct"
+        calls = 1
+        costly = _costly(node)
+        work = _call_work(node)
+        for b in below:  # one pass over the arguments' facts: a node may have hundreds
+            can_fail = can_fail or b.can_fail
+            special = special or b.has_special_form
+            intersecting = intersecting and b.null_intersecting
+            fixed_width = fixed_width and b.fixed_width
+            calls += b.calls
+            costly = costly or b.costly
+            work += b.work
+        return cls(can_fail, special, intersecting, fixed_width, calls, costly, work)
 
     @property
     def cheap_shape(self) -> bool:
@@ -241,8 +246,9 @@ class TrustLedger:
 
 @dataclass(frozen=True)
 class DensityFacts:
-    """The density facts of every node of one tree, keyed by node id (the tree is held by
-    whoever holds this record, so the ids stay its nodes')."""
+    """The density facts of every node of one tree, keyed by node id (the tree, and any
+    other node with facts here, is held by whoever holds this record, so the ids stay
+    its nodes'; `prepare.PreparedTree.held`)."""
 
     nodes: Mapping[int, NodeFacts]
     # id(node) -> the range casts that alone make it fallible (subtrees of at most

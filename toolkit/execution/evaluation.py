@@ -1,7 +1,7 @@
 """`evaluate(expr, data)`: the value of an expression over a RecordBatch or a Table.
 
-The driver: checks its inputs, prepares the tree once (`prepare.py`: bound,
-simplified, every fact walked for), cuts the data into morsels
+The driver: checks its inputs, prepares the tree once (`prepare.py`: one walk
+binds, simplifies and computes every fact), cuts the data into morsels
 (`parallel.py`), evaluates them (in parallel when large), reassembles the
 caller's chunks, and, only when an observer listens, reports
 one EvalEvent with per-node statistics and the branch selections of every
@@ -28,6 +28,7 @@ from ..errors import (
 from ..model.expression import as_expression
 from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
 from ..rewrite.positions import TreePositions
+from ..sql.parse import parse
 from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of, take_sorted
@@ -54,8 +55,9 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     filter nodes do, the expression is first simplified (canonicalized, constants
     folded) before any kernel runs, so `add(divide(a, z), null)` is null without
     dividing; the trace shows that step as the pass `simplify_before_evaluation`.
-    `simplify=False` runs the bound expression exactly as given. `fuse=True` runs each
-    cheap subtree of calls that cannot fail as one cache-blocked numexpr pass
+    `expr` may be expression text (`"a != 0 and b / a > 2"`), read by `tk.parse`; a
+    string literal is `tk.literal("...")`. `simplify=False` runs the bound expression
+    exactly as given. `fuse=True` runs each cheap subtree of calls that cannot fail as one cache-blocked numexpr pass
     (`fusion.py`), with the same values, types, nulls and errors as its kernels; it is
     off by default because, on the cache-sized morsels evaluation already cuts,
     numexpr's pass measured no faster than Arrow's kernels (docs/benchmarks.md).
@@ -68,7 +70,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     if not isinstance(data, (pa.RecordBatch, pa.Table)):
         raise EvaluationError(
             f"evaluate: data must be a pyarrow RecordBatch or Table, got {type(data).__name__}")
-    expr = as_expression(expr)
+    expr = parse(expr) if isinstance(expr, str) else as_expression(expr)
     prepared = prepare(expr, data.schema, simplify=simplify and data.num_rows > 0,
                        observer=observer)
     expr = prepared.expr

@@ -2,20 +2,24 @@
 
 As Arrow's expressions are run (Bind, then SimplifyWithGuarantee(true), then
 ExecuteScalarExpression), a tree is bound to the data's schema and simplified
-(canonicalized, constants folded), then walked once for every fact evaluation and
-tracing read: the fields it reads, the morsel size its widest intermediate calls
-for, the array literal it must not hold, the density facts of every node (what can
-fail, what is cheap; `dense_path.DensityFacts`), how each case_when runs
-(`forms.case_when.CaseWhenMethod`) and which cheap subtrees run fused
-(`fusion.FusedGroup`). The answer is one immutable `PreparedTree`.
+(canonicalized, constants folded), and every fact evaluation and tracing read is
+computed: the fields it reads, the morsel size its widest intermediate calls for, the
+array literal it must not hold, the density facts of every node (what can fail, what is
+cheap; `dense_path.DensityFacts`) and how each case_when runs
+(`forms.case_when.CaseWhenMethod`). All of it happens in one post-order walk of the tree
+as given (`_PreparingWalk`): each node is bound over its bound arguments, simplified over
+their simplified trees (`passes.bottom_up_simplifier`, node for node the tree
+canonicalize then fold_constants give) and its facts computed from theirs. The answer is
+one immutable `PreparedTree`.
 
 Prepared trees are remembered, keyed by what they depend on: the schema (a few
 per tree), whether to simplify, and the tree: its structure for an unbound tree (so a second
 `evaluate(parse(text), table)` prepares nothing), the very object for a bound one
 (binding fixed its kernels; two bound trees alike in structure may differ in types).
-A traced evaluation shows the simplification: a tree prepared while someone listened
-keeps the pass event it reported (`simplify_steps`), and a traced evaluation that finds
-it reports that event again instead of preparing afresh.
+A traced evaluation simplifies by running the passes themselves, so its trace shows the
+simplification as a pass with every rule that fired; a tree prepared while someone
+listened keeps the pass events it reported (`simplify_steps`), and a traced evaluation
+that finds it reports that event again instead of preparing afresh.
 """
 
 from __future__ import annotations
@@ -24,19 +28,22 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 import pyarrow as pa
 
 from ..errors import EvaluationError
-from ..functions.bind import bind
+from ..functions.bind import Binder
 from ..model.expression import Expression, Parameter, postorder
 from ..model.visit import modify_expression
 from ..observe import Observer, active_observers, notify
 from ..observe import observing as observing_also
+from ..passes.bottom_up_simplifier import BottomUpSimplifier
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
 from ..support.bounded_cache import BoundedCache
+from ..support.gc_pause import gc_paused
 from ..support.visible_text import visible
 from .dense_path import DensityFacts, DensityFactsBuilder
 from .forms.case_when import CaseWhenMethod, case_when_method
@@ -61,11 +68,15 @@ class PreparedTree:
     fused: Fusion  # the cheap subtrees that run as one pass each (`fusion.py`)
     # the pass events simplifying it reported to the observers (None: prepared unobserved)
     simplify_steps: tuple | None = None
+    # nodes the walk computed facts for that `expr` does not hold (the tree as bound when
+    # the simplified one runs, or the other way round; subtrees a fold dropped), held so
+    # that no node made later takes one of their ids while these facts are read
+    held: tuple = ()
 
 
 def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
             observer=None) -> PreparedTree:
-    """`expr` bound to `schema`, simplified (unless `simplify=False`) and walked once.
+    """`expr` bound to `schema` and simplified (unless `simplify=False`), with its facts.
 
     A bound tree is checked against `schema` by name: a column that moved is read where
     it is now; one whose type changed is an EvaluationError naming both.
@@ -81,27 +92,21 @@ def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
                 notify("on_pass", event, observer)
             return hit
     given_bound = expr.is_bound
-    bound = expr if given_bound else bind(expr, schema)
-    steps = None
-    if simplify and observing:
-        heard = _PassEvents()
-        with observing_also(heard):
-            tree = _simplified(bound, observing, observer)
-        steps = tuple(heard.events)
+    if observing:
+        walked = _traced(expr, schema, simplify, observer)
     else:
-        tree = _simplified(bound, observing, observer) if simplify else bound
-        steps = () if observing else None
-    prepared, params = _walk(tree, schema)
-    if tree is not bound:  # something folded away: what it read still counts
-        params = _fields_read(bound)
-        prepared = dataclasses.replace(prepared, reads_fields=bool(params))
+        walked = _PreparingWalk(schema, bind=not given_bound, simplify=simplify).run(expr)
+    if walked.array_literal is not None:
+        _refuse_array_literal(walked.array_literal)
+    prepared = walked.prepared
     if given_bound:
-        moved = _moved_fields(params, schema)
+        moved = _moved_fields(walked.fields, schema)
         if moved:
-            followed, _ = _walk(_follow_names(prepared.expr, moved, schema), schema)
-            prepared = dataclasses.replace(followed, reads_fields=prepared.reads_fields)
-    if steps is not None:
-        prepared = dataclasses.replace(prepared, simplify_steps=steps)
+            followed = _follow_names(prepared.expr, moved, schema)
+            again = _PreparingWalk(schema, bind=False, simplify=False).run(followed)
+            prepared = dataclasses.replace(again.prepared, reads_fields=prepared.reads_fields)
+    if walked.simplify_steps is not None:
+        prepared = dataclasses.replace(prepared, simplify_steps=walked.simplify_steps)
     _remember(key, prepared)
     return prepared
 
@@ -116,51 +121,178 @@ class _PassEvents(Observer):
         self.events.append(event)
 
 
-def _walk(tree: Expression, schema: pa.Schema) -> tuple[PreparedTree, list[Parameter]]:
-    """The one walk: every fact of every node, each after its children."""
-    density = DensityFactsBuilder()
-    methods: dict[int, CaseWhenMethod] = {}
-    params: dict = {}  # one per distinct field: a tree may read a column many times
-    width = 0.0
-    array_literal = None
-    for node in postorder(tree):
-        kind = node.kind
-        if kind == "field":
-            params.setdefault((node.ref, node.path), node)
-        elif kind == "literal":
-            if array_literal is None and isinstance(node.value, pa.Array):
-                array_literal = node
-        else:
-            if node is not tree:
-                width = max(width, call_width(node))
-        density.visit(node)
-        if kind == "call" and node.name == "case_when":
-            methods[id(node)] = case_when_method(node, density)
-    if array_literal is not None:
-        _refuse_array_literal(array_literal)
-    prepared = PreparedTree(expr=tree, schema=schema, reads_fields=bool(params),
-                            rows_per_morsel=rows_for_width(width), density=density.done(),
-                            case_methods=MappingProxyType(methods),
-                            fused=fusion_of(tree))
-    return prepared, list(params.values())
+class _Walked(NamedTuple):
+    """What one preparing walk found."""
+
+    prepared: PreparedTree
+    fields: list[Parameter]  # the distinct fields the tree as bound reads
+    array_literal: Expression | None  # one the tree that runs holds (evaluation refuses it)
+    simplify_steps: tuple | None = None  # the pass events a traced preparation reported
 
 
-def _fields_read(tree: Expression) -> list[Parameter]:
-    """The distinct fields a tree reads (before simplification folded some away)."""
-    params: dict = {}
-    for node in postorder(tree):
-        if node.kind == "field":
-            params.setdefault((node.ref, node.path), node)
-    return list(params.values())
-
-
-def _simplified(expr: Expression, observing: bool, observer) -> Expression:
-    """SimplifyWithGuarantee(expr, true), as Acero runs it on each batch: a recorded pass
-    when someone listens."""
-    if observing:
-        return run_as_pass("simplify_before_evaluation", _folded, expr, observer=observer,
+def _traced(expr: Expression, schema: pa.Schema, simplify: bool, observer) -> _Walked:
+    """Prepared for a trace: bound (and its facts), then simplified by the passes as one
+    recorded pass, whose tree, when it changed, is walked for its own facts."""
+    walked = _PreparingWalk(schema, bind=not expr.is_bound, simplify=False).run(expr)
+    if not simplify:
+        return walked._replace(simplify_steps=())
+    bound = walked.prepared.expr
+    heard = _PassEvents()
+    with observing_also(heard):
+        tree = run_as_pass("simplify_before_evaluation", _folded, bound, observer=observer,
                            report_unchanged=False)
-    return _folded(expr)
+    steps = tuple(heard.events)
+    if tree is bound:
+        return walked._replace(simplify_steps=steps)
+    again = _PreparingWalk(schema, bind=False, simplify=False).run(tree)
+    # what the folded-away part read still counts
+    prepared = dataclasses.replace(again.prepared, reads_fields=walked.prepared.reads_fields)
+    return _Walked(prepared, walked.fields, again.array_literal, steps)
+
+
+class _PreparingWalk:
+    """The one walk of a preparation: every node of the tree as given, after its
+    arguments, bound (unless the tree is), simplified (if asked) and its facts computed.
+
+    Which tree runs, the bound or the simplified one, is known only when the walk ends
+    (the bound one unless a fold fires, as `_folded` decides), while each
+    node's facts come from its arguments'. So the walk computes the facts of the bound
+    tree until the simplifier first folds something, and from then on those of the
+    simplified tree (catching up once on the new nodes made so far); the nodes whose
+    facts it put off (bound nodes simplification changed, after that moment) get them
+    when the walk ends, in the order the walk met them, only if the bound tree runs.
+    """
+
+    __slots__ = ("array_literals", "binder", "density", "methods", "new_nodes", "params",
+                 "put_off", "schema", "simplifier", "simplified_facts", "widest")
+
+    def __init__(self, schema: pa.Schema, *, bind: bool, simplify: bool):
+        self.schema = schema
+        self.binder = Binder(schema) if bind else None
+        self.simplifier = BottomUpSimplifier(self._made_by_simplifying) if simplify else None
+        self.density = DensityFactsBuilder()
+        self.methods: dict[int, CaseWhenMethod] = {}
+        self.params: dict = {}  # one per distinct field: a tree may read a column many times
+        # id(node) -> bytes per row of the widest call in its subtree (itself included)
+        self.widest: dict[int, float] = {}
+        # id(node) -> the first array literal of its subtree (only subtrees holding one)
+        self.array_literals: dict[int, Expression] = {}
+        self.simplified_facts = False  # True once a fold fired: the simplified tree's facts
+        self.new_nodes: list[Expression] = []  # made by simplifying before that, facts put off
+        self.put_off: list[Expression] = []  # bound nodes simplifying changed, after that
+
+    def run(self, expr: Expression) -> _Walked:
+        with gc_paused():  # a node or more made per node: see gc_pause.py
+            bound = self._walk(expr)
+            tree, held = self._tree_that_runs(bound)
+        width = max((self.widest[id(a)] for a in tree.args), default=0.0)
+        prepared = PreparedTree(expr=tree, schema=self.schema, reads_fields=bool(self.params),
+                                rows_per_morsel=rows_for_width(width),
+                                density=self.density.done(),
+                                case_methods=MappingProxyType(self.methods),
+                                fused=fusion_of(tree), held=held)
+        return _Walked(prepared, list(self.params.values()), self.array_literals.get(id(tree)))
+
+    def _walk(self, expr: Expression) -> Expression:
+        """The tree as bound, every node of it visited."""
+        binder = self.binder
+        if binder is None:
+            for node in postorder(expr):
+                self._visit(node)
+            return expr
+        bound: dict[int, Expression] = {}
+        for node in postorder(expr):
+            args = [bound[id(a)] for a in node.args]
+            out = bound[id(node)] = binder.node(node, args)
+            if out is not node and out.is_call and any(
+                    made is not arg for made, arg in zip(out.args, args)):
+                self._visit_made_by_binding(out, args)
+            self._visit(out)
+        return bound[id(expr)]
+
+    def _tree_that_runs(self, bound: Expression) -> tuple[Expression, tuple]:
+        """The simplified tree when a fold fired, else the tree as bound; and the nodes
+        with facts the other one holds."""
+        simplifier = self.simplifier
+        if simplifier is None:
+            return bound, ()
+        simplified = simplifier.simplified(bound)  # a chain at the root regroups here
+        if simplifier.folded(bound):
+            self._to_simplified_facts()
+            return simplified, (bound, *simplifier.dropped)
+        for node in self.put_off:
+            self._add_facts(node)
+        return bound, (simplified, *simplifier.dropped)
+
+    def _visit(self, node: Expression) -> None:
+        """One node of the tree as bound, after its arguments."""
+        if node.kind == "field":
+            self.params.setdefault((node.ref, node.path), node)
+        simplifier = self.simplifier
+        if simplifier is None:
+            self._add_facts(node)
+            return
+        if node.is_call:
+            simplifier.visit(node)
+            if simplifier.fired and not self.simplified_facts:
+                self._to_simplified_facts()
+        if not self.simplified_facts or simplifier.unchanged(node):
+            self._add_facts(node)
+        else:
+            self.put_off.append(node)
+
+    def _made_by_simplifying(self, node: Expression) -> None:
+        if self.simplified_facts:
+            self._add_facts(node)
+        else:
+            self.new_nodes.append(node)
+
+    def _to_simplified_facts(self) -> None:
+        """From now on the facts of the simplified tree, first those of its nodes so far."""
+        self.simplified_facts = True
+        for node in self.new_nodes:
+            self._add_facts(node)
+        self.new_nodes = []
+
+    def _visit_made_by_binding(self, out: Expression, args: list[Expression]) -> None:
+        """The nodes binding made for `out` (an implicit cast over a bound argument, a
+        re-typed literal), each after its arguments; `args` were visited."""
+        visited = {id(a) for a in args}
+        stack = [(made, False) for made in reversed(out.args) if id(made) not in visited]
+        while stack:
+            node, expanded = stack.pop()
+            if expanded:
+                visited.add(id(node))
+                self._visit(node)
+            elif id(node) not in visited:
+                stack.append((node, True))
+                stack.extend((a, False) for a in reversed(node.args) if id(a) not in visited)
+
+    def _add_facts(self, node: Expression) -> None:
+        """The facts of `node` (once per node), from its arguments'."""
+        key = id(node)
+        widest = self.widest
+        if key in widest:
+            return
+        self.density.visit(node)
+        if not node.is_call:
+            widest[key] = 0.0
+            if node.kind == "literal" and isinstance(node.value, pa.Array):
+                self.array_literals[key] = node
+            return
+        width = call_width(node)
+        array_literal = None
+        for arg in node.args:
+            below = widest[id(arg)]
+            if below > width:
+                width = below
+            if array_literal is None:
+                array_literal = self.array_literals.get(id(arg))
+        widest[key] = width
+        if array_literal is not None:
+            self.array_literals[key] = array_literal
+        if node.name == "case_when":
+            self.methods[key] = case_when_method(node, self.density)
 
 
 def _folded(expr: Expression) -> Expression:

@@ -25,7 +25,7 @@ from . import get_function
 from .cast import safe_cast_options
 from .resolution import output_type, resolve
 
-__all__ = ["bind", "bind_call", "schema_of"]
+__all__ = ["Binder", "bind", "bind_call", "schema_of"]
 
 
 def schema_of(schema_or_data) -> pa.Schema:
@@ -49,36 +49,48 @@ def bind(expr: Expression, schema) -> Expression:
         expr = from_pyarrow(expr)
     if not isinstance(expr, Expression):
         raise BindError(f"bind needs an Expression, not {type(expr).__name__}")
-    schema = schema_of(schema)
+    binder = Binder(schema_of(schema))
     bound: dict[int, Expression] = {}
-    resolved: dict[object, Parameter] = {}  # each distinct ref is resolved once per bind
     for node in postorder(expr):
+        bound[id(node)] = binder.node(node, [bound[id(a)] for a in node.args])
+    return bound[id(expr)]
+
+
+class Binder:
+    """Binds one node at a time, each after its arguments (Arrow's BindNonRecursive per
+    call): what `bind` runs over a tree, and what evaluation's preparation runs inside
+    its one walk. Each distinct field reference is resolved once per binder."""
+
+    __slots__ = ("_resolved", "schema")
+
+    def __init__(self, schema: pa.Schema):
+        self.schema = schema
+        self._resolved: dict[object, Parameter] = {}
+
+    def node(self, node: Expression, args: list[Expression]) -> Expression:
+        """`node` bound to the schema, given its arguments already bound (in order)."""
         if node.is_literal:
-            out = node
-        elif node.is_field:
-            known = resolved.get(node.ref)
+            return node
+        if node.is_field:
+            known = self._resolved.get(node.ref)
             if known is None:
-                out = resolved[node.ref] = _bind_parameter(node, schema)
+                out = self._resolved[node.ref] = _bind_parameter(node, self.schema)
             else:  # a node of its own (positions stay distinct), the resolution shared
                 out = Parameter(node.ref, known.field_type, known.path, known.nullable)
             if (node.field_type is not None and node.path == out.path
                     and node.field_type == out.field_type and node.nullable == out.nullable):
-                out = node  # already bound to this very field
-        else:
-            args = [bound[id(a)] for a in node.args]
-            if (node.is_bound and all(new is old for new, old in zip(args, node.args))
-                    and node.function is _registered(node.name)):
-                out = node  # bound over the same arguments, by the function registered now
-            else:
-                try:
-                    out = bind_call(Call(node.name, args, node.options))
-                except BindError as exc:
-                    if isinstance(exc, NoKernelError) and exc.call is None:
-                        exc.call = node  # as written: the parser knows where it stands
-                    exc.add_note(f"while binding {_short(node)}")
-                    raise
-        bound[id(node)] = out
-    return bound[id(expr)]
+                return node  # already bound to this very field
+            return out
+        if (node.is_bound and all(new is old for new, old in zip(args, node.args))
+                and node.function is _registered(node.name)):
+            return node  # bound over the same arguments, by the function registered now
+        try:
+            return bind_call(Call(node.name, args, node.options))
+        except BindError as exc:
+            if isinstance(exc, NoKernelError) and exc.call is None:
+                exc.call = node  # as written: the parser knows where it stands
+            exc.add_note(f"while binding {_short(node)}")
+            raise
 
 
 def _registered(name: str):
