@@ -58,7 +58,7 @@ def _check_story(event):
 
 @given(expr=st.one_of(expressions("int"), expressions("float"), expressions("bool")),
        table=tables(max_rows=24), big=st.booleans())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_used_rows_match_the_selections_on_both_sides_of_the_dense_threshold(expr, table, big):
     expr, _ = expr
     if big and table.num_rows:  # tiled past the size where cheap branches run densely

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..model.expression import Call, Expression
 from ..rewrite import Transformed
 from .arithmetic_identities import NEUTRAL_OPERANDS, arithmetic_identity
+from .common_conjuncts import CONJUNCTION_OF, common_conjuncts
 from .comparison import BITS
 from .conditional_identities import coalesce_truncation, constant_case_when, constant_if_else
 from .equalities_to_set import OR_CHAINS, equalities_to_set_lookup
@@ -47,6 +48,10 @@ def simplify_identities(expr: Expression, **ctx) -> Expression:
         if node.name in OR_CHAINS:
             merged = equalities_to_set_lookup(fired.node if fired else node, done)
             fired = fired.then(merged) if fired else merged
+        current = fired.node if fired else node
+        if current.is_call and current.name in CONJUNCTION_OF:
+            factored = common_conjuncts(current, done)
+            fired = fired.then(factored) if fired else factored
         return fired
 
     expr = sweep_pre(expr, chain_rule)
