@@ -22,6 +22,21 @@ def _rows(table: pa.Table) -> list[tuple]:
     return sorted(zip(*[c.to_pylist() for c in table.columns]),
                   key=lambda row: [(v is None, v) for v in row])
 
+def _same_rows_as_duckdb_before_and_after_optimizing(p, sql: str, a: pa.Table, b: pa.Table):
+    """Assert `p` gives DuckDB's rows of `sql` over tables a and b, unoptimized and
+    optimized; return the optimized plan."""
+    con = duckdb.connect()
+    con.register("a", a)
+    con.register("b", b)
+    want = con.sql(sql).arrow()
+    if hasattr(want, "read_all"):
+        want = want.read_all()
+    assert _rows(plan.create_physical_plan(p).collect()) == _rows(want), p.explain()
+    optimized = plan.optimize(p)
+    assert _rows(plan.create_physical_plan(optimized).collect()) == _rows(want)
+    return optimized
+
+
 
 @settings(max_examples=60, deadline=None)
 @given(left=pairs, right=pairs, kind=st.sampled_from(["exists", "in"]), negated=st.booleans(),
@@ -46,16 +61,8 @@ def test_subquery_filters_return_duckdbs_rows(left, right, kind, negated, correl
         sql = f"SELECT * FROM a WHERE {'NOT ' if negated else ''}EXISTS ({inner_sql})"
     condition = None if not ties else (ties[0] if len(ties) == 1 else tk.and_(ties))
     p = plan.SubqueryFilter(outer, inner, kind, negated, [], condition)
-    con = duckdb.connect()
-    con.register("a", a)
-    con.register("b", b)
-    want = con.sql(sql).arrow()
-    if hasattr(want, "read_all"):
-        want = want.read_all()
-    assert _rows(plan.create_physical_plan(p).collect()) == _rows(want), p.explain()
-    optimized = plan.optimize(p)
+    optimized = _same_rows_as_duckdb_before_and_after_optimizing(p, sql, a, b)
     assert not any(isinstance(n, plan.SubqueryFilter) for n in optimized.walk())
-    assert _rows(plan.create_physical_plan(optimized).collect()) == _rows(want)
 
 
 def test_the_trace_shows_the_subquery_becoming_a_join():
@@ -87,16 +94,8 @@ def test_scalar_subqueries_return_duckdbs_rows(left, right, correlated):
         p = plan.ScalarSubquery(outer, sub)
         sql = "SELECT a.*, (SELECT max(y) FROM b) AS m FROM a"
     p = p.project(["a.k", "a.x", "m"])
-    con = duckdb.connect()
-    con.register("a", a)
-    con.register("b", b)
-    want = con.sql(sql).arrow()
-    if hasattr(want, "read_all"):
-        want = want.read_all()
-    assert _rows(plan.create_physical_plan(p).collect()) == _rows(want), p.explain()
-    optimized = plan.optimize(p)
+    optimized = _same_rows_as_duckdb_before_and_after_optimizing(p, sql, a, b)
     assert not any(isinstance(n, plan.ScalarSubquery) for n in optimized.walk())
-    assert _rows(plan.create_physical_plan(optimized).collect()) == _rows(want)
     assert "logical_plan after scalar_subquery_to_join (the scalar subquery became a left " \
            "join" in p.explain(verbose=True)
 

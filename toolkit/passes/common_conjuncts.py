@@ -49,15 +49,17 @@ def common_conjuncts(call: Call, done: dict[int, Expression]) -> Transformed | N
             terms.append(flatten_chain(branch).fringe)
         else:
             terms.append([branch])
+    others = [{ExprKey(t) for t in branch} for branch in terms[1:]]
     shared: list[Expression] = []
+    shared_keys: set[ExprKey] = set()
     for term in terms[0]:
         key = ExprKey(term)
-        if (key not in {ExprKey(s) for s in shared} and is_pure(term) and not can_fail(term)
-                and all(key in {ExprKey(t) for t in other} for other in terms[1:])):
+        if (key not in shared_keys and is_pure(term) and not can_fail(term)
+                and all(key in keys for keys in others)):
             shared.append(term)
+            shared_keys.add(key)
     if not shared or template is None:
         return None
-    shared_keys = {ExprKey(s) for s in shared}
     rests = [[t for t in branch if ExprKey(t) not in shared_keys] for branch in terms]
     if any(not rest for rest in rests):  # a branch of only shared terms absorbs the others,
         if call.name != "or_kleene":     # in Kleene logic: `or(x, and(x, null))` is null

@@ -49,6 +49,7 @@ from .plan_names import (
     unique_columns,
 )
 from .read import ExpressionReader, Functions
+from .sort_fields import ORDER_OF_DIRECTION
 from .types import UserTypes, literal_from_substrait, schema_from_substrait
 from .window_rels import WindowRead, read_window_rel
 
@@ -56,12 +57,6 @@ __all__ = ["PlanReader", "RelColumns"]
 
 _AGGREGATE_OF = {substrait: func for func, (_, substrait) in AGGREGATE_MAPPINGS.items()}
 _READS = "read, filter, project, aggregate, sort, fetch, join, cross, set (union) and window"
-_DIRECTIONS = {
-    algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_FIRST: (True, True),
-    algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_LAST: (True, False),
-    algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_FIRST: (False, True),
-    algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_LAST: (False, False),
-}
 _JOINS = {algebra_pb2.JoinRel.JOIN_TYPE_INNER: "inner",
           algebra_pb2.JoinRel.JOIN_TYPE_LEFT: "left",
           algebra_pb2.JoinRel.JOIN_TYPE_RIGHT: "right",
@@ -335,11 +330,7 @@ class PlanReader:
                                  f"form; filter the input first (at {where}.filter)")
         f = m.measure
         where = where + ".measure"
-        found = self.functions.get(f.function_reference)
-        if found is None:
-            raise SubstraitError(f"function reference {f.function_reference} is declared "
-                                 f"nowhere in the plan's extensions (at {where})")
-        name = found[1].split(":", 1)[0]
+        name = self._function_name(f.function_reference, where)
         func = _AGGREGATE_OF.get(name)
         if func is None:
             raise SubstraitError(f"the aggregate function {visible(name)} has no exprscope "
@@ -376,7 +367,7 @@ class PlanReader:
             if field.WhichOneof("sort_kind") != "direction":
                 raise SubstraitError(f"a sort by a comparison function has no exprscope form; "
                                      f"exprscope sorts ascending or descending (at {at})")
-            order = _DIRECTIONS.get(field.direction)
+            order = ORDER_OF_DIRECTION.get(field.direction)
             if order is None:
                 direction = _enum_name(algebra_pb2.SortField.SortDirection, field.direction)
                 raise SubstraitError(f"sort direction {direction} has no exprscope form "

@@ -37,18 +37,13 @@ from ...plan.logical_plan import (
 from ...support.visible_text import visible
 from .functions import AGGREGATE_MAPPINGS
 from .old_fields import add_old_field
+from .sort_fields import SORT_DIRECTION
 from .types import schema_to_substrait, type_to_substrait
 from .window_rels import write_window_rels
 from .write import ExpressionWriter
 
 __all__ = ["PlanWriter"]
 
-_DIRECTION = {
-    (True, True): algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_FIRST,
-    (True, False): algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_LAST,
-    (False, True): algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_FIRST,
-    (False, False): algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_LAST,
-}
 _JOIN_TYPE = {"inner": algebra_pb2.JoinRel.JOIN_TYPE_INNER,
               "left": algebra_pb2.JoinRel.JOIN_TYPE_LEFT,
               "right": algebra_pb2.JoinRel.JOIN_TYPE_RIGHT,
@@ -87,7 +82,7 @@ class PlanWriter:
             for key in node.keys:
                 field = out.sort.sorts.add()
                 field.expr.CopyFrom(self._expression(node, key.expr))
-                field.direction = _DIRECTION[(key.ascending, key.nulls_first)]
+                field.direction = SORT_DIRECTION[(key.ascending, key.nulls_first)]
         elif isinstance(node, Limit):
             self._fetch(node, out.fetch)
         elif isinstance(node, Join | ConditionJoin):

@@ -27,6 +27,7 @@ from ...plan.window import (
     WindowFrame,
 )
 from ...support.visible_text import visible
+from .sort_fields import ORDER_OF_DIRECTION, SORT_DIRECTION
 
 __all__ = ["WINDOW_MAPPINGS", "WindowRead", "read_window_rel", "write_window_rels"]
 
@@ -42,13 +43,6 @@ WINDOW_MAPPINGS: dict[str, tuple[str, str]] = {
 _FUNCTION_OF = {name: func for func, (_, name) in WINDOW_MAPPINGS.items()}
 _ROWS = algebra_pb2.Expression.WindowFunction.BOUNDS_TYPE_ROWS
 _RANGE = algebra_pb2.Expression.WindowFunction.BOUNDS_TYPE_RANGE
-_DIRECTION = {
-    (True, True): algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_FIRST,
-    (True, False): algebra_pb2.SortField.SORT_DIRECTION_ASC_NULLS_LAST,
-    (False, True): algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_FIRST,
-    (False, False): algebra_pb2.SortField.SORT_DIRECTION_DESC_NULLS_LAST,
-}
-_ORDER_OF = {direction: order for order, direction in _DIRECTION.items()}
 
 
 def _same_keys(a: WindowExpr, b: WindowExpr) -> bool:
@@ -112,7 +106,7 @@ def write_window_rels(node: Window, input_rel: algebra_pb2.Rel,
         for key in first.order_by:
             field = window.sorts.add()
             field.expr.CopyFrom(expression(key.expr))
-            field.direction = _DIRECTION[(key.ascending, key.nulls_first)]
+            field.direction = SORT_DIRECTION[(key.ascending, key.nulls_first)]
         for i in run:
             w = node.functions[i]
             f = window.window_functions.add()
@@ -183,10 +177,10 @@ def read_window_rel(rel, read: WindowRead) -> Window:
     order = []
     for i, field in enumerate(rel.sorts):
         at = f"{where}.sorts[{i}]"
-        if field.WhichOneof("sort_kind") != "direction" or field.direction not in _ORDER_OF:
+        if field.WhichOneof("sort_kind") != "direction" or field.direction not in ORDER_OF_DIRECTION:
             raise SubstraitError(f"a window sorted other than ascending or descending with "
                                  f"nulls first or last has no exprscope form (at {at})")
-        ascending, nulls_first = _ORDER_OF[field.direction]
+        ascending, nulls_first = ORDER_OF_DIRECTION[field.direction]
         order.append(SortKey(read.read_expression(field.expr, at + ".expr"), ascending,
                              nulls_first))
     if not rel.window_functions:
@@ -228,18 +222,9 @@ def read_window_rel(rel, read: WindowRead) -> Window:
     below = read.input_plan
     if isinstance(below, Window):
         added = set(below.schema.qualified_names[len(below.input.schema):])
-        reads = {ref for w in functions for e in w.expressions() for ref in _columns(e)}
+        reads = {ref.name for w in functions for e in w.expressions() for ref in e.field_refs()
+                 if ref.is_name}
         if not reads & added:
             return Window(below.input, [*below.functions, *functions], [*below.names, *names])
     return Window(below, functions, names)
 
-
-def _columns(e: Expression) -> set[str]:
-    found, stack = set(), [e]
-    while stack:
-        node = stack.pop()
-        if node.is_field and node.ref.is_name:
-            found.add(node.ref.name)
-        elif node.is_call:
-            stack.extend(node.args)
-    return found
