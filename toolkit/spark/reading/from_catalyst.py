@@ -286,7 +286,8 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
 
 
 _DATE_INTERVAL = {"DateAddYMInterval", "AddMonths", "DateAdd", "DateSub", "DatetimeSub",
-                  "MakeYMInterval", "MultiplyYMInterval", "TimestampAddInterval"}
+                  "MakeYMInterval", "MultiplyYMInterval", "TimestampAddInterval",
+                  "TimestampAddYMInterval", "MakeDTInterval"}
 
 
 def _date_interval(node, name: str, args) -> tk.Expression:
@@ -295,6 +296,8 @@ def _date_interval(node, name: str, args) -> tk.Expression:
         return args[-1]
     if name in ("DateAddYMInterval", "AddMonths"):
         return date_interval.add_months(args[0], args[1])
+    if name == "TimestampAddYMInterval":
+        return date_interval.add_months_to_timestamp(args[0], args[1], _time_zone(node))
     if name in ("DateAdd", "DateSub"):
         return date_interval.add_days(args[0], args[1], subtract=name == "DateSub")
     if name == "MakeYMInterval":  # make_ym_interval(years, months): its months
@@ -302,6 +305,8 @@ def _date_interval(node, name: str, args) -> tk.Expression:
             tk.cast(args[0], pa.int32()), tk.literal(12, pa.int32())]),
             tk.cast(args[1], pa.int32())])
         return total
+    if name == "MakeDTInterval":  # make_dt_interval(days, hours, mins, secs): a duration
+        return date_interval.day_time_interval(*args)
     if name == "MultiplyYMInterval":
         if str(children(node)[1].dataType().typeName()) not in ("byte", "short", "integer",
                                                                   "long"):
@@ -314,6 +319,18 @@ def _date_interval(node, name: str, args) -> tk.Expression:
         raise SparkImportError(f"cannot import {node.toString()}: only a day-time interval "
                                "is a duration", spark_class=name)
     return tk.call("add_checked", args)
+
+
+def _time_zone(node) -> str | None:
+    """The session time zone a timestamp expression computes in; None for a timestamp
+    without time zone, whose wall clock is its value."""
+    if class_name(children(node)[0].dataType()).startswith("TimestampNTZType"):
+        return None
+    zone = node.timeZoneId()
+    if zone.isEmpty():
+        raise SparkImportError(f"cannot import {node.toString()}: it names no time zone "
+                               "(the plan is not resolved)", spark_class=class_name(node))
+    return str(zone.get())
 
 
 def _power_of_ten(scale: int) -> tk.Literal:
