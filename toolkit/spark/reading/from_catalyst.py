@@ -24,6 +24,8 @@ differ from Arrow's the import says so in the tree instead of hiding it:
   interval added to a timestamp as a duration).
 - `NormalizeNaNAndZero` (Spark's optimizer puts it on float join and group keys so
   that -0.0 meets 0.0 and NaN meets NaN) is read as its argument.
+- a comparison of floats keeps Spark's order, NaN equal to NaN and above every other
+  value (`float_order`); `<=>` (EqualNullSafe) is equality where two nulls are equal.
 
 Anything else raises SparkImportError naming the Spark class.
 """
@@ -40,7 +42,7 @@ import toolkit as tk
 
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
-from . import date_interval
+from . import date_interval, float_order
 from .sql_origin import origin_text
 
 __all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
@@ -231,6 +233,10 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
         return _remainder(node, args)
     if name == "Between":  # its one child is its replacement: a With (see above)
         return args[-1]
+    if name in float_order.COMPARISONS:
+        return float_order.compare(name, args[0], args[1], _compares_floats(node))
+    if name == "EqualNullSafe":
+        return float_order.equal_null_safe(args[0], args[1], _compares_floats(node))
     if name in _BINARY:
         fn = _BINARY[name]
         if fn in _ANSI_CHECKED and _eval_mode(node) == "ANSI":
@@ -319,6 +325,12 @@ def _date_interval(node, name: str, args) -> tk.Expression:
         raise SparkImportError(f"cannot import {node.toString()}: only a day-time interval "
                                "is a duration", spark_class=name)
     return tk.call("add_checked", args)
+
+
+def _compares_floats(node) -> bool:
+    """Whether a Spark comparison's operands are floats or doubles (Spark's analyzer gives
+    both operands one type)."""
+    return class_name(children(node)[0].dataType()).startswith(("FloatType", "DoubleType"))
 
 
 def _time_zone(node) -> str | None:
