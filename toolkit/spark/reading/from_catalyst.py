@@ -413,10 +413,7 @@ def _pattern_call(fn: str, node, args, spark_class: str) -> tk.Expression:
 
 def _in(node, args, spark_class: str) -> tk.Expression:
     value = args[0]
-    if spark_class == "InSet":
-        raise SparkImportError("cannot import InSet (an optimized IN over many values); import "
-                               "the analyzed plan instead", spark_class="InSet")
-    options = args[1:]
+    options = _set_values(node) if spark_class == "InSet" else args[1:]
     for o in options:
         if not o.is_literal:
             raise SparkImportError(f"cannot import IN with a non-literal value ({o})",
@@ -426,11 +423,23 @@ def _in(node, args, spark_class: str) -> tk.Expression:
     present = [s for s in scalars if s.is_valid]
     value_type = present[0].type if present else pa.null()
     values = pa.array([s.as_py() for s in present], value_type)
+    if pa.types.is_floating(value_type) and pc.any(pc.equal(values, 0)).as_py():
+        # Spark's IN finds -0.0 among 0.0 and back; Arrow's set lookup compares bits
+        values = pa.concat_arrays([values, pa.array([0.0, -0.0], value_type)])
     test = tk.call("is_in", [value], pc.SetLookupOptions(values))
     null = tk.literal(None, pa.bool_())
     if with_null:  # SQL: a miss against a list holding null is unknown
         test = tk.if_else(test, tk.literal(True), null)
     return tk.if_else(tk.is_valid(value), test, null)
+
+
+def _set_values(node) -> list[tk.Literal]:
+    """The constants of an InSet (the optimizer's IN over many values), as literals of its
+    value's type, in a stable order."""
+    value_type = _arrow_type(children(node)[0])
+    members = _seq(node.hset().toSeq())
+    literals = [_literal_of(m, value_type) for m in members]
+    return sorted(literals, key=lambda lit: (lit.value.is_valid, str(lit.value)))
 
 
 def _substring(node, args) -> tk.Expression:
