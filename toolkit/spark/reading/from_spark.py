@@ -38,7 +38,9 @@ from ...errors import UsageError
 from ...plan.builder import join_condition
 from ..active_session import session
 from ..errors import SparkImportError
-from .from_catalyst import children, class_name, expression_from_catalyst
+from ..translate.types import from_spark_type
+from .from_catalyst import children, class_name, expression_from_catalyst, spark_type_of
+from .float_order import equal_null_safe
 from .from_connect import from_connect, is_connect
 from .relation_names import unique_name
 from .sql_origin import origin_text
@@ -50,6 +52,16 @@ _LEAF_CLASSES = {"LogicalRelation", "LogicalRDD", "LocalRelation", "HiveTableRel
 _PASS_THROUGH = {"SubqueryAlias", "View", "LocalLimit", "Repartition", "RepartitionByExpression",
                  "ResolvedHint", "WithCTE"}
 STAGES = ("analyzed", "optimized")
+# plan nodes exprscope's plan cannot express, and why
+_REFUSED_NODES = {
+    "Generate": "it makes several rows of one (explode, posexplode, inline, or the "
+                "replicaterows of INTERSECT ALL / EXCEPT ALL), and exprscope's plan has no "
+                "node that multiplies rows nor the array and map types explode reads",
+    "Sample": "it keeps a random part of the rows (Spark's own generator and seed), which "
+              "exprscope cannot reproduce row for row",
+    "Pivot": "a pivot makes one column per value; exprscope imports its aggregates only "
+             "when written out (sum(when(g = 0, x)) ...)",
+}
 _JOIN_TYPES = {"Inner": "inner", "Cross": "cross", "LeftOuter": "left", "RightOuter": "right",
                "FullOuter": "full", "LeftSemi": "semi", "LeftAnti": "anti"}
 
@@ -301,7 +313,7 @@ class _PlanReader:
                 items.append(item)
             child = self._with_subqueries(inputs[0], *items)
             exprs = [self._expr(e, child) for e in items]
-            names = [str(e.name()) for e in items]
+            names = _distinct_names([str(e.name()) for e in items])
             ids = [_expr_id(e) for e in items]
             for carried in self.carried:  # a correlated subquery's columns its join needs
                 if carried in child.ids and carried not in ids:
@@ -347,9 +359,17 @@ class _PlanReader:
             return Imported(inputs[0].plan.distinct(), inputs[0].ids)
         if name == "Window":
             return self._window(node, inputs[0])
+        if name in ("Intersect", "Except"):
+            return self._set_operation(node, inputs)
+        if name == "Expand":
+            return self._expand(node, inputs[0])
         if name == "GlobalLimit":
             limit = expression_from_catalyst(node.limitExpr())
             return Imported(inputs[0].plan.limit(int(limit.value.as_py())), inputs[0].ids)
+        if name in _REFUSED_NODES:
+            raise SparkImportError(f"cannot import the Spark plan node {name} "
+                                   f"({node.simpleString(3)}): {_REFUSED_NODES[name]}",
+                                   spark_class=name)
         raise SparkImportError(f"cannot import the Spark plan node {name} into exprscope "
                                f"({node.simpleString(3)})", spark_class=name)
 
@@ -584,6 +604,46 @@ class _PlanReader:
             aggs.append((func, self._expr(args[0], child), column))
         return column
 
+    def _set_operation(self, node, inputs: list[Imported]) -> Imported:
+        """INTERSECT / EXCEPT (DISTINCT) as Spark's optimizer writes them: the left rows
+        that have an equal row on the right (a semi join), or none (an anti join), then
+        DISTINCT. Rows are equal column by column with `<=>` (two nulls equal, NaN equal
+        to NaN); a column no side can hold null or NaN in is a hash join key."""
+        kind = class_name(node)
+        if node.isAll():
+            raise SparkImportError(
+                f"cannot import {kind.upper()} ALL: Spark repeats each row as many times as "
+                "it is left over (Generate replicaterows), which exprscope's plan has no node "
+                "for; INTERSECT / EXCEPT (DISTINCT) import", spark_class=kind)
+        left, right = inputs
+        pairs, rest = [], []
+        for ours, theirs in zip(_seq(node.left().output()), _seq(node.right().output())):
+            lname, rname = left.names()[_expr_id(ours)], right.names()[_expr_id(theirs)]
+            floats = pa.types.is_floating(_arrow_type(ours))
+            if not (ours.nullable() or theirs.nullable() or floats) and \
+                    ours.dataType().sameType(theirs.dataType()):
+                pairs.append((lname, rname))
+            else:
+                rest.append(equal_null_safe(tk.field(lname), tk.field(rname), floats))
+        residual = None if not rest else (rest[0] if len(rest) == 1 else tk.and_(rest))
+        how = "semi" if kind == "Intersect" else "anti"
+        joined = left.plan.join(right.plan, pairs, how, condition=residual)
+        return Imported(joined.distinct(), left.ids)
+
+    def _expand(self, node, child: Imported) -> Imported:
+        """Spark's Expand (ROLLUP, CUBE, GROUPING SETS): each of its projections of the
+        child's rows (the columns one grouping set leaves out as nulls, and its grouping
+        id), one after another: a UNION ALL of those projections."""
+        output = _seq(node.output())
+        names = _distinct_names([str(a.name()) for a in output])
+        branches = []
+        for projection in _seq(node.projections()):
+            exprs = [self._expr(e, child) for e in _seq(projection)]
+            exprs = [e if e.type == _arrow_type(a) else tk.cast(e, _arrow_type(a))
+                     for e, a in zip(exprs, output)]
+            branches.append(child.plan.project(exprs, names=names))
+        return Imported(branches[0].union(*branches[1:]), tuple(_expr_id(a) for a in output))
+
     def _join(self, node, inputs: list[Imported]) -> Imported:
         left, right = inputs
         kind = str(node.joinType().toString())
@@ -606,6 +666,25 @@ class _PlanReader:
         joined = left.plan.join(right.plan, pairs, how, condition=residual)
         ids = left.ids if how in ("semi", "anti") else left.ids + right.ids
         return Imported(joined, ids)
+
+
+def _distinct_names(names: list[str]) -> list[str]:
+    """Column names made unique (Spark's columns are told apart by exprId, a plan's by
+    name): a repeated name gets a suffix, `g`, `g_1` ..."""
+    used, out = set(names), []
+    seen: set[str] = set()
+    for name in names:
+        unique, n = name, 0
+        while unique in seen or (n and unique in used):
+            n += 1
+            unique = f"{name}_{n}"
+        seen.add(unique)
+        out.append(unique)
+    return out
+
+
+def _arrow_type(attribute) -> pa.DataType:
+    return from_spark_type(spark_type_of(attribute))
 
 
 def _window_calls(expression) -> list:
