@@ -384,6 +384,12 @@ class _PlanReader:
                 return tk.field(self.subqueries[_expr_id(node)])
             if class_name(node) == "OuterReference":
                 return tk.field(resolve(node.e()))
+            if class_name(node) == "AtLeastNNonNulls":
+                return _at_least_n_non_nulls(
+                    int(node.n()), [(expression_from_catalyst(c, resolve_attribute=resolve,
+                                                              substitute=subquery),
+                                     pa.types.is_floating(_arrow_type(c)))
+                                    for c in children(node)])
             return None if substitute is None else substitute(node)
 
         def resolve(attribute):
@@ -666,6 +672,24 @@ class _PlanReader:
         joined = left.plan.join(right.plan, pairs, how, condition=residual)
         ids = left.ids if how in ("semi", "anti") else left.ids + right.ids
         return Imported(joined, ids)
+
+
+def _at_least_n_non_nulls(n: int, values: list[tuple]) -> tk.Expression:
+    """Spark's AtLeastNNonNulls (dropna): at least n of the values (expression, whether it
+    is a float) are neither null nor, for floats, NaN (Spark counts NaN as missing here)."""
+    present = [tk.and_(tk.is_valid(v), tk.not_(tk.call("is_nan", [v]))) if floats
+               else tk.is_valid(v) for v, floats in values]
+    if n <= 0:
+        return tk.literal(True)
+    if n == len(present):
+        return present[0] if n == 1 else tk.and_(present)
+    if n > len(present):
+        return tk.literal(False)
+    counts = [tk.cast(p, pa.int32()) for p in present]
+    total = counts[0]
+    for c in counts[1:]:
+        total = tk.call("add", [total, c])
+    return tk.call("greater_equal", [total, tk.literal(n, pa.int32())])
 
 
 def _distinct_names(names: list[str]) -> list[str]:
