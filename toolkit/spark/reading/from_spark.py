@@ -516,7 +516,16 @@ class _PlanReader:
                                        spark_class=class_name(expression))
             found = []
             for call in calls:
-                specs.append(self._window_function(call, child))
+                made = self._window_function(call, child)
+                if isinstance(made, _DerivedWindow):  # several window columns, combined
+                    columns = []
+                    for spec in made.specs:
+                        specs.append(spec)
+                        hidden.append(f"_window{len(hidden)}")
+                        columns.append(tk.field(hidden[-1]))
+                    found.append((call, made.combine(*columns)))
+                    continue
+                specs.append(made)
                 hidden.append(f"_window{len(hidden)}")
                 found.append((call, tk.field(hidden[-1])))
 
@@ -554,6 +563,8 @@ class _PlanReader:
         ranking = {"RowNumber": "row_number", "Rank": "rank", "DenseRank": "dense_rank"}
         if fname in ranking:
             return {**out, "func": ranking[fname]}
+        if fname in _DERIVED_WINDOWS:
+            return _DERIVED_WINDOWS[fname](out, function)
         if fname in ("Lag", "Lead"):
             if function.ignoreNulls():
                 raise SparkImportError(f"cannot import {fname.lower()} IGNORE NULLS",
@@ -709,6 +720,67 @@ def _distinct_names(names: list[str]) -> list[str]:
 
 def _arrow_type(attribute) -> pa.DataType:
     return from_spark_type(spark_type_of(attribute))
+
+
+class _DerivedWindow(NamedTuple):
+    """A Spark window function exprscope computes from its own: the window columns it
+    needs, and the expression over them (in that order) that is Spark's value."""
+
+    specs: list
+    combine: object
+
+
+def _partition_rows(spec: dict) -> dict:
+    return {"partition_by": spec["partition_by"], "order_by": [], "func": "count",
+            "arg": None, "frame": None}
+
+
+def _percent_rank(spec: dict, function) -> _DerivedWindow:
+    """(rank - 1) / (rows in the partition - 1); 0 in a partition of one row."""
+    def combine(rank, rows):
+        ratio = tk.call("divide", [tk.cast(tk.call("subtract", [rank, tk.literal(1)]),
+                                           pa.float64()),
+                                   tk.cast(tk.call("subtract", [rows, tk.literal(1)]),
+                                           pa.float64())])
+        return tk.if_else(tk.call("greater", [rows, tk.literal(1)]), ratio,
+                          tk.literal(0.0))
+    return _DerivedWindow([{**spec, "func": "rank"}, _partition_rows(spec)], combine)
+
+
+def _cume_dist(spec: dict, function) -> _DerivedWindow:
+    """The rows up to this one and its peers (a count over SQL's default RANGE frame) over
+    the rows in the partition."""
+    def combine(up_to, rows):
+        return tk.call("divide", [tk.cast(up_to, pa.float64()), tk.cast(rows, pa.float64())])
+    return _DerivedWindow([{**spec, "func": "count", "arg": None, "frame": None},
+                           _partition_rows(spec)], combine)
+
+
+def _ntile(spec: dict, function) -> _DerivedWindow:
+    """Spark's NTile(n): rows r = 1..c of a partition in buckets of c / n rows, the first
+    c % n buckets one row larger."""
+    buckets = expression_from_catalyst(function.buckets())
+    if not buckets.is_literal or not buckets.value.is_valid or buckets.value.as_py() < 1:
+        raise SparkImportError(f"cannot import {function.toString()}: its number of buckets "
+                               "must be a positive constant", spark_class="NTile")
+    n = tk.literal(int(buckets.value.as_py()), pa.int64())
+    one = tk.literal(1, pa.int64())
+
+    def combine(row, rows):
+        size = tk.call("divide", [rows, n])  # integer division
+        rest = tk.call("subtract", [rows, tk.call("multiply", [size, n])])
+        larger = tk.call("multiply", [rest, tk.call("add", [size, one])])  # rows in them
+        first = tk.call("add", [tk.call("divide", [tk.call("subtract", [row, one]),
+                                                   tk.call("add", [size, one])]), one])
+        later = tk.call("add", [rest, tk.call("add", [tk.call("divide", [
+            tk.call("subtract", [tk.call("subtract", [row, one]), larger]),
+            tk.if_else(tk.call("greater", [size, one]), size, one)]), one])])
+        return tk.cast(tk.if_else(tk.call("less_equal", [row, larger]), first, later),
+                       pa.int32())
+    return _DerivedWindow([{**spec, "func": "row_number"}, _partition_rows(spec)], combine)
+
+
+_DERIVED_WINDOWS = {"PercentRank": _percent_rank, "CumeDist": _cume_dist, "NTile": _ntile}
 
 
 def _window_calls(expression) -> list:
