@@ -1,4 +1,5 @@
-"""INTERSECT / EXCEPT, ROLLUP / CUBE / GROUPING SETS and dropna imported from Spark at
+"""INTERSECT / EXCEPT, ROLLUP / CUBE / GROUPING SETS, dropna and the ntile /
+percent_rank / cume_dist windows imported from Spark at
 both stages, run in both modes over Spark's own rows (nulls, NaN, -0.0, repeated rows),
 against Spark's rows and DuckDB's; the shapes exprscope cannot express are refused
 naming the Spark node."""
@@ -22,9 +23,12 @@ RIGHT = pa.table({"k": pa.array([1, None, 2, 4, 3, 9], pa.int64()),
                   "x": pa.array([1.0, None, NAN, 0.0, 0.0, 2.5]),
                   "s": pa.array(["a", None, "b", "d", "c", "e"])})
 
+ORDERED = pa.table({"o": pa.array([7 * i for i in range(103)], pa.int64()),
+                    "p": pa.array([i % 4 for i in range(103)], pa.int64())})
 
 # the shapes also run by tks.run in both modes (a Spark job each: a few keep the file fast)
-RUN_ON_SPARK = ("intersect", "except a float column", "grouping_id", "dropna thresh")
+RUN_ON_SPARK = ("intersect", "except a float column", "grouping_id", "dropna thresh",
+                "ntile, percent_rank, cume_dist")
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +46,10 @@ def collected():
 
 
 def _shapes(spark, a, b):
+    from pyspark.sql import Window
     from pyspark.sql import functions as F
+
+    from toolkit import spark as tks
 
     return {
         "intersect": a.intersect(b),
@@ -56,6 +63,15 @@ def _shapes(spark, a, b):
                                    "GROUP BY GROUPING SETS ((k), (k, s), ())"),
         "grouping_id": spark.sql("SELECT k, s, grouping_id() gi, count(*) n FROM set_a "
                                  "GROUP BY CUBE (k, s)"),
+        "ntile, percent_rank, cume_dist": a.select(
+            "k", "s",
+            F.ntile(3).over(Window.partitionBy("k").orderBy("s", "x")).alias("n3"),
+            F.ntile(2).over(Window.orderBy("k", "s", "x")).alias("n2"),
+            F.percent_rank().over(Window.partitionBy("s").orderBy("k")).alias("pr"),
+            F.cume_dist().over(Window.orderBy(F.col("s").desc())).alias("cd")),
+        "ntile over partitions of every size": tks.dataframe(ORDERED, spark).select(
+            "o", *[F.ntile(n).over(Window.partitionBy("p").orderBy("o")).alias(f"n{n}")
+                   for n in (1, 4, 7, 40)]),
         "dropna": a.dropna(),
         "dropna thresh": a.dropna(thresh=2),
         "dropna subset": a.dropna(subset=["x"]),
