@@ -154,3 +154,28 @@ def test_what_cannot_be_exact_is_refused_naming_the_spark_node(spark, frames, st
             tks.from_spark(df, stage=stage)
         assert caught.value.spark_class in classes, name
         assert caught.value.spark_class in str(caught.value) or "ALL" in str(caught.value)
+
+
+def test_aggregates_that_cannot_be_exact_are_refused_saying_why(frames):
+    from pyspark.sql import functions as F
+
+    from toolkit import spark as tks
+    from toolkit.spark import SparkImportError
+
+    a, _ = frames
+    refused = {
+        "First": (F.first("k"), "nondeterministic"),
+        "Last": (F.last("k"), "nondeterministic"),
+        "CollectList": (F.collect_list("k"), "array"),
+        "HyperLogLogPlusPlus": (F.approx_count_distinct("k"), "HyperLogLog"),
+        "ApproximatePercentile": (F.percentile_approx("x", 0.5), "sketch"),
+        "StddevSamp": (F.stddev("x"), "variance"),
+    }
+    for spark_class, (call, why) in refused.items():
+        with pytest.raises(SparkImportError) as caught:
+            tks.from_spark(a.groupBy("s").agg(call))
+        assert caught.value.spark_class == spark_class
+        assert spark_class in str(caught.value) and why in str(caught.value)
+    with pytest.raises(SparkImportError) as caught:
+        tks.from_spark(a.groupBy("k").pivot("s", ["a", "b"]).sum("x"))
+    assert caught.value.spark_class == "PivotFirst"

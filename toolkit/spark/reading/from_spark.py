@@ -52,6 +52,28 @@ _LEAF_CLASSES = {"LogicalRelation", "LogicalRDD", "LocalRelation", "HiveTableRel
 _PASS_THROUGH = {"SubqueryAlias", "View", "LocalLimit", "Repartition", "RepartitionByExpression",
                  "ResolvedHint", "WithCTE"}
 STAGES = ("analyzed", "optimized")
+_STATISTICS = ("exprscope's aggregates are sum, count, min, max and avg; the variance "
+               "family is not among them yet")
+# aggregates exprscope's plan cannot express, and why
+_REFUSED_AGGREGATES = {
+    "First": "it keeps whichever row Spark reads first, which depends on Spark's partitions "
+             "(nondeterministic)",
+    "Last": "it keeps whichever row Spark reads last, which depends on Spark's partitions "
+            "(nondeterministic)",
+    "CollectList": "it makes an array (in Spark's reading order), and exprscope's aggregates "
+                   "return one value of the argument's type",
+    "CollectSet": "it makes an array, and exprscope's aggregates return one value of the "
+                  "argument's type",
+    "HyperLogLogPlusPlus": "approx_count_distinct is Spark's HyperLogLog++ sketch, whose "
+                           "estimate exprscope cannot reproduce (count(DISTINCT x) is exact "
+                           "and imports)",
+    "ApproximatePercentile": "percentile_approx is Spark's quantile sketch, whose answer "
+                             "exprscope cannot reproduce",
+    "PivotFirst": "a pivot makes one column per value; exprscope imports its aggregates only "
+                  "when written out (sum(when(g = 0, x)) ...)",
+    "StddevSamp": _STATISTICS, "StddevPop": _STATISTICS, "VarianceSamp": _STATISTICS,
+    "VariancePop": _STATISTICS,
+}
 # plan nodes exprscope's plan cannot express, and why
 _REFUSED_NODES = {
     "Generate": "it makes several rows of one (explode, posexplode, inline, or the "
@@ -607,8 +629,10 @@ class _PlanReader:
         args = children(function)
         mapping = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "mean", "Count": "count"}
         if fname not in mapping:
-            raise SparkImportError(f"cannot import the Spark aggregate {fname}",
-                                   spark_class=fname)
+            why = _REFUSED_AGGREGATES.get(
+                fname, "exprscope's aggregates are sum, count, min, max and avg")
+            raise SparkImportError(f"cannot import the Spark aggregate {fname} "
+                                   f"({agg_expr.toString()}): {why}", spark_class=fname)
         func = mapping[fname]
         column = f"_agg{len(aggs)}"
         if func == "count":
