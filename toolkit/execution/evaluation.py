@@ -119,7 +119,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     error = next((o.error for o in outcomes if o is not None and o.error is not None), None)
     if observing:
         contexts = [o.context for o in outcomes if o is not None]
-        event = _event(expr, data, mode, positions, contexts, error, value)
+        event = _event(expr, data, mode, prepared, contexts, error, value)
         event.elapsed = now() - started
         notify("on_eval", event, observer)
     if error is not None:
@@ -182,8 +182,10 @@ def _first_rows(pieces: list, n: int) -> np.ndarray | None:
     return np.concatenate(parts) if len(parts) > 1 else parts[0] if parts else None
 
 
-def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
-    nodes = node_stats([(ctx.tallies, ctx.thread) for ctx in contexts], positions.at)
+def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
+    positions = prepared.positions
+    nodes = node_stats([(ctx.tallies, ctx.thread) for ctx in contexts], positions.at,
+                       prepared.labels)
     branches: dict[tuple, list] = {}  # (form, branch, arg) -> its slices' pieces, in row order
     for ctx in contexts:
         for b in ctx.branches:

@@ -76,6 +76,8 @@ class PreparedTree:
     # the positions of `expr`'s nodes that traced evaluations numbered (their statistics
     # are kept by position id): numbered once for every evaluation of this tree
     positions: TreePositions = dataclasses.field(default_factory=TreePositions, compare=False)
+    # position id -> the label its NodeStats shows (a field's or a literal's text)
+    labels: dict = dataclasses.field(default_factory=dict, compare=False)
 
 
 def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,

@@ -11,6 +11,7 @@ the only Python work per node per morsel is the record itself.
 from __future__ import annotations
 
 from itertools import chain
+from operator import add
 
 import numpy as np
 
@@ -72,10 +73,11 @@ class SliceTallies:
         self.calls[pos] += calls
 
 
-def node_stats(slices: list[tuple[SliceTallies, int]], path_of) -> list[NodeStats]:
+def node_stats(slices: list[tuple[SliceTallies, int]], path_of, labels: dict) -> list[NodeStats]:
     """One NodeStats per recorded node, from every morsel's tallies and the thread it ran
     on (in row order), in the order the nodes were first recorded; `path_of(pos)` gives a
-    position's path."""
+    position's path, `labels` keeps each position's label from one evaluation to the next
+    (the node at a position of one prepared tree is always the same)."""
     slices = [(t, thread) for t, thread in slices if t.order]
     if not slices:
         return []
@@ -96,7 +98,10 @@ def node_stats(slices: list[tuple[SliceTallies, int]], path_of) -> list[NodeStat
         later = order[len(tallies[0].order):]  # positions the first morsel did not record
         nodes, out_types = (_first_known(tallies, n, size, later) for n in ("node", "out_type"))
         threads = _threads(slices, size)
-    return [NodeStats(path=path_of(pos), label=node_label(nodes[pos]), rows=rows[pos],
+    for pos in order:
+        if pos not in labels:
+            labels[pos] = node_label(nodes[pos])
+    return [NodeStats(path=path_of(pos), label=labels[pos], rows=rows[pos],
                       out_type=out_types[pos], elapsed=elapsed[pos], calls=calls[pos],
                       used_rows=used[pos], how=how[pos], why=why[pos], fused=fused[pos],
                       threads=1 if threads is None else threads[pos])
@@ -104,12 +109,21 @@ def node_stats(slices: list[tuple[SliceTallies, int]], path_of) -> list[NodeStat
 
 
 def _total(tallies: list[SliceTallies], name: str, size: int, dtype) -> list:
-    """A figure summed over the morsels, per position (as Python numbers)."""
+    """A figure summed over the morsels, per position (as Python numbers): in numpy for a
+    large tree, in Python for a small one (where numpy's fixed cost per call would rule)."""
+    if size * len(tallies) <= _SMALL:
+        out = _padded(getattr(tallies[0], name), size, 0)
+        for t in tallies[1:]:
+            out = list(map(add, out, _padded(getattr(t, name), size, 0)))
+        return out
     out = np.zeros(size, dtype=dtype)
     for t in tallies:
         values = getattr(t, name)
         out[:len(values)] += np.asarray(values, dtype=dtype)
     return out.tolist()
+
+
+_SMALL = 4096  # positions times morsels up to which Python sums faster than numpy
 
 
 def _first_known(tallies: list[SliceTallies], name: str, size: int, later: list[int]) -> list:
@@ -139,17 +153,20 @@ def _words(tallies: list[SliceTallies], name: str, size: int) -> list:
 
 def _threads(slices: list[tuple[SliceTallies, int]], size: int) -> list[int]:
     """Per position, over how many threads its morsels ran."""
-    by_thread: dict[int, np.ndarray] = {}
+    by_thread: dict[int, set] = {}
     for t, thread in slices:
-        seen = by_thread.get(thread)
-        if seen is None:
-            seen = by_thread[thread] = np.zeros(size, dtype=bool)
-        seen[np.asarray(t.order, dtype=np.int64)] = True
-    return np.sum(list(by_thread.values()), axis=0, dtype=np.int64).tolist()
+        by_thread.setdefault(thread, set()).update(t.order)
+    if len(by_thread) == 1:
+        return [1] * size
+    out = [0] * size
+    for seen in by_thread.values():
+        for pos in seen:
+            out[pos] += 1
+    return out
 
 
-def _padded(values: list, size: int) -> list:
-    return list(values) + [None] * (size - len(values))
+def _padded(values: list, size: int, fill=None) -> list:
+    return list(values) + [fill] * (size - len(values))
 
 
 def joined(seen: str, new: str) -> str:
