@@ -127,6 +127,20 @@ class RowPiece(NamedTuple):
         """
         return pa.array(self.first_rows(n), pa.int64())
 
+    def rows_below(self, bound: int) -> int | None:
+        """How many of the piece's rows lie below slice row `bound`, when that is cheap to
+        know (no domain); None otherwise. A sample keeps the first rows of the batch: a
+        branch whose first rows all lie among them adds nothing, and this says so without
+        building any of its rows."""
+        if self.domain is not None:
+            return None
+        picked = self.picked
+        if picked is None:
+            return min(bound, self.length)
+        if picked.type == pa.bool_():
+            return picked.slice(0, bound).true_count
+        return _count_below(picked, bound)
+
     def first_rows(self, n: int) -> np.ndarray:
         """`first` as numpy int64 (what the sample of an evaluation is built from)."""
         seen = min(self.length, 4096)

@@ -157,21 +157,21 @@ class BatchContext:
 
     # -- statistics (only when observing) ----------------------------------------
     def position(self, parent: int | None, rel: tuple) -> int:
-        return self.positions.id(parent, rel)
+        return self.positions.below(parent, rel)
 
-    def record(self, pos: int, node, rows: int, out_type, elapsed: float, calls: int,
+    def record(self, pos: int, node, rows: int, elapsed: float, calls: int,
                run: RunAs | None = None, fused: str = "") -> None:
-        """Statistics for the node at position id `pos` (its path is filled in later).
+        """Statistics for the node at position id `pos` (its path and type are filled in
+        later).
 
         Plain numbers added into this slice's lists (`tallies.SliceTallies`): the
         NodeStats a trace keeps is made once per node of the evaluation.
         """
         if run is None:
-            self.tallies.add(pos, node, out_type, rows, rows, elapsed, calls, ALL_ROWS, "", fused)
+            self.tallies.add(pos, node, rows, rows, elapsed, calls, ALL_ROWS, "", fused)
         else:
             used = rows if run.used is None else run.used_count()
-            self.tallies.add(pos, node, out_type, rows, used, elapsed, calls, run.how, run.why,
-                             fused)
+            self.tallies.add(pos, node, rows, used, elapsed, calls, run.how, run.why, fused)
 
     def record_literal(self, pos: int, node, rows: int, run: RunAs | None) -> None:
         """A literal computes nothing: under a call that ran densely it stands for the rows
@@ -179,7 +179,7 @@ class BatchContext:
         if run is not None and run.used is not None and run.how in (DENSE, MASKED):
             rows = run.used_count()
             run = LITERAL_RUN
-        self.record(pos, node, rows, node.type, 0.0, 0, run)
+        self.record(pos, node, rows, 0.0, 0, run)
 
     def record_branch(self, form_pos: int, branch: str, arg_index: int,
                       sel: SelectionVector | None, rows: SelectionVector | None) -> None:
@@ -216,11 +216,11 @@ class RunAs:
 
     __slots__ = ("_count", "how", "used", "why")
 
-    def __init__(self, used, how: str, why: str = ""):
+    def __init__(self, used, how: str, why: str = "", count: int | None = None):
         self.used = used
         self.how = how
         self.why = why
-        self._count = None
+        self._count = count  # how many rows `used` selects, when the caller knows
 
     def used_count(self) -> int:
         """How many rows `used` selects, counted once for every node that runs this way."""
@@ -234,5 +234,4 @@ TOP = RunAs(None, ALL_ROWS)
 LITERAL_RUN = RunAs(None, LITERAL, LITERAL_WHY)
 
 
-def now() -> float:
-    return time.perf_counter()
+now = time.perf_counter  # a traced node's clock: called twice per node per slice

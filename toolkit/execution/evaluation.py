@@ -158,28 +158,40 @@ def sample_rows(num_rows: int, firsts: list[np.ndarray], failed_row: int | None)
     The first rows, the first rows of every branch of every special form (`firsts`,
     so each branch is seen at work), and the rows around the failing one.
     """
-    parts = [np.arange(0, min(num_rows, SAMPLE_FIRST), dtype=np.int64), *firsts]
+    first = pa.arange(0, min(num_rows, SAMPLE_FIRST))  # int64
+    parts = list(firsts)
     if failed_row is not None and 0 <= failed_row < num_rows:
         low = max(0, failed_row - SAMPLE_AROUND_ERROR)
         parts.append(np.arange(low, min(num_rows, failed_row + SAMPLE_AROUND_ERROR + 1)))
-    rows = np.sort(np.concatenate(parts).astype(np.int64, copy=False))
+    if not parts:  # every branch's first rows are among the first rows
+        return first
+    rows = np.sort(np.concatenate([first.to_numpy(), *parts]).astype(np.int64, copy=False))
     if len(rows) > 1:  # distinct: np.unique hashes, several times slower on a few hundred
         rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
     return pa.array(rows, pa.int64())
 
 
-def _first_rows(pieces: list, n: int) -> np.ndarray | None:
-    """The first `n` rows of a branch from its slices' pieces (in row order), reading only
-    the pieces that hold them (a piece's count says whether it holds any)."""
+def _first_rows(pieces: list, n: int, count: int, kept_first: int) -> np.ndarray | None:
+    """The first `n` rows of a branch of `count` rows from its slices' pieces (in row order),
+    reading only the pieces that hold them (a piece's count says whether it holds any);
+    None when it has none, or when they all lie among the batch's first `kept_first`
+    rows, which the sample holds anyway."""
+    holding = [b for b in pieces if b.count]
+    if not holding:
+        return None
+    first = holding[0].piece
+    if first.offset == 0:
+        below = first.rows_below(kept_first)
+        if below is not None and below >= min(n, count):
+            return None
     parts = []
-    for b in pieces:
+    for b in holding:
+        part = b.piece.first_rows(n)
+        parts.append(part)
+        n -= len(part)
         if n <= 0:
             break
-        if b.count:
-            part = b.piece.first_rows(n)
-            parts.append(part)
-            n -= len(part)
-    return np.concatenate(parts) if len(parts) > 1 else parts[0] if parts else None
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
@@ -208,7 +220,9 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
                          nodes=nodes,  # evaluation order (sorting deep paths is quadratic)
                          branches=selections, error=facts, result=value, data=data,
                          threads=ran_on)
-    firsts = [_first_rows(parts, SAMPLE_PER_BRANCH) for parts in branches.values()]
+    kept_first = min(total, SAMPLE_FIRST)
+    firsts = [_first_rows(parts, SAMPLE_PER_BRANCH, s.count, kept_first)
+              for parts, s in zip(branches.values(), selections)]
     rows = sample_rows(total, [f for f in firsts if f is not None],
                        facts.row if facts is not None else None)
     kept = take_sorted(value, rows) if isinstance(value, _ARRAYS) else value

@@ -26,13 +26,11 @@ class SliceTallies:
     """The figures of every node over one morsel, indexed by position id; `order` lists
     the positions as first recorded."""
 
-    __slots__ = ("calls", "elapsed", "fused", "how", "node", "order", "out_type", "rows",
-                 "used", "why")
+    __slots__ = ("calls", "elapsed", "fused", "how", "node", "order", "rows", "used", "why")
 
     def __init__(self, size: int):
         size = max(size, 1)
         self.node: list = [None] * size
-        self.out_type: list = [None] * size
         self.rows: list[int] = [0] * size
         self.used: list[int] = [0] * size
         self.elapsed: list[float] = [0.0] * size
@@ -45,19 +43,18 @@ class SliceTallies:
     def grow(self, pos: int) -> None:
         """Room for position `pos` (positions are numbered as the tree is first walked)."""
         more = max(pos + 1, 2 * len(self.node)) - len(self.node)
-        for name in ("node", "out_type", *_WORDS):
+        for name in ("node", *_WORDS):
             getattr(self, name).extend([None] * more)
         for name in ("rows", "used", "calls"):
             getattr(self, name).extend([0] * more)
         self.elapsed.extend([0.0] * more)
 
-    def add(self, pos: int, node, out_type, rows: int, used: int, elapsed: float, calls: int,
+    def add(self, pos: int, node, rows: int, used: int, elapsed: float, calls: int,
             how: str, why: str, fused: str) -> None:
         if pos >= len(self.node):
             self.grow(pos)
         if self.node[pos] is None:
             self.node[pos] = node
-            self.out_type[pos] = out_type
             self.how[pos], self.why[pos], self.fused[pos] = how, why, fused
             self.order.append(pos)
         else:
@@ -87,7 +84,7 @@ def node_stats(slices: list[tuple[SliceTallies, int]], path_of, labels: dict) ->
         order = only.order
         rows, used, elapsed, calls = only.rows, only.used, only.elapsed, only.calls
         how, why, fused = only.how, only.why, only.fused
-        nodes, out_types = only.node, only.out_type
+        nodes = only.node
         threads = None
     else:
         order = list(dict.fromkeys(chain.from_iterable(t.order for t in tallies)))
@@ -96,13 +93,13 @@ def node_stats(slices: list[tuple[SliceTallies, int]], path_of, labels: dict) ->
         elapsed = _total(tallies, "elapsed", size, np.float64)
         how, why, fused = (_words(tallies, name, size) for name in _WORDS)
         later = order[len(tallies[0].order):]  # positions the first morsel did not record
-        nodes, out_types = (_first_known(tallies, n, size, later) for n in ("node", "out_type"))
+        nodes = _first_known(tallies, "node", size, later)
         threads = _threads(slices, size)
     for pos in order:
         if pos not in labels:
             labels[pos] = node_label(nodes[pos])
     return [NodeStats(path=path_of(pos), label=labels[pos], rows=rows[pos],
-                      out_type=out_types[pos], elapsed=elapsed[pos], calls=calls[pos],
+                      out_type=nodes[pos].type, elapsed=elapsed[pos], calls=calls[pos],
                       used_rows=used[pos], how=how[pos], why=why[pos], fused=fused[pos],
                       threads=1 if threads is None else threads[pos])
             for pos in order]
@@ -112,10 +109,10 @@ def _total(tallies: list[SliceTallies], name: str, size: int, dtype) -> list:
     """A figure summed over the morsels, per position (as Python numbers): in numpy for a
     large tree, in Python for a small one (where numpy's fixed cost per call would rule)."""
     if size * len(tallies) <= _SMALL:
-        out = _padded(getattr(tallies[0], name), size, 0)
-        for t in tallies[1:]:
-            out = list(map(add, out, _padded(getattr(t, name), size, 0)))
-        return out
+        lists = [getattr(t, name) for t in tallies]
+        if any(len(v) != size for v in lists):
+            lists = [_padded(v, size, 0) for v in lists]
+        return [sum(column) for column in zip(*lists)]
     out = np.zeros(size, dtype=dtype)
     for t in tallies:
         values = getattr(t, name)
@@ -129,7 +126,10 @@ _SMALL = 4096  # positions times morsels up to which Python sums faster than num
 def _first_known(tallies: list[SliceTallies], name: str, size: int, later: list[int]) -> list:
     """Per position, the value the first morsel that recorded it gave (`later`: the
     positions the first morsel did not record)."""
-    out = _padded(getattr(tallies[0], name), size)
+    out = getattr(tallies[0], name)
+    if not later:
+        return out
+    out = _padded(out, size)
     for pos in later:
         out[pos] = next(getattr(t, name)[pos] for t in tallies
                         if pos < len(t.node) and t.node[pos] is not None)
@@ -139,11 +139,14 @@ def _first_known(tallies: list[SliceTallies], name: str, size: int, later: list[
 def _words(tallies: list[SliceTallies], name: str, size: int) -> list:
     """`how`, `why` or `fused` per position over the morsels: each word once, in the order
     the morsels said it (morsels that agree, the usual case, cost one list compare)."""
-    merged = _padded(getattr(tallies[0], name), size)
+    first = getattr(tallies[0], name)
+    merged = first if len(first) == size else _padded(first, size)
     for t in tallies[1:]:
         values = getattr(t, name)
-        if values == merged[:len(values)]:
+        if values == merged or values == merged[:len(values)]:
             continue
+        if merged is first:
+            merged = list(first)
         for pos in t.order:
             word = values[pos]
             if word != merged[pos]:
