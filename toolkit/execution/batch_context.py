@@ -24,6 +24,10 @@ from .tallies import SliceTallies
 
 __all__ = ["BatchContext"]
 
+# positions a slice's tallies make room for at once (more as they are recorded): the
+# positions of a tree a renderer walked whole may be many more than one evaluation records
+TALLY_ROOM = 4096
+
 
 class BatchContext:
     __slots__ = (
@@ -57,7 +61,7 @@ class BatchContext:
         self.observing = observing
         self.positions = positions if positions is not None else TreePositions()
         # every node's figures over this slice (`tallies.py`), when observing
-        self.tallies = SliceTallies(len(self.positions)) if observing else None
+        self.tallies = SliceTallies(min(len(self.positions), TALLY_ROOM)) if observing else None
         # the thread this slice runs on: a node's times from slices of several threads
         # overlap in time, so their sum is no wall time (see `NodeStats.threads`)
         self.thread = threading.get_ident()
