@@ -4,6 +4,7 @@
     python benchmarks/bench_tpch_expressions.py --data /work/tpch-sf1   # Parquet files there
     python benchmarks/bench_tpch_expressions.py --scale 0.1 --repeat 3  # a quick run
     python benchmarks/bench_tpch_expressions.py --only Q19              # shapes naming Q19
+    python benchmarks/bench_tpch_expressions.py --only Q12,Q13,like     # naming any of these
 
 Each shape is one expression of a TPC-H query (a filter, a computed column, a
 `case when`), over the table it reads: lineitem for most, orders, part,
@@ -191,10 +192,13 @@ def main(argv=None) -> None:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="without --data: the scale factor to generate or read")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--only", default="", help="run the shapes whose name contains this")
+    parser.add_argument("--only", default="",
+                        help="run the shapes whose name contains this (or any of several, "
+                             "comma-separated)")
     args = parser.parse_args(argv)
     pa.set_cpu_count(THREADS)
-    chosen = {k: s for k, s in SHAPES.items() if args.only in k}
+    wanted_names = args.only.split(",")
+    chosen = {k: s for k, s in SHAPES.items() if any(w in k for w in wanted_names)}
     wanted = {s.table for s in chosen.values()}
     files = {"lineitem", "part"} if "lineitem_part" in wanted else set()
     tables = load(parquet_paths(args.data, args.scale, (wanted | files) - {"lineitem_part"}),
