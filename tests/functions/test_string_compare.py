@@ -29,14 +29,10 @@ BYTE_ALPHABET = [t.encode() for t in TEXT_ALPHABET] + [b"\xff", b"MA\xff", b"\xc
 
 
 @contextlib.contextmanager
-def selective_everywhere(dense: bool | None = None):
-    """Lower the row threshold to 0 and count the calls that fell back to Arrow; `dense`
-    forces the word-per-row path (True) or the candidates path (False)."""
+def selective_everywhere():
+    """Lower the row threshold to 0 and count the calls that fell back to Arrow."""
     saved_min, saved_call = string_compare.SELECTIVE_MIN_ROWS, string_compare.call_pyarrow
     saved_share = string_compare.PREFIX_MAX_CANDIDATES
-    saved_dense = string_compare.DENSE_MIN_CANDIDATES
-    if dense is not None:
-        string_compare.DENSE_MIN_CANDIDATES = -1.0 if dense else 2.0
     fallbacks = []
 
     def counting(*args):
@@ -50,7 +46,6 @@ def selective_everywhere(dense: bool | None = None):
     finally:
         string_compare.SELECTIVE_MIN_ROWS, string_compare.call_pyarrow = saved_min, saved_call
         string_compare.PREFIX_MAX_CANDIDATES = saved_share
-        string_compare.DENSE_MIN_CANDIDATES = saved_dense
 
 
 @st.composite
@@ -105,12 +100,12 @@ def _offset_type(value) -> bool:
 
 @settings(max_examples=300, deadline=None)
 @given(st.data(), columns(OFFSET_TYPES + VIEW_TYPES), st.sampled_from(["equal", "not_equal"]),
-       st.booleans(), st.booleans())
-def test_equality_against_a_literal_is_arrows(data, column, name, literal_first, dense):
+       st.booleans())
+def test_equality_against_a_literal_is_arrows(data, column, name, literal_first):
     value, t, binary = column
     literal = pa.scalar(literal_for(data.draw, t, binary), type=t)
     args = [literal, value] if literal_first else [value, literal]
-    with selective_everywhere(dense) as fallbacks:
+    with selective_everywhere() as fallbacks:
         ours = get_function(name)(args)
     _same(ours, getattr(pc, name)(*args))
     assert (fallbacks == []) == _offset_type(value)
@@ -127,8 +122,8 @@ def test_a_null_literal_gives_nulls_as_arrow_does(column, name):
 
 @settings(max_examples=300, deadline=None)
 @given(st.data(), columns(OFFSET_TYPES), st.sampled_from([0, 1, 2, 3]),
-       st.booleans(), st.booleans())
-def test_is_in_is_arrows(data, column, behavior, with_null, dense):
+       st.booleans())
+def test_is_in_is_arrows(data, column, behavior, with_null):
     from toolkit.passes.set_lookup import set_lookup_options
     value, t, binary = column
     literals = data.draw(st.lists(st.sampled_from(BYTE_ALPHABET if binary else TEXT_ALPHABET),
@@ -137,15 +132,15 @@ def test_is_in_is_arrows(data, column, behavior, with_null, dense):
                                          else [pa.string(), pa.large_string()]))
     value_set = pa.array(literals + ([None] if with_null else []), type=set_type)
     options = set_lookup_options(value_set, behavior)
-    with selective_everywhere(dense) as fallbacks:
+    with selective_everywhere() as fallbacks:
         ours = get_function("is_in")([value], options)
     _same(ours, pc.is_in(value, options=options))
     assert (fallbacks == []) == (_offset_type(value) and not with_null)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.data(), columns(OFFSET_TYPES + VIEW_TYPES), st.booleans(), st.booleans())
-def test_starts_with_is_arrows(data, column, ignore_case, dense):
+@given(st.data(), columns(OFFSET_TYPES + VIEW_TYPES), st.booleans())
+def test_starts_with_is_arrows(data, column, ignore_case):
     value, t, binary = column
     prefix = data.draw(st.sampled_from(TEXT_ALPHABET) | st.text(max_size=4))
     options = pc.MatchSubstringOptions(prefix, ignore_case=ignore_case)
@@ -153,7 +148,7 @@ def test_starts_with_is_arrows(data, column, ignore_case, dense):
         with pytest.raises(pa.ArrowNotImplementedError):
             pc.starts_with(value, options=options)
         return
-    with selective_everywhere(dense) as fallbacks:
+    with selective_everywhere() as fallbacks:
         ours = get_function("starts_with")([value], options)
     _same(ours, pc.starts_with(value, options=options))
     assert (fallbacks == []) == (_offset_type(value) and not ignore_case)
@@ -219,11 +214,10 @@ def test_a_dictionary_is_compared_per_entry_as_arrow_decodes(data, column, name,
     _same(tk.evaluate(bound, table, simplify=False), getattr(pc, name)(*oracle))
 
 
-@pytest.mark.parametrize("dense", [True, False])
 @pytest.mark.parametrize("type_", OFFSET_TYPES)
-def test_long_literals_sharing_their_first_eight_bytes(dense, type_):
+def test_long_literals_sharing_their_first_eight_bytes(type_):
     """Literals longer than a word that agree on the first 8 bytes, rows of every length
-    around them, the shortest rows last in the buffer (read past its end as a word)."""
+    around them, the shortest rows last in the buffer."""
     texts = ["ABCDEFGHIJ", "ABCDEFGHIK", "ABCDEFGH", "ABCDEFGHIJK", "ABCDEFGHI", None,
              "XBCDEFGHIJ", "ABCDEFGHIJ", "", "A", "AB"]
     binary = type_ in (pa.binary(), pa.large_binary())
@@ -231,13 +225,13 @@ def test_long_literals_sharing_their_first_eight_bytes(dense, type_):
     for sliced in (values, values.slice(1), values.slice(0, 8)):
         for literal in ["ABCDEFGHIJ", "ABCDEFGHIK", "ABCDEFGH", "A", "AB"]:
             scalar = pa.scalar(literal.encode() if binary else literal, type_)
-            with selective_everywhere(dense):
+            with selective_everywhere():
                 _same(get_function("equal")([sliced, scalar]), pc.equal(sliced, scalar))
             options = pc.SetLookupOptions(pa.array([literal, "ABCDEFGHIK"],
                                                    pa.binary() if binary else pa.string()))
-            with selective_everywhere(dense):
+            with selective_everywhere():
                 _same(get_function("is_in")([sliced], options), pc.is_in(sliced, options=options))
             prefix = pc.MatchSubstringOptions(literal)
-            with selective_everywhere(dense):
+            with selective_everywhere():
                 _same(get_function("starts_with")([sliced], prefix),
                       pc.starts_with(sliced, options=prefix))

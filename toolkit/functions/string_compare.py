@@ -27,7 +27,6 @@ from ..model.options import option_values
 from .function import call_pyarrow
 
 __all__ = [
-    "DENSE_MIN_CANDIDATES",
     "PREFIX_MAX_CANDIDATES",
     "SELECTIVE_MIN_ROWS",
     "equal_literal_mask",
@@ -41,9 +40,6 @@ SELECTIVE_MIN_ROWS = 1024  # below this numpy's per-call cost exceeds what it sa
 # a prefix test whose length test keeps more than this share of the rows runs Arrow's
 # kernel: its one pass over the bytes beats gathering most of them (docs/benchmarks.md)
 PREFIX_MAX_CANDIDATES = 0.5
-# above this share of candidate rows (summed over the literals' lengths) every row's first
-# 8 bytes are read once as a word instead of gathering the candidates per length
-DENSE_MIN_CANDIDATES = 0.125
 
 _OFFSET_DTYPE = {pa.StringArray: np.int32, pa.BinaryArray: np.int32,
                  pa.LargeStringArray: np.int64, pa.LargeBinaryArray: np.int64}
@@ -147,51 +143,6 @@ def _fixed_width_mask(column: StringColumn, width: int, literal: bytes, exact: b
     return mask
 
 
-def _prefix_words(column: StringColumn, starts: np.ndarray) -> np.ndarray:
-    """The first 8 bytes at each start as one little-endian word (bytes past the data
-    buffer's end read as zero; callers mask what lies past a row's end)."""
-    data = column.data
-    words = np.zeros(len(starts), dtype="<u8")
-    safe = int(np.searchsorted(starts, len(data) - 8, side="right"))  # starts are sorted
-    if safe:
-        words[:safe] = _words(data, 8)[starts[:safe]]
-    if safe < len(starts):  # the last rows of the buffer: read them from a padded copy
-        base = max(len(data) - 8, 0)
-        padded = np.zeros(len(data) - base + 8, dtype=np.uint8)
-        padded[:len(data) - base] = data[base:]
-        words[safe:] = _words(padded, 8)[starts[safe:] - base]
-    return words
-
-
-def _dense_mask(column: StringColumn, lengths: np.ndarray, literals: list[bytes],
-                prefix: bool) -> np.ndarray:
-    """Rows equal to (starting with) any literal, when most rows are candidates: each row's
-    first 8 bytes read once as one word, shared by every literal; a literal of up to 8
-    bytes is then one masked word comparison per row, a longer one compares its other
-    bytes only where the first 8 matched."""
-    starts = column.offsets[:-1]
-    words = _prefix_words(column, starts)
-    mask = np.zeros(len(lengths), dtype=bool)
-    for literal in literals:
-        size = len(literal)
-        fits = lengths >= size if prefix else lengths == size
-        head = literal[:8]
-        word = int.from_bytes(head, "little")
-        if len(head) < 8:
-            same = (words & np.uint64((1 << (8 * len(head))) - 1)) == np.uint64(word)
-        else:
-            same = words == np.uint64(word)
-        same &= fits
-        if size > 8:  # the bytes after the first 8, at the few rows whose first 8 matched
-            rows = np.flatnonzero(same)
-            at = np.take(starts, rows)
-            found = Candidates(rows, at, np.take(column.data, at))
-            same[:] = False
-            same[_matching_rows(column, found, literal)] = True
-        mask |= same
-    return mask
-
-
 def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = False) -> np.ndarray:
     """Rows equal to (or, with `prefix`, starting with) any of `literals`, as a numpy bool
     array; null rows hold whatever their slots hold."""
@@ -204,19 +155,11 @@ def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = Fa
             mask |= _fixed_width_mask(column, width, literal, exact=not prefix)
         return mask
     mask = np.zeros(len(array), dtype=bool)
-    if not literals:
-        return mask
-    empty = [literal for literal in literals if not literal]
-    if empty:  # every row of length 0 (equality) or every row (prefix)
-        mask |= (lengths == 0) if not prefix else True
-        literals = [literal for literal in literals if literal]
-    sizes = {len(literal) for literal in literals}
-    candidates = sum(np.count_nonzero(lengths >= size if prefix else lengths == size)
-                     for size in sizes)
-    if literals and candidates > DENSE_MIN_CANDIDATES * len(array):
-        return mask | _dense_mask(column, lengths, literals, prefix)
     by_length: dict[int, Candidates] = {}
     for literal in literals:
+        if not literal:  # every row of length 0 (equality) or every row (prefix)
+            mask |= (lengths == 0) if not prefix else True
+            continue
         found = by_length.get(len(literal))
         if found is None:
             found = by_length[len(literal)] = _candidates(column, lengths, len(literal),
