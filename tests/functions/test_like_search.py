@@ -32,19 +32,23 @@ PIECES = ["a", "b", "ab", "ba", "aa", "aba", "é", "aé", "ab ", " ", "abab", "b
 
 @contextlib.contextmanager
 def selective_everywhere():
-    """Lower the row threshold to 0 and record the calls that fell back to Arrow."""
+    """Lower the row threshold to 0, search whatever share of rows the head leaves, and
+    record the calls that fell back to Arrow."""
     saved_min, saved_call = string_compare.SELECTIVE_MIN_ROWS, like_search.call_pyarrow
+    saved_few = like_search.FEW_HEADS
     fallbacks = []
 
     def counting(*args):
         fallbacks.append(args[0].name)
         return saved_call(*args)
     string_compare.SELECTIVE_MIN_ROWS = 0
+    like_search.FEW_HEADS = 0.0
     like_search.call_pyarrow = counting
     try:
         yield fallbacks
     finally:
         string_compare.SELECTIVE_MIN_ROWS, like_search.call_pyarrow = saved_min, saved_call
+        like_search.FEW_HEADS = saved_few
 
 
 @st.composite
@@ -204,11 +208,17 @@ def test_orders_comments_through_the_engine(monkeypatch):
         ran.append(len(array))
         return saved(array, pieces)
     monkeypatch.setattr(like_search, "like_mask", counting)
+    monkeypatch.setattr(like_search, "FEW_HEADS", 0.0)  # search after any head
     for text, pattern in [("c not like '%special%requests%'", "%special%requests%"),
-                          ("c like 'special%requests'", "special%requests"),
+                          ("c like 'special%requests%é'", "special%requests%é"),
                           ("c like '%requests%special%é%'", "%requests%special%é%")]:
         oracle = pc.match_like(table["c"], pattern)
         if text.startswith("c not"):
             oracle = pc.invert(oracle)
         _same(tk.evaluate(tk.parse(text), table), oracle)
     assert sum(ran) == 3 * len(column)
+    ran.clear()  # a head few rows start with: Arrow's anchored matcher, the same values
+    monkeypatch.setattr(like_search, "FEW_HEADS", 0.125)
+    oracle = pc.match_like(table["c"], "quickly%special%")
+    _same(tk.evaluate(tk.parse("c like 'quickly%special%'"), table), oracle)
+    assert ran == [] and 0 < pc.sum(oracle).as_py() < 0.125 * len(column)

@@ -13,9 +13,10 @@ sorted occurrences: no Python loop over rows or occurrences.
 Bytes are compared as bytes. In valid UTF-8 a piece can only occur at a character
 boundary, so this is Arrow's answer on string columns, and on binary columns it is
 Arrow's byte-wise answer. Patterns with `_` (one character, not one byte, in a string),
-a backslash escape, `ignore_case`, or without a middle piece (`'abc%'`, `'%abc'`: Arrow
-runs its own prefix and suffix kernels for those) run Arrow's kernel, and so do views,
-small arrays and anything else `string_compare` does not take.
+a backslash escape, `ignore_case`, or without a middle piece (`'abc%'`, `'%abc'`,
+`'abc%xyz'`: Arrow's prefix and suffix kernels, or its anchored regex, which rejects most
+rows at their first byte) run Arrow's kernel, and so do views, small arrays and anything
+else `string_compare` does not take.
 """
 
 from __future__ import annotations
@@ -24,36 +25,42 @@ from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..model.options import option_values
 from . import string_compare
 from .function import call_pyarrow
+from .registry import get_function
 
-__all__ = ["LikePieces", "like_mask", "like_pieces", "selective_match_like",
+__all__ = ["FEW_HEADS", "HEAD_SAMPLE_ROWS", "LikePieces", "few_heads", "like_mask", "like_pieces", "selective_match_like",
            "selective_match_substring"]
 
 _SAMPLE_BYTES = 1 << 14  # the bytes read to choose a piece's rarest byte pair
 _BLOCK_BYTES = 1 << 18  # the bytes searched per step
+# below this share of rows starting with the head piece (in a sample), Arrow's matcher
+# runs: searching the whole buffer for the middle pieces would read mostly rows already out
+FEW_HEADS = 0.125
+HEAD_SAMPLE_ROWS = 1024
 
 
 class LikePieces(NamedTuple):
     """A LIKE pattern of literals between `%`s, as UTF-8 bytes."""
 
     head: bytes  # the row starts with it (b"" when the pattern starts with %)
-    middle: tuple[bytes, ...]  # then each of these, in order, not overlapping
+    middle: tuple[bytes, ...]  # then each of these, in order, not overlapping (one at least)
     tail: bytes | None  # then it ends with it (None when the pattern ends with %)
 
 
 def like_pieces(pattern: str) -> LikePieces | None:
     """The pieces of a LIKE pattern, or None when it needs Arrow's matcher (an `_`, an
-    escape, no `%` at all) or Arrow's prefix/suffix kernel is as good (no middle piece and
-    not both a head and a tail)."""
+    escape, no `%` at all) or Arrow's is as fast (no middle piece: a prefix, a suffix, or
+    both, which Arrow's anchored regex rejects at a row's first byte)."""
     if "_" in pattern or "\\" in pattern or "%" not in pattern:
         return None
     parts = [p.encode("utf-8") for p in pattern.split("%")]
     head, tail = parts[0], parts[-1] or None
     middle = tuple(p for p in parts[1:-1] if p)
-    if not middle and not (head and tail):
+    if not middle:
         return None
     return LikePieces(head, middle, tail)
 
@@ -137,30 +144,28 @@ def _rows_holding(occurrences: np.ndarray, length: int, offsets: np.ndarray) -> 
 
 
 def like_mask(array: pa.Array, pieces: LikePieces) -> np.ndarray:
-    """Rows of a string/binary array matching the pieces, as a numpy bool array; null
-    rows hold whatever their bytes give."""
+    """Rows of a string/binary array matching the pieces (at least one middle piece), as
+    a numpy bool array; null rows hold whatever their bytes give."""
     column = string_compare._columns(array)
     offsets = column.offsets.astype(np.int64, copy=False)
     starts, ends = offsets[:-1], offsets[1:]
     low, high = int(offsets[0]), int(offsets[-1])
     middle = list(pieces.middle)
-    counts = _pair_counts(column.data[low:high]) if middle else None
+    counts = _pair_counts(column.data[low:high])
     if pieces.head:
-        length = len(pieces.head)
-        rows = np.flatnonzero(ends - starts >= length)
-        rows = rows[_literal_at(column.data, starts[rows], pieces.head)]
-        position = starts[rows] + length
-    elif middle:  # every row searches from its start: walk the occurrences instead
+        starts_with = pc.MatchSubstringOptions(pieces.head.decode("utf-8"))
+        heads = get_function("starts_with")([array], starts_with)
+        rows = np.flatnonzero(np.asarray(heads.fill_null(False)))
+        position = starts[rows] + len(pieces.head)
+    else:  # every row searches from its start: walk the first piece's occurrences instead
         piece = middle.pop(0)
-        rows, position = _rows_holding(_occurrences(column.data, low, high, piece, counts), len(piece),
-                                       offsets)
-    else:
-        rows, position = np.arange(len(array)), starts
+        rows, position = _rows_holding(_occurrences(column.data, low, high, piece, counts),
+                                       len(piece), offsets)
     for piece in middle:
         if not len(rows):
             break
-        found, after = _first_fitting(_occurrences(column.data, low, high, piece, counts), len(piece),
-                                      position, ends[rows])
+        occurrences = _occurrences(column.data, low, high, piece, counts)
+        found, after = _first_fitting(occurrences, len(piece), position, ends[rows])
         rows, position = rows[found], after[found]
     if pieces.tail is not None and len(rows):
         start = ends[rows] - len(pieces.tail)
@@ -170,6 +175,15 @@ def like_mask(array: pa.Array, pieces: LikePieces) -> np.ndarray:
     mask = np.zeros(len(array), dtype=bool)
     mask[rows] = True
     return mask
+
+
+def few_heads(array: pa.Array, head: bytes) -> bool:
+    """Whether few rows start with `head`, judged on the first HEAD_SAMPLE_ROWS rows: then
+    Arrow's anchored matcher rejects most rows at their first bytes, faster than a search
+    of the whole buffer for the other pieces."""
+    sample = array.slice(0, HEAD_SAMPLE_ROWS)
+    heads = np.count_nonzero(string_compare.equal_literal_mask(sample, [head], prefix=True))
+    return heads < FEW_HEADS * len(sample)
 
 
 def _selective(pieces_of):
@@ -185,6 +199,8 @@ def _selective(pieces_of):
             return fallback()
 
         def compute(array):
+            if pieces.head and few_heads(array, pieces.head):
+                return call_pyarrow(function, [array], options, kernel)
             return string_compare._boolean_result(array, like_mask(array, pieces),
                                                   keep_nulls=True)
         return string_compare._per_chunk(compute, args[0], fallback)
