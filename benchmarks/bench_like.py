@@ -75,8 +75,9 @@ def main(argv=None) -> None:
         ours = get_function(name)
         theirs = getattr(pc, name)
         assert ours([values], options).equals(theirs(values, options=options)), pattern
-        mine, arrow = best_cpu([lambda: ours([values], options),
-                                lambda: theirs(values, options=options)], args.repeat)
+        mine, arrow = best_cpu([lambda f=ours, v=values, o=options: f([v], o),
+                                lambda f=theirs, v=values, o=options: f(v, options=o)],
+                               args.repeat)
         label = f"{column} {name} '{pattern}'"
         print(f"{label:<48}{mine * 1e3:>9.1f}ms{arrow * 1e3:>9.1f}ms{arrow / mine:>8.2f}")
 
