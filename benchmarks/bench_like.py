@@ -9,6 +9,11 @@ system), the best of `--repeat` interleaved rounds, which a shared machine distu
 less than wall time. Columns: TPC-H orders.o_comment (1,500,000 rows) and
 part.p_name (200,000 rows). Ratio = Arrow / exprscope (above 1: exprscope faster).
 Both results are checked equal before timing.
+
+A second table gives the CPU time of whole TPC-H string shapes of
+`bench_tpch_expressions.py` through `tk.evaluate` (lazy, on the tree `tk.optimize`
+gives, two threads: the CPU of both is counted), so that a checkout before a change
+and one after can be compared on a loaded machine.
 """
 
 from __future__ import annotations
@@ -24,8 +29,16 @@ import pyarrow.parquet as pq
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+sys.path.insert(0, os.path.dirname(__file__))
+
+from bench_tpch_expressions import SHAPES as TPCH_SHAPES
+
+import toolkit as tk
 from toolkit.functions.registry import get_function
 
+ENGINE_SHAPES = ["Q12 high line (case when)", "Q12 low line (case when)",
+                 "Q12 mode = MAIL or SHIP (case when)", "Q13 o_comment not like",
+                 "Q16 s_comment like", "Q3 c_mktsegment = 'BUILDING'"]
 SHAPES = [  # (table, column, function, pattern)
     ("orders", "o_comment", "match_like", "%special%requests%"),  # Q13
     ("orders", "o_comment", "match_like", "%special%"),
@@ -62,9 +75,10 @@ def main(argv=None) -> None:
     pa.set_cpu_count(1)
     if args.data is None:
         from toolkit.spark import tpch
-        paths = tpch.tables(1.0, ["orders", "part"])
+        paths = tpch.tables(1.0, ["orders", "part", "lineitem", "supplier", "customer"])
     else:
-        paths = {n: os.path.join(args.data, f"{n}.parquet") for n in ("orders", "part")}
+        paths = {n: os.path.join(args.data, f"{n}.parquet")
+                 for n in ("orders", "part", "lineitem", "supplier", "customer")}
     columns = {(t, c): pq.read_table(paths[t], columns=[c]).column(c)
                for t, c, _, _ in SHAPES}
     print(f"pyarrow {pa.__version__}; CPU ms per call, best of {args.repeat}")
@@ -80,6 +94,18 @@ def main(argv=None) -> None:
                                args.repeat)
         label = f"{column} {name} '{pattern}'"
         print(f"{label:<48}{mine * 1e3:>9.1f}ms{arrow * 1e3:>9.1f}ms{arrow / mine:>8.2f}")
+    pa.set_cpu_count(2)
+    print(f"\n{'TPC-H shape, tk.evaluate lazy':<48}{'CPU':>11}")
+    tables = {}
+    for name in ENGINE_SHAPES:
+        shape = TPCH_SHAPES[name]
+        if shape.table not in tables:
+            tables[shape.table] = pq.read_table(paths[shape.table])
+        table = tables[shape.table]
+        tree = tk.optimize(tk.parse(shape.text), table.schema)
+        (spent,) = best_cpu([lambda t=tree, d=table: tk.evaluate(t, d, mode="lazy")],
+                            args.repeat)
+        print(f"{name:<48}{spent * 1e3:>9.1f}ms")
 
 
 if __name__ == "__main__":
