@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from ...support import late
 
-__all__ = ["java_message", "jvm_errors", "option_text", "seq", "short_rule_name"]
+__all__ = ["PIECE_CHARS", "java_message", "jvm_errors", "jvm_text", "option_text", "seq",
+           "short_rule_name"]
 
 # pyspark loads when Spark is first used, not with `from toolkit import spark`
+py4j_java_gateway = late.module("py4j.java_gateway")
 py4j_protocol = late.module("py4j.protocol")
 pyspark_errors = late.module("pyspark.errors")
 
@@ -23,6 +25,34 @@ def seq(scala_seq) -> list:
     while it.hasNext():
         out.append(it.next())
     return out
+
+
+# py4j's JVM side sends a reply through an 8 KB buffer: a longer reply leaves in two
+# writes, and on a socket without TCP_NODELAY the second waits for the receiver's delayed
+# acknowledgement of the first. A piece this long fits one write even at three UTF-8
+# bytes a character, with the reply's prefix and py4j's escapes.
+PIECE_CHARS = 2_700
+
+
+def jvm_text(obj, piece_chars: int = PIECE_CHARS) -> str:
+    """`obj.toString()` (a Catalyst plan's is its `treeString()`), built in the JVM and read
+    in pieces that py4j sends in one write each, so a long plan costs a few quick round
+    trips instead of a reply that stalls on the socket. `obj` is a plan or a collection,
+    not a CharSequence (py4j would hand one to `StringBuilder.append(char)`)."""
+    builder = py4j_java_gateway.JavaClass("java.lang.StringBuilder", obj._gateway_client)
+    held = builder().append(obj)
+    length = held.length()
+    pieces, start = [], 0
+    while start < length:
+        end = min(length, start + piece_chars)
+        piece = held.substring(start, end)
+        # a piece that ends inside a surrogate pair reaches Python as "?" (Java's UTF-8
+        # encoder replaces a lone surrogate): end it one character earlier
+        if end < length and piece.endswith("?") and end - start > 1:
+            piece, end = piece[:-1], end - 1
+        pieces.append(piece)
+        start = end
+    return "".join(pieces)
 
 
 def option_text(option) -> str | None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ...tracing.catalyst_steps import CatalystStep
 from .checks import Checker
-from .jvm import java_message, jvm_errors, seq, short_rule_name
+from .jvm import java_message, jvm_errors, jvm_text, seq, short_rule_name
 from .subqueries import SubqueryInputs
 
 __all__ = ["Batch", "Stepper", "StepperRun", "batches_of"]
@@ -58,7 +58,7 @@ def batches_of(executor, conf=None) -> tuple[Batch, ...]:
     settings are read once."""
     if conf is None:
         return _read_batches(executor)
-    settings = str(conf.getAllConfs().toString())
+    settings = jvm_text(conf.getAllConfs())
     for i, (known, known_settings, batches) in enumerate(_READ):
         if known_settings == settings and _same(known, executor):
             _READ.append(_READ.pop(i))
@@ -127,7 +127,7 @@ class Stepper:
                         self.skipped += 1
                         continue
                     if cur_text is None:
-                        cur_text = str(cur.treeString())
+                        cur_text = jvm_text(cur)
                     start = time.perf_counter()
                     try:
                         result = rule.apply(cur)
@@ -141,7 +141,7 @@ class Stepper:
                     if result.fastEquals(cur):
                         ineffective_at[(b, r)] = version
                     else:
-                        after_text = str(result.treeString())
+                        after_text = jvm_text(result)
                         substeps = (self._open(rule, rule_name, cur, batches)
                                     if open_composites else ())
                         checks = self._checker()(cur, result) if self.checks else ()
