@@ -29,9 +29,11 @@ def seq(scala_seq) -> list:
 
 # py4j's JVM side sends a reply through an 8 KB buffer: a longer reply leaves in two
 # writes, and on a socket without TCP_NODELAY the second waits for the receiver's delayed
-# acknowledgement of the first. A piece this long fits one write even at three UTF-8
-# bytes a character, with the reply's prefix and py4j's escapes.
-PIECE_CHARS = 2_700
+# acknowledgement of the first. A piece's reply stays under PIECE_BYTES (the buffer less
+# the reply's prefix); PIECE_CHARS is the first guess at the characters that take, plan
+# text being mostly ASCII, and the pieces after one that went over are cut shorter.
+PIECE_BYTES = 8_150
+PIECE_CHARS = 7_000
 
 
 def jvm_text(obj, piece_chars: int = PIECE_CHARS) -> str:
@@ -52,7 +54,16 @@ def jvm_text(obj, piece_chars: int = PIECE_CHARS) -> str:
             piece, end = piece[:-1], end - 1
         pieces.append(piece)
         start = end
+        sent = _reply_bytes(piece)
+        if sent > PIECE_BYTES:
+            piece_chars = max(2, len(piece) * PIECE_BYTES // sent)
     return "".join(pieces)
+
+
+def _reply_bytes(piece: str) -> int:
+    """The bytes py4j writes for `piece`: UTF-8, with a backslash before each backslash,
+    carriage return and newline."""
+    return len(piece.encode("utf-8", "surrogatepass")) + sum(map(piece.count, "\\\r\n"))
 
 
 def option_text(option) -> str | None:
