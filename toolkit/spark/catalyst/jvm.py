@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ...support import late
 
-__all__ = ["PIECE_CHARS", "java_message", "jvm_errors", "jvm_text", "option_text", "seq",
-           "short_rule_name"]
+__all__ = ["PIECE_CHARS", "java_class", "java_message", "jvm_errors", "jvm_text", "option_text",
+           "seq", "short_rule_name"]
 
 # pyspark loads when Spark is first used, not with `from toolkit import spark`
 py4j_java_gateway = late.module("py4j.java_gateway")
@@ -17,6 +17,13 @@ def jvm_errors() -> tuple[type[BaseException], ...]:
     """What a JVM call raises: py4j's error, or the pyspark exception it was converted
     into (for `except jvm_errors():`)."""
     return py4j_protocol.Py4JError, pyspark_errors.PySparkException
+
+
+def java_class(jvm, name: str):
+    """The JVM class (or Scala object) of that full name, for its constructor and static
+    methods, without the round trip to the JVM that `jvm.a.b.C` makes for every dotted
+    part."""
+    return py4j_java_gateway.JavaClass(name, jvm._gateway_client)
 
 
 def seq(scala_seq) -> list:

@@ -85,6 +85,25 @@ def _read_batches(executor) -> tuple[Batch, ...]:
     return tuple(out)
 
 
+# FinishAnalysis rules opened lately: (the rule, its inner rules), newest last; the rule is
+# one of the batches read once above, so the same Python object each time
+_OPENED: list[tuple[object, tuple]] = []
+
+
+def _inner_rules(rule) -> tuple:
+    """FinishAnalysis's inner rules (a private field, fixed for the rule's life) as
+    (JVM rule, Spark's rule name) pairs, read over py4j once per rule object."""
+    for known, inner in _OPENED:
+        if known is rule:
+            return inner
+    field = rule.getClass().getDeclaredField("rules")
+    field.setAccessible(True)
+    inner = tuple((r, str(r.ruleName())) for r in seq(field.get(rule)))
+    _OPENED.append((rule, inner))
+    del _OPENED[:-_READ_KEPT]
+    return inner
+
+
 class Stepper:
     """The RuleExecutor loop, one rule call at a time, counting every call.
 
@@ -177,10 +196,7 @@ class Stepper:
         """FinishAnalysis's inner rules (a private field), folded as the rule folds them;
         its recursion into subquery plans is not among them, so the real rule's result
         stays the step's."""
-        field = rule.getClass().getDeclaredField("rules")
-        field.setAccessible(True)
-        inner = tuple((r, str(r.ruleName())) for r in seq(field.get(rule)))
-        batch = Batch("FinishAnalysis", 1, inner)
+        batch = Batch("FinishAnalysis", 1, _inner_rules(rule))
         side = self._side(checks=False)
         run = side.run(before, (batch,), open_composites=False)
         self.side_calls += side.calls + side.side_calls

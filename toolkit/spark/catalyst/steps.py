@@ -25,7 +25,7 @@ from ..errors import SparkArgumentError
 from ..reading.from_connect import is_connect
 from .checks import CHECKS_NOTE, resolved_check
 from .connect import connect_steps
-from .jvm import java_message, jvm_errors, jvm_text, seq, short_rule_name
+from .jvm import java_class, java_message, jvm_errors, jvm_text, seq, short_rule_name
 from .stepping import Stepper, batches_of
 
 __all__ = ["catalyst_steps", "compare_plans"]
@@ -142,7 +142,8 @@ class SparkRun:
 def _spark_run(jvm, executor, source) -> SparkRun:
     """Spark's own analyzer or optimizer on the same input, timed and tracked
     (`QueryPlanningTracker`)."""
-    tracker = jvm.org.apache.spark.sql.catalyst.QueryPlanningTracker(jvm.scala.Option.empty())
+    tracker = java_class(jvm, "org.apache.spark.sql.catalyst.QueryPlanningTracker")(
+        java_class(jvm, "scala.Option").empty())
     clone = source.clone()
     start = time.perf_counter()
     try:
