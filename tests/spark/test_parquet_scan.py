@@ -205,3 +205,11 @@ def test_int96_timestamps_and_ambiguous_names_stay_on_the_jvm(spark, tmp_path):
     pq.write_table(pa.table({"a": pa.array([1.5], pa.float64())}), tmp_path / "f.parquet")
     df = spark.read.schema("a float").parquet(str(tmp_path / "f.parquet"))
     assert "is double in the file and float in the scan" in _worker_read(df, spark).reason
+
+
+def test_a_metadata_column_stays_on_the_jvm(spark, tmp_path):
+    pq.write_table(pa.table({"a": [1, 2]}), tmp_path / "m.parquet")
+    df = spark.read.parquet(str(tmp_path / "m.parquet")).select("a", "_metadata.file_name")
+    assert "computes a column" in _worker_read(df, spark).reason
+    df = spark.read.parquet(str(tmp_path / "m.parquet")).select("a", "_metadata")
+    assert "'_metadata' is not one of the files' columns" in _worker_read(df, spark).reason

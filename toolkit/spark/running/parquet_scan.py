@@ -185,6 +185,11 @@ def _relation_names(selected) -> list[str] | JvmScan:
                        "directory names")
     if names is None:
         names = [str(a.name()) for a in _seq(plan.output())]
+    in_files = {str(n) for n in relation.dataSchema().fieldNames()}
+    for name in names:
+        if name not in in_files:
+            return JvmScan(f"the column {name!r} is not one of the files' columns "
+                           "(a metadata column?)")
     return names
 
 
