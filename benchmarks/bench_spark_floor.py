@@ -85,7 +85,8 @@ def main(argv=None) -> None:
         ids, reader = _worker_floor(lineitem, spark)
         native, floor, jvm_floor, engine = best_of_each([
             lambda: tks.run(tpch.query(args.query, frames), mode="native").to_arrow(),
-            lambda: ids.mapInArrow(_row_counter(reader), counted).toArrow(),
+            lambda ids=ids, reader=reader: ids.mapInArrow(_row_counter(reader),
+                                                          counted).toArrow(),
             lambda: lineitem.mapInArrow(_row_counter(None), counted).toArrow(),
             lambda: tks.run(tpch.query(args.query, frames), mode="engine", trace=False,
                             validation="debug").to_arrow()], args.repeat)

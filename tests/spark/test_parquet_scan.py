@@ -56,7 +56,7 @@ def _files(draw):
     for f in range(n_files):
         rows = draw(st.integers(0, 40))
 
-        def column(values):
+        def column(values, rows=rows):
             return draw(st.lists(st.one_of(st.none(), values), min_size=rows, max_size=rows))
 
         ints = column(st.integers(-2**31, 2**31 - 1))
@@ -90,8 +90,15 @@ def _files(draw):
                                                                   HealthCheck.data_too_large])
 @given(files=_files())
 def test_the_workers_read_the_rows_sparks_own_reader_reads(spark, tmp_path_factory, files):
-    from pyspark.sql.types import (DateType, DecimalType, DoubleType, LongType, StringType,
-                                   StructField, StructType)
+    from pyspark.sql.types import (
+        DateType,
+        DecimalType,
+        DoubleType,
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+    )
 
     folder = tmp_path_factory.mktemp("parquet")
     for n, (table, group_rows) in enumerate(files):

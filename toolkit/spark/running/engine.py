@@ -61,8 +61,8 @@ from ..translate.types import spark_compatible_schema, to_struct_type
 from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
 from .inputs import scan_dataframe
-from .partial_aggregate import split_aggregate
 from .parquet_scan import JvmScan, ScanInput, UnitsReader, WorkerScan, plan_worker_scan
+from .partial_aggregate import split_aggregate
 from .partition_errors import PartitionPlace, collect_arrow, marked
 from .scan_prefilter import describe as describe_prefilter
 from .scan_prefilter import prefilter_column, prefilter_conjuncts
