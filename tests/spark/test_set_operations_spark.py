@@ -114,10 +114,9 @@ def test_set_operations_and_grouping_sets_equal_duckdb(frames, collected):
     from toolkit.spark.running.compare import tables_differences
 
     a, b = frames
-    set_a, set_b = LEFT, RIGHT  # noqa: F841 - DuckDB reads them by name
     con = duckdb.connect()
-    con.register("set_a", set_a)
-    con.register("set_b", set_b)
+    con.register("set_a", LEFT)
+    con.register("set_b", RIGHT)
     cases = {
         "SELECT * FROM set_a INTERSECT SELECT * FROM set_b": a.intersect(b),
         "SELECT * FROM set_a EXCEPT SELECT * FROM set_b": a.subtract(b),

@@ -6,6 +6,9 @@ Aggregate (DISTINCT aggregates over one argument too), Join of every type
 (equal keys plus a residual condition; a comma join stays a cross join under
 its filter, which the optimizer's eliminate_cross_join turns into equi-joins),
 Sort, limits, Union (ALL; DISTINCT as an aggregate over every column), SubqueryAlias/View,
+INTERSECT / EXCEPT (DISTINCT: a semi / anti join on `<=>` of every column, then DISTINCT,
+as Spark's optimizer writes them), Expand (ROLLUP, CUBE, GROUPING SETS: a UNION ALL of
+its projections), windows (ntile, percent_rank, cume_dist from row_number, rank, count),
 WITH queries, and the leaves (LogicalRelation,
 LogicalRDD, LocalRelation ...) as scans of the Spark data behind them, named as
 the user named them (alias, temp view, table, file; else df1, df2 ...).
@@ -39,8 +42,8 @@ from ...plan.builder import join_condition
 from ..active_session import session
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
-from .from_catalyst import children, class_name, expression_from_catalyst, spark_type_of
 from .float_order import equal_null_safe
+from .from_catalyst import children, class_name, expression_from_catalyst, spark_type_of
 from .from_connect import from_connect, is_connect
 from .relation_names import unique_name
 from .sql_origin import origin_text
