@@ -64,6 +64,14 @@ from .partial_aggregate import split_aggregate
 from .partition_errors import PartitionPlace, collect_arrow, marked
 from .scan_prefilter import describe as describe_prefilter
 from .scan_prefilter import prefilter_column, prefilter_conjuncts
+from .shuffled_join import (
+    CoPartitionSource,
+    RightRowsSource,
+    broadcast_threshold,
+    choose_strategy,
+    co_partitioned,
+    estimated_bytes,
+)
 
 __all__ = ["BroadcastSource", "EngineFrames", "PartitionSource", "engine_dataframe"]
 
@@ -130,6 +138,10 @@ class BroadcastSource(Source):
         return "broadcast"
 
 
+# the sources a stage's partition function feeds Spark's batches to (one per fragment)
+FED_SOURCES = (PartitionSource, CoPartitionSource)
+
+
 def _positional(schema: pa.Schema) -> pa.Schema:
     """Spark-side names c0, c1, ...: unique even when the plan's names repeat (after a join)."""
     compatible = spark_compatible_schema(schema)
@@ -149,7 +161,7 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool, mode: st
     def run_partition(batches):
         fragment = shipping.loads(shipped)
         source = next(n.source for n in _walk(fragment)
-                      if isinstance(getattr(n, "source", None), PartitionSource))
+                      if isinstance(getattr(n, "source", None), FED_SOURCES))
         source.feed(batches)
         # a Spark task is already one core's worker: exprscope's own threads would oversubscribe
         with serial():
@@ -269,16 +281,21 @@ class _Stages:
             base = base.children[0]
         if isinstance(base, ScanExec):
             piece = self._scan_piece(base, chain, stage)
-        elif isinstance(base, HashJoinExec) and base.how not in ("right", "full"):
+        elif isinstance(base, HashJoinExec) and (base.on or base.how not in ("right", "full")):
             swapped = self._smaller_side_built(base)
             if swapped is not base:  # the same rows, the larger input streaming
                 return self._piece(_with_chain(swapped, chain), stage)
-            # the probe side streams on: each left partition joins the whole right input
-            left = self._piece(base.children[0], stage)
-            build, rows = self._broadcast(base.children[1])
-            piece = _Piece(left.df, base.with_new_children([left.fragment, build]),
-                           f"{left.what}; {base.label()} with its right input broadcast "
-                           f"({rows} rows)", True)
+            right = self.dataframe(base.children[1])
+            strategy = choose_strategy(base, estimated_bytes(right),
+                                       broadcast_threshold(self.spark))
+            if strategy.kind == "shuffled":
+                piece = self._shuffled_join(base, right, strategy, stage)
+            else:  # the probe side streams on: each left partition joins the whole right input
+                left = self._piece(base.children[0], stage)
+                build, rows = self._broadcast(right, base.children[1].schema)
+                piece = _Piece(left.df, base.with_new_children([left.fragment, build]),
+                               f"{left.what}; {base.label()} with its right input broadcast "
+                               f"({rows} rows): {strategy.reason}", True)
         else:
             piece = self._boundary(base, stage)
         if chain:
@@ -343,14 +360,25 @@ class _Stages:
                     sizes.append(int(str(stats.sizeInBytes())))  # a Scala BigInt
         return max(sizes)
 
-    def _broadcast(self, node):
-        """(a scan of `node`'s whole result broadcast to every partition, its row count)."""
-        table = self._collect(self.dataframe(node), node.schema)
+    def _broadcast(self, df, schema: pa.Schema):
+        """(a scan of `df`'s whole result broadcast to every partition, its row count)."""
+        table = self._collect(df, schema)
         sink = io.BytesIO()
         with pa.ipc.new_stream(sink, table.schema) as writer:
             writer.write_table(table)
         broadcast = self.spark.sparkContext.broadcast(sink.getvalue())
-        return ScanExec("broadcast", BroadcastSource(broadcast, node.schema), None), table.num_rows
+        return ScanExec("broadcast", BroadcastSource(broadcast, schema), None), table.num_rows
+
+    def _shuffled_join(self, join, right, strategy, stage: str) -> _Piece:
+        """Both inputs repartitioned by the join keys in one shuffle, each partition's pair
+        joined by `join` (see shuffled_join.py)."""
+        left = self.dataframe(join.children[0])
+        df = co_partitioned(left, right, join.on)
+        source = CoPartitionSource(join.children[0].schema, join.children[1].schema, stage)
+        fragment = join.with_new_children([ScanExec("partition", source, None),
+                                           ScanExec("partition", RightRowsSource(source), None)])
+        return _Piece(df, fragment, f"{join.label()} shuffled: both inputs repartitioned by "
+                      f"its keys, each partition's pair joined ({strategy.reason})", True)
 
     def _boundary(self, base, stage: str) -> _Piece:
         """A node whose input Spark must move first (a shuffle, one partition, a broadcast)."""
@@ -360,13 +388,15 @@ class _Stages:
                           False)
         if isinstance(base, HashAggregateExec):
             return self._aggregate(base, stage)
-        if isinstance(base, HashJoinExec):  # right or full: the right side's unmatched rows,
-            df = self.dataframe(base.children[0]).repartition(1)  # seen on one partition
-            build, rows = self._broadcast(base.children[1])
+        if isinstance(base, HashJoinExec):  # right or full without keys: the right side's
+            df = self.dataframe(base.children[0]).repartition(1)  # unmatched rows, on one
+            strategy = choose_strategy(base, None, -1)  # partition
+            build, rows = self._broadcast(self.dataframe(base.children[1]),
+                                          base.children[1].schema)
             source = PartitionSource(base.children[0].schema, stage)
             return _Piece(df, base.with_new_children([self._scan(source), build]),
                           f"{base.label()} with its right input broadcast ({rows} rows) "
-                          "on one partition", True)
+                          f"on one partition: {strategy.reason}", True)
         if isinstance(base, LimitExec):
             child = base.children[0]
             wanted = base.fetch + base.skip
