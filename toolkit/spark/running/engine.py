@@ -16,8 +16,12 @@ is computed by exprscope:
 - a hash join broadcasts its right input (collected as Arrow) and joins each
   partition of the left input against it (exact for inner, cross, left, semi and
   anti joins) in the left input's own fragment, so a chain of such joins over a
-  scan is one `mapInArrow`; a right or full join, which must see every left row
-  to know which right rows had no match, joins the left input on one partition;
+  scan is one `mapInArrow`, when the right input is small by Spark's rule (its
+  size against `spark.sql.autoBroadcastJoinThreshold`); a larger one, and every
+  right or full join with keys, runs shuffled: Spark repartitions both inputs by
+  the join keys in one shuffle and each partition joins its rows of both sides
+  (`shuffled_join`, which states the rule); a right or full join without keys
+  joins the left input on one partition against the broadcast right input;
 - a sort, and a limit after a per-partition limit, run on one partition;
 - a union is Spark's union of its inputs' partitions, by position.
 
@@ -70,7 +74,7 @@ from .shuffled_join import (
     broadcast_threshold,
     choose_strategy,
     co_partitioned,
-    estimated_bytes,
+    right_input,
 )
 
 __all__ = ["BroadcastSource", "EngineFrames", "PartitionSource", "engine_dataframe"]
@@ -246,8 +250,9 @@ class _Stages:
     A fragment runs as far up as rows can stream within a partition: filters and
     projections, and the probe side of every broadcast hash join, so a chain of
     joins over one scan crosses from the JVM into Python once (as Spark's own
-    whole-stage code runs its broadcast joins in the scan's stage). A shuffle, a
-    collect onto one partition or a broadcast ends a fragment.
+    whole-stage code runs its broadcast joins in the scan's stage). A shuffle (of
+    an aggregate's rows, or of both inputs of a shuffled join), a collect onto one
+    partition or a broadcast ends a fragment.
     """
 
     def __init__(self, spark, inputs, trace: bool, mode: str, partial_aggregates: bool = True,
@@ -262,6 +267,7 @@ class _Stages:
         self.count = 0
         self.descriptions: list[str] = []
         self.scans: list = []  # each scan's DataFrame as its rows cross into Python
+        self.cached: list = []  # right inputs of joins computed and cached to be measured
 
     def dataframe(self, node):
         """The DataFrame computing `node`, its columns named c0, c1, ..."""
@@ -285,14 +291,18 @@ class _Stages:
             swapped = self._smaller_side_built(base)
             if swapped is not base:  # the same rows, the larger input streaming
                 return self._piece(_with_chain(swapped, chain), stage)
-            right = self.dataframe(base.children[1])
-            strategy = choose_strategy(base, estimated_bytes(right),
-                                       broadcast_threshold(self.spark))
+            threshold = broadcast_threshold(self.spark)
+            right = right_input(self.dataframe(base.children[1]), threshold)
+            strategy = choose_strategy(base, right, threshold)
             if strategy.kind == "shuffled":
-                piece = self._shuffled_join(base, right, strategy, stage)
+                if right.measured is not None:  # cached: the run reads it from there
+                    self.cached.append(right.df)
+                piece = self._shuffled_join(base, right.df, strategy, stage)
             else:  # the probe side streams on: each left partition joins the whole right input
                 left = self._piece(base.children[0], stage)
-                build, rows = self._broadcast(right, base.children[1].schema)
+                build, rows = self._broadcast(right.df, base.children[1].schema)
+                if right.measured is not None:  # collected: the cache has served
+                    right.df.unpersist()
                 piece = _Piece(left.df, base.with_new_children([left.fragment, build]),
                                f"{left.what}; {base.label()} with its right input broadcast "
                                f"({rows} rows): {strategy.reason}", True)
@@ -488,6 +498,7 @@ class EngineFrames(NamedTuple):
     accumulator: object  # the partitions' counters (see engine_trace)
     stages: list[str]  # what each mapInArrow runs
     scans: list  # each scan's DataFrame as its rows cross into Python (pre-filtered)
+    cached: list  # DataFrames cached for the run (unpersist them once it has run)
 
 
 def engine_dataframe(physical, spark, inputs=None, trace: bool = True,
@@ -501,4 +512,4 @@ def engine_dataframe(physical, spark, inputs=None, trace: bool = True,
                      prefilter=prefilter)
     df = stages.dataframe(physical)
     return EngineFrames(df.toDF(*physical.schema.names), stages.accumulator,
-                        stages.descriptions, stages.scans)
+                        stages.descriptions, stages.scans, stages.cached)

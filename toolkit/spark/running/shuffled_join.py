@@ -8,11 +8,15 @@ chooses between a broadcast hash join and a shuffled one:
 - a right or full join with keys: shuffled, whatever the sizes (broadcasting
   the right input would need every left row on one partition to find the right
   rows without a match, which is a shuffle of the whole left input anyway);
-- otherwise broadcast when Spark's estimate of the right input's size
-  (`sizeInBytes` of the optimized plan of the DataFrame computing it, the figure
-  Spark's planner compares) is at most the session's
-  `spark.sql.autoBroadcastJoinThreshold` (-1: never), else shuffled. Without an
-  estimate (Spark Connect has no statistics to read) the join broadcasts.
+- otherwise broadcast when the right input's size is at most the session's
+  `spark.sql.autoBroadcastJoinThreshold` (-1: never), else shuffled. The size is
+  Spark's estimate (`sizeInBytes` of the optimized plan of the DataFrame computing
+  the right input, the figure Spark's planner compares); when that is above the
+  threshold, the right input is computed and cached first and its real size
+  decides (as Spark's adaptive execution turns a sort-merge join whose side turns
+  out small into a broadcast), since Spark's estimate sees the width of rows but
+  not how many a filter, join or aggregate keeps. Without an estimate (Spark
+  Connect has no statistics to read) the join broadcasts.
 
 A shuffled join is one shuffle: each input's rows are tagged with their side
 (0 left, 1 right) and padded with nulls for the other side's columns, the two
@@ -35,9 +39,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...plan.sources import Source
+from .partition_errors import kernel_error_from
 
-__all__ = ["CoPartitionSource", "JoinStrategy", "RightRowsSource", "broadcast_threshold",
-           "choose_strategy", "co_partitioned", "estimated_bytes"]
+__all__ = ["CoPartitionSource", "JoinStrategy", "RightInput", "RightRowsSource",
+           "broadcast_threshold", "choose_strategy", "co_partitioned", "estimated_bytes",
+           "right_input"]
 
 SIDE = "side"  # the union's tag column: 0 for a left row, 1 for a right row
 
@@ -74,15 +80,52 @@ def parse_bytes(text: str) -> int:
 
 def estimated_bytes(df) -> int | None:
     """Spark's estimate of `df`'s size (its optimizer's statistics, read without running
-    anything); None where there are none to read (Spark Connect)."""
+    anything; a cached DataFrame's, once computed, are its cached bytes); None where there
+    are none to read (Spark Connect)."""
     jdf = getattr(df, "_jdf", None)
     if jdf is None:
         return None
     return int(str(jdf.queryExecution().optimizedPlan().stats().sizeInBytes()))  # a BigInt
 
 
-def choose_strategy(join, build_bytes: int | None, threshold: int) -> JoinStrategy:
-    """The strategy of `join` (a HashJoinExec) given Spark's estimate of its right input."""
+@dataclass
+class RightInput:
+    """A join's right input and what is known of its size."""
+
+    df: object  # the DataFrame computing it (cached when `measured` is not None)
+    estimate: int | None  # Spark's estimate before running anything
+    measured: int | None = None  # the bytes Spark cached when it was computed
+
+
+def right_input(df, threshold: int) -> RightInput:
+    """The right input, computed and cached when Spark's estimate is above `threshold`.
+
+    Spark's estimate knows how wide rows are, not how many a filter, a join or an
+    aggregate keeps, so a right input estimated large is measured the way Spark's
+    adaptive execution measures a shuffle stage before it turns a sort-merge join into
+    a broadcast: computed once (cached in memory and on disk, so neither strategy
+    computes it again) and its real size read.
+    """
+    estimate = estimated_bytes(df)
+    if estimate is None or threshold < 0 or estimate <= threshold:
+        return RightInput(df, estimate)
+    from pyspark import StorageLevel
+
+    cached = df.persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        cached.count()
+    except Exception as exc:
+        cached.unpersist()
+        error = kernel_error_from(exc)  # a partition's kernel error, as collect_arrow says it
+        if error is None:
+            raise
+        raise error from None
+    # a new DataFrame over the same plan: its optimizer finds the cache, and reads its size
+    return RightInput(cached, estimate, estimated_bytes(cached.select("*")))
+
+
+def choose_strategy(join, right: RightInput | None, threshold: int) -> JoinStrategy:
+    """The strategy of `join` (a HashJoinExec), given its right input's sizes."""
     outer = join.how in ("right", "full")
     if not join.on:
         if outer:
@@ -92,17 +135,20 @@ def choose_strategy(join, build_bytes: int | None, threshold: int) -> JoinStrate
     if outer:
         return JoinStrategy("shuffled", f"a {join.how} join must see every row of a key "
                             "of both sides together")
-    if build_bytes is None:
+    if right is None or right.estimate is None:
         return JoinStrategy("broadcast", "Spark has no size estimate of the right input")
-    size = f"Spark estimates the right input at {build_bytes} bytes"
-    if 0 <= build_bytes <= threshold:
-        return JoinStrategy("broadcast", f"{size}, at most "
-                            f"spark.sql.autoBroadcastJoinThreshold={threshold}")
+    setting = f"spark.sql.autoBroadcastJoinThreshold={threshold}"
+    size = f"Spark estimates the right input at {right.estimate} bytes"
+    if right.measured is not None:
+        size = (f"Spark estimated the right input at {right.estimate} bytes, above {setting}; "
+                f"computed, it is {right.measured} bytes")
+        setting = "the threshold"
+    size_now = right.estimate if right.measured is None else right.measured
     if threshold < 0:
-        return JoinStrategy("shuffled", f"{size}; spark.sql.autoBroadcastJoinThreshold="
-                            f"{threshold} turns broadcasts off")
-    return JoinStrategy("shuffled", f"{size}, above "
-                        f"spark.sql.autoBroadcastJoinThreshold={threshold}")
+        return JoinStrategy("shuffled", f"{size}; {setting} turns broadcasts off")
+    if 0 <= size_now <= threshold:
+        return JoinStrategy("broadcast", f"{size}, at most {setting}")
+    return JoinStrategy("shuffled", f"{size}, above {setting}")
 
 
 def co_partitioned(left_df, right_df, on):
@@ -171,16 +217,24 @@ class CoPartitionSource(Source):
     def _split(self) -> tuple[list, list]:
         left, right = [], []
         n_left = len(self.schema)
+        sides = ((self.schema, 1), (self.right_schema, 1 + n_left))
         for batch in self._batches:
             self.batches_in += 1
             self.rows_before = self.rows_in
             self.rows_in += batch.num_rows
+            if not batch.num_rows:
+                continue
             tag = batch.column(0)
-            for side, out, schema, first in ((0, left, self.schema, 1),
-                                             (1, right, self.right_schema, 1 + n_left)):
-                rows = batch.filter(pc.equal(tag, side))
-                if rows.num_rows:
-                    out.append(_cast(rows.columns[first:first + len(schema)], schema))
+            # a partition reads each map task's rows in turn: most batches hold one side
+            low, high = pc.min_max(tag).values()
+            for side, out in ((0, left), (1, right)):
+                if not low.as_py() <= side <= high.as_py():
+                    continue
+                schema, first = sides[side]
+                rows = batch.select(list(range(first, first + len(schema))))
+                if low != high:
+                    rows = rows.filter(pc.equal(tag, side))
+                out.append(_cast(rows.columns, schema))
         return left, right
 
     def batches(self, columns=None, limit=None):
