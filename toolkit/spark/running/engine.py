@@ -383,12 +383,14 @@ class _Stages:
         """Both inputs repartitioned by the join keys in one shuffle, each partition's pair
         joined by `join` (see shuffled_join.py)."""
         left = self.dataframe(join.children[0])
-        df = co_partitioned(left, right, join.on)
+        partitions = int(self.spark.conf.get("spark.sql.shuffle.partitions"))
+        df = co_partitioned(left, right, join.on, partitions)
         source = CoPartitionSource(join.children[0].schema, join.children[1].schema, stage)
         fragment = join.with_new_children([ScanExec("partition", source, None),
                                            ScanExec("partition", RightRowsSource(source), None)])
         return _Piece(df, fragment, f"{join.label()} shuffled: both inputs repartitioned by "
-                      f"its keys, each partition's pair joined ({strategy.reason})", True)
+                      f"its keys into {partitions} partitions, each partition's pair joined "
+                      f"({strategy.reason})", True)
 
     def _boundary(self, base, stage: str) -> _Piece:
         """A node whose input Spark must move first (a shuffle, one partition, a broadcast)."""

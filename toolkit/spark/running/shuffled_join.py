@@ -22,8 +22,9 @@ A shuffled join is one shuffle: each input's rows are tagged with their side
 (0 left, 1 right) and padded with nulls for the other side's columns, the two
 are unioned, and Spark repartitions the union by each key pair's value
 (`coalesce(left key, right key)` cast to the key's type, floats with -0.0 as
-0.0, as the join compares them), so equal keys of both sides meet in one
-partition, whatever partition count Spark settles on. Each partition then
+0.0, as the join compares them) into `spark.sql.shuffle.partitions` partitions
+(a number, so adaptive execution does not coalesce them onto fewer cores), and
+equal keys of both sides meet in one partition. Each partition then
 splits its rows by the tag (`CoPartitionSource`) and runs exprscope's
 HashJoinExec on the two parts: exact for every join kind, since every row whose
 key could match one of a partition's rows is in that partition, and a row with
@@ -151,12 +152,12 @@ def choose_strategy(join, right: RightInput | None, threshold: int) -> JoinStrat
     return JoinStrategy("shuffled", f"{size}, above {setting}")
 
 
-def co_partitioned(left_df, right_df, on):
+def co_partitioned(left_df, right_df, on, partitions: int):
     """The union of both inputs, each row tagged with its side, repartitioned by the keys.
 
     Columns: `side`, then l0.. (the left input's columns), then r0.. (the right
     input's); a row's other side's columns are null. `on` pairs left and right
-    column positions.
+    column positions; `partitions` is how many partitions the union is spread over.
     """
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
@@ -181,7 +182,7 @@ def co_partitioned(left_df, right_df, on):
         if isinstance(key_type, (T.FloatType, T.DoubleType)):  # -0.0 and 0.0 are one key
             key = F.when(key == 0, F.lit(0.0).cast(key_type)).otherwise(key)
         keys.append(key)
-    return union.repartition(*keys)
+    return union.repartition(partitions, *keys)
 
 
 class CoPartitionSource(Source):
