@@ -124,7 +124,8 @@ def test_a_subtree_both_inside_a_chain_and_a_chain_top_of_its_own():
 DEPTH = 5_000
 
 
-@pytest.mark.parametrize("shape", ["sum", "literal sum", "right and", "mixed"])
+@pytest.mark.parametrize("shape", ["sum", "literal sum", "right and", "mixed",
+                                   "alternating chains"])
 def test_trees_5000_deep(shape):
     if shape == "sum":  # a + 1 + 1 + ...: regrouped once at the top, folded to one add
         expr = tk.field("a")
@@ -139,6 +140,10 @@ def test_trees_5000_deep(shape):
         expr = tk.field("b")
         for k in range(DEPTH):
             expr = tk.and_(tk.less(i32(k % 7), tk.field("a")), expr)
+    elif shape == "alternating chains":  # (((a * 1) + 2) * 3) + ...: each chain one call
+        expr = tk.field("a")  # out of canonical order, waiting on the chain below it
+        for k in range(DEPTH):
+            expr = Call("add" if k % 2 else "multiply", [expr, i32(k % 3 + 1)])
     else:  # no chain: negate(abs(negate(...))) over a + 1
         expr = tk.parse("a + 1")
         for k in range(DEPTH):

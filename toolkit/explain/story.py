@@ -262,10 +262,34 @@ def _compute(nodes, batch: pa.RecordBatch, mode: str) -> dict[tuple, _Computed]:
             if failed is not None:
                 out[path] = _Computed(None, failed.error, True)
                 continue
+        if not special:
+            direct = _kernel_value(node, kids)
+            if direct is not None:
+                out[path] = direct
+                continue
         args = [_as_argument(arg, kid, path.child(i), out)
                 for i, (arg, kid) in enumerate(zip(node.args, kids))]
         out[path] = _run(node.with_args(args), batch, mode)
     return out
+
+
+def _kernel_value(node: Expression, kids: list[_Computed]) -> _Computed | None:
+    """An ordinary bound call's value from its arguments' values, by its own kernel, as
+    evaluation runs it on literal arguments (without preparing a one-node tree for each
+    node of a deep tree); None when it does not succeed plainly, so that evaluation gives
+    the error, with its node and row, in the same words as ever."""
+    fn = node.function
+    values = [k.value for k in kids]
+    if fn is None or not all(isinstance(v, pa.Scalar) for v in values):
+        return None
+    try:
+        value = fn.execute(fn, values, fn.default_options if node.options is None
+                           else node.options, node.kernel)
+    except Exception:  # noqa: BLE001 - the slow path raises it again, as the user sees it
+        return None
+    if not isinstance(value, pa.Scalar) or value.type != node.type:
+        return None
+    return _Computed(value)
 
 
 def _as_argument(arg: Expression, kid: _Computed, path, out) -> Expression:

@@ -164,9 +164,8 @@ def _says(d: Deciders, node: Expression, path: tuple, decided: set, depth: int, 
     if node.is_call and node.name in ("or_kleene", "or") and state in ("false", "null"):
         terms = [(p, t) for p, t in _chain(node, path, node.name) if p in d.evaluated]
         said = []
-        for p, t in terms[:_MAX_TERMS]:
-            decided.add(p)
-            said.append(f"{_term(t)} is {value_text(_value(d, p))}")
+        for p, t in terms[:_MAX_TERMS]:  # each with its own reason (a comparison's operands)
+            said.append(_describe_bool(d, t, p, decided, depth + 1))
         more = f" (and {len(terms) - _MAX_TERMS} more)" if len(terms) > _MAX_TERMS else ""
         nulls = [(p, t) for p, t in terms if _null(_value(d, p))]
         tail = ""

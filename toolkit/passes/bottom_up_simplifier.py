@@ -66,13 +66,30 @@ class BottomUpSimplifier:
         """The simplified tree of a visited bound node (a leaf is its own)."""
         if not node.is_call:
             return node
-        out = self._out[id(node)]
-        if out is _WAITING:
-            out, folded = self._regrouped(node)
+        if self._out[id(node)] is _WAITING:
+            self._regroup_waiting(node)
+        return self._out[id(node)]
+
+    def _regroup_waiting(self, top: Call) -> None:
+        """Regroup `top`'s chain, and first every waiting chain among its operands, with a
+        stack of our own: chains of different functions alternating thousands deep
+        (`add(multiply(add(...), 2), 3)`) each wait on the one below."""
+        stack = [top]
+        while stack:
+            node = stack[-1]
+            if self._out[id(node)] is not _WAITING:
+                stack.pop()
+                continue
+            fringe = canonical_order(flatten_chain(node).fringe)
+            waiting = [o for o in fringe if o.is_call and self._out[id(o)] is _WAITING]
+            if waiting:
+                stack.extend(waiting)
+                continue
+            out, folded = self._regrouped(node, fringe)
             self._out[id(node)] = out
             if folded:
                 self._folded.add(id(node))
-        return out
+            stack.pop()
 
     def unchanged(self, node: Expression) -> bool:
         """Whether a visited bound node is its own simplified tree (False while a chain
@@ -130,11 +147,10 @@ class BottomUpSimplifier:
                 self.dropped.append(self._out[id(arg)])
         return False
 
-    def _regrouped(self, top: Call) -> tuple[Expression, bool]:
+    def _regrouped(self, top: Call, fringe: list[Expression]) -> tuple[Expression, bool]:
         """A chain out of canonical order, as canonicalize regroups it and fold_constants
-        folds it: its operands sorted, folded to the left, each new call folded; and
-        whether a fold fired in it."""
-        fringe = canonical_order(flatten_chain(top).fringe)
+        folds it: its operands (`fringe`, sorted, each simplified already) folded to the
+        left, each new call folded; and whether a fold fired in it."""
         out = self.simplified(fringe[0])
         folded = id(fringe[0]) in self._folded
         for operand in fringe[1:]:

@@ -8,6 +8,14 @@ proleptic Gregorian year >= 0), the first day of the month after it
 (`floor_temporal` of 31 days later) and Spark's end-of-month rule: the day of `d`,
 clamped to the last day of the target month (Jan 31 + 1 month = Feb 29 in 2024).
 A day count (`date_add`, `d - INTERVAL '3' DAY`) is added to the date's days.
+A timestamp plus months (`TimestampAddYMInterval`) moves its wall-clock date in the
+session's time zone by that rule and keeps the time of day; the new wall-clock time is
+placed back on the time line as `java.time`'s `atZone` does (an overlap takes the
+earlier offset, a gap moves the time later by the gap's length). Arrow's time zone
+kernels know a zone's offsets only up to the last transition its zone file lists (2037
+for the system's files), where `java.time` extends the daylight-saving rule forever: in
+a zone with daylight saving, a timestamp after 2037 is an hour off from Spark's in the
+summer months, as every Arrow time zone kernel is.
 A year-month interval is its number of months (int32), as Spark stores it.
 """
 
@@ -18,9 +26,11 @@ import pyarrow.compute as pc
 
 import toolkit as tk
 
-__all__ = ["add_days", "add_months", "months_of"]
+__all__ = ["add_days", "add_months", "add_months_to_timestamp", "day_time_interval",
+           "months_of"]
 
 _MONTH = pc.RoundTemporalOptions(unit="month")
+_DAY = pc.RoundTemporalOptions(unit="day")
 
 
 def _int(x) -> tk.Expression:
@@ -68,11 +78,48 @@ def add_months(date: tk.Expression, months: tk.Expression) -> tk.Expression:
     return _as_date(tk.call("min_element_wise", [same_day, _call("subtract", next_first, 1)]))
 
 
+def add_months_to_timestamp(timestamp: tk.Expression, months: tk.Expression,
+                            zone: str | None) -> tk.Expression:
+    """Spark's `timestamp + INTERVAL n MONTH`: `add_months` on the wall-clock date in `zone`
+    (None for a timestamp without time zone), the time of day kept."""
+    if zone is None:
+        return _wall_clock_plus_months(timestamp, months)
+    wall = tk.call("local_timestamp", [tk.cast(timestamp, pa.timestamp("us", zone))])
+    moved = _wall_clock_plus_months(wall, months)
+    # the offset in force at the new wall-clock time; in a gap, the one just before it
+    before = tk.call("assume_timezone", [moved], pc.AssumeTimezoneOptions(
+        zone, ambiguous="earliest", nonexistent="earliest"))
+    offset = tk.call("subtract", [tk.call("local_timestamp", [before]),
+                                  tk.cast(before, pa.timestamp("us"))])
+    instant = tk.call("subtract_checked", [moved, offset])
+    return tk.cast(instant, pa.timestamp("us", "UTC"))
+
+
+def _wall_clock_plus_months(wall: tk.Expression, months: tk.Expression) -> tk.Expression:
+    """A naive timestamp's date moved by `add_months`, its time of day kept."""
+    midnight = tk.call("floor_temporal", [wall], _DAY)
+    time_of_day = tk.call("subtract", [wall, midnight])
+    moved_date = add_months(tk.cast(midnight, pa.date32()), months)
+    return tk.call("add_checked", [tk.cast(moved_date, pa.timestamp("us")), time_of_day])
+
+
 def add_days(date: tk.Expression, days: tk.Expression, subtract: bool = False) -> tk.Expression:
     """`date_add(date, days)` (`date_sub` with `subtract`): failing on overflow, as ANSI Spark."""
     count = tk.cast(days, pa.int32())
     return tk.cast(tk.call("subtract_checked" if subtract else "add_checked",
                            [tk.cast(date, pa.int32()), count]), pa.date32())
+
+
+def day_time_interval(days: tk.Expression, hours: tk.Expression, minutes: tk.Expression,
+                      seconds: tk.Expression) -> tk.Expression:
+    """Spark's `make_dt_interval(days, hours, mins, secs)`: a duration in microseconds,
+    failing on overflow as Spark does (`secs` is a decimal(18, 6), exact in microseconds)."""
+    total = tk.cast(tk.call("multiply_checked", [
+        seconds, tk.literal(pa.scalar(1_000_000, pa.decimal128(7, 0)))]), pa.int64())
+    for part, micros in ((days, 86_400_000_000), (hours, 3_600_000_000), (minutes, 60_000_000)):
+        total = _call("add_checked", total, _call("multiply_checked",
+                                                  tk.cast(part, pa.int64()), micros))
+    return tk.cast(total, pa.duration("us"))
 
 
 def months_of(literal_value) -> tk.Expression:

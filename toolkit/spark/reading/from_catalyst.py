@@ -24,6 +24,8 @@ differ from Arrow's the import says so in the tree instead of hiding it:
   interval added to a timestamp as a duration).
 - `NormalizeNaNAndZero` (Spark's optimizer puts it on float join and group keys so
   that -0.0 meets 0.0 and NaN meets NaN) is read as its argument.
+- a comparison of floats keeps Spark's order, NaN equal to NaN and above every other
+  value (`float_order`); `<=>` (EqualNullSafe) is equality where two nulls are equal.
 
 Anything else raises SparkImportError naming the Spark class.
 """
@@ -40,7 +42,7 @@ import toolkit as tk
 
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
-from . import date_interval
+from . import date_interval, float_order
 from .sql_origin import origin_text
 
 __all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
@@ -231,6 +233,10 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
         return _remainder(node, args)
     if name == "Between":  # its one child is its replacement: a With (see above)
         return args[-1]
+    if name in float_order.COMPARISONS:
+        return float_order.compare(name, args[0], args[1], _compares_floats(node))
+    if name == "EqualNullSafe":
+        return float_order.equal_null_safe(args[0], args[1], _compares_floats(node))
     if name in _BINARY:
         fn = _BINARY[name]
         if fn in _ANSI_CHECKED and _eval_mode(node) == "ANSI":
@@ -286,7 +292,8 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
 
 
 _DATE_INTERVAL = {"DateAddYMInterval", "AddMonths", "DateAdd", "DateSub", "DatetimeSub",
-                  "MakeYMInterval", "MultiplyYMInterval", "TimestampAddInterval"}
+                  "MakeYMInterval", "MultiplyYMInterval", "TimestampAddInterval",
+                  "TimestampAddYMInterval", "MakeDTInterval"}
 
 
 def _date_interval(node, name: str, args) -> tk.Expression:
@@ -295,6 +302,8 @@ def _date_interval(node, name: str, args) -> tk.Expression:
         return args[-1]
     if name in ("DateAddYMInterval", "AddMonths"):
         return date_interval.add_months(args[0], args[1])
+    if name == "TimestampAddYMInterval":
+        return date_interval.add_months_to_timestamp(args[0], args[1], _time_zone(node))
     if name in ("DateAdd", "DateSub"):
         return date_interval.add_days(args[0], args[1], subtract=name == "DateSub")
     if name == "MakeYMInterval":  # make_ym_interval(years, months): its months
@@ -302,6 +311,8 @@ def _date_interval(node, name: str, args) -> tk.Expression:
             tk.cast(args[0], pa.int32()), tk.literal(12, pa.int32())]),
             tk.cast(args[1], pa.int32())])
         return total
+    if name == "MakeDTInterval":  # make_dt_interval(days, hours, mins, secs): a duration
+        return date_interval.day_time_interval(*args)
     if name == "MultiplyYMInterval":
         if str(children(node)[1].dataType().typeName()) not in ("byte", "short", "integer",
                                                                   "long"):
@@ -314,6 +325,24 @@ def _date_interval(node, name: str, args) -> tk.Expression:
         raise SparkImportError(f"cannot import {node.toString()}: only a day-time interval "
                                "is a duration", spark_class=name)
     return tk.call("add_checked", args)
+
+
+def _compares_floats(node) -> bool:
+    """Whether a Spark comparison's operands are floats or doubles (Spark's analyzer gives
+    both operands one type)."""
+    return class_name(children(node)[0].dataType()).startswith(("FloatType", "DoubleType"))
+
+
+def _time_zone(node) -> str | None:
+    """The session time zone a timestamp expression computes in; None for a timestamp
+    without time zone, whose wall clock is its value."""
+    if class_name(children(node)[0].dataType()).startswith("TimestampNTZType"):
+        return None
+    zone = node.timeZoneId()
+    if zone.isEmpty():
+        raise SparkImportError(f"cannot import {node.toString()}: it names no time zone "
+                               "(the plan is not resolved)", spark_class=class_name(node))
+    return str(zone.get())
 
 
 def _power_of_ten(scale: int) -> tk.Literal:
@@ -384,10 +413,7 @@ def _pattern_call(fn: str, node, args, spark_class: str) -> tk.Expression:
 
 def _in(node, args, spark_class: str) -> tk.Expression:
     value = args[0]
-    if spark_class == "InSet":
-        raise SparkImportError("cannot import InSet (an optimized IN over many values); import "
-                               "the analyzed plan instead", spark_class="InSet")
-    options = args[1:]
+    options = _set_values(node) if spark_class == "InSet" else args[1:]
     for o in options:
         if not o.is_literal:
             raise SparkImportError(f"cannot import IN with a non-literal value ({o})",
@@ -397,11 +423,23 @@ def _in(node, args, spark_class: str) -> tk.Expression:
     present = [s for s in scalars if s.is_valid]
     value_type = present[0].type if present else pa.null()
     values = pa.array([s.as_py() for s in present], value_type)
+    if pa.types.is_floating(value_type) and pc.any(pc.equal(values, 0)).as_py():
+        # Spark's IN finds -0.0 among 0.0 and back; Arrow's set lookup compares bits
+        values = pa.concat_arrays([values, pa.array([0.0, -0.0], value_type)])
     test = tk.call("is_in", [value], pc.SetLookupOptions(values))
     null = tk.literal(None, pa.bool_())
     if with_null:  # SQL: a miss against a list holding null is unknown
         test = tk.if_else(test, tk.literal(True), null)
     return tk.if_else(tk.is_valid(value), test, null)
+
+
+def _set_values(node) -> list[tk.Literal]:
+    """The constants of an InSet (the optimizer's IN over many values), as literals of its
+    value's type, in a stable order."""
+    value_type = _arrow_type(children(node)[0])
+    members = _seq(node.hset().toSeq())
+    literals = [_literal_of(m, value_type) for m in members]
+    return sorted(literals, key=lambda lit: (lit.value.is_valid, str(lit.value)))
 
 
 def _substring(node, args) -> tk.Expression:

@@ -727,7 +727,7 @@ def _key_pair(clause, left_ids, right_ids):
     """(left attribute, right attribute) when the clause equates one of each, else None."""
     if class_name(clause) != "EqualTo":
         return None
-    a, b = children(clause)
+    a, b = (_without_normalizing(c) for c in children(clause))
     if class_name(a) != "AttributeReference" or class_name(b) != "AttributeReference":
         return None
     if _expr_id(a) in left_ids and _expr_id(b) in right_ids:
@@ -735,6 +735,15 @@ def _key_pair(clause, left_ids, right_ids):
     if _expr_id(b) in left_ids and _expr_id(a) in right_ids:
         return b, a
     return None
+
+
+def _without_normalizing(node):
+    """A float key under the NormalizeNaNAndZero Spark's optimizer puts on it: the key. The
+    key pair is the join's: exprscope's join pairs -0.0 with 0.0 and a NaN key with
+    nothing (see plan/float_keys.py), where Spark pairs NaN with NaN."""
+    while class_name(node) in ("NormalizeNaNAndZero", "KnownFloatingPointNormalized"):
+        node = children(node)[0]
+    return node
 
 
 def _conjuncts(condition) -> list:
