@@ -183,3 +183,13 @@ def test_tpch_query_with_every_join_shuffled_returns_sparks_rows(spark, tpch_vie
     joins = [s for s in run.stages if "HashJoinExec" in s]
     assert any("shuffled" in s for s in joins), run.stages
     assert not any("broadcast (" in s and "no keys" not in s for s in joins), run.stages
+
+
+def test_the_threshold_setting_reads_as_spark_writes_it():
+    from toolkit.spark.errors import SparkArgumentError
+    from toolkit.spark.running.shuffled_join import parse_bytes
+
+    assert parse_bytes("10485760b") == parse_bytes("10MB") == parse_bytes("10m") == 10 << 20
+    assert parse_bytes("-1") == -1 and parse_bytes("0") == 0
+    with pytest.raises(SparkArgumentError, match="not a size such as 10MB"):
+        parse_bytes("ten megabytes")

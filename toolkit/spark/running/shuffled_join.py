@@ -40,6 +40,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...plan.sources import Source
+from ..errors import SparkArgumentError
 from .partition_errors import kernel_error_from
 
 __all__ = ["CoPartitionSource", "JoinStrategy", "RightInput", "RightRowsSource",
@@ -71,8 +72,6 @@ def parse_bytes(text: str) -> int:
     """A Spark byte-size setting ("10485760b", "10MB", "-1") as a number of bytes."""
     match = re.fullmatch(r"\s*(-?\d+)\s*([a-zA-Z]*)\s*", str(text))
     if match is None or match[2].lower() not in _UNITS:
-        from ..errors import SparkArgumentError
-
         raise SparkArgumentError(
             f"spark.sql.autoBroadcastJoinThreshold is {text!r}, not a size such as 10MB or -1")
     n = int(match[1])
