@@ -5,9 +5,10 @@ the data movement; every expression, filter, aggregate, join, sort and limit
 is computed by exprscope:
 
 - a chain of filters and projections runs per partition, fused with the node
-  below it into one `mapInArrow` (a scan's chain reads Spark's own partitions,
-  pre-filtered by Spark where that provably keeps every row the filter keeps:
-  `scan_prefilter.py`);
+  below it into one `mapInArrow` (a scan of plain Parquet files is read by the
+  Python workers themselves, `parquet_scan.py`; any other scan's chain reads
+  Spark's own partitions, pre-filtered by Spark where that provably keeps every
+  row the filter keeps: `scan_prefilter.py`);
 - a hash aggregate runs partially in its input's fragment, then finally per
   partition after Spark repartitions the partial rows by its group keys; one
   that cannot be split runs whole after Spark repartitions its input by its
@@ -64,6 +65,7 @@ from ..translate.types import spark_compatible_schema, to_struct_type
 from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
 from .inputs import scan_dataframe
+from .parquet_scan import JvmScan, ScanInput, UnitsReader, WorkerScan, plan_worker_scan
 from .partial_aggregate import split_aggregate
 from .partition_errors import PartitionPlace, collect_arrow, marked
 from .scan_prefilter import describe as describe_prefilter
@@ -85,16 +87,17 @@ class PartitionSource(Source):
 
     kind = "SparkPartition"
 
-    def __init__(self, schema: pa.Schema, stage: str):
+    def __init__(self, schema: pa.Schema, stage: str, reader=None):
         self.schema = schema
         self.stage = stage
+        self.reader = reader  # turns what Spark hands the partition into the rows (parquet_scan)
         self._batches: Iterator[pa.RecordBatch] = iter(())
         self.rows_in = 0
         self.batches_in = 0
         self.rows_before = 0  # rows of the batches handed out before the latest one
 
     def feed(self, batches: Iterator[pa.RecordBatch]) -> None:
-        self._batches = batches
+        self._batches = batches if self.reader is None else self.reader(batches)
 
     def batches(self, columns=None, limit=None):
         left = limit
@@ -256,8 +259,9 @@ class _Stages:
     """
 
     def __init__(self, spark, inputs, trace: bool, mode: str, partial_aggregates: bool = True,
-                 prefilter: bool = True):
+                 prefilter: bool = True, worker_scans: bool = True):
         self.mode = mode
+        self.worker_scans = worker_scans
         self.partial_aggregates = partial_aggregates
         self.prefilter = prefilter
         self.spark = spark
@@ -266,15 +270,17 @@ class _Stages:
         self.accumulator = spark.sparkContext.accumulator({}, CounterParam())
         self.count = 0
         self.descriptions: list[str] = []
-        self.scans: list = []  # each scan's DataFrame as its rows cross into Python
+        self.scans: list[ScanInput] = []  # how each scan's rows enter Python
         self.cached: list = []  # right inputs of joins computed and cached to be measured
 
     def dataframe(self, node):
         """The DataFrame computing `node`, its columns named c0, c1, ..."""
         stage = f"stage {self.count}"
         self.count += 1
-        piece = self._piece(node, stage)
-        if not piece.computes:
+        piece = (self._scan_piece(node, [], stage, bare=True) if isinstance(node, ScanExec)
+                 else self._piece(node, stage))
+        if not piece.computes:  # Spark's rows as they are: said, as the scan's path is
+            self.descriptions.append(f"{stage}: {piece.what} (no mapInArrow)")
             return piece.df.toDF(*[f"c{i}" for i in range(len(node.schema))])
         self.descriptions.append(f"{stage}: {piece.what}")
         return self._map(piece.df, piece.fragment, stage)
@@ -317,12 +323,31 @@ class _Stages:
             piece = _Piece(piece.df, fragment, what, True)
         return piece
 
-    def _scan_piece(self, scan, chain, stage: str) -> _Piece:
-        """Spark's own partitions of a scan, pre-filtered by the filter right above it where
-        that is exact (see scan_prefilter.py)."""
-        df = scan_dataframe(scan, self.inputs, self.spark)
+    def _scan_piece(self, scan, chain, stage: str, bare: bool = False) -> _Piece:
+        """A scan read from its Parquet files by the Python workers where that is exact
+        (see parquet_scan.py), else Spark's own partitions of it, pre-filtered by the filter
+        right above it where that is exact (see scan_prefilter.py).
+
+        `bare`: nothing runs over the scan in its own partitions (Spark shuffles, collects
+        or broadcasts its rows), so no Python worker needs them: the JVM reads it."""
+        whole = scan_dataframe(scan, self.inputs, self.spark)
         columns = list(scan.columns) if scan.columns is not None else list(scan.schema.names)
-        df = df.select(*[df[c] for c in columns])
+        if scan.fetch is not None:
+            path = JvmScan("a scan with a row limit (Spark's limit picks the rows)")
+        elif bare:
+            path = JvmScan("Spark moves its rows on without exprscope computing over them")
+        elif not self.worker_scans:
+            path = JvmScan("worker scans are off")
+        else:
+            path = plan_worker_scan(whole, columns, scan.schema, self.spark)
+        if isinstance(path, WorkerScan):
+            reader = UnitsReader(path, scan.schema, self._batch_rows())
+            parts = len(path.partitions)
+            df = self.spark.range(0, parts, 1, parts)
+            self.scans.append(ScanInput(df, reader))
+            source = PartitionSource(scan.schema, stage, reader)
+            return _Piece(df, self._scan(source), f"{scan.label()} {path.describe()}", True)
+        df = whole.select(*[whole[c] for c in columns])
         pushed = ""
         if scan.fetch is not None:
             df = df.limit(scan.fetch)
@@ -331,10 +356,16 @@ class _Stages:
             if conjuncts:
                 df = df.filter(prefilter_column(conjuncts))
                 pushed = f" (Spark pre-filters the scan: {describe_prefilter(conjuncts)})"
-        self.scans.append(df)
+        self.scans.append(ScanInput(df, None))
         source = PartitionSource(scan.schema, stage)
-        return _Piece(df, self._scan(source), f"{scan.label()} in Spark's partitions{pushed}",
-                      False)
+        return _Piece(df, self._scan(source), f"{scan.label()} in Spark's partitions{pushed}, "
+                      f"{path.describe()}", False)
+
+    def _batch_rows(self) -> int:
+        """Rows per batch a worker scan hands on: as many as Spark's own Arrow batches."""
+        text = self.spark.conf.get("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
+        rows = int(text)
+        return rows if rows > 0 else 10_000
 
     def _smaller_side_built(self, join):
         """An inner join with its inputs swapped when Spark estimates the right one larger
@@ -499,19 +530,20 @@ class EngineFrames(NamedTuple):
     df: object  # the result, named as the plan's output
     accumulator: object  # the partitions' counters (see engine_trace)
     stages: list[str]  # what each mapInArrow runs
-    scans: list  # each scan's DataFrame as its rows cross into Python (pre-filtered)
+    scans: list  # ScanInput: how each scan's rows enter Python (pre-filtered, or read)
     cached: list  # DataFrames cached for the run (unpersist them once it has run)
 
 
 def engine_dataframe(physical, spark, inputs=None, trace: bool = True,
-                     prefilter: bool = True) -> EngineFrames:
+                     prefilter: bool = True, worker_scans: bool = True) -> EngineFrames:
     """The plan run by exprscope inside Spark, as DataFrames (the broadcast inputs of its
     joins are computed now; the rest runs when the result is collected).
 
-    `prefilter=False` hands every scanned row to exprscope (see scan_prefilter.py).
+    `prefilter=False` hands every scanned row to exprscope (see scan_prefilter.py);
+    `worker_scans=False` has Spark's JVM read every scan (see parquet_scan.py).
     """
     stages = _Stages(spark, inputs, trace, current_mode(physical.validation),
-                     prefilter=prefilter)
+                     prefilter=prefilter, worker_scans=worker_scans)
     df = stages.dataframe(physical)
     return EngineFrames(df.toDF(*physical.schema.names), stages.accumulator,
                         stages.descriptions, stages.scans, stages.cached)
