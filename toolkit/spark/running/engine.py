@@ -17,8 +17,12 @@ is computed by exprscope:
 - a hash join broadcasts its right input (collected as Arrow) and joins each
   partition of the left input against it (exact for inner, cross, left, semi and
   anti joins) in the left input's own fragment, so a chain of such joins over a
-  scan is one `mapInArrow`; a right or full join, which must see every left row
-  to know which right rows had no match, joins the left input on one partition;
+  scan is one `mapInArrow`, when the right input is small by Spark's rule (its
+  size against `spark.sql.autoBroadcastJoinThreshold`); a larger one, and every
+  right or full join with keys, runs shuffled: Spark repartitions both inputs by
+  the join keys in one shuffle and each partition joins its rows of both sides
+  (`shuffled_join`, which states the rule); a right or full join without keys
+  joins the left input on one partition against the broadcast right input;
 - a sort, and a limit after a per-partition limit, run on one partition;
 - a union is Spark's union of its inputs' partitions, by position.
 
@@ -66,6 +70,14 @@ from .partial_aggregate import split_aggregate
 from .partition_errors import PartitionPlace, collect_arrow, marked
 from .scan_prefilter import describe as describe_prefilter
 from .scan_prefilter import prefilter_column, prefilter_conjuncts
+from .shuffled_join import (
+    CoPartitionSource,
+    RightRowsSource,
+    broadcast_threshold,
+    choose_strategy,
+    co_partitioned,
+    right_input,
+)
 
 __all__ = ["BroadcastSource", "EngineFrames", "PartitionSource", "engine_dataframe"]
 
@@ -133,6 +145,10 @@ class BroadcastSource(Source):
         return "broadcast"
 
 
+# the sources a stage's partition function feeds Spark's batches to (one per fragment)
+FED_SOURCES = (PartitionSource, CoPartitionSource)
+
+
 def _positional(schema: pa.Schema) -> pa.Schema:
     """Spark-side names c0, c1, ...: unique even when the plan's names repeat (after a join)."""
     compatible = spark_compatible_schema(schema)
@@ -152,7 +168,7 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool, mode: st
     def run_partition(batches):
         fragment = shipping.loads(shipped)
         source = next(n.source for n in _walk(fragment)
-                      if isinstance(getattr(n, "source", None), PartitionSource))
+                      if isinstance(getattr(n, "source", None), FED_SOURCES))
         source.feed(batches)
         # a Spark task is already one core's worker: exprscope's own threads would oversubscribe
         with serial():
@@ -237,8 +253,9 @@ class _Stages:
     A fragment runs as far up as rows can stream within a partition: filters and
     projections, and the probe side of every broadcast hash join, so a chain of
     joins over one scan crosses from the JVM into Python once (as Spark's own
-    whole-stage code runs its broadcast joins in the scan's stage). A shuffle, a
-    collect onto one partition or a broadcast ends a fragment.
+    whole-stage code runs its broadcast joins in the scan's stage). A shuffle (of
+    an aggregate's rows, or of both inputs of a shuffled join), a collect onto one
+    partition or a broadcast ends a fragment.
     """
 
     def __init__(self, spark, inputs, trace: bool, mode: str, partial_aggregates: bool = True,
@@ -254,6 +271,7 @@ class _Stages:
         self.count = 0
         self.descriptions: list[str] = []
         self.scans: list[ScanInput] = []  # how each scan's rows enter Python
+        self.cached: list = []  # right inputs of joins computed and cached to be measured
 
     def dataframe(self, node):
         """The DataFrame computing `node`, its columns named c0, c1, ..."""
@@ -275,16 +293,25 @@ class _Stages:
             base = base.children[0]
         if isinstance(base, ScanExec):
             piece = self._scan_piece(base, chain, stage)
-        elif isinstance(base, HashJoinExec) and base.how not in ("right", "full"):
+        elif isinstance(base, HashJoinExec) and (base.on or base.how not in ("right", "full")):
             swapped = self._smaller_side_built(base)
             if swapped is not base:  # the same rows, the larger input streaming
                 return self._piece(_with_chain(swapped, chain), stage)
-            # the probe side streams on: each left partition joins the whole right input
-            left = self._piece(base.children[0], stage)
-            build, rows = self._broadcast(base.children[1])
-            piece = _Piece(left.df, base.with_new_children([left.fragment, build]),
-                           f"{left.what}; {base.label()} with its right input broadcast "
-                           f"({rows} rows)", True)
+            threshold = broadcast_threshold(self.spark)
+            right = right_input(self.dataframe(base.children[1]), threshold)
+            strategy = choose_strategy(base, right, threshold)
+            if strategy.kind == "shuffled":
+                if right.measured is not None:  # cached: the run reads it from there
+                    self.cached.append(right.df)
+                piece = self._shuffled_join(base, right.df, strategy, stage)
+            else:  # the probe side streams on: each left partition joins the whole right input
+                left = self._piece(base.children[0], stage)
+                build, rows = self._broadcast(right.df, base.children[1].schema)
+                if right.measured is not None:  # collected: the cache has served
+                    right.df.unpersist()
+                piece = _Piece(left.df, base.with_new_children([left.fragment, build]),
+                               f"{left.what}; {base.label()} with its right input broadcast "
+                               f"({rows} rows): {strategy.reason}", True)
         else:
             piece = self._boundary(base, stage)
         if chain:
@@ -374,14 +401,27 @@ class _Stages:
                     sizes.append(int(str(stats.sizeInBytes())))  # a Scala BigInt
         return max(sizes)
 
-    def _broadcast(self, node):
-        """(a scan of `node`'s whole result broadcast to every partition, its row count)."""
-        table = self._collect(self.dataframe(node), node.schema)
+    def _broadcast(self, df, schema: pa.Schema):
+        """(a scan of `df`'s whole result broadcast to every partition, its row count)."""
+        table = self._collect(df, schema)
         sink = io.BytesIO()
         with pa.ipc.new_stream(sink, table.schema) as writer:
             writer.write_table(table)
         broadcast = self.spark.sparkContext.broadcast(sink.getvalue())
-        return ScanExec("broadcast", BroadcastSource(broadcast, node.schema), None), table.num_rows
+        return ScanExec("broadcast", BroadcastSource(broadcast, schema), None), table.num_rows
+
+    def _shuffled_join(self, join, right, strategy, stage: str) -> _Piece:
+        """Both inputs repartitioned by the join keys in one shuffle, each partition's pair
+        joined by `join` (see shuffled_join.py)."""
+        left = self.dataframe(join.children[0])
+        partitions = int(self.spark.conf.get("spark.sql.shuffle.partitions"))
+        df = co_partitioned(left, right, join.on, partitions)
+        source = CoPartitionSource(join.children[0].schema, join.children[1].schema, stage)
+        fragment = join.with_new_children([ScanExec("partition", source, None),
+                                           ScanExec("partition", RightRowsSource(source), None)])
+        return _Piece(df, fragment, f"{join.label()} shuffled: both inputs repartitioned by "
+                      f"its keys into {partitions} partitions, each partition's pair joined "
+                      f"({strategy.reason})", True)
 
     def _boundary(self, base, stage: str) -> _Piece:
         """A node whose input Spark must move first (a shuffle, one partition, a broadcast)."""
@@ -391,13 +431,15 @@ class _Stages:
                           False)
         if isinstance(base, HashAggregateExec):
             return self._aggregate(base, stage)
-        if isinstance(base, HashJoinExec):  # right or full: the right side's unmatched rows,
-            df = self.dataframe(base.children[0]).repartition(1)  # seen on one partition
-            build, rows = self._broadcast(base.children[1])
+        if isinstance(base, HashJoinExec):  # right or full without keys: the right side's
+            df = self.dataframe(base.children[0]).repartition(1)  # unmatched rows, on one
+            strategy = choose_strategy(base, None, -1)  # partition
+            build, rows = self._broadcast(self.dataframe(base.children[1]),
+                                          base.children[1].schema)
             source = PartitionSource(base.children[0].schema, stage)
             return _Piece(df, base.with_new_children([self._scan(source), build]),
                           f"{base.label()} with its right input broadcast ({rows} rows) "
-                          "on one partition", True)
+                          f"on one partition: {strategy.reason}", True)
         if isinstance(base, LimitExec):
             child = base.children[0]
             wanted = base.fetch + base.skip
@@ -489,6 +531,7 @@ class EngineFrames(NamedTuple):
     accumulator: object  # the partitions' counters (see engine_trace)
     stages: list[str]  # what each mapInArrow runs
     scans: list  # ScanInput: how each scan's rows enter Python (pre-filtered, or read)
+    cached: list  # DataFrames cached for the run (unpersist them once it has run)
 
 
 def engine_dataframe(physical, spark, inputs=None, trace: bool = True,
@@ -503,4 +546,4 @@ def engine_dataframe(physical, spark, inputs=None, trace: bool = True,
                      prefilter=prefilter, worker_scans=worker_scans)
     df = stages.dataframe(physical)
     return EngineFrames(df.toDF(*physical.schema.names), stages.accumulator,
-                        stages.descriptions, stages.scans)
+                        stages.descriptions, stages.scans, stages.cached)

@@ -46,12 +46,17 @@ class SparkRun:
     stages: list = field(default_factory=list)  # engine mode: what each mapInArrow runs
     scans: list = field(default_factory=list)  # engine mode: how each scan's rows enter Python
     _accumulator: object = None
+    _cached: list = field(default_factory=list)  # engine mode: inputs cached for this run
     _table: pa.Table | None = None
 
     def to_arrow(self) -> pa.Table:
         """The result as a pyarrow Table with the plan's schema (runs the query the first time)."""
         if self._table is None:
-            table = collect_arrow(self.df)
+            try:
+                table = collect_arrow(self.df)
+            finally:  # the result is kept: the inputs cached to compute it are not needed
+                for df in self._cached:
+                    df.unpersist()
             self._table = _with_plan_types(table, self.schema)
         return self._table
 
@@ -143,4 +148,4 @@ def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize
     physical = plans.create_physical_plan(logical, validation=validation)
     frames = engine_dataframe(physical, spark, inputs, trace, prefilter, worker_scans)
     return SparkRun("engine", logical, frames.df, physical, frames.stages, frames.scans,
-                    frames.accumulator)
+                    frames.accumulator, frames.cached)
