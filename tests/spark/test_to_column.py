@@ -48,6 +48,8 @@ CASES = [
     c("add", [a, b]), c("subtract", [a, b]), c("multiply", [a, b]), c("divide", [x, y]),
     c("add", [x, y]), c("multiply", [x, y]), a + b, x * y,  # the operators: checked kernels
     c("divide", [a, tk.literal(3, "int64")]), c("divide", [a, tk.literal(-2, "int64")]),
+    c("remainder", [a, tk.literal(3, "int64")]), c("remainder_checked", [a, tk.literal(-2, "int64")]),
+    c("remainder", [x, y]), c("remainder", [y, x]),
     c("add_checked", [a, b]), c("subtract_checked", [a, b]), c("multiply_checked", [a, b]),
     c("divide_checked", [x, tk.literal(2.0)]), c("negate_checked", [a]), c("abs_checked", [a]),
     c("power", [a, tk.literal(2, "int64")]), c("power", [x, tk.literal(2.0)]),
@@ -164,6 +166,7 @@ def test_a_function_without_a_spark_equivalent_is_named_and_runs_in_engine_mode(
 
 
 @pytest.mark.parametrize("expr", [c("divide", [a, b]), c("divide_checked", [x, y]),
+                                  c("remainder", [a, b]), c("remainder_checked", [y, x]),
                                   c("sqrt_checked", [x]),
                                   c("power", [a, tk.literal(-1, "int64")])],
                          ids=str)

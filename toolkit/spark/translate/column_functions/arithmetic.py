@@ -81,6 +81,22 @@ def _divide(call, a, t):
     return x / y
 
 
+@register("remainder", "remainder_checked")
+def _remainder(call, a, t):
+    """Arrow's remainder: the dividend's sign (Spark's `%` too), an integer divisor of zero
+    fails, a float one gives NaN (IEEE fmod; Spark's `%` gives null there) or, checked,
+    fails."""
+    x, y = a
+    if is_int(t[0]) and is_int(t[1]):
+        return F.when(y == 0, fail(f"{call.name}: divide by zero")) \
+            .otherwise(as_call_type(call, x % _null_when_zero(y)))
+    if is_float(t[0]) and is_float(t[1]):
+        at_zero = fail(f"{call.name}: divide by zero") if call.name == "remainder_checked" \
+            else F.lit(float("nan")).cast(to_spark_type(call.type))
+        return F.when(y == 0, at_zero).otherwise(x % _null_when_zero(y))
+    raise untranslatable(call.name, "Arrow has no remainder of decimals to match")
+
+
 def _null_when_zero(y):
     return F.when(y != 0, y)
 
