@@ -152,12 +152,32 @@ def _divide(node, args) -> tk.Expression:
         out = tk.if_else(_false_if_null(zero), _null(_arrow_type(node)),
                          tk.call("divide", args))
     target = _arrow_type(node)
-    if pa.types.is_integer(target) or pa.types.is_floating(target):
-        out = tk.cast(out, target)
-    elif pa.types.is_decimal(target):
-        _refuse(node, "a decimal quotient is rounded by Spark to its result scale; Arrow's "
-                      "decimal division keeps another scale")
-    return out
+    if pa.types.is_decimal(target):
+        return _decimal_divide(node, args, target)
+    return tk.cast(out, target)
+
+
+def _decimal_divide(node, args, target: pa.DataType) -> tk.Expression:
+    """Spark rounds a decimal quotient HALF_UP to its result scale; Arrow's truncates it to
+    max(4, s1 + p2 - s2 + 1) digits. The dividend is widened so that Arrow keeps one digit
+    more than Spark's scale; that digit decides the HALF_UP rounding exactly."""
+    (p1, s1), (p2, s2) = [(int(k.dataType().precision()), int(k.dataType().scale()))
+                          for k in _children(node)]
+    wide_scale = max(s1, target.scale - p2 + s2)
+    wide = pa.decimal128(p1 - s1 + wide_scale, wide_scale)
+    quotient_scale = max(4, wide_scale + p2 - s2 + 1)
+    if wide.precision > 38 or wide.precision - wide_scale + s2 + quotient_scale > 38:
+        _refuse(node, "the quotient needs more than 38 digits in Arrow's decimal division")
+    dividend = tk.cast(args[0], wide)
+    if _eval_mode(node) == "ANSI":
+        quotient = tk.call("divide_checked", [dividend, args[1]])
+    else:
+        zero = tk.call("equal", [args[1], tk.literal(0, pa.int8())])
+        quotient = tk.if_else(_false_if_null(zero), _null(pa.decimal128(
+            wide.precision - wide_scale + s2 + quotient_scale, quotient_scale)),
+            tk.call("divide", [dividend, args[1]]))
+    rounded = tk.call("round", [quotient], pc.RoundOptions(target.scale, "half_towards_infinity"))
+    return tk.cast(rounded, target)
 
 
 def _round(node, args, mode: str) -> tk.Expression:
