@@ -267,10 +267,14 @@ def _concat(node, args) -> tk.Expression:
 
 
 def _concat_ws(node, args) -> tk.Expression:
-    for kid in _children(node):
+    kept = []
+    for kid, arg in zip(_children(node), args):
+        if arg.is_literal and not arg.value.is_valid and kept:
+            continue  # a null argument (Spark types a bare NULL as an array) is skipped
         if _type_name(kid) not in ("string", "null"):
             _refuse(node, f"only string arguments are imported (one is {_type_name(kid)})")
-    separator, parts = args[0], args[1:]
+        kept.append(arg)
+    separator, parts = kept[0], kept[1:]
     if not parts:
         return tk.if_else(tk.is_valid(separator), tk.literal(""), _null(pa.string()))
     return tk.call("binary_join_element_wise", [*parts, separator],
