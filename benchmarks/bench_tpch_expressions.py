@@ -4,6 +4,8 @@
     python benchmarks/bench_tpch_expressions.py --data /work/tpch-sf1   # Parquet files there
     python benchmarks/bench_tpch_expressions.py --scale 0.1 --repeat 3  # a quick run
     python benchmarks/bench_tpch_expressions.py --only Q19              # shapes naming Q19
+    python benchmarks/bench_tpch_expressions.py --only "Q19,Q6 filter"  # naming either
+    python benchmarks/bench_tpch_expressions.py --as-written --cpu      # see below
 
 Each shape is one expression of a TPC-H query (a filter, a computed column, a
 `case when`), over the table it reads: lineitem for most, orders, part,
@@ -19,6 +21,11 @@ Polars (those installed). Interleaved rounds in a new random order each, best of
 `--repeat`. Printed per shape: milliseconds per engine, then peer / exprscope
 lazy (above 1: exprscope is faster); at the end the geometric mean of each
 engine's ratios. A shape an engine cannot run shows as "-".
+
+`--as-written`: exprscope evaluates the parsed text itself, not `tk.optimize`'s tree
+(what `tk.evaluate(text, table)` does: its own preparation only). `--cpu`: CPU time
+of the process (every thread's) instead of wall time: the work each call costs, which
+a loaded machine disturbs far less than the wall clock.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import argparse
 import math
 import os
 import sys
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -191,10 +199,16 @@ def main(argv=None) -> None:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="without --data: the scale factor to generate or read")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--only", default="", help="run the shapes whose name contains this")
+    parser.add_argument("--only", default="",
+                        help="run the shapes whose name contains this (or any of a,b,...)")
+    parser.add_argument("--as-written", action="store_true",
+                        help="exprscope evaluates the parsed text, not tk.optimize's tree")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time in CPU seconds of the process (all threads), not wall")
     args = parser.parse_args(argv)
     pa.set_cpu_count(THREADS)
-    chosen = {k: s for k, s in SHAPES.items() if args.only in k}
+    wanted_names = args.only.split(",")
+    chosen = {k: s for k, s in SHAPES.items() if any(w in k for w in wanted_names)}
     wanted = {s.table for s in chosen.values()}
     files = {"lineitem", "part"} if "lineitem_part" in wanted else set()
     tables = load(parquet_paths(args.data, args.scale, (wanted | files) - {"lineitem_part"}),
@@ -202,7 +216,8 @@ def main(argv=None) -> None:
     where = args.data or f"scale {args.scale:g} (generated cache)"
     print(f"pyarrow {pa.__version__}, {os.cpu_count()} CPUs, TPC-H {where}: "
           + ", ".join(f"{n} {t.num_rows:,} rows" for n, t in sorted(tables.items()))
-          + " (the machine may be shared: compare ratios, not milliseconds)")
+          + " (the machine may be shared: compare ratios, not milliseconds); load average "
+          + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     engines = {name: Engines(tables[name]) for name in sorted(wanted)}
     names = next(iter(engines.values())).names
     print(f"{'shape':<38} {'table':<14}" + "".join(f"{n:>11}" for n in names))
@@ -210,13 +225,19 @@ def main(argv=None) -> None:
     for name, shape in chosen.items():
         table = tables[shape.table]
         runners = engines[shape.table].runners(shape.text, shape.sql, table)
-        optimized = tk.optimize(tk.parse(shape.text), table.schema)
-        runners[0] = lambda o=optimized, t=table: tk.evaluate(o, t, mode="lazy")
-        if runners[1] is not None:
-            runners[1] = lambda o=optimized, t=table: tk.evaluate(o, t, mode="eager")
-            assert runners[0]().equals(runners[1]()), f"{name}: lazy and eager differ"
+        optimized = tk.parse(shape.text) if args.as_written else \
+            tk.optimize(tk.parse(shape.text), table.schema)
+        # every exprscope column runs the same tree (the peers' columns are by position)
+        lazy, fused, eager = (names.index(n) for n in ("lazy", "fused", "eager"))
+        runners[lazy] = lambda o=optimized, t=table: tk.evaluate(o, t, mode="lazy")
+        if runners[fused] is not None:
+            runners[fused] = lambda o=optimized, t=table: tk.evaluate(o, t, fuse=True)
+        if runners[eager] is not None:
+            runners[eager] = lambda o=optimized, t=table: tk.evaluate(o, t, mode="eager")
+            assert runners[lazy]().equals(runners[eager]()), f"{name}: lazy and eager differ"
         live = [r for r in runners if r is not None]
-        times = iter(best_of_each(live, args.repeat, shuffle=True))
+        times = iter(best_of_each(live, args.repeat, shuffle=True,
+                                  clock=time.process_time if args.cpu else time.perf_counter))
         best = [next(times) * 1e3 if r is not None else None for r in runners]
         print(f"{name:<38} {shape.table:<14}"
               + "".join(f"{t:>9.1f}ms" if t is not None else f"{'-':>11}" for t in best))
@@ -231,7 +252,10 @@ def main(argv=None) -> None:
     means = [geometric_mean(ratios[n]) for n in names]
     print(f"{'geometric mean of peer / lazy':<52}"
           + "".join(f"{m:>11.2f}" if m is not None else f"{'-':>11}" for m in means))
-    print(f"(ms per call, best of {args.repeat} interleaved rounds, two threads each)")
+    print(f"(ms{' of CPU' if args.cpu else ''} per call, best of {args.repeat} interleaved "
+          f"rounds, two threads each; exprscope on "
+          f"{'the text as written' if args.as_written else 'tk.optimize tree'}; load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())})")
 
 
 if __name__ == "__main__":

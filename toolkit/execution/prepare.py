@@ -39,6 +39,7 @@ from ..model.visit import modify_expression
 from ..observe import Observer, active_observers, notify
 from ..observe import observing as observing_also
 from ..passes.bottom_up_simplifier import BottomUpSimplifier
+from ..passes.common_conjuncts import CONJUNCTION_OF, has_or_of_ands, taken_out_of_ors
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
@@ -96,6 +97,8 @@ def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
         walked = _traced(expr, schema, simplify, observer)
     else:
         walked = _PreparingWalk(schema, bind=not given_bound, simplify=simplify).run(expr)
+        if simplify and walked.or_of_ands:
+            walked = _common_conjuncts_out(walked, schema, None)
     if walked.array_literal is not None:
         _refuse_array_literal(walked.array_literal)
     prepared = walked.prepared
@@ -128,6 +131,7 @@ class _Walked(NamedTuple):
     fields: list[Parameter]  # the distinct fields the tree as bound reads
     array_literal: Expression | None  # one the tree that runs holds (evaluation refuses it)
     simplify_steps: tuple | None = None  # the pass events a traced preparation reported
+    or_of_ands: bool = False  # the tree as bound holds an `or` with an `and` argument
 
 
 def _traced(expr: Expression, schema: pa.Schema, simplify: bool, observer) -> _Walked:
@@ -141,13 +145,31 @@ def _traced(expr: Expression, schema: pa.Schema, simplify: bool, observer) -> _W
     with observing_also(heard):
         tree = run_as_pass("simplify_before_evaluation", _folded, bound, observer=observer,
                            report_unchanged=False)
+        if walked.or_of_ands:
+            tree = run_as_pass("common_conjuncts", taken_out_of_ors, tree, observer=observer,
+                               report_unchanged=False)
     steps = tuple(heard.events)
     if tree is bound:
         return walked._replace(simplify_steps=steps)
+    return _walked_again(walked, tree, schema)._replace(simplify_steps=steps)
+
+
+def _common_conjuncts_out(walked: _Walked, schema: pa.Schema, observer) -> _Walked:
+    """The tree that runs with the terms every branch of an `or` shares taken out of it
+    (`passes.common_conjuncts`: exact, nulls included), walked again for its facts when
+    that changed it. Only a tree holding an `or` of `and`s pays for it."""
+    tree = walked.prepared.expr
+    out = run_as_pass("common_conjuncts", taken_out_of_ors, tree, observer=observer,
+                      report_unchanged=False)
+    return walked if out is tree else _walked_again(walked, out, schema)
+
+
+def _walked_again(walked: _Walked, tree: Expression, schema: pa.Schema) -> _Walked:
+    """The facts of `tree`, a rewrite of the tree `walked` prepared, bound already."""
     again = _PreparingWalk(schema, bind=False, simplify=False).run(tree)
     # what the folded-away part read still counts
     prepared = dataclasses.replace(again.prepared, reads_fields=walked.prepared.reads_fields)
-    return _Walked(prepared, walked.fields, again.array_literal, steps)
+    return _Walked(prepared, walked.fields, again.array_literal, walked.simplify_steps)
 
 
 class _PreparingWalk:
@@ -163,8 +185,8 @@ class _PreparingWalk:
     when the walk ends, in the order the walk met them, only if the bound tree runs.
     """
 
-    __slots__ = ("array_literals", "binder", "density", "methods", "new_nodes", "params",
-                 "put_off", "schema", "simplifier", "simplified_facts", "widest")
+    __slots__ = ("array_literals", "binder", "density", "methods", "new_nodes", "or_of_ands",
+                 "params", "put_off", "schema", "simplifier", "simplified_facts", "widest")
 
     def __init__(self, schema: pa.Schema, *, bind: bool, simplify: bool):
         self.schema = schema
@@ -180,6 +202,7 @@ class _PreparingWalk:
         self.simplified_facts = False  # True once a fold fired: the simplified tree's facts
         self.new_nodes: list[Expression] = []  # made by simplifying before that, facts put off
         self.put_off: list[Expression] = []  # bound nodes simplifying changed, after that
+        self.or_of_ands = False  # an `or` with an `and` argument seen: shared terms may come out
 
     def run(self, expr: Expression) -> _Walked:
         with gc_paused():  # a node or more made per node: see gc_pause.py
@@ -191,7 +214,8 @@ class _PreparingWalk:
                                 density=self.density.done(),
                                 case_methods=MappingProxyType(self.methods),
                                 fused=fusion_of(tree), held=held)
-        return _Walked(prepared, list(self.params.values()), self.array_literals.get(id(tree)))
+        return _Walked(prepared, list(self.params.values()), self.array_literals.get(id(tree)),
+                       or_of_ands=self.or_of_ands)
 
     def _walk(self, expr: Expression) -> Expression:
         """The tree as bound, every node of it visited."""
@@ -228,6 +252,8 @@ class _PreparingWalk:
         """One node of the tree as bound, after its arguments."""
         if node.kind == "field":
             self.params.setdefault((node.ref, node.path), node)
+        elif node.is_call and node.name in CONJUNCTION_OF and not self.or_of_ands:
+            self.or_of_ands = has_or_of_ands(node)
         simplifier = self.simplifier
         if simplifier is None:
             self._add_facts(node)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...tracing.catalyst_steps import SparkCheck
-from .jvm import java_message, jvm_errors, option_text
+from .jvm import java_class, java_message, jvm_errors, jvm_text, option_text
 
 __all__ = [
     "ANALYZER_CHECK_NAMES",
@@ -58,7 +58,7 @@ class _Check:
 
 
 _RESOLVED = _Check("resolved", None, lambda lpi, ex, prev, cur: None if cur.resolved() else
-                   "The plan becomes unresolved: " + cur.treeString())
+                   "The plan becomes unresolved: " + jvm_text(cur))
 _NOT_REUSED = _Check("expression ids not reused", None,
                      lambda lpi, ex, prev, cur: option_text(lpi.checkIfSameExprIdNotReused(cur)))
 _UNIQUE_OUTPUT = _Check("expression ids unique in each output", _UNIQUE,
@@ -100,7 +100,8 @@ class Checker:
     """Spark's checks of one phase, with the JVM objects they need looked up once."""
 
     def __init__(self, spark, phase: str):
-        self._lpi = spark._jvm.org.apache.spark.sql.catalyst.plans.logical.LogicalPlanIntegrity
+        self._lpi = java_class(
+            spark._jvm, "org.apache.spark.sql.catalyst.plans.logical.LogicalPlanIntegrity")
         state = spark._jsparkSession.sessionState()
         if phase == "optimizer":
             self._executor, self._checks = state.optimizer(), _OPTIMIZER

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ...tracing.catalyst_steps import CatalystStep
 from .checks import Checker
-from .jvm import java_message, jvm_errors, seq, short_rule_name
+from .jvm import java_message, jvm_errors, jvm_text, seq, short_rule_name
 from .subqueries import SubqueryInputs
 
 __all__ = ["Batch", "Stepper", "StepperRun", "batches_of"]
@@ -58,7 +58,7 @@ def batches_of(executor, conf=None) -> tuple[Batch, ...]:
     settings are read once."""
     if conf is None:
         return _read_batches(executor)
-    settings = str(conf.getAllConfs().toString())
+    settings = jvm_text(conf.getAllConfs())
     for i, (known, known_settings, batches) in enumerate(_READ):
         if known_settings == settings and _same(known, executor):
             _READ.append(_READ.pop(i))
@@ -83,6 +83,25 @@ def _read_batches(executor) -> tuple[Batch, ...]:
         rules = tuple((r, str(r.ruleName())) for r in seq(b.rules()))
         out.append(Batch(str(b.name()), int(b.strategy().maxIterations()), rules))
     return tuple(out)
+
+
+# FinishAnalysis rules opened lately: (the rule, its inner rules), newest last; the rule is
+# one of the batches read once above, so the same Python object each time
+_OPENED: list[tuple[object, tuple]] = []
+
+
+def _inner_rules(rule) -> tuple:
+    """FinishAnalysis's inner rules (a private field, fixed for the rule's life) as
+    (JVM rule, Spark's rule name) pairs, read over py4j once per rule object."""
+    for known, inner in _OPENED:
+        if known is rule:
+            return inner
+    field = rule.getClass().getDeclaredField("rules")
+    field.setAccessible(True)
+    inner = tuple((r, str(r.ruleName())) for r in seq(field.get(rule)))
+    _OPENED.append((rule, inner))
+    del _OPENED[:-_READ_KEPT]
+    return inner
 
 
 class Stepper:
@@ -127,7 +146,7 @@ class Stepper:
                         self.skipped += 1
                         continue
                     if cur_text is None:
-                        cur_text = str(cur.treeString())
+                        cur_text = jvm_text(cur)
                     start = time.perf_counter()
                     try:
                         result = rule.apply(cur)
@@ -141,7 +160,7 @@ class Stepper:
                     if result.fastEquals(cur):
                         ineffective_at[(b, r)] = version
                     else:
-                        after_text = str(result.treeString())
+                        after_text = jvm_text(result)
                         substeps = (self._open(rule, rule_name, cur, batches)
                                     if open_composites else ())
                         checks = self._checker()(cur, result) if self.checks else ()
@@ -177,10 +196,7 @@ class Stepper:
         """FinishAnalysis's inner rules (a private field), folded as the rule folds them;
         its recursion into subquery plans is not among them, so the real rule's result
         stays the step's."""
-        field = rule.getClass().getDeclaredField("rules")
-        field.setAccessible(True)
-        inner = tuple((r, str(r.ruleName())) for r in seq(field.get(rule)))
-        batch = Batch("FinishAnalysis", 1, inner)
+        batch = Batch("FinishAnalysis", 1, _inner_rules(rule))
         side = self._side(checks=False)
         run = side.run(before, (batch,), open_composites=False)
         self.side_calls += side.calls + side.side_calls

@@ -25,7 +25,7 @@ from ..errors import SparkArgumentError
 from ..reading.from_connect import is_connect
 from .checks import CHECKS_NOTE, resolved_check
 from .connect import connect_steps
-from .jvm import java_message, jvm_errors, seq, short_rule_name
+from .jvm import java_class, java_message, jvm_errors, jvm_text, seq, short_rule_name
 from .stepping import Stepper, batches_of
 
 __all__ = ["catalyst_steps", "compare_plans"]
@@ -92,12 +92,12 @@ def catalyst_steps(query, spark=None, *, checks: bool = True, physical: bool = T
         steps=analyzer_steps + run.steps + prepared.steps,
         rule_calls=analyzer.calls + stepper.calls + prepared.calls,
         known_calls=analyzer.skipped + stepper.skipped,
-        final_plan=str(run.plan.treeString()),
+        final_plan=jvm_text(run.plan),
         optimized_plan=optimized_text,
         comparison=comparison,
         rule_times=own.rule_times,
         excluded_rules=_excluded(session),
-        analyzed_plan=str(qe.analyzed().treeString()),
+        analyzed_plan=jvm_text(qe.analyzed()),
         analyzer_comparison=analyzer_comparison,
         executed_plan=prepared.executed_plan,
         physical_comparison=prepared.comparison,
@@ -142,7 +142,8 @@ class SparkRun:
 def _spark_run(jvm, executor, source) -> SparkRun:
     """Spark's own analyzer or optimizer on the same input, timed and tracked
     (`QueryPlanningTracker`)."""
-    tracker = jvm.org.apache.spark.sql.catalyst.QueryPlanningTracker(jvm.scala.Option.empty())
+    tracker = java_class(jvm, "org.apache.spark.sql.catalyst.QueryPlanningTracker")(
+        java_class(jvm, "scala.Option").empty())
     clone = source.clone()
     start = time.perf_counter()
     try:
@@ -169,7 +170,7 @@ def _rule_summaries(rules) -> list[tuple[str, int, int, int]]:
     """(rule name, nanoseconds, calls, effective calls) of the tracker's rules map: read
     from its printed form in one JVM call, or entry by entry if that does not parse."""
     found = [(m[1], int(m[2]), int(m[3]), int(m[4]))
-             for m in _RULE_SUMMARY.finditer(str(rules.toString()))]
+             for m in _RULE_SUMMARY.finditer(jvm_text(rules))]
     if len(found) == rules.size():
         return found
     out, it = [], rules.iterator()
@@ -203,7 +204,7 @@ def _compare_with_spark(optimized, spark_error: str | None, run):
     """(Spark's optimizedPlan as text, how the stepped plan compares with it)."""
     if optimized is None:
         return "", PlanComparison("not compared", f"Spark's optimizer threw too: {spark_error}")
-    text = str(optimized.treeString())
+    text = jvm_text(optimized)
     if run.threw:
         return text, PlanComparison("different", "a rule threw while stepping, but Spark's "
                                     "own run did not")
@@ -214,7 +215,7 @@ def compare_plans(stepped, optimized) -> PlanComparison:
     """Equal (fastEquals), equal up to expression ids, or different and where."""
     if stepped.fastEquals(optimized):
         return PlanComparison("equal")
-    ours, theirs = str(stepped.treeString()), str(optimized.treeString())
+    ours, theirs = jvm_text(stepped), jvm_text(optimized)
     if strip_ids(ours) == strip_ids(theirs):
         return PlanComparison("equal up to expression ids")
     return PlanComparison("different", first_difference(ours, theirs))
@@ -241,7 +242,7 @@ class PhysicalRun:
 def _physical(qe) -> PhysicalRun:
     """The preparation rules folded over `sparkPlan` as `prepareForExecution` folds them."""
     plan = qe.sparkPlan().clone()
-    text = str(plan.treeString())
+    text = jvm_text(plan)
     steps = []
     rules = seq(qe.preparations())
     for rule in rules:
@@ -256,13 +257,13 @@ def _physical(qe) -> PhysicalRun:
             break
         elapsed = time.perf_counter() - start
         if not result.fastEquals(plan):
-            after = str(result.treeString())
+            after = jvm_text(result)
             steps.append(CatalystStep("physical", "Preparations", 1, short_rule_name(name), name,
                                       text, after, elapsed=elapsed))
             text = after
         plan = result
     executed = qe.executedPlan()
-    return PhysicalRun(tuple(steps), len(rules), str(executed.treeString()),
+    return PhysicalRun(tuple(steps), len(rules), jvm_text(executed),
                        compare_plans(plan, executed))
 
 
