@@ -188,7 +188,14 @@ def _round(node, args, mode: str) -> tk.Expression:
     target = _arrow_type(node)
     if scale is None:
         return _null(target)
-    rounded = tk.call("round", [args[0]], pc.RoundOptions(ndigits=scale, round_mode=mode))
+    value = args[0]
+    source = _children(node)[0].dataType()
+    if _type_name(_children(node)[0]).startswith("decimal"):
+        # Arrow's decimal round gives 0 when rounding up needs one more digit than the type
+        # has (99999999.99 as decimal(10, 2)): round in one digit more
+        value = tk.cast(value, pa.decimal128(min(38, int(source.precision()) + 1),
+                                             int(source.scale())))
+    rounded = tk.call("round", [value], pc.RoundOptions(ndigits=scale, round_mode=mode))
     return tk.cast(rounded, target)
 
 
@@ -277,8 +284,14 @@ def _concat_ws(node, args) -> tk.Expression:
     separator, parts = kept[0], kept[1:]
     if not parts:
         return tk.if_else(tk.is_valid(separator), tk.literal(""), _null(pa.string()))
-    return tk.call("binary_join_element_wise", [*parts, separator],
-                   pc.JoinOptions(null_handling="skip"))
+    text = _constant(node, separator, "separator")
+    if text is None:
+        return _null(pa.string())
+    # Arrow's skip mode drops a row whose parts are all null (its output is shorter than
+    # its input): a leading "" keeps every row, and its separator is cut off again
+    joined = tk.call("binary_join_element_wise", [tk.literal(""), *parts, separator],
+                     pc.JoinOptions(null_handling="skip"))
+    return _slice(joined, len(text))
 
 
 def _trim(fn: str):
@@ -523,7 +536,7 @@ CONVERTERS = {
     "Divide": _divide, "IntegralDivide": _divide,
     "Round": lambda node, args: _round(node, args, "half_towards_infinity"),
     "BRound": lambda node, args: _round(node, args, "half_to_even"),
-    "Pow": _power, "Exp": lambda node, args: tk.call("exp", args),
+    "Pow": _power,
     "Log": _logarithm("ln"), "Log10": _logarithm("log10"), "Log2": _logarithm("log2"),
     "Log1p": _logarithm("log1p", -1.0), "Logarithm": _logarithm("ln"),
     "Signum": _signum, "Pmod": _pmod,
@@ -569,6 +582,8 @@ REFUSED = {
     "StringTranslate": "Arrow has no per-character translate kernel",
     "Ascii": "Arrow has no kernel giving a character's code point",
     "Cbrt": "Arrow has no cube root kernel",
+    "Exp": "Spark's StrictMath.exp (fdlibm) and Arrow's exp (the C library's) differ in the "
+           "last bit: exp(1) is 2.7182818284590455 in Spark, 2.718281828459045 in Arrow",
     "CurrentDate": "it is the time the query runs",
     "CurrentTimestamp": "it is the time the query runs",
     "Now": "it is the time the query runs",
