@@ -5,6 +5,8 @@ NaN and month ends, in one Spark query, compared row by row and by result type w
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from toolkit.errors import SparkImportError
@@ -75,7 +77,8 @@ def _differences(tks, table, stage, functions) -> list[str]:
             wrong.append(f"{f}: type {g.type}, Spark {w.type}")
             continue
         for k, (a, b) in enumerate(zip(g.to_pylist(), w.to_pylist())):
-            same = a == b or (a != a and b != b)  # NaN equals NaN here
+            same = a == b or (isinstance(a, float) and isinstance(b, float)
+                              and math.isnan(a) and math.isnan(b))
             if not same or str(a) != str(b):  # str tells -0.0 from 0.0
                 wrong.append(f"{f} row {k}: exprscope {a!r}, Spark {b!r}")
     return wrong

@@ -228,7 +228,7 @@ def _signum(node, args) -> tk.Expression:
 
 
 def _pmod(node, args) -> tk.Expression:
-    a, n = args
+    n = args[1]
     target = _arrow_type(node)
     if _eval_mode(node) == "ANSI":
         r = tk.call("remainder_checked", args)
@@ -427,14 +427,12 @@ def _rlike(node, args) -> tk.Expression:
 
 def _ilike(node, args) -> tk.Expression:
     """Spark's ILIKE is `lower(s) LIKE lower(pattern)`."""
-    kids = _children(node)
     escape = str(node.escapeChar())
     if escape != "\\":
         _refuse(node, f"escape character {escape!r} (Arrow's match_like escapes with '\\')")
     pattern = _constant(node, args[1], "pattern")
     if pattern is None:
         return _null(pa.bool_())
-    del kids
     lowered = pc.utf8_lower(pa.scalar(pattern)).as_py()
     return tk.call("match_like", [tk.call("utf8_lower", [args[0]])],
                    pc.MatchSubstringOptions(lowered))
