@@ -11,13 +11,17 @@ read through temp views as a Spark user would), imported once with
 - native: `tks.run(plan, mode="native")`, exprscope's optimizer, then DataFrame
   operations run by Spark;
 - engine: `tks.run(plan, mode="engine")`, exprscope's physical plan inside
-  `mapInArrow` (no tracing, invariant checks on each node's first batch);
+  `mapInArrow` (no tracing, invariant checks on each node's first batch); its
+  scans of plain Parquet files are read by the Python workers (parquet_scan.py);
+- jvm: engine mode with `worker_scans=False`, every scan read by Spark's JVM and
+  converted to Arrow for Python (engine mode before the worker scans);
 - floor: what engine mode pays before computing anything: every scan whose
-  rows engine mode hands to Python (pre-filtered as engine mode does), through
-  a `mapInArrow` that only counts them. Engine / native cannot go below
-  floor / native with exprscope's engine in Python.
+  rows engine mode hands to Python (read by the workers, or pre-filtered by
+  Spark as engine mode does) into a `mapInArrow` that only counts them.
+  Engine / native cannot go below floor / native with exprscope's engine in
+  Python.
 
-Each query's four runs are interleaved round by round, so warm-up and slow
+Each query's five runs are interleaved round by round, so warm-up and slow
 stretches hit all alike (Spark runs the query once before, untimed). The first
 native and engine results are checked equal to Spark's rows. Targets: native / spark near 1, engine / native at most 2.
 """
@@ -36,25 +40,32 @@ from timing import best_of_each
 from toolkit.spark.running.compare import tables_differences
 
 
-def _count_rows(batches):
-    import pyarrow as pa
+def _row_counter(reader):
+    """A `mapInArrow` function counting a scan's rows as engine mode hands them to its
+    fragment (through the scan's reader when the workers read the files)."""
 
-    n = 0
-    for batch in batches:
-        n += batch.num_rows
-    yield pa.RecordBatch.from_pydict({"n": [n]})
+    def count_rows(batches):
+        import pyarrow as pa
+
+        n = 0
+        for batch in (batches if reader is None else reader(batches)):
+            n += batch.num_rows
+        yield pa.RecordBatch.from_pydict({"n": [n]})
+
+    return count_rows
 
 
 def _floor(scans: list):
-    """A run that moves the rows of every scan in `scans` (filled by the engine run) into
-    Python and counts them, nothing else: one Spark job, as engine mode's stages are."""
+    """A run that moves the rows of every scan in `scans` (ScanInputs, filled by the engine
+    run) into Python and counts them, nothing else: one Spark job, as engine mode's stages
+    are."""
     from functools import reduce
 
     from pyspark.sql.types import LongType, StructField, StructType
 
     counted = StructType([StructField("n", LongType())])
     return lambda: reduce(lambda a, b: a.union(b), [
-        df.mapInArrow(_count_rows, counted) for df in scans]).toArrow()
+        scan.df.mapInArrow(_row_counter(scan.reader), counted) for scan in scans]).toArrow()
 
 
 class _Checked:
@@ -98,8 +109,9 @@ def main(argv=None) -> None:
           f"{spark.sparkContext.defaultParallelism} cores, {args.batch_rows} rows per "
           f"Arrow batch, best of {args.repeat}, load average {_load()} at start")
     tpch_sql.register_views(spark, paths)
-    print(f"{'query':<6}{'spark s':>9}{'native s':>10}{'engine s':>10}{'floor s':>9}"
-          f"{'native/spark':>14}{'engine/native':>15}{'floor/native':>14}{'load':>7}")
+    print(f"{'query':<6}{'spark s':>9}{'native s':>10}{'engine s':>10}{'jvm s':>8}"
+          f"{'floor s':>9}{'native/spark':>14}{'engine/native':>15}{'jvm/native':>12}"
+          f"{'floor/native':>14}{'load':>7}")
     ratios = []
     for number in args.queries:
         text = tpch_sql.SQL[number]
@@ -109,22 +121,26 @@ def main(argv=None) -> None:
                           f"Q{number} native")
         engine = _Checked(lambda: tks.run(imported, mode="engine", trace=False,
                                           validation="debug"), expected, f"Q{number} engine")
+        jvm = _Checked(lambda: tks.run(imported, mode="engine", trace=False,
+                                       validation="debug", worker_scans=False), expected,
+                       f"Q{number} engine, JVM scans")
         scans: list = []
         try:
             times = best_of_each([
                 lambda: spark.sql(text).toArrow(),
                 native,
                 lambda: (engine(), scans.__setitem__(slice(None), engine.last.scans)),
+                jvm,
                 _floor(scans)], args.repeat)
         except Exception as exc:  # one query's failure is reported, the others still run
             print(f"Q{number:<5}failed: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}",
                   flush=True)
             continue
-        t_spark, t_native, t_engine, t_floor = times
+        t_spark, t_native, t_engine, t_jvm, t_floor = times
         ratios.append(t_engine / t_native)
-        print(f"Q{number:<5}{t_spark:>9.2f}{t_native:>10.2f}{t_engine:>10.2f}{t_floor:>9.2f}"
-              f"{t_native / t_spark:>14.2f}{t_engine / t_native:>15.2f}"
-              f"{t_floor / t_native:>14.2f}{_load():>7}", flush=True)
+        print(f"Q{number:<5}{t_spark:>9.2f}{t_native:>10.2f}{t_engine:>10.2f}{t_jvm:>8.2f}"
+              f"{t_floor:>9.2f}{t_native / t_spark:>14.2f}{t_engine / t_native:>15.2f}"
+              f"{t_jvm / t_native:>12.2f}{t_floor / t_native:>14.2f}{_load():>7}", flush=True)
     if ratios:
         print(f"engine/native: worst {max(ratios):.2f}, "
               f"{sum(r <= 2 for r in ratios)} of {len(ratios)} at most 2")

@@ -13,7 +13,7 @@ import contextlib
 import contextvars
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -97,8 +97,7 @@ class NodeStats:
         return self.rows if self.used_rows is None else self.used_rows
 
 
-@dataclass(frozen=True)
-class RowPiece:
+class RowPiece(NamedTuple):
     """The rows one slice of the batch gave a branch, as the form had them: plain arrays.
 
     `offset` is the slice's first batch row and `length` its rows; `domain` the
@@ -106,7 +105,8 @@ class RowPiece:
     None: all of them); `picked` which of those the branch got: a boolean mask or
     int64 positions over the domain (None: all).
     Turning a mask into indices costs more than the form's own work on a million
-    rows, so it happens when someone reads the rows, with no engine code.
+    rows, so it happens when someone reads the rows, with no engine code. (A named
+    tuple: a traced evaluation makes one per branch per slice.)
     """
 
     offset: int
@@ -125,30 +125,50 @@ class RowPiece:
         all of a million-row piece's indices for them would cost more than the form's
         own work. The prefix of slice rows looked at grows eightfold until it holds `n`.
         """
+        return pa.array(self.first_rows(n), pa.int64())
+
+    def rows_below(self, bound: int) -> int | None:
+        """How many of the piece's rows lie below slice row `bound`, when that is cheap to
+        know (no domain); None otherwise. A sample keeps the first rows of the batch: a
+        branch whose first rows all lie among them adds nothing, and this says so without
+        building any of its rows."""
+        if self.domain is not None:
+            return None
+        picked = self.picked
+        if picked is None:
+            return min(bound, self.length)
+        if picked.type == pa.bool_():
+            return picked.slice(0, bound).true_count
+        return _count_below(picked, bound)
+
+    def first_rows(self, n: int) -> np.ndarray:
+        """`first` as numpy int64 (what the sample of an evaluation is built from)."""
         seen = min(self.length, 4096)
         while True:
             found = self._prefix_within(seen)
             if len(found) >= n or seen >= self.length:
-                return pa.array(found[:n] + self.offset, pa.int64())
+                return found[:n] + self.offset
             seen = min(self.length, seen * 8)
 
     def _prefix_within(self, seen: int) -> np.ndarray:
         """`_within` for a short prefix, in numpy: a few microseconds where the kernels'
         fixed costs add up over every branch of a wide case_when."""
-        domain = self.domain
-        if domain is None:
-            base = np.arange(seen, dtype=np.int64)
-        elif pa.types.is_boolean(domain.type):
+        domain, picked = self.domain, self.picked
+        if domain is None:  # the positions over the domain are slice rows
+            if picked is None:
+                return np.arange(seen, dtype=np.int64)
+            if picked.type == pa.bool_():
+                return np.flatnonzero(_bools(picked.slice(0, seen)))
+            return _ints(picked.slice(0, _count_below(picked, seen)))
+        if domain.type == pa.bool_():
             base = np.flatnonzero(_bools(domain.slice(0, seen)))
         else:
             base = _ints(domain.slice(0, _count_below(domain, seen)))
-        picked = self.picked
         if picked is None:
             return base
-        if pa.types.is_boolean(picked.type):
+        if picked.type == pa.bool_():
             return base[_bools(picked.slice(0, len(base)))]
-        positions = _ints(picked.slice(0, _count_below(picked, len(base))))
-        return positions if domain is None else base[positions]
+        return base[_ints(picked.slice(0, _count_below(picked, len(base))))]
 
     def _within(self, seen: int) -> pa.Array:
         """The piece's rows among its first `seen` slice rows (domain and picked are sorted)."""

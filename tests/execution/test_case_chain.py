@@ -93,3 +93,29 @@ def test_large_nested_case_when_equals_acero_on_the_dense_path():
         acero.Declaration("project", acero.ProjectNodeOptions([reference], ["out"]))])
     theirs = plan.to_table().column("out")
     assert ours.combine_chunks().equals(theirs.combine_chunks())
+
+
+CONSTANTS = [  # (type, then, else): 1 and 0 of number types cast the condition itself
+    (pa.int8(), 1, 0), (pa.int64(), 1, 0), (pa.uint32(), 1, 0), (pa.float64(), 1.0, 0.0),
+    (pa.float32(), 1.0, 0.0), (pa.float64(), 1.0, -0.0), (pa.int64(), 0, 1),
+    (pa.int64(), 1, None), (pa.float64(), 2.5, float("nan")), (pa.string(), "é", ""),
+    (pa.large_binary(), b"\xff", None), (pa.date32(), 3, -4), (pa.bool_(), True, False),
+    (pa.decimal128(5, 2), None, None), (pa.null(), None, None),
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(CONSTANTS), st.lists(st.none() | st.booleans(), min_size=1, max_size=40),
+       st.integers(0, 7))
+def test_a_case_between_two_constants_equals_arrow_case_when(constants, mask, start):
+    """`case when c then K1 else K2 end`, the usual last step of a chain, taken or cast
+    without if_else: Arrow's case_when values, -0.0 and NaN kept, nulls read as false."""
+    type_, then, else_ = constants
+    struct = pa.StructArray.from_arrays([pa.array(mask, pa.bool_()).slice(min(start, len(mask)))],
+                                        ["c0"])
+    values = [pa.scalar(then, type_), pa.scalar(else_, type_)]
+    expected = pc.case_when(struct, *values)
+    got = case_when_chain(struct, values, type_)
+    assert got.type == expected.type
+    assert got.null_count == expected.null_count
+    assert _same(got, expected), (got.to_pylist(), expected.to_pylist())

@@ -212,3 +212,26 @@ def test_a_dictionary_is_compared_per_entry_as_arrow_decodes(data, column, name,
     assert "cast" not in str(bound)
     oracle = [literal, table["m"]] if literal_first else [table["m"], literal]
     _same(tk.evaluate(bound, table, simplify=False), getattr(pc, name)(*oracle))
+
+
+@pytest.mark.parametrize("type_", OFFSET_TYPES)
+def test_long_literals_sharing_their_first_eight_bytes(type_):
+    """Literals longer than a word that agree on the first 8 bytes, rows of every length
+    around them, the shortest rows last in the buffer."""
+    texts = ["ABCDEFGHIJ", "ABCDEFGHIK", "ABCDEFGH", "ABCDEFGHIJK", "ABCDEFGHI", None,
+             "XBCDEFGHIJ", "ABCDEFGHIJ", "", "A", "AB"]
+    binary = type_ in (pa.binary(), pa.large_binary())
+    values = pa.array([t.encode() if binary and t is not None else t for t in texts], type_)
+    for sliced in (values, values.slice(1), values.slice(0, 8)):
+        for literal in ["ABCDEFGHIJ", "ABCDEFGHIK", "ABCDEFGH", "A", "AB"]:
+            scalar = pa.scalar(literal.encode() if binary else literal, type_)
+            with selective_everywhere():
+                _same(get_function("equal")([sliced, scalar]), pc.equal(sliced, scalar))
+            options = pc.SetLookupOptions(pa.array([literal, "ABCDEFGHIK"],
+                                                   pa.binary() if binary else pa.string()))
+            with selective_everywhere():
+                _same(get_function("is_in")([sliced], options), pc.is_in(sliced, options=options))
+            prefix = pc.MatchSubstringOptions(literal)
+            with selective_everywhere():
+                _same(get_function("starts_with")([sliced], prefix),
+                      pc.starts_with(sliced, options=prefix))

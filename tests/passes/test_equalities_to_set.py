@@ -1,4 +1,5 @@
-"""`x = 'A' or x = 'B'` becomes one `is_in` in simplify_identities, with Arrow's values.
+"""`x = 'A' or x = 'B'` becomes one `is_in` in simplify_identities, and `x <> 'A' and
+x <> 'B'` one inverted `is_in`, with Arrow's values.
 
 The oracle is the original or-chain run by pyarrow.compute (Kleene or plain), over
 string and binary columns with nulls and literals on either side; the rewrite must
@@ -29,18 +30,19 @@ def _scalar(value, t):
 @given(st.sampled_from(TYPES), st.lists(st.sampled_from(MODES + [None]), min_size=1, max_size=40),
        st.lists(st.tuples(st.sampled_from(["m", "n"]), st.sampled_from(MODES), st.booleans()),
                 min_size=1, max_size=6),
-       st.sampled_from(["or", "or_kleene"]))
+       st.sampled_from(["or", "or_kleene", "and", "and_kleene"]))
 def test_or_of_equalities_keeps_arrows_values(t, rows, terms, name):
     m = pa.array([None if v is None else _scalar(v, t).as_py() for v in rows], t)
     n = pa.array(list(reversed(m.to_pylist())), t)
     table = pa.table({"m": m, "n": n})
     calls, oracle = [], []
+    comparison = "equal" if name.startswith("or") else "not_equal"
     for column, value, literal_first in terms:
         lit = _scalar(value, t)
         args = [tk.literal(lit), tk.field(column)] if literal_first else [tk.field(column),
                                                                           tk.literal(lit)]
-        calls.append(tk.call("equal", args))
-        oracle.append(pc.equal(table[column], lit))
+        calls.append(tk.call(comparison, args))
+        oracle.append(getattr(pc, comparison)(table[column], lit))
     expr = functools.reduce(lambda a, b: tk.call(name, [a, b]), calls)
     want = functools.reduce(lambda a, b: getattr(pc, name)(a, b), oracle)
     with tk.trace() as trace:
@@ -49,7 +51,8 @@ def test_or_of_equalities_keeps_arrows_values(t, rows, terms, name):
     assert got.combine_chunks().to_pylist() == want.combine_chunks().to_pylist()
     shared = len({(c, v) for c, v, _ in terms if c == "m"}) > 1 or \
         len({(c, v) for c, v, _ in terms if c == "n"}) > 1
-    fired = "identities/equalities-to-set-lookup" in tk.to_text(trace)
+    rule = "equalities" if comparison == "equal" else "inequalities"
+    fired = f"identities/{rule}-to-set-lookup" in tk.to_text(trace)
     assert fired == shared
     assert ("is_in" in str(optimized)) == shared
 

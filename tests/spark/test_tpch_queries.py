@@ -11,6 +11,8 @@ from Spark once per module (`collected.py`): the imported plans read those rows.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.spark.collected import Collected
@@ -65,17 +67,30 @@ def test_tpch_dataframe_query_imports_and_returns_sparks_rows(spark, tpch_views,
     _same_rows(collected, df, tks.from_spark(df, stage=stage))
 
 
-@pytest.mark.parametrize("n", [3, 13])
-def test_tpch_query_runs_in_engine_mode_equal_to_spark(spark, tpch_views, collected, n):
-    """Engine mode runs the plan inside Spark: its scans read Spark itself, not memory."""
+@pytest.mark.parametrize("n, workers, jvm", [(3, ["customer", "orders", "lineitem"], []),
+                                              (4, ["orders", "lineitem"], []),
+                                              (13, ["customer"], ["orders"])])
+def test_tpch_query_runs_in_engine_mode_equal_to_spark(spark, tpch_views, collected, n,
+                                                       workers, jvm):
+    """Engine mode runs the plan inside Spark: its scans read the Parquet files in the
+    Python workers, except a scan Spark only moves on (Q13's orders, broadcast whole)."""
     from toolkit import spark as tks
     from toolkit.spark import tpch_sql
     from toolkit.spark.running.compare import tables_differences
 
     df = spark.sql(tpch_sql.SQL[n])
-    got = tks.run(tks.from_spark(df), mode="engine", trace=False).to_arrow()
-    comparison = tables_differences(collected.rows(df), got, rel_tol=1e-9, abs_tol=1e-6)
+    run = tks.run(tks.from_spark(df), mode="engine", trace=False)
+    comparison = tables_differences(collected.rows(df), run.to_arrow(), rel_tol=1e-9,
+                                    abs_tol=1e-6)
     assert comparison.equal, str(comparison)
+    text = "\n".join(run.stages)
+    for relation in workers:
+        assert f"{relation} spark projection=" in text
+        assert re.search(rf"{relation} spark projection=\[[^]]*\] read from Parquet by the "
+                         "Python workers", text), text
+    for relation in jvm:
+        assert re.search(rf"{relation} spark projection=\[[^]]*\] in Spark's partitions, read "
+                         "by Spark's JVM: Spark moves its rows on", text), text
 
 
 def test_comma_joins_become_equi_joins_in_the_optimizer_trace(spark, tpch_views):

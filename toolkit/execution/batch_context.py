@@ -15,13 +15,18 @@ from typing import NamedTuple
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..observe import NodeStats, RowPiece
+from ..observe import RowPiece
 from ..rewrite.positions import TreePositions
 from .forms.requests import DENSE, LITERAL, LITERAL_WHY, MASKED
 from .gather_scatter import null_out_unselected
 from .selection import SelectionVector
+from .tallies import SliceTallies
 
 __all__ = ["BatchContext"]
+
+# positions a slice's tallies make room for at once (more as they are recorded): the
+# positions of a tree a renderer walked whole may be many more than one evaluation records
+TALLY_ROOM = 4096
 
 
 class BatchContext:
@@ -41,7 +46,7 @@ class BatchContext:
         "positions",
         "proven_casts",
         "run",
-        "stats",
+        "tallies",
         "thread",
         "took_trust",
         "trusting",
@@ -54,7 +59,9 @@ class BatchContext:
         self.offset = offset  # row of the original data where this slice starts
         self.lazy = lazy
         self.observing = observing
-        self.stats: dict[int, NodeTally] = {}
+        self.positions = positions if positions is not None else TreePositions()
+        # every node's figures over this slice (`tallies.py`), when observing
+        self.tallies = SliceTallies(min(len(self.positions), TALLY_ROOM)) if observing else None
         # the thread this slice runs on: a node's times from slices of several threads
         # overlap in time, so their sum is no wall time (see `NodeStats.threads`)
         self.thread = threading.get_ident()
@@ -74,7 +81,6 @@ class BatchContext:
         # `took_trust` says one did, so a failure means: evaluate again without trust
         self.trusting = trusting and not observing
         self.took_trust = False
-        self.positions = positions if positions is not None else TreePositions()
         self.run: RunAs | None = None  # while a special form runs: how it runs (traced only)
         self._columns: dict[tuple, pa.Array] = {}
         self._gathered: dict[tuple, pa.Array] = {}
@@ -155,26 +161,21 @@ class BatchContext:
 
     # -- statistics (only when observing) ----------------------------------------
     def position(self, parent: int | None, rel: tuple) -> int:
-        return self.positions.id(parent, rel)
+        return self.positions.below(parent, rel)
 
-    def record(self, pos: int, node, rows: int, out_type, elapsed: float, calls: int,
+    def record(self, pos: int, node, rows: int, elapsed: float, calls: int,
                run: RunAs | None = None, fused: str = "") -> None:
-        """Statistics for the node at position id `pos` (its path is filled in later).
+        """Statistics for the node at position id `pos` (its path and type are filled in
+        later).
 
-        Plain numbers added up per slice (`NodeTally`): the NodeStats a trace keeps is
-        made once per node of the evaluation, not once per node of every slice.
+        Plain numbers added into this slice's lists (`tallies.SliceTallies`): the
+        NodeStats a trace keeps is made once per node of the evaluation.
         """
         if run is None:
-            used, how, why = rows, ALL_ROWS, ""
+            self.tallies.add(pos, node, rows, rows, elapsed, calls, ALL_ROWS, "", fused)
         else:
             used = rows if run.used is None else run.used_count()
-            how, why = run.how, run.why
-        tally = self.stats.get(pos)
-        if tally is None:
-            self.stats[pos] = NodeTally(node, out_type, rows, used, elapsed, calls, how, why,
-                                        fused)
-        else:
-            tally.add(rows, used, elapsed, calls, how, why, fused)
+            self.tallies.add(pos, node, rows, used, elapsed, calls, run.how, run.why, fused)
 
     def record_literal(self, pos: int, node, rows: int, run: RunAs | None) -> None:
         """A literal computes nothing: under a call that ran densely it stands for the rows
@@ -182,7 +183,7 @@ class BatchContext:
         if run is not None and run.used is not None and run.how in (DENSE, MASKED):
             rows = run.used_count()
             run = LITERAL_RUN
-        self.record(pos, node, rows, node.type, 0.0, 0, run)
+        self.record(pos, node, rows, 0.0, 0, run)
 
     def record_branch(self, form_pos: int, branch: str, arg_index: int,
                       sel: SelectionVector | None, rows: SelectionVector | None) -> None:
@@ -210,50 +211,6 @@ class BranchPiece(NamedTuple):
     count: int
 
 
-class NodeTally:
-    """One node's figures over one slice, added to each time it runs there again (another
-    branch of a case_when): plain numbers, made a NodeStats once per evaluation."""
-
-    __slots__ = ("calls", "elapsed", "fused", "how", "node", "out_type", "rows", "used", "why")
-
-    def __init__(self, node, out_type, rows: int, used: int, elapsed: float, calls: int,
-                 how: str, why: str, fused: str = ""):
-        self.node, self.out_type = node, out_type
-        self.rows, self.used, self.elapsed, self.calls = rows, used, elapsed, calls
-        self.how, self.why, self.fused = how, why, fused
-
-    def add(self, rows: int, used: int, elapsed: float, calls: int, how: str, why: str,
-            fused: str = ""):
-        self.rows += rows
-        self.used += used
-        self.elapsed += elapsed
-        self.calls += calls
-        if how != self.how:
-            self.how = _joined(self.how, how)
-        if why != self.why:
-            self.why = _joined(self.why, why)
-        if fused != self.fused:
-            self.fused = _joined(self.fused, fused)
-
-    def stats(self, path) -> NodeStats:
-        """The node's NodeStats at `path`, from this slice's figures."""
-        return NodeStats(path=path, label=node_label(self.node), rows=self.rows,
-                         out_type=self.out_type, elapsed=self.elapsed, calls=self.calls,
-                         used_rows=self.used, how=self.how, why=self.why, fused=self.fused)
-
-    def add_to(self, stat: NodeStats) -> None:
-        """Another slice's figures for the same node, added into its NodeStats."""
-        stat.rows += self.rows
-        stat.used_rows = stat.used + self.used
-        stat.elapsed += self.elapsed
-        stat.calls += self.calls
-        if stat.out_type is None:
-            stat.out_type = self.out_type
-        stat.how = _joined(stat.how, self.how)
-        stat.why = _joined(stat.why, self.why)
-        stat.fused = _joined(stat.fused, self.fused)
-
-
 class RunAs:
     """How a subtree runs inside a special form, for the tracer: which of its rows are used.
 
@@ -263,11 +220,11 @@ class RunAs:
 
     __slots__ = ("_count", "how", "used", "why")
 
-    def __init__(self, used, how: str, why: str = ""):
+    def __init__(self, used, how: str, why: str = "", count: int | None = None):
         self.used = used
         self.how = how
         self.why = why
-        self._count = None
+        self._count = count  # how many rows `used` selects, when the caller knows
 
     def used_count(self) -> int:
         """How many rows `used` selects, counted once for every node that runs this way."""
@@ -281,20 +238,4 @@ TOP = RunAs(None, ALL_ROWS)
 LITERAL_RUN = RunAs(None, LITERAL, LITERAL_WHY)
 
 
-def _joined(seen: str, new: str) -> str:
-    """Distinct words in the order first seen (morsels of one node may run differently)."""
-    if not new or new == seen:
-        return seen
-    parts = seen.split(" / ") if seen else []
-    return seen if new in parts else " / ".join(parts + [new])
-
-
-def node_label(node) -> str:
-    """A short label: a call's name, a field's name, a literal's text."""
-    if node.is_call:
-        return node.name
-    return node.to_string()
-
-
-def now() -> float:
-    return time.perf_counter()
+now = time.perf_counter  # a traced node's clock: called twice per node per slice

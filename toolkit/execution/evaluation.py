@@ -26,14 +26,14 @@ from ..errors import (
     UsageError,
 )
 from ..model.expression import as_expression
-from ..observe import BranchSelection, ErrorFacts, EvalEvent, NodeStats, active_observers, notify
-from ..rewrite.positions import TreePositions
+from ..observe import BranchSelection, ErrorFacts, EvalEvent, active_observers, notify
 from ..sql.parse import parse
 from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
 from .gather_scatter import empty_of, take_sorted
 from .parallel import Morsel, Outcome, run_morsels, split
 from .prepare import prepare
+from .tallies import node_stats
 from .trampoline import run_tree
 from .value_type import as_type
 
@@ -77,7 +77,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     observers = active_observers(observer)
     observing = bool(observers)
     started = now() if observing else 0.0
-    positions = TreePositions()
+    positions = prepared.positions  # numbered once per prepared tree
     lazy = mode == "lazy"
     out_type = expr.type
 
@@ -119,7 +119,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     error = next((o.error for o in outcomes if o is not None and o.error is not None), None)
     if observing:
         contexts = [o.context for o in outcomes if o is not None]
-        event = _event(expr, data, mode, positions, contexts, error, value)
+        event = _event(expr, data, mode, prepared, contexts, error, value)
         event.elapsed = now() - started
         notify("on_eval", event, observer)
     if error is not None:
@@ -152,58 +152,81 @@ def _assembled(out_type, data, chunks: list[pa.Array]):
 _ARRAYS = (pa.Array, pa.ChunkedArray)
 
 
-def sample_rows(num_rows: int, branches, failed_row: int | None) -> pa.Array:
+def sample_rows(num_rows: int, firsts: list[np.ndarray], failed_row: int | None) -> pa.Array:
     """The rows a large evaluation keeps (sorted, distinct int64): an honest sample.
 
-    The first rows, the first rows of every branch of every special form (so each
-    branch is seen at work), and the rows around the failing one.
+    The first rows, the first rows of every branch of every special form (`firsts`,
+    so each branch is seen at work), and the rows around the failing one.
     """
-    parts = [np.arange(0, min(num_rows, SAMPLE_FIRST), dtype=np.int64)]
-    for b in branches:
-        if b.count:
-            parts.append(b.first(SAMPLE_PER_BRANCH).to_numpy(zero_copy_only=False))
+    first = pa.arange(0, min(num_rows, SAMPLE_FIRST))  # int64
+    parts = list(firsts)
     if failed_row is not None and 0 <= failed_row < num_rows:
         low = max(0, failed_row - SAMPLE_AROUND_ERROR)
         parts.append(np.arange(low, min(num_rows, failed_row + SAMPLE_AROUND_ERROR + 1)))
-    rows = np.sort(np.concatenate(parts).astype(np.int64, copy=False))
+    if not parts:  # every branch's first rows are among the first rows
+        return first
+    rows = np.sort(np.concatenate([first.to_numpy(), *parts]).astype(np.int64, copy=False))
     if len(rows) > 1:  # distinct: np.unique hashes, several times slower on a few hundred
         rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
     return pa.array(rows, pa.int64())
 
 
-def _event(expr, data, mode, positions, contexts, error, value) -> EvalEvent:
-    nodes: dict[int, NodeStats] = {}
-    threads: dict[int, set] = {}  # position -> the threads whose times its elapsed sums
-    branches: dict[tuple, list] = {}
+def _first_rows(pieces: list, n: int, count: int, kept_first: int) -> np.ndarray | None:
+    """The first `n` rows of a branch of `count` rows from its slices' pieces (in row order),
+    reading only the pieces that hold them (a piece's count says whether it holds any);
+    None when it has none, or when they all lie among the batch's first `kept_first`
+    rows, which the sample holds anyway."""
+    holding = [b for b in pieces if b.count]
+    if not holding:
+        return None
+    first = holding[0].piece
+    if first.offset == 0:
+        below = first.rows_below(kept_first)
+        if below is not None and below >= min(n, count):
+            return None
+    parts = []
+    for b in holding:
+        part = b.piece.first_rows(n)
+        parts.append(part)
+        n -= len(part)
+        if n <= 0:
+            break
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+
+def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
+    positions = prepared.positions
+    nodes = node_stats([(ctx.tallies, ctx.thread) for ctx in contexts], positions.at,
+                       prepared.labels)
+    branches: dict[tuple, list] = {}  # (form, branch, arg) -> its slices' pieces, in row order
     for ctx in contexts:
-        for pos, tally in ctx.stats.items():
-            merged = nodes.get(pos)
-            if merged is None:
-                nodes[pos] = tally.stats(positions.at(pos))
-                threads[pos] = {ctx.thread}
-            else:
-                tally.add_to(merged)
-                threads[pos].add(ctx.thread)
         for b in ctx.branches:
-            branches.setdefault((b.form, b.branch, b.arg_index), []).append(b)
-    for pos, seen in threads.items():
-        nodes[pos].threads = len(seen)
+            found = branches.get(b[:3])
+            if found is None:
+                branches[b[:3]] = [b]
+            else:
+                found.append(b)
+    total = data.num_rows
     selections = [
         BranchSelection(path=positions.at(path), branch=name, arg_index=arg,
-                        rows=tuple(b.piece for b in parts), total_rows=data.num_rows,
+                        rows=tuple(b.piece for b in parts), total_rows=total,
                         count=sum(b.count for b in parts))
         for (path, name, arg), parts in branches.items()
     ]
     facts = ErrorFacts.of(error)
     ran_on = len({ctx.thread for ctx in contexts}) or 1
-    if data.num_rows <= KEEP_DATA_ROWS:
-        return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode,
-                         nodes=list(nodes.values()),  # evaluation order (sorting deep paths is quadratic)
+    if total <= KEEP_DATA_ROWS:
+        return EvalEvent(expr=expr, num_rows=total, mode=mode,
+                         nodes=nodes,  # evaluation order (sorting deep paths is quadratic)
                          branches=selections, error=facts, result=value, data=data,
                          threads=ran_on)
-    rows = sample_rows(data.num_rows, selections, facts.row if facts is not None else None)
+    kept_first = min(total, SAMPLE_FIRST)
+    firsts = [_first_rows(parts, SAMPLE_PER_BRANCH, s.count, kept_first)
+              for parts, s in zip(branches.values(), selections)]
+    rows = sample_rows(total, [f for f in firsts if f is not None],
+                       facts.row if facts is not None else None)
     kept = take_sorted(value, rows) if isinstance(value, _ARRAYS) else value
-    return EvalEvent(expr=expr, num_rows=data.num_rows, mode=mode, nodes=list(nodes.values()),
+    return EvalEvent(expr=expr, num_rows=total, mode=mode, nodes=nodes,
                      branches=selections, error=facts, result=kept, data=take_sorted(data, rows),
                      sample=rows, threads=ran_on, live_data=weakref.ref(data),
                      live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)

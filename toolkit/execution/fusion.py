@@ -492,13 +492,13 @@ def _record(ctx, group: FusedGroup, pos, rows: int, elapsed: float, run) -> None
     """Every node of the group ran on the group's rows, as its top node did (densely,
     selected ...): the top one carries the time and the reason it was fused, the others
     the mark alone (a picture says it once)."""
-    ctx.record(pos, group.root, rows, group.root.type, elapsed, 1, run, group.why())
+    ctx.record(pos, group.root, rows, elapsed, 1, run, group.why())
     stack = [(arg, ctx.position(pos, (i,))) for i, arg in enumerate(group.root.args)]
     while stack:
         node, at = stack.pop()
         if node.kind == "literal":
             ctx.record_literal(at, node, rows, run)
             continue
-        ctx.record(at, node, rows, node.type, 0.0, 0, run, FUSED_MEMBER)
+        ctx.record(at, node, rows, 0.0, 0, run, FUSED_MEMBER)
         if node.is_call:
             stack.extend((arg, ctx.position(at, (i,))) for i, arg in enumerate(node.args))

@@ -69,11 +69,21 @@ def take_sorted(data, rows: pa.Array):
     chunks = data.to_batches() if isinstance(data, pa.Table) else data.chunks
     if len(chunks) <= 1:
         return data.take(rows)
-    wanted = rows.to_numpy(zero_copy_only=False)
-    starts = np.cumsum([0] + [len(c) for c in chunks])
-    bounds = np.searchsorted(wanted, starts)
-    parts = [chunk.take(pa.array(wanted[bounds[i]:bounds[i + 1]] - starts[i]))
-             for i, chunk in enumerate(chunks) if bounds[i + 1] > bounds[i]]
+    last = rows[len(rows) - 1].as_py() if len(rows) else -1
+    parts, start, wanted = [], 0, None
+    for chunk in chunks:
+        if start > last:
+            break
+        stop = start + len(chunk)
+        if start == 0 and last < stop:  # every row in the first chunk (a sample's usual case)
+            parts.append(chunk.take(rows))
+            break
+        if wanted is None:
+            wanted = rows.to_numpy(zero_copy_only=False)
+        low, high = np.searchsorted(wanted, (start, stop)).tolist()
+        if high > low:  # the chunk holds some of the rows: one take, on its own positions
+            parts.append(chunk.take(pa.array(wanted[low:high] - start)))
+        start = stop
     if isinstance(data, pa.Table):
         return pa.Table.from_batches(parts, schema=data.schema)
     return pa.chunked_array(parts, type=data.type)

@@ -43,6 +43,7 @@ from ..passes.common_conjuncts import CONJUNCTION_OF, has_or_of_ands, taken_out_
 from ..passes.canonicalize import canonicalize
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
+from ..rewrite.positions import TreePositions
 from ..support.bounded_cache import BoundedCache
 from ..support.gc_pause import gc_paused
 from ..support.visible_text import visible
@@ -73,6 +74,11 @@ class PreparedTree:
     # the simplified one runs, or the other way round; subtrees a fold dropped), held so
     # that no node made later takes one of their ids while these facts are read
     held: tuple = ()
+    # the positions of `expr`'s nodes that traced evaluations numbered (their statistics
+    # are kept by position id): numbered once for every evaluation of this tree
+    positions: TreePositions = dataclasses.field(default_factory=TreePositions, compare=False)
+    # position id -> the label its NodeStats shows (a field's or a literal's text)
+    labels: dict = dataclasses.field(default_factory=dict, compare=False)
 
 
 def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,

@@ -96,8 +96,8 @@ def run_tree(ctx: BatchContext, root, sel=None):
             stack.pop()
             if observing:
                 frame.elapsed += now() - t0
-                ctx.record(frame.path, frame.node, ctx.size(frame.sel), frame.node.type,
-                           frame.elapsed, 1, frame.run)
+                ctx.record(frame.path, frame.node, ctx.size(frame.sel), frame.elapsed, 1,
+                           frame.run)
             if not stack:
                 return value
             continue
@@ -124,20 +124,20 @@ def _start(ctx, stack, node, rel, sel, mask, parent_pos, run):
     kind = node.kind
     if kind == "literal":
         if ctx.observing:
-            ctx.record_literal(ctx.position(parent_pos, rel), node, ctx.size(sel), run)
+            ctx.record_literal(ctx.positions.below(parent_pos, rel), node, ctx.size(sel), run)
         return node.value
     if kind == "field":
         if not ctx.observing:
             return ctx.field(node, sel, mask)
         t0 = now()
         value = ctx.field(node, sel, mask)
-        ctx.record(ctx.position(parent_pos, rel), node, ctx.size(sel), node.type, now() - t0,
+        ctx.record(ctx.positions.below(parent_pos, rel), node, ctx.size(sel), now() - t0,
                    0 if sel is None and mask is None else 1, run)
         return value
     fn = node.function
     if fn is None:
         raise UnboundError(f"cannot evaluate the unbound call {node.name}(...): bind it first")
-    path = ctx.position(parent_pos, rel) if ctx.observing else None
+    path = ctx.positions.below(parent_pos, rel) if ctx.observing else None
     if ctx.fused:
         group = ctx.fused.get(id(node))
         if group is not None:
@@ -163,7 +163,7 @@ def _apply(ctx, frame: _CallFrame, stack):
     if ctx.observing:
         t0 = now()
         value = _run_kernel(ctx, frame, stack, fn, args, options, kernel)
-        ctx.record(frame.path, node, ctx.size(frame.sel), node.type, now() - t0, 1, frame.run)
+        ctx.record(frame.path, node, ctx.size(frame.sel), now() - t0, 1, frame.run)
         return value
     return _run_kernel(ctx, frame, stack, fn, args, options, kernel)
 
@@ -205,6 +205,8 @@ def child_run(parent: RunAs, branch: BranchRun | None) -> RunAs:
         return RunAs(parent.used, how or parent.how, why if how else parent.why)
     if compact:  # the child's domain is `rows`: which of them the form's parent uses
         used = None if parent.used is None else pc.take(parent.used, rows.indices)
-    else:  # the child runs on the whole domain: only `rows` of it are used
-        used = rows.mask if parent.used is None else pc.and_(parent.used, rows.mask)
+    elif parent.used is None:  # the child runs on the whole domain: only `rows` of it are used
+        return RunAs(rows.mask, how, why, rows.count)
+    else:
+        used = pc.and_(parent.used, rows.mask)
     return RunAs(used, how, why)

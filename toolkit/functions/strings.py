@@ -16,6 +16,7 @@ from .conditional import all_same
 from .dispatch import best_join
 from .function import Arity, Kernel, NullHandling
 from .init_checks import probe_empty
+from .like_search import selective_match_like, selective_match_substring
 from .registry import definer
 from .string_compare import selective_starts_with
 from .types import BASE_BINARY, STRINGS, exact, fixed, same_as
@@ -47,6 +48,8 @@ define("utf8_length", _per_string("utf8_length", {pa.utf8(): pa.int32(), pa.larg
 define("utf8_is_digit", _per_string("utf8_is_digit", {pa.utf8(): pa.bool_(), pa.large_utf8(): pa.bool_()}),
        "True where the string is non-empty and every character is a digit.")
 
+_SELECTIVE = {"starts_with": selective_starts_with, "match_like": selective_match_like,
+              "match_substring": selective_match_substring}
 for _name, _doc in [
     ("starts_with", "True where the value starts with the pattern."),
     ("ends_with", "True where the value ends with the pattern."),
@@ -55,7 +58,7 @@ for _name, _doc in [
 ]:
     define(_name, [Kernel(_name, (exact(t),), fixed(pa.bool_())) for t in BASE_BINARY], _doc,
            options_class=pc.MatchSubstringOptions, init=probe_empty, options_required=True,
-           **({"execute": selective_starts_with} if _name == "starts_with" else {}))
+           **({"execute": _SELECTIVE[_name]} if _name in _SELECTIVE else {}))
 
 define("utf8_slice_codeunits", _per_string("utf8_slice_codeunits"),
        "The substring between start and stop (code units, Python slice rules).",

@@ -14,7 +14,7 @@ from .arithmetic_identities import NEUTRAL_OPERANDS, arithmetic_identity
 from .common_conjuncts import CONJUNCTION_OF, common_conjuncts
 from .comparison import BITS
 from .conditional_identities import coalesce_truncation, constant_case_when, constant_if_else
-from .equalities_to_set import OR_CHAINS, equalities_to_set_lookup
+from .equalities_to_set import SET_CHAINS, equalities_to_set_lookup
 from .framework import optimization_pass, require_bound, sweep_post, sweep_pre
 from .logic_identities import IDEMPOTENT_CHAINS, double_negation, duplicate_operands
 from .null_identities import non_nullable_validity, self_comparison
@@ -45,7 +45,7 @@ def simplify_identities(expr: Expression, **ctx) -> Expression:
         if not node.is_call or node.name not in IDEMPOTENT_CHAINS or id(node) in done:
             return None
         fired = duplicate_operands(node, done)
-        if node.name in OR_CHAINS:
+        if node.name in SET_CHAINS:
             merged = equalities_to_set_lookup(fired.node if fired else node, done)
             fired = fired.then(merged) if fired else merged
         current = fired.node if fired else node

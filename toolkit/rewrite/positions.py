@@ -82,7 +82,7 @@ class TreePositions:
     its children.
     """
 
-    __slots__ = ("_acc", "_depth", "_ids", "_index", "_lock", "_parent", "_runs")
+    __slots__ = ("_acc", "_below", "_depth", "_ids", "_index", "_lock", "_parent", "_runs")
 
     def __init__(self):
         self._parent: list[int] = [-1]
@@ -92,6 +92,7 @@ class TreePositions:
         self._ids: dict[tuple[int, int], int] = {}
         self._lock = threading.Lock()
         self._runs: dict[int, PathRuns] = {0: PathRuns(-1, 0, -1, 0, ())}
+        self._below: dict[tuple, int] = {}  # (parent, rel) -> id(parent, rel), as asked
 
     def __len__(self) -> int:
         return len(self._parent)
@@ -106,6 +107,14 @@ class TreePositions:
         for i in rel:
             pos = self._step(pos, i)
         return pos
+
+    def below(self, parent: int | None, rel: tuple) -> int:
+        """`id(parent, rel)` in one lookup once asked: a traced evaluation asks it for every
+        node of every slice."""
+        found = self._below.get((parent, rel))
+        if found is None:
+            found = self._below[(parent, rel)] = self.id(parent, rel)
+        return found
 
     def _step(self, parent: int, index: int) -> int:
         key = (parent, index)

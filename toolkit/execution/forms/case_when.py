@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import dense_path
-from ..case_chain import case_when_chain
+from ..case_chain import between_constants, case_when_chain
 from ..gather_scatter import merge_parts, null_of
 from ..kernel_errors import kernel_error
 from ..place_values import placeable
@@ -261,7 +261,10 @@ def _chained_parts(parts, domain: int, out_type):
     covered = sum(rows.count for rows, _, _ in parts) == domain
     result = as_type(parts[-1][1], out_type) if covered else null_of(out_type)
     for rows, value, _ in reversed(parts[:-1] if covered else parts):
-        result = pc.if_else(rows.mask, as_type(value, out_type), result)
+        value = as_type(value, out_type)
+        mask = rows.mask
+        chosen = between_constants(mask, value, result, out_type)
+        result = pc.if_else(mask, value, result) if chosen is None else chosen
     return result
 
 

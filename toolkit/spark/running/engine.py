@@ -5,9 +5,10 @@ the data movement; every expression, filter, aggregate, join, sort and limit
 is computed by exprscope:
 
 - a chain of filters and projections runs per partition, fused with the node
-  below it into one `mapInArrow` (a scan's chain reads Spark's own partitions,
-  pre-filtered by Spark where that provably keeps every row the filter keeps:
-  `scan_prefilter.py`);
+  below it into one `mapInArrow` (a scan of plain Parquet files is read by the
+  Python workers themselves, `parquet_scan.py`; any other scan's chain reads
+  Spark's own partitions, pre-filtered by Spark where that provably keeps every
+  row the filter keeps: `scan_prefilter.py`);
 - a hash aggregate runs partially in its input's fragment, then finally per
   partition after Spark repartitions the partial rows by its group keys; one
   that cannot be split runs whole after Spark repartitions its input by its
@@ -16,8 +17,12 @@ is computed by exprscope:
 - a hash join broadcasts its right input (collected as Arrow) and joins each
   partition of the left input against it (exact for inner, cross, left, semi and
   anti joins) in the left input's own fragment, so a chain of such joins over a
-  scan is one `mapInArrow`; a right or full join, which must see every left row
-  to know which right rows had no match, joins the left input on one partition;
+  scan is one `mapInArrow`, when the right input is small by Spark's rule (its
+  size against `spark.sql.autoBroadcastJoinThreshold`); a larger one, and every
+  right or full join with keys, runs shuffled: Spark repartitions both inputs by
+  the join keys in one shuffle and each partition joins its rows of both sides
+  (`shuffled_join`, which states the rule); a right or full join without keys
+  joins the left input on one partition against the broadcast right input;
 - a sort, and a limit after a per-partition limit, run on one partition;
 - a union is Spark's union of its inputs' partitions, by position.
 
@@ -60,10 +65,19 @@ from ..translate.types import spark_compatible_schema, to_struct_type
 from . import shipping
 from .engine_trace import CounterParam, PartitionObserver
 from .inputs import scan_dataframe
+from .parquet_scan import JvmScan, ScanInput, UnitsReader, WorkerScan, plan_worker_scan
 from .partial_aggregate import split_aggregate
 from .partition_errors import PartitionPlace, collect_arrow, marked
 from .scan_prefilter import describe as describe_prefilter
 from .scan_prefilter import prefilter_column, prefilter_conjuncts
+from .shuffled_join import (
+    CoPartitionSource,
+    RightRowsSource,
+    broadcast_threshold,
+    choose_strategy,
+    co_partitioned,
+    right_input,
+)
 
 __all__ = ["BroadcastSource", "EngineFrames", "PartitionSource", "engine_dataframe"]
 
@@ -73,16 +87,17 @@ class PartitionSource(Source):
 
     kind = "SparkPartition"
 
-    def __init__(self, schema: pa.Schema, stage: str):
+    def __init__(self, schema: pa.Schema, stage: str, reader=None):
         self.schema = schema
         self.stage = stage
+        self.reader = reader  # turns what Spark hands the partition into the rows (parquet_scan)
         self._batches: Iterator[pa.RecordBatch] = iter(())
         self.rows_in = 0
         self.batches_in = 0
         self.rows_before = 0  # rows of the batches handed out before the latest one
 
     def feed(self, batches: Iterator[pa.RecordBatch]) -> None:
-        self._batches = batches
+        self._batches = batches if self.reader is None else self.reader(batches)
 
     def batches(self, columns=None, limit=None):
         left = limit
@@ -130,6 +145,10 @@ class BroadcastSource(Source):
         return "broadcast"
 
 
+# the sources a stage's partition function feeds Spark's batches to (one per fragment)
+FED_SOURCES = (PartitionSource, CoPartitionSource)
+
+
 def _positional(schema: pa.Schema) -> pa.Schema:
     """Spark-side names c0, c1, ...: unique even when the plan's names repeat (after a join)."""
     compatible = spark_compatible_schema(schema)
@@ -149,7 +168,7 @@ def _partition_function(fragment, stage: str, accumulator, trace: bool, mode: st
     def run_partition(batches):
         fragment = shipping.loads(shipped)
         source = next(n.source for n in _walk(fragment)
-                      if isinstance(getattr(n, "source", None), PartitionSource))
+                      if isinstance(getattr(n, "source", None), FED_SOURCES))
         source.feed(batches)
         # a Spark task is already one core's worker: exprscope's own threads would oversubscribe
         with serial():
@@ -234,13 +253,15 @@ class _Stages:
     A fragment runs as far up as rows can stream within a partition: filters and
     projections, and the probe side of every broadcast hash join, so a chain of
     joins over one scan crosses from the JVM into Python once (as Spark's own
-    whole-stage code runs its broadcast joins in the scan's stage). A shuffle, a
-    collect onto one partition or a broadcast ends a fragment.
+    whole-stage code runs its broadcast joins in the scan's stage). A shuffle (of
+    an aggregate's rows, or of both inputs of a shuffled join), a collect onto one
+    partition or a broadcast ends a fragment.
     """
 
     def __init__(self, spark, inputs, trace: bool, mode: str, partial_aggregates: bool = True,
-                 prefilter: bool = True):
+                 prefilter: bool = True, worker_scans: bool = True):
         self.mode = mode
+        self.worker_scans = worker_scans
         self.partial_aggregates = partial_aggregates
         self.prefilter = prefilter
         self.spark = spark
@@ -249,14 +270,17 @@ class _Stages:
         self.accumulator = spark.sparkContext.accumulator({}, CounterParam())
         self.count = 0
         self.descriptions: list[str] = []
-        self.scans: list = []  # each scan's DataFrame as its rows cross into Python
+        self.scans: list[ScanInput] = []  # how each scan's rows enter Python
+        self.cached: list = []  # right inputs of joins computed and cached to be measured
 
     def dataframe(self, node):
         """The DataFrame computing `node`, its columns named c0, c1, ..."""
         stage = f"stage {self.count}"
         self.count += 1
-        piece = self._piece(node, stage)
-        if not piece.computes:
+        piece = (self._scan_piece(node, [], stage, bare=True) if isinstance(node, ScanExec)
+                 else self._piece(node, stage))
+        if not piece.computes:  # Spark's rows as they are: said, as the scan's path is
+            self.descriptions.append(f"{stage}: {piece.what} (no mapInArrow)")
             return piece.df.toDF(*[f"c{i}" for i in range(len(node.schema))])
         self.descriptions.append(f"{stage}: {piece.what}")
         return self._map(piece.df, piece.fragment, stage)
@@ -269,16 +293,25 @@ class _Stages:
             base = base.children[0]
         if isinstance(base, ScanExec):
             piece = self._scan_piece(base, chain, stage)
-        elif isinstance(base, HashJoinExec) and base.how not in ("right", "full"):
+        elif isinstance(base, HashJoinExec) and (base.on or base.how not in ("right", "full")):
             swapped = self._smaller_side_built(base)
             if swapped is not base:  # the same rows, the larger input streaming
                 return self._piece(_with_chain(swapped, chain), stage)
-            # the probe side streams on: each left partition joins the whole right input
-            left = self._piece(base.children[0], stage)
-            build, rows = self._broadcast(base.children[1])
-            piece = _Piece(left.df, base.with_new_children([left.fragment, build]),
-                           f"{left.what}; {base.label()} with its right input broadcast "
-                           f"({rows} rows)", True)
+            threshold = broadcast_threshold(self.spark)
+            right = right_input(self.dataframe(base.children[1]), threshold)
+            strategy = choose_strategy(base, right, threshold)
+            if strategy.kind == "shuffled":
+                if right.measured is not None:  # cached: the run reads it from there
+                    self.cached.append(right.df)
+                piece = self._shuffled_join(base, right.df, strategy, stage)
+            else:  # the probe side streams on: each left partition joins the whole right input
+                left = self._piece(base.children[0], stage)
+                build, rows = self._broadcast(right.df, base.children[1].schema)
+                if right.measured is not None:  # collected: the cache has served
+                    right.df.unpersist()
+                piece = _Piece(left.df, base.with_new_children([left.fragment, build]),
+                               f"{left.what}; {base.label()} with its right input broadcast "
+                               f"({rows} rows): {strategy.reason}", True)
         else:
             piece = self._boundary(base, stage)
         if chain:
@@ -290,12 +323,31 @@ class _Stages:
             piece = _Piece(piece.df, fragment, what, True)
         return piece
 
-    def _scan_piece(self, scan, chain, stage: str) -> _Piece:
-        """Spark's own partitions of a scan, pre-filtered by the filter right above it where
-        that is exact (see scan_prefilter.py)."""
-        df = scan_dataframe(scan, self.inputs, self.spark)
+    def _scan_piece(self, scan, chain, stage: str, bare: bool = False) -> _Piece:
+        """A scan read from its Parquet files by the Python workers where that is exact
+        (see parquet_scan.py), else Spark's own partitions of it, pre-filtered by the filter
+        right above it where that is exact (see scan_prefilter.py).
+
+        `bare`: nothing runs over the scan in its own partitions (Spark shuffles, collects
+        or broadcasts its rows), so no Python worker needs them: the JVM reads it."""
+        whole = scan_dataframe(scan, self.inputs, self.spark)
         columns = list(scan.columns) if scan.columns is not None else list(scan.schema.names)
-        df = df.select(*[df[c] for c in columns])
+        if scan.fetch is not None:
+            path = JvmScan("a scan with a row limit (Spark's limit picks the rows)")
+        elif bare:
+            path = JvmScan("Spark moves its rows on without exprscope computing over them")
+        elif not self.worker_scans:
+            path = JvmScan("worker scans are off")
+        else:
+            path = plan_worker_scan(whole, columns, scan.schema, self.spark)
+        if isinstance(path, WorkerScan):
+            reader = UnitsReader(path, scan.schema, self._batch_rows())
+            parts = len(path.partitions)
+            df = self.spark.range(0, parts, 1, parts)
+            self.scans.append(ScanInput(df, reader))
+            source = PartitionSource(scan.schema, stage, reader)
+            return _Piece(df, self._scan(source), f"{scan.label()} {path.describe()}", True)
+        df = whole.select(*[whole[c] for c in columns])
         pushed = ""
         if scan.fetch is not None:
             df = df.limit(scan.fetch)
@@ -304,10 +356,16 @@ class _Stages:
             if conjuncts:
                 df = df.filter(prefilter_column(conjuncts))
                 pushed = f" (Spark pre-filters the scan: {describe_prefilter(conjuncts)})"
-        self.scans.append(df)
+        self.scans.append(ScanInput(df, None))
         source = PartitionSource(scan.schema, stage)
-        return _Piece(df, self._scan(source), f"{scan.label()} in Spark's partitions{pushed}",
-                      False)
+        return _Piece(df, self._scan(source), f"{scan.label()} in Spark's partitions{pushed}, "
+                      f"{path.describe()}", False)
+
+    def _batch_rows(self) -> int:
+        """Rows per batch a worker scan hands on: as many as Spark's own Arrow batches."""
+        text = self.spark.conf.get("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
+        rows = int(text)
+        return rows if rows > 0 else 10_000
 
     def _smaller_side_built(self, join):
         """An inner join with its inputs swapped when Spark estimates the right one larger
@@ -343,14 +401,27 @@ class _Stages:
                     sizes.append(int(str(stats.sizeInBytes())))  # a Scala BigInt
         return max(sizes)
 
-    def _broadcast(self, node):
-        """(a scan of `node`'s whole result broadcast to every partition, its row count)."""
-        table = self._collect(self.dataframe(node), node.schema)
+    def _broadcast(self, df, schema: pa.Schema):
+        """(a scan of `df`'s whole result broadcast to every partition, its row count)."""
+        table = self._collect(df, schema)
         sink = io.BytesIO()
         with pa.ipc.new_stream(sink, table.schema) as writer:
             writer.write_table(table)
         broadcast = self.spark.sparkContext.broadcast(sink.getvalue())
-        return ScanExec("broadcast", BroadcastSource(broadcast, node.schema), None), table.num_rows
+        return ScanExec("broadcast", BroadcastSource(broadcast, schema), None), table.num_rows
+
+    def _shuffled_join(self, join, right, strategy, stage: str) -> _Piece:
+        """Both inputs repartitioned by the join keys in one shuffle, each partition's pair
+        joined by `join` (see shuffled_join.py)."""
+        left = self.dataframe(join.children[0])
+        partitions = int(self.spark.conf.get("spark.sql.shuffle.partitions"))
+        df = co_partitioned(left, right, join.on, partitions)
+        source = CoPartitionSource(join.children[0].schema, join.children[1].schema, stage)
+        fragment = join.with_new_children([ScanExec("partition", source, None),
+                                           ScanExec("partition", RightRowsSource(source), None)])
+        return _Piece(df, fragment, f"{join.label()} shuffled: both inputs repartitioned by "
+                      f"its keys into {partitions} partitions, each partition's pair joined "
+                      f"({strategy.reason})", True)
 
     def _boundary(self, base, stage: str) -> _Piece:
         """A node whose input Spark must move first (a shuffle, one partition, a broadcast)."""
@@ -360,13 +431,15 @@ class _Stages:
                           False)
         if isinstance(base, HashAggregateExec):
             return self._aggregate(base, stage)
-        if isinstance(base, HashJoinExec):  # right or full: the right side's unmatched rows,
-            df = self.dataframe(base.children[0]).repartition(1)  # seen on one partition
-            build, rows = self._broadcast(base.children[1])
+        if isinstance(base, HashJoinExec):  # right or full without keys: the right side's
+            df = self.dataframe(base.children[0]).repartition(1)  # unmatched rows, on one
+            strategy = choose_strategy(base, None, -1)  # partition
+            build, rows = self._broadcast(self.dataframe(base.children[1]),
+                                          base.children[1].schema)
             source = PartitionSource(base.children[0].schema, stage)
             return _Piece(df, base.with_new_children([self._scan(source), build]),
                           f"{base.label()} with its right input broadcast ({rows} rows) "
-                          "on one partition", True)
+                          f"on one partition: {strategy.reason}", True)
         if isinstance(base, LimitExec):
             child = base.children[0]
             wanted = base.fetch + base.skip
@@ -457,18 +530,20 @@ class EngineFrames(NamedTuple):
     df: object  # the result, named as the plan's output
     accumulator: object  # the partitions' counters (see engine_trace)
     stages: list[str]  # what each mapInArrow runs
-    scans: list  # each scan's DataFrame as its rows cross into Python (pre-filtered)
+    scans: list  # ScanInput: how each scan's rows enter Python (pre-filtered, or read)
+    cached: list  # DataFrames cached for the run (unpersist them once it has run)
 
 
 def engine_dataframe(physical, spark, inputs=None, trace: bool = True,
-                     prefilter: bool = True) -> EngineFrames:
+                     prefilter: bool = True, worker_scans: bool = True) -> EngineFrames:
     """The plan run by exprscope inside Spark, as DataFrames (the broadcast inputs of its
     joins are computed now; the rest runs when the result is collected).
 
-    `prefilter=False` hands every scanned row to exprscope (see scan_prefilter.py).
+    `prefilter=False` hands every scanned row to exprscope (see scan_prefilter.py);
+    `worker_scans=False` has Spark's JVM read every scan (see parquet_scan.py).
     """
     stages = _Stages(spark, inputs, trace, current_mode(physical.validation),
-                     prefilter=prefilter)
+                     prefilter=prefilter, worker_scans=worker_scans)
     df = stages.dataframe(physical)
     return EngineFrames(df.toDF(*physical.schema.names), stages.accumulator,
-                        stages.descriptions, stages.scans)
+                        stages.descriptions, stages.scans, stages.cached)

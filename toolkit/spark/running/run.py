@@ -44,14 +44,19 @@ class SparkRun:
     df: object  # the pyspark DataFrame
     physical: object = None  # engine mode: exprscope's physical plan
     stages: list = field(default_factory=list)  # engine mode: what each mapInArrow runs
-    scans: list = field(default_factory=list)  # engine mode: the scans' rows Python reads
+    scans: list = field(default_factory=list)  # engine mode: how each scan's rows enter Python
     _accumulator: object = None
+    _cached: list = field(default_factory=list)  # engine mode: inputs cached for this run
     _table: pa.Table | None = None
 
     def to_arrow(self) -> pa.Table:
         """The result as a pyarrow Table with the plan's schema (runs the query the first time)."""
         if self._table is None:
-            table = collect_arrow(self.df)
+            try:
+                table = collect_arrow(self.df)
+            finally:  # the result is kept: the inputs cached to compute it are not needed
+                for df in self._cached:
+                    df.unpersist()
             self._table = _with_plan_types(table, self.schema)
         return self._table
 
@@ -117,7 +122,7 @@ def _inputs(p, df) -> dict | None:
 
 def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize: bool = True,
         trace: bool = True, validation: str | None = None, spark=None,
-        prefilter: bool = True) -> SparkRun:
+        prefilter: bool = True, worker_scans: bool = True) -> SparkRun:
     """Run a plan (or an expression over `df`) on Spark, natively or with exprscope inside.
 
     Engine mode only: `trace=False` skips the partition counters; `validation`
@@ -126,6 +131,8 @@ def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize
     output schema equals the plan's runs in every mode. `prefilter=False` stops
     Spark from pre-filtering scans by the column-versus-constant conjuncts of the
     filter above them (exact either way; off, exprscope sees every scanned row).
+    `worker_scans=False` has Spark's JVM read every scan, even plain Parquet files
+    the Python workers would otherwise read themselves (see `parquet_scan`).
     """
     if mode not in MODES:
         raise SparkArgumentError(f"run: mode must be one of {MODES}, got {mode!r}")
@@ -139,6 +146,6 @@ def run(p_or_expr, df=None, mode: str = "native", name: str = "result", optimize
         return SparkRun("native", logical, to_dataframe(logical, spark, inputs))
 
     physical = plans.create_physical_plan(logical, validation=validation)
-    frames = engine_dataframe(physical, spark, inputs, trace, prefilter)
+    frames = engine_dataframe(physical, spark, inputs, trace, prefilter, worker_scans)
     return SparkRun("engine", logical, frames.df, physical, frames.stages, frames.scans,
-                    frames.accumulator)
+                    frames.accumulator, frames.cached)
