@@ -42,7 +42,7 @@ import toolkit as tk
 
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
-from . import date_interval, float_order
+from . import date_interval, float_order, spark_functions
 from .sql_origin import origin_text
 
 __all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
@@ -224,6 +224,8 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
         return tk.field(*parts)
     if name == "Literal":
         return _literal(node)
+    if name in spark_functions.HANDLED:  # Spark SQL functions, one table (spark_functions)
+        return spark_functions.convert(name, node, args)
     if name in ("Alias", "CommonExpressionDef", "NormalizeNaNAndZero",
                 "KnownFloatingPointNormalized"):
         return args[0]
@@ -252,6 +254,11 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
     if name == "Cast":
         target = _arrow_type(node)
         if args[0].is_literal:  # Spark's implicit cast of a constant: just the typed constant
+            if pa.types.is_decimal(target):
+                folded = spark_functions.decimal_constant(args[0].value.as_py(), target,
+                                                          _eval_mode(node))
+                if folded is not None:
+                    return folded
             try:
                 return tk.literal(args[0].value.cast(target))
             except (pa.ArrowException, ValueError, TypeError):
