@@ -4,9 +4,8 @@
 
 Each query of `tpch_sql.SQL`, imported once with `tks.from_spark`, runs in engine
 mode twice per round, interleaved: with the session's
-`spark.sql.autoBroadcastJoinThreshold` at Spark's default 10 MB (engine mode's rule,
-`toolkit/spark/running/shuffled_join.py`: a right input above it, once measured, is
-shuffled) and at 8 GB (every join with keys but right and full ones broadcast). Best
+`spark.exprscope.broadcastThreshold` at Spark's own default 10 MB (a right input above
+it, once measured, is shuffled: `toolkit/spark/running/shuffled_join.py`) and at 8 GB (every join with keys but right and full ones broadcast). Best
 of `--repeat`; each rule's result is checked equal to Spark's rows once. Prints which
 strategy each join took under the rule and why.
 """
@@ -51,7 +50,7 @@ def main(argv=None) -> None:
         try:
             t_rule, t_broadcast = best_of_each(runs, args.repeat)
         finally:
-            spark.conf.set("spark.sql.autoBroadcastJoinThreshold", THRESHOLDS["rule"])
+            spark.conf.set("spark.exprscope.broadcastThreshold", THRESHOLDS["rule"])
         print(f"Q{number:<5}{t_rule:>9.2f}{t_broadcast:>13.2f}{t_rule / t_broadcast:>16.2f}"
               f"{_load():>7}", flush=True)
         for stage in stages["rule"]:
@@ -66,7 +65,7 @@ def _engine_run(spark, imported, expected, name: str, stages: dict) -> None:
     """One engine-mode run under the named threshold; the first checked against Spark."""
     from toolkit import spark as tks
 
-    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", THRESHOLDS[name])
+    spark.conf.set("spark.exprscope.broadcastThreshold", THRESHOLDS[name])
     result = tks.run(imported, mode="engine", trace=False)
     got = result.to_arrow()
     if name not in stages:

@@ -1,6 +1,6 @@
 """Engine mode's shuffled hash join (toolkit/spark/running/shuffled_join.py) against Spark.
 
-A low `spark.sql.autoBroadcastJoinThreshold` (-1: never broadcast) forces small
+A low `spark.exprscope.broadcastThreshold` (-1: never broadcast) forces small
 tables down the shuffled path, over three shuffle partitions, so the keys really
 spread over partitions. Every join kind,
 with and without a residual filter, null keys and keys of different integer
@@ -31,16 +31,19 @@ PARTITIONS = 3
 @contextlib.contextmanager
 def _shuffled(spark, threshold: str = "-1"):
     """Joins shuffled (no broadcast below `threshold`), over PARTITIONS partitions."""
-    settings_ = {"spark.sql.autoBroadcastJoinThreshold": threshold,
+    settings_ = {"spark.exprscope.broadcastThreshold": threshold,
                  "spark.sql.shuffle.partitions": str(PARTITIONS)}
-    before = {k: spark.conf.get(k) for k in settings_}
+    before = {k: spark.conf.get(k, None) for k in settings_}
     for k, v in settings_.items():
         spark.conf.set(k, v)
     try:
         yield
     finally:
         for k, v in before.items():
-            spark.conf.set(k, v)
+            if v is None:
+                spark.conf.unset(k)
+            else:
+                spark.conf.set(k, v)
 
 
 def _frame(spark, name: str, keys: list, values: list, width: str):
@@ -102,7 +105,7 @@ def test_every_join_kind_shuffled_returns_sparks_rows(spark, kind, residual):
     (join,) = [s for s in run.stages if "HashJoinExec" in s]
     assert f"shuffled: both inputs repartitioned by its keys into {PARTITIONS} partitions" in join
     assert ("must see every row of a key of both sides together" if kind in ("right", "full")
-            else "autoBroadcastJoinThreshold=-1 turns broadcasts off") in join
+            else "broadcastThreshold=-1 turns broadcasts off") in join
     stage = join.split(":")[0]
     assert run.trace.batches[stage]["partitions"] == PARTITIONS  # spread, not on one
 
@@ -132,7 +135,7 @@ def test_a_join_below_the_threshold_still_broadcasts_and_says_why(spark):
         run = _engine_equals_spark(a, b, "left_semi", False)
     (join,) = [s for s in run.stages if "HashJoinExec" in s]
     assert "with its right input broadcast (2 rows): Spark estimates the right input at" in join
-    assert "at most spark.sql.autoBroadcastJoinThreshold=10485760" in join
+    assert "at most spark.exprscope.broadcastThreshold=10485760" in join
 
 
 def test_a_right_input_spark_overestimates_is_measured_then_broadcast(spark):
@@ -150,7 +153,7 @@ def test_a_right_input_spark_overestimates_is_measured_then_broadcast(spark):
     (join,) = [s for s in run.stages if "HashJoinExec" in s]
     assert "with its right input broadcast (3 rows)" in join
     measured = re.search(r"estimated the right input at (\d+) bytes, above "
-                         r"spark.sql.autoBroadcastJoinThreshold=102400; computed, it is "
+                         r"spark.exprscope.broadcastThreshold=102400; computed, it is "
                          r"(\d+) bytes, at most the threshold", join)
     assert measured and int(measured[2]) < 102_400 < int(measured[1]), join
     expected = a.join(b, a.ak == b.bk, "left_semi").toArrow()
@@ -191,5 +194,5 @@ def test_the_threshold_setting_reads_as_spark_writes_it():
 
     assert parse_bytes("10485760b") == parse_bytes("10MB") == parse_bytes("10m") == 10 << 20
     assert parse_bytes("-1") == -1 and parse_bytes("0") == 0
-    with pytest.raises(SparkArgumentError, match="not a size such as 10MB"):
+    with pytest.raises(SparkArgumentError, match="broadcastThreshold is .ten megabytes., not a size such as 256MB"):
         parse_bytes("ten megabytes")

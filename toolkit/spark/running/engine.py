@@ -17,8 +17,8 @@ is computed by exprscope:
 - a hash join broadcasts its right input (collected as Arrow) and joins each
   partition of the left input against it (exact for inner, cross, left, semi and
   anti joins) in the left input's own fragment, so a chain of such joins over a
-  scan is one `mapInArrow`, when the right input is small by Spark's rule (its
-  size against `spark.sql.autoBroadcastJoinThreshold`); a larger one, and every
+  scan is one `mapInArrow`, when the right input is at most
+  `spark.exprscope.broadcastThreshold` (256MB unless set); a larger one, and every
   right or full join with keys, runs shuffled: Spark repartitions both inputs by
   the join keys in one shuffle and each partition joins its rows of both sides
   (`shuffled_join`, which states the rule); a right or full join without keys
