@@ -39,8 +39,8 @@ from ..model.visit import modify_expression
 from ..observe import Observer, active_observers, notify
 from ..observe import observing as observing_also
 from ..passes.bottom_up_simplifier import BottomUpSimplifier
-from ..passes.common_conjuncts import CONJUNCTION_OF, has_or_of_ands, taken_out_of_ors
 from ..passes.canonicalize import canonicalize
+from ..passes.common_conjuncts import CONJUNCTION_OF, has_or_of_ands, taken_out_of_ors
 from ..passes.fold_constants import fold_constants
 from ..passes.framework import run_as_pass
 from ..rewrite.positions import TreePositions
@@ -192,7 +192,7 @@ class _PreparingWalk:
     """
 
     __slots__ = ("array_literals", "binder", "density", "methods", "new_nodes", "or_of_ands",
-                 "params", "put_off", "schema", "simplifier", "simplified_facts", "widest")
+                 "params", "put_off", "schema", "simplified_facts", "simplifier", "widest")
 
     def __init__(self, schema: pa.Schema, *, bind: bool, simplify: bool):
         self.schema = schema
@@ -316,8 +316,7 @@ class _PreparingWalk:
         array_literal = None
         for arg in node.args:
             below = widest[id(arg)]
-            if below > width:
-                width = below
+            width = max(width, below)
             if array_literal is None:
                 array_literal = self.array_literals.get(id(arg))
         widest[key] = width

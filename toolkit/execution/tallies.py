@@ -11,7 +11,6 @@ the only Python work per node per morsel is the record itself.
 from __future__ import annotations
 
 from itertools import chain
-from operator import add
 
 import numpy as np
 
