@@ -35,24 +35,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from bench_spark_floor import row_counter
 from timing import best_of_each
 
 from toolkit.spark.running.compare import tables_differences
-
-
-def _row_counter(reader):
-    """A `mapInArrow` function counting a scan's rows as engine mode hands them to its
-    fragment (through the scan's reader when the workers read the files)."""
-
-    def count_rows(batches):
-        import pyarrow as pa
-
-        n = 0
-        for batch in (batches if reader is None else reader(batches)):
-            n += batch.num_rows
-        yield pa.RecordBatch.from_pydict({"n": [n]})
-
-    return count_rows
 
 
 def _floor(scans: list):
@@ -65,7 +51,7 @@ def _floor(scans: list):
 
     counted = StructType([StructField("n", LongType())])
     return lambda: reduce(lambda a, b: a.union(b), [
-        scan.df.mapInArrow(_row_counter(scan.reader), counted) for scan in scans]).toArrow()
+        scan.df.mapInArrow(row_counter(scan.reader), counted) for scan in scans]).toArrow()
 
 
 class _Checked:

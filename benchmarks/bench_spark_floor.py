@@ -32,7 +32,7 @@ COLUMNS = {
 }
 
 
-def _row_counter(reader):
+def row_counter(reader):
     """A `mapInArrow` function counting the rows (read through `reader` when not None)."""
 
     def count_rows(batches):
@@ -85,9 +85,9 @@ def main(argv=None) -> None:
         ids, reader = _worker_floor(lineitem, spark)
         native, floor, jvm_floor, engine = best_of_each([
             lambda: tks.run(tpch.query(args.query, frames), mode="native").to_arrow(),
-            lambda ids=ids, reader=reader: ids.mapInArrow(_row_counter(reader),
+            lambda ids=ids, reader=reader: ids.mapInArrow(row_counter(reader),
                                                           counted).toArrow(),
-            lambda: lineitem.mapInArrow(_row_counter(None), counted).toArrow(),
+            lambda: lineitem.mapInArrow(row_counter(None), counted).toArrow(),
             lambda: tks.run(tpch.query(args.query, frames), mode="engine", trace=False,
                             validation="debug").to_arrow()], args.repeat)
         print(f"{rows:>10}{native:>10.2f}{floor:>10.2f}{jvm_floor:>13.2f}{engine:>10.2f}"

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import toolkit as tk
 from tests.acero_reference import AceroCrashed, run_acero
+from tests.passes.test_common_conjuncts import or_of_ands
 from toolkit.execution.prepare import prepare
 
 ATOMS = ["a > 1", "b <= 2", "c", "a = b", "s = 'x'", "not c", "x < 0.5", "x = x",
@@ -22,15 +23,6 @@ rows = st.lists(st.tuples(ints, ints, st.one_of(st.none(), st.booleans()),
                 max_size=40)
 
 
-def _or_of_ands(branches, kleene: bool) -> tk.Expression:
-    meet, join = ("and_kleene", "or_kleene") if kleene else ("and", "or")
-
-    def fold(name, items):
-        out = items[0]
-        for item in items[1:]:
-            out = tk.call(name, [out, item])
-        return out
-    return fold(join, [fold(meet, [tk.parse(t) for t in b]) for b in branches])
 
 
 def _table(drawn, cut: int) -> pa.Table:
@@ -55,7 +47,7 @@ def test_every_row_keeps_the_value_acero_gives_the_tree_as_written(drawn, cut, s
         terms = list(shared) + list(branch)
         order.shuffle(terms)
         written.append(terms)
-    expr = tk.bind(_or_of_ands(written, kleene), table.schema)
+    expr = tk.bind(or_of_ands(written, kleene), table.schema)
     try:
         want = run_acero(expr.to_pyarrow(), table)
     except (pa.ArrowInvalid, AceroCrashed):  # a division by zero on some row

@@ -18,7 +18,8 @@ rows = st.lists(st.tuples(values, values, st.one_of(st.none(), st.booleans()),
                           st.one_of(st.none(), st.sampled_from(["x", "y"]))), max_size=30)
 
 
-def _or_of_ands(branches, kleene: bool) -> tk.Expression:
+def or_of_ands(branches, kleene: bool) -> tk.Expression:
+    """The or of the and of each branch's texts (and_kleene/or_kleene when `kleene`)."""
     meet, join = ("and_kleene", "or_kleene") if kleene else ("and", "or")
 
     def fold(name, items):
@@ -43,7 +44,7 @@ def test_every_row_keeps_its_value(drawn, shared, branches, kleene, order):
         terms = list(shared) + list(branch)
         order.shuffle(terms)
         full.append(terms)
-    expr = _or_of_ands(full, kleene)
+    expr = or_of_ands(full, kleene)
     optimized = tk.optimize(expr, table.schema)
     try:
         want = tk.evaluate(expr, table)

@@ -23,16 +23,8 @@ pyarrow_csv = late.module("pyarrow.csv")
 pyarrow_dataset = late.module("pyarrow.dataset")
 pyarrow_parquet = late.module("pyarrow.parquet")
 
-__all__ = [
-    "BATCH_ROWS",
-    "CsvSource",
-    "DatasetSource",
-    "ParquetSource",
-    "Source",
-    "TableSource",
-    "add_reader",
-    "as_source",
-]
+__all__ = ["BATCH_ROWS", "CsvSource", "DatasetSource", "ParquetSource", "Source", "TableSource",
+           "add_reader", "as_source", "limited_batches"]
 
 BATCH_ROWS = 65_536  # rows per batch a scan streams
 
@@ -61,7 +53,9 @@ def _select(schema: pa.Schema, columns: Sequence[str] | None) -> list[str]:
     return list(schema.names) if columns is None else list(columns)
 
 
-def _limited(batches: Iterator[pa.RecordBatch], limit: int | None) -> Iterator[pa.RecordBatch]:
+def limited_batches(batches: Iterator[pa.RecordBatch],
+                    limit: int | None) -> Iterator[pa.RecordBatch]:
+    """The batches up to `limit` rows in all (every batch when None), the last one cut."""
     if limit is None:
         yield from batches
         return
@@ -103,7 +97,7 @@ class ParquetSource(Source):
 
     def batches(self, columns=None, limit=None):
         reader = pyarrow_parquet.ParquetFile(self.path)
-        return _limited(reader.iter_batches(batch_size=BATCH_ROWS,
+        return limited_batches(reader.iter_batches(batch_size=BATCH_ROWS,
                                             columns=_select(self.schema, columns)), limit)
 
     def describe(self) -> str:
@@ -129,7 +123,7 @@ class CsvSource(Source):
             include_columns=_select(self.schema, columns))
         reader = csv.open_csv(self.path, convert_options=convert,
                               read_options=csv.ReadOptions(block_size=1 << 22))
-        return _limited(iter(reader), limit)
+        return limited_batches(iter(reader), limit)
 
     def describe(self) -> str:
         return f"csv path={self.path}"
@@ -148,7 +142,7 @@ class DatasetSource(Source):
     def batches(self, columns=None, limit=None):
         scanner = self.dataset.scanner(columns=_select(self.schema, columns),
                                        batch_size=BATCH_ROWS)
-        return _limited(iter(scanner.to_batches()), limit)
+        return limited_batches(iter(scanner.to_batches()), limit)
 
     def describe(self) -> str:
         return f"dataset {type(self.dataset).__name__}"

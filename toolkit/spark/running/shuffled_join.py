@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ...plan.sources import Source
+from ...plan.sources import Source, limited_batches
 from ..errors import SparkArgumentError
 from .partition_errors import kernel_error_from
 
@@ -285,13 +285,5 @@ def _cast(columns, schema: pa.Schema) -> pa.RecordBatch:
 
 
 def _read(batches: list, columns, limit):
-    left = limit
-    for batch in batches:
-        if left is not None and left <= 0:
-            return
-        if columns is not None:
-            batch = batch.select(list(columns))
-        if left is not None:
-            batch = batch.slice(0, left)
-            left -= batch.num_rows
-        yield batch
+    picked = batches if columns is None else (b.select(list(columns)) for b in batches)
+    return limited_batches(iter(picked), limit)
