@@ -292,7 +292,7 @@ def test_the_trace_shows_every_node_and_marks_the_group_once():
     assert len(stats) == 11  # five calls, three literals, b twice and x
     assert all(s.rows == n for s in stats.values())
     top = stats[()]
-    assert top.fused.startswith("5 calls in one cache-blocked pass")
+    assert top.fused.startswith("5 calls in one compiled loop")
     calls = [s for p, s in stats.items() if p and s.label in {"add", "multiply", "divide"}]
     assert len(calls) == 4 and all(s.fused == FUSED_MEMBER for s in calls)
     text = tk.to_text(event, color=False, width=80)

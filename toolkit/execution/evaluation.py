@@ -64,9 +64,9 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     """
     if mode not in MODES:
         raise EvaluationError(f"evaluate: mode must be one of {MODES}, got {mode!r}")
-    if fuse and importlib.util.find_spec("numexpr") is None:
-        raise UsageError("evaluate(fuse=True) runs cheap subtrees as numexpr passes, and "
-                         "numexpr is not installed: pip install 'exprscope[fuse]'")
+    if fuse and importlib.util.find_spec("numba") is None:
+        raise UsageError("evaluate(fuse=True) runs cheap subtrees as loops numba compiles, "
+                         "and numba is not installed: pip install numba")
     if not isinstance(data, (pa.RecordBatch, pa.Table)):
         raise EvaluationError(
             f"evaluate: data must be a pyarrow RecordBatch or Table, got {type(data).__name__}")

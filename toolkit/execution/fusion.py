@@ -1,44 +1,44 @@
-"""Fused cheap subtrees: a group of element-wise calls run as one cache-blocked pass.
+"""Fused cheap subtrees: a group of element-wise calls run as one compiled loop.
 
 Evaluated node by node, `(b * 2 + x) * 3 - b / 7` runs five Arrow kernels, each
-reading and writing a whole column: the intermediates travel through memory
-four times. Fused, the group runs as one numexpr program, which walks the rows
-in blocks of a few thousand, every intermediate of a block staying in the
-cache, on numexpr's own threads.
+reading and writing a whole column: the intermediates travel through memory (or
+cache) four times. Fused, the group runs as one loop compiled by numba
+(`fused_kernels.py`), which reads each column once, keeps every intermediate in a
+register and writes the result once.
 
 A call joins a group only when the fused value is provably the kernel's:
 
-- its kind is one numexpr computes with Arrow's semantics for the types involved:
+- its kind is one the loop computes with Arrow's semantics for the types involved:
   unchecked `add`, `subtract`, `multiply`, `negate` on int32/int64/float32/float64
-  (integers wrap in both, two's complement); `divide` on floats only (Arrow's
-  integer division truncates and raises on zero); the six comparisons of two
-  numbers of one type; `and`, `or`, `invert`, `and_kleene`, `or_kleene` on bools;
-  `if_else` and `coalesce` of values of one type; casts to float64 from int32 and
-  float32 (exact) and from int64 (a range cast: exact on a batch whose column is
-  proven within +-2**53, the proof `dense_path.casts_in_range` makes; unproven, the
-  group runs unfused and the cast checks as it always does);
+  (integers wrap, two's complement: every int32 step is truncated back to int32, as
+  numba widens it to int64); `divide` on floats only (Arrow's integer division
+  truncates and raises on zero); the six comparisons of two numbers of one type;
+  `and`, `or`, `invert`, `and_kleene`, `or_kleene` on bools; `if_else` and `coalesce`
+  of values of one type; casts to float64 from int32 and float32 (exact) and from
+  int64 (a range cast: exact on a batch whose column is proven within +-2**53, the
+  proof `dense_path.casts_in_range` makes; unproven, the group runs unfused and the
+  cast checks as it always does);
 - nothing in it can fail on a row, so running every row of the group is safe
   wherever it sits (under a lazy form, each branch still sees only its rows);
-- its leaves are fields and non-null literals of those types, the literals passed
-  to numexpr as typed values (numexpr's own literals would promote by its rules,
-  not Arrow's), and numexpr's result type for the program is checked against the
-  bound tree's once, when the group is compiled.
+- its leaves are fields and non-null literals of those types, the literals passed to
+  the loop as typed values (a Python number would compute in Python's types, not
+  Arrow's), and every step's result is converted to its node's type.
 
 Nulls follow Arrow: where every call intersects nulls (arithmetic, comparisons,
 `and`, `or`), the result's validity is the AND of its columns' validity bitmaps,
 taken with Arrow's bitmap kernels (no bitmap at all when no column has a null);
-where Kleene logic, `if_else` or `coalesce` decide validity row by row, the
-validity is a second numexpr program over the columns' validity and values,
-written from the kernels' definitions. The values under null slots are never
-read for a result: they may be anything, as in Arrow.
+where Kleene logic, `if_else` or `coalesce` decide validity row by row, the loop
+computes it too, from an expression written from the kernels' definitions. The
+values under null slots are never read for a result: they may be anything, as in Arrow.
 
 Groups are found once per prepared tree (`fused_groups`): every maximal subtree
 of at least MIN_FUSED_CALLS such calls, at most MAX_FUSED_CALLS calls and
-MAX_INPUTS distinct leaves (numexpr's argument limit), compiled then.
+MAX_INPUTS distinct leaves. Their loops are compiled when first run (`fused_kernels`).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import threading
 from collections.abc import Mapping
@@ -55,30 +55,27 @@ from ..observe import FUSED_MEMBER
 from ..support import late
 from .batch_context import now
 from .dense_path import casts_in_range
-
-numexpr = late.module("numexpr")  # loaded by the first fused group: its import is slow
+from .fused_kernels import kernel_for, run_kernel
 
 __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
-           "fused_groups", "fusion_of", "run_fused", "run_group"]
+           "can_fuse", "fused_groups", "fusion_of", "run_fused", "run_group"]
 
 MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already
 MAX_FUSED_CALLS = 64
-MAX_INPUTS = 24  # distinct leaves; with their validity inputs, within numpy's 64 operands
-MAX_TEXT = 4000  # characters of a program: Kleene validity grows with every nested and/or
+MAX_INPUTS = 24  # distinct leaves: each pattern of them holding nulls is a kernel of its own
+MAX_TEXT = 4000  # characters of an expression: Kleene validity grows with every nested and/or
 
 _DTYPES = {pa.int32(): np.dtype(np.int32), pa.int64(): np.dtype(np.int64),
            pa.float32(): np.dtype(np.float32), pa.float64(): np.dtype(np.float64),
            pa.bool_(): np.dtype(np.bool_)}
-# numexpr's names for its kinds: Python's float is its float32, bool its bool
-_KINDS = {np.dtype(np.int32): np.int32, np.dtype(np.int64): np.int64,
-          np.dtype(np.float32): float, np.dtype(np.float64): np.float64,
-          np.dtype(np.bool_): bool}
 _NUMBERS = (pa.int32(), pa.int64(), pa.float32(), pa.float64())
 _FLOATS = (pa.float32(), pa.float64())
 _ARITHMETIC = {"add": "+", "subtract": "-", "multiply": "*"}
 _COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=",
                 "greater": ">", "greater_equal": ">="}
 _BOOLEAN = {"and": "&", "or": "|"}
+_NUMPY_NAMES = {pa.int32(): "np.int32", pa.int64(): "np.int64", pa.float32(): "np.float32",
+                pa.float64(): "np.float64"}
 # casts that are exact: any value converts; int64 -> float64 only within +-2**53 (proven)
 _EXACT_CASTS = {(pa.int32(), pa.float64()), (pa.float32(), pa.float64())}
 _RANGE_CASTS = {(pa.int64(), pa.float64())}
@@ -86,7 +83,7 @@ _RANGE_CASTS = {(pa.int64(), pa.float64())}
 
 @dataclass(frozen=True, slots=True)
 class FusedInput:
-    """One leaf of a group, as numexpr names it: a field (read under the group's
+    """One leaf of a group, as the loop names it: a field (read under the group's
     selection) or a literal (one typed value for every row)."""
 
     name: str
@@ -94,50 +91,35 @@ class FusedInput:
     dtype: np.dtype
 
 
-@dataclass(frozen=True, slots=True)
-class Program:
-    """One compiled numexpr program and the names of its arguments, in its order."""
-
-    text: str
-    arguments: tuple[str, ...]
-    compiled: object  # numexpr.NumExpr
-
-    def run(self, values: Mapping[str, np.ndarray], rows: int) -> np.ndarray:
-        """One value per row (a program whose arguments are all one value each, such as
-        a validity that reads only columns without nulls, gives one value: repeated)."""
-        out = self.compiled(*[values[name] for name in self.arguments])
-        return out if out.ndim == 1 else np.full(rows, out, out.dtype)
-
-
 @dataclass(frozen=True)
 class FusedGroup:
-    """One fused subtree, compiled: what runs it and how its validity is made."""
+    """One fused subtree: the row expressions its loop computes and how its validity
+    is made."""
 
     root: object  # the group's top call (held: ids of its nodes stay valid)
     calls: int
     inputs: tuple[FusedInput, ...]
-    value: Program  # reads the inputs' values, and their validity (`v_name`) for coalesce
+    value: str  # the value of row `i`, reading `f_..[i]`, `k..` and (coalesce) `v_f_..[i]`
     # None when every call intersects nulls: then the bitmaps of the inputs `and_of` names
-    # are ANDed; else a program over the inputs' values and validity
-    validity: Program | None
+    # are ANDed; else the validity of row `i`, an expression like `value`
+    validity: str | None
     and_of: tuple[str, ...]
     needs_proof: bool  # it holds an int64 -> float64 cast: the batch must prove its range
-
-    # the `v_name` arguments the programs read: the inputs' validity, unpacked to bytes
+    # the fields whose validity the expressions read (unpacked to a bool per row)
     validity_inputs: tuple[str, ...]
 
     def why(self) -> str:
         """The group's mark in a trace: what ran together and why that is safe."""
         proof = "; int64s proven exact as doubles" if self.needs_proof else ""
-        return f"{self.calls} calls in one cache-blocked pass: cheap, cannot fail{proof}"
+        return f"{self.calls} calls in one compiled loop: cheap, cannot fail{proof}"
 
 
 @dataclass(slots=True)
 class _Part:
-    """What a fusable node contributes: its numexpr text, validity, leaves and size."""
+    """What a fusable node contributes: its row expression, validity, leaves and size."""
 
     text: str
-    validity: object  # None (always valid) | frozenset of input names (AND) | str (numexpr)
+    validity: object  # None (always valid) | frozenset of input names (AND) | str (per row)
     names: frozenset
     calls: int
     proof: bool
@@ -223,7 +205,7 @@ def _part(node, parts, inputs, literal_names) -> _Part | None:
             return None
         name = "f_" + "_".join(str(i) for i in node.path.indices)
         inputs.setdefault(name, FusedInput(name, node, dtype))
-        return _Part(name, frozenset({name}), frozenset({name}), 0, False)
+        return _Part(f"{name}[i]", frozenset({name}), frozenset({name}), 0, False)
     if kind == "literal":
         value = node.value
         if not isinstance(value, pa.Scalar) or not value.is_valid:
@@ -253,18 +235,18 @@ def _part(node, parts, inputs, literal_names) -> _Part | None:
 
 
 def _call(node, args: list[_Part]):
-    """(numexpr text, validity, needs a range proof) of one call, or (None, ..) when it
+    """(row expression, validity, needs a range proof) of one call, or (None, ..) when it
     cannot be fused exactly."""
     name, out = node.name, node.type
     types = [a.type for a in node.args]
     same = all(t == types[0] for t in types)
     texts = [a.text for a in args]
     if name in _ARITHMETIC and len(args) == 2 and same and out == types[0] in _NUMBERS:
-        return f"({texts[0]} {_ARITHMETIC[name]} {texts[1]})", _and(args), False
+        return _typed(out, f"{texts[0]} {_ARITHMETIC[name]} {texts[1]}"), _and(args), False
     if name == "divide" and len(args) == 2 and same and out == types[0] in _FLOATS:
-        return f"({texts[0]} / {texts[1]})", _and(args), False
+        return _typed(out, f"{texts[0]} / {texts[1]}"), _and(args), False
     if name == "negate" and len(args) == 1 and out == types[0] in _NUMBERS:
-        return f"(-{texts[0]})", args[0].validity, False
+        return _typed(out, f"-{texts[0]}"), args[0].validity, False
     if name in _COMPARISONS and len(args) == 2 and same and types[0] in _NUMBERS \
             and out == pa.bool_():
         return f"({texts[0]} {_COMPARISONS[name]} {texts[1]})", _and(args), False
@@ -273,7 +255,7 @@ def _call(node, args: list[_Part]):
     if name in _BOOLEAN and len(args) == 2 and same:
         return f"({texts[0]} {_BOOLEAN[name]} {texts[1]})", _and(args), False
     if name == "invert" and len(args) == 1 and types[0] == pa.bool_():
-        return f"(~{texts[0]})", args[0].validity, False
+        return f"(not {texts[0]})", args[0].validity, False
     if name in ("and_kleene", "or_kleene") and len(args) == 2 and same:
         return _kleene(name, args)
     if name == "if_else" and len(args) == 3 and types[0] == pa.bool_() \
@@ -284,9 +266,14 @@ def _call(node, args: list[_Part]):
     if name == "cast" and len(args) == 1:
         pair = (types[0], out)
         if pair in _EXACT_CASTS or pair in _RANGE_CASTS:
-            # numexpr converts an integer or a float32 to double when it meets a double
-            return f"({texts[0]} * 1.0)", args[0].validity, pair in _RANGE_CASTS
+            return _typed(out, texts[0]), args[0].validity, pair in _RANGE_CASTS
     return None, None, False
+
+
+def _typed(out, text: str) -> str:
+    """`text` converted to `out`'s type: numba widens int32 arithmetic to int64 (the
+    conversion truncates back, as int32 arithmetic wraps) and a cast is this alone."""
+    return f"{_NUMPY_NAMES[out]}({text})"
 
 
 def _valid_text(validity) -> str | None:
@@ -294,7 +281,7 @@ def _valid_text(validity) -> str | None:
         return None
     if isinstance(validity, str):
         return validity
-    return "(" + " & ".join(f"v_{n}" for n in sorted(validity)) + ")"
+    return "(" + " & ".join(f"v_{n}[i]" for n in sorted(validity)) + ")"
 
 
 def _both(left: str | None, right: str | None) -> str | None:
@@ -323,26 +310,27 @@ def _kleene(name: str, args: list[_Part]):
     both = _both(va, vb)
     if both is None:
         return value, None, False
-    decides_a = a.text if op == "|" else f"(~{a.text})"
-    decides_b = b.text if op == "|" else f"(~{b.text})"
+    decides_a = a.text if op == "|" else f"(not {a.text})"
+    decides_b = b.text if op == "|" else f"(not {b.text})"
     validity = f"({both} | {_both(va, decides_a)} | {_both(vb, decides_b)})"
     return value, validity, False
 
 
 def _where(cond: str, left: str | None, right: str | None) -> str | None:
+    """The validity of `left if cond else right` (None: always valid)."""
     if left == right:
         return left
     if left is None:
         return f"({cond} | {right})"
     if right is None:
-        return f"((~{cond}) | {left})"
-    return f"where({cond}, {left}, {right})"
+        return f"((not {cond}) | {left})"
+    return f"({left} if {cond} else {right})"
 
 
 def _if_else(args: list[_Part]):
     """Arrow's if_else: null where the condition is null, else the chosen side's validity."""
     cond, left, right = args
-    value = f"where({cond.text}, {left.text}, {right.text})"
+    value = f"({left.text} if {cond.text} else {right.text})"
     sides_alike = left.validity == right.validity and not isinstance(left.validity, str)
     if sides_alike and not isinstance(cond.validity, str):
         sets = [v for v in (cond.validity, left.validity) if v is not None]
@@ -360,7 +348,7 @@ def _coalesce(args: list[_Part]):
             break
     value = upto[-1].text
     for a in reversed(upto[:-1]):
-        value = f"where({_valid_text(a.validity)}, {a.text}, {value})"
+        value = f"({a.text} if {_valid_text(a.validity)} else {value})"
     if upto[-1].validity is None:
         return value, None, False
     if len(upto) == 1:
@@ -368,43 +356,20 @@ def _coalesce(args: list[_Part]):
     return value, "(" + " | ".join(_valid_text(a.validity) for a in upto) + ")", False
 
 
-_NAMES = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
-
-
-def _program(text: str, kinds: Mapping[str, type]) -> Program:
-    """`text` compiled, its arguments the names it reads (numexpr wants exactly those)."""
-    names = tuple(sorted(set(_NAMES.findall(text))))
-    return Program(text, names, numexpr.NumExpr(text, signature=[(n, kinds[n]) for n in names]))
+_VALIDITY_READS = re.compile(r"\bv_(f_[0-9_]+)\[i\]")
 
 
 def _compiled(root, part: _Part, inputs: dict[str, FusedInput]) -> FusedGroup | None:
-    """The group at `root`, compiled, or None when numexpr's result type is not Arrow's
-    or it reads no column (a tree of literals has one value, not a column)."""
+    """The group at `root`, or None when it reads no column (a tree of literals has one
+    value, not a column)."""
     used = tuple(inputs[n] for n in sorted(part.names))
     if not any(i.node.kind == "field" for i in used):
         return None
-    kinds = {i.name: _KINDS[i.dtype] for i in used}
-    kinds.update({f"v_{i.name}": bool for i in used if i.node.kind == "field"})
-    sample = {i.name: np.zeros(1, i.dtype) for i in used}
-    sample.update({name: np.ones(1, np.bool_) for name, kind in kinds.items()
-                   if name.startswith("v_")})
-    validity = None
-    and_of: tuple[str, ...] = ()
-    try:
-        value = _program(part.text, kinds)
-        if value.run(sample, 1).dtype != _DTYPES[root.type]:
-            return None
-        if isinstance(part.validity, str):
-            validity = _program(part.validity, kinds)
-            if validity.run(sample, 1).dtype != np.bool_:
-                return None
-        elif part.validity is not None:
-            and_of = tuple(sorted(part.validity))
-    except (KeyError, NotImplementedError, TypeError, ValueError, SyntaxError):
-        return None
-    read = set(value.arguments) | set(validity.arguments if validity is not None else ())
-    return FusedGroup(root, part.calls, used, value, validity, and_of, part.proof,
-                      tuple(sorted(n for n in read if n.startswith("v_"))))
+    validity = part.validity if isinstance(part.validity, str) else None
+    and_of = tuple(sorted(part.validity)) if isinstance(part.validity, frozenset) else ()
+    read = set(_VALIDITY_READS.findall(part.text + " " + (validity or "")))
+    return FusedGroup(root, part.calls, used, part.text, validity, and_of, part.proof,
+                      tuple(sorted(read)))
 
 
 def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int) -> pa.Array:
@@ -414,42 +379,40 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int) -
     for leaf in group.inputs:
         got = leaf_values[leaf.name]
         if isinstance(got, pa.Scalar):
-            arguments[leaf.name] = np.asarray(got.as_py(), leaf.dtype)
+            arguments[leaf.name] = leaf.dtype.type(got.as_py())
         else:
             arguments[leaf.name] = _numbers(got, leaf.dtype)
-    for name in group.validity_inputs:
-        got = leaf_values[name[2:]]
-        arguments[name] = np.True_ if got.null_count == 0 else _unpacked(got)
-    out = group.value.run(arguments, rows)
-    if all(arguments[name] is np.True_ for name in group.validity_inputs) \
-            and not any(leaf_values[n].null_count for n in group.and_of):
-        bits = None  # no call makes a null of valid values: no null in, none out
-    elif group.validity is not None:
-        bits = _bitmap(pa.array(group.validity.run(arguments, rows), pa.bool_()))
-    else:
-        bits = _and_bitmaps([leaf_values[n] for n in group.and_of])
+    with_nulls = frozenset(n for n in group.validity_inputs if leaf_values[n].null_count)
+    for name in with_nulls:
+        got = leaf_values[name]
+        arguments[f"v_{name}"] = _as_bools(got.buffers()[0], got.offset, len(got))
     out_type = group.root.type
-    if out_type == pa.bool_():
-        data = _bitmap(pa.array(out, pa.bool_()))
+    boolean = out_type == pa.bool_()
+    validity = group.validity if with_nulls else None
+    kernel = kernel_for(group.value, validity, boolean, with_nulls)
+    out, valid = run_kernel(kernel, rows, _DTYPES[out_type], arguments)
+    if valid is not None:
+        bits = pa.py_buffer(valid)
+    elif group.validity is None:
+        bits = _and_bitmaps([leaf_values[n] for n in group.and_of])
     else:
-        data = pa.py_buffer(out)
-    return pa.Array.from_buffers(out_type, rows, [bits, data])
+        bits = None  # a row-wise validity over columns without nulls: every row valid
+    return pa.Array.from_buffers(out_type, rows, [bits, pa.py_buffer(out)])
 
 
 def _numbers(array: pa.Array, dtype: np.dtype) -> np.ndarray:
     """An array's values as numpy sees them, nulls' slots as they are (never read)."""
     if dtype == np.bool_:
-        return pc.fill_null(array, False).to_numpy(zero_copy_only=False)
+        return _as_bools(array.buffers()[1], array.offset, len(array))
     return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
                          offset=array.offset * dtype.itemsize)
 
 
-def _unpacked(array: pa.Array) -> np.ndarray:
-    """An array's validity bitmap as one bool per row."""
-    bits = np.frombuffer(array.buffers()[0], np.uint8)
-    first = array.offset
-    rows = np.unpackbits(bits[first // 8:(first + len(array) + 7) // 8], bitorder="little")
-    return rows[first % 8:first % 8 + len(array)].view(np.bool_)
+def _as_bools(buffer, first: int, rows: int) -> np.ndarray:
+    """A bitmap's bits `first` .. `first + rows` as one bool per row."""
+    bits = np.frombuffer(buffer, np.uint8)
+    unpacked = np.unpackbits(bits[first // 8:(first + rows + 7) // 8], bitorder="little")
+    return unpacked[first % 8:first % 8 + rows].view(np.bool_)
 
 
 def _and_bitmaps(arrays: list[pa.Array]):
