@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from ..observe import RowPiece
 from ..rewrite.positions import TreePositions
 from .forms.requests import DENSE, LITERAL, LITERAL_WHY, MASKED
+from .fuse_when import FuseWhen
 from .gather_scatter import null_out_unselected
 from .selection import SelectionVector
 from .tallies import SliceTallies
@@ -39,6 +40,7 @@ class BatchContext:
         "case_methods",
         "casts_in_range",
         "density",
+        "fuse_when",
         "fused",
         "lazy",
         "observing",
@@ -54,7 +56,7 @@ class BatchContext:
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
                  prepared, positions: TreePositions | None = None,
-                 trusting: bool = True, fuse: bool = False):
+                 trusting: bool = True, fuse_when: FuseWhen = FuseWhen.NEVER):
         self.batch = batch
         self.offset = offset  # row of the original data where this slice starts
         self.lazy = lazy
@@ -69,9 +71,11 @@ class BatchContext:
         # what the tree's preparation learnt (`prepare.PreparedTree`): read, never written
         self.density = prepared.density
         self.case_methods = prepared.case_methods
-        # id(group root) -> the cheap subtree that runs as one pass (empty: fusion off, or
-        # eager, which runs every node's kernel as Arrow does)
-        self.fused = {} if not (fuse and lazy) else (
+        # id(group root) -> the cheap subtree that runs as one loop (empty: fusion off;
+        # a morsel small enough to run eagerly fuses alike: a group computes every row
+        # of its nodes, as eager evaluation does, and none of its calls can fail)
+        self.fuse_when = fuse_when
+        self.fused = {} if fuse_when is FuseWhen.NEVER else (
             prepared.fused.traced if observing else prepared.fused.untraced)
         self.casts_in_range: dict[tuple, bool] = {}  # (column, low, high) -> all values in it
         # id(cast node) -> its options with the range check off: its column was proven in range

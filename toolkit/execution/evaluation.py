@@ -14,7 +14,6 @@ own pyarrow kernels, as Arrow does today.
 
 from __future__ import annotations
 
-import importlib.util
 import weakref
 
 import numpy as np
@@ -30,6 +29,8 @@ from ..observe import BranchSelection, ErrorFacts, EvalEvent, active_observers, 
 from ..sql.parse import parse
 from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
+from .fuse_when import FuseWhen, fuse_when
+from .fused_kernels import available as fusion_available
 from .gather_scatter import empty_of, take_sorted
 from .parallel import Morsel, Outcome, run_morsels, split
 from .prepare import prepare
@@ -47,7 +48,7 @@ SAMPLE_AROUND_ERROR = 5  # and the rows around the failing one
 
 
 def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = True,
-             fuse: bool = False):
+             fuse: bool | None = None):
     """The expression's value: pa.Array for a RecordBatch, pa.ChunkedArray for a Table.
 
     An expression without field references gives a pa.Scalar. Unbound
@@ -57,14 +58,16 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     dividing; the trace shows that step as the pass `simplify_before_evaluation`.
     `expr` may be expression text (`"a != 0 and b / a > 2"`), read by `tk.parse`; a
     string literal is `tk.literal("...")`. `simplify=False` runs the bound expression
-    exactly as given. `fuse=True` runs each cheap subtree of calls that cannot fail as one cache-blocked numexpr pass
-    (`fusion.py`), with the same values, types, nulls and errors as its kernels; it is
-    off by default because, on the cache-sized morsels evaluation already cuts,
-    numexpr's pass measured no faster than Arrow's kernels (docs/benchmarks.md).
+    exactly as given. Lazy evaluation runs each cheap subtree of calls that cannot fail
+    as one loop compiled by numba (`fusion.py`), with the same values, types, nulls and
+    errors as its kernels: `fuse=True` always (compiling each loop when first met),
+    `fuse=False` never; by default (None) where the loop is compiled already, an
+    evaluation of a million rows or more compiling its loops in the background
+    (`fuse_when.py`: it never waits for a compilation). Without numba nothing fuses.
     """
     if mode not in MODES:
         raise EvaluationError(f"evaluate: mode must be one of {MODES}, got {mode!r}")
-    if fuse and importlib.util.find_spec("numba") is None:
+    if fuse and not fusion_available():
         raise UsageError("evaluate(fuse=True) runs cheap subtrees as loops numba compiles, "
                          "and numba is not installed: pip install numba")
     if not isinstance(data, (pa.RecordBatch, pa.Table)):
@@ -81,6 +84,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     lazy = mode == "lazy"
     out_type = expr.type
 
+    when = fuse_when(fuse, prepared.fused, data.num_rows) if lazy else FuseWhen.NEVER
     density = prepared.density
     trusted = not density.trust.failed  # taking this tree on trust never failed
     # below this many rows every form of the tree runs eagerly: no form is asked per morsel
@@ -90,7 +94,7 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
         batch = morsel.batch
         as_eager = batch.num_rows < eager_below and (trusting or not density.eager_on_trust)
         ctx = BatchContext(batch, morsel.offset, lazy and not as_eager, observing, prepared,
-                           positions, trusting, fuse)
+                           positions, trusting, when)
         if as_eager and density.eager_on_trust:
             ctx.took_trust = True  # a failing cast may be one lazy evaluation never runs
         try:

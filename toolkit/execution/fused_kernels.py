@@ -6,7 +6,9 @@ bound tree, never from user text: its value and, where Kleene logic, `if_else` o
 value), `v_f_..[i]` (its validity, one bool per row) and `k..` (a literal, passed as
 a typed argument, so the kernel's arithmetic is the literal's type's, never Python's).
 This module wraps them in a loop and compiles it with numba, once per source text in
-the process (the first morsel to ask compiles; the others wait for it).
+the process: at once when fusion is asked for (the first morsel to ask compiles, the
+others wait for it), or on a thread of its own when fusion is the default's choice
+(`compile_later`: the evaluation that asked runs unfused, later ones use the loop).
 
 The loop is written so that LLVM vectorizes it: selects, not branches (`x if c else y`
 of two values already computed), no call that raises (`error_model="numpy"`: a float
@@ -18,8 +20,11 @@ each such pattern of columns with and without nulls is its own kernel.
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,25 +33,50 @@ from ..support import late
 
 numba = late.module("numba")  # loaded by the first fused group: its import takes ~0.2 s
 
-__all__ = ["Kernel", "kernel_for", "run_kernel"]
+__all__ = ["KernelSource", "available", "compile_later", "compiled", "kernel_source", "ready",
+           "run_kernel"]
 
 _VALIDITY_READ = re.compile(r"\bv_(f_[0-9_]+)\[i\]")
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
 
 
 @dataclass(frozen=True, slots=True)
-class Kernel:
-    """One compiled loop: the names of its arguments after `n` and its outputs, in order."""
+class KernelSource:
+    """One loop's text: what it reads (the names after `n, out, valid`, in order) and
+    writes."""
 
-    source: str
+    text: str
     arguments: tuple[str, ...]
-    compiled: object  # numba's dispatcher
     packs_value: bool  # the value is a bitmap (a boolean result)
     has_validity: bool  # it writes a validity bitmap
 
 
-_KERNELS: dict[str, Kernel] = {}
+# source text -> numba's dispatcher for it, compiled (or being compiled by the first caller)
+_KERNELS: dict[str, object] = {}
 _LOCK = threading.Lock()
+_LATER: ThreadPoolExecutor | None = None  # one thread compiling what evaluations asked for
+_ASKED: set[str] = set()  # texts handed to that thread
+
+
+def available() -> bool:
+    """numba can be imported (checked once)."""
+    return _numba_spec() is not None
+
+
+@functools.cache
+def _numba_spec():
+    return importlib.util.find_spec("numba")
+
+
+def kernel_source(value: str, validity: str | None, boolean: bool,
+                  with_nulls: frozenset) -> KernelSource:
+    """The loop computing `value` (and `validity`, when given) for a morsel whose
+    columns holding nulls are `with_nulls` (the others' validity is the constant True)."""
+    value = _without_nulls(value, with_nulls)
+    validity = _without_nulls(validity, with_nulls) if validity is not None else None
+    arguments = tuple(sorted(set(_ARGUMENT.findall(value + " " + (validity or "")))))
+    return KernelSource(_source(value, validity, boolean, arguments), arguments, boolean,
+                        validity is not None)
 
 
 def _without_nulls(text: str, with_nulls: frozenset) -> str:
@@ -55,22 +85,37 @@ def _without_nulls(text: str, with_nulls: frozenset) -> str:
                               text)
 
 
-def kernel_for(value: str, validity: str | None, boolean: bool,
-               with_nulls: frozenset) -> Kernel:
-    """The kernel computing `value` (and `validity`, when given) for a morsel whose
-    columns holding nulls are `with_nulls`, compiled once per process."""
-    value = _without_nulls(value, with_nulls)
-    validity = _without_nulls(validity, with_nulls) if validity is not None else None
-    arguments = tuple(sorted(set(_ARGUMENT.findall(value + " " + (validity or "")))))
-    source = _source(value, validity, boolean, arguments)
-    found = _KERNELS.get(source)
+def compiled(kernel: KernelSource):
+    """The loop's dispatcher, made once per process (numba compiles it on its first call,
+    under its own lock: one thread compiles, the others wait and use it)."""
+    found = _KERNELS.get(kernel.text)
     if found is None:
         with _LOCK:
-            found = _KERNELS.get(source)
+            found = _KERNELS.get(kernel.text)
             if found is None:
-                found = _KERNELS[source] = _compiled(source, arguments, boolean,
-                                                     validity is not None)
+                found = _KERNELS[kernel.text] = _dispatcher(kernel.text)
     return found
+
+
+def ready(kernel: KernelSource):
+    """The loop's dispatcher if it is compiled already, else None (importing nothing)."""
+    found = _KERNELS.get(kernel.text)
+    return found if found is not None and found.signatures else None
+
+
+def compile_later(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict) -> None:
+    """Compile the loop on a thread of its own, once, for arguments of these types (the
+    first rows of `arguments` stand in for them): evaluations meanwhile run unfused."""
+    global _LATER
+    with _LOCK:
+        if kernel.text in _ASKED:
+            return
+        _ASKED.add(kernel.text)
+        if _LATER is None:
+            _LATER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="exprscope-compile")
+    sample = {name: value[:8] if isinstance(value, np.ndarray) else value
+              for name, value in arguments.items()}
+    _LATER.submit(run_kernel, kernel, min(rows, 8), dtype, sample)
 
 
 def _source(value: str, validity: str | None, boolean: bool, arguments) -> str:
@@ -96,23 +141,22 @@ def _source(value: str, validity: str | None, boolean: bool, arguments) -> str:
     return text
 
 
-def _compiled(source: str, arguments, boolean: bool, has_validity: bool) -> Kernel:
-    """`source` run as a module of its own (the only names it sees are numpy's), its
-    function compiled by numba when first called."""
+def _dispatcher(text: str):
+    """`text` run as a module of its own (the only names it sees are numpy's), its
+    function handed to numba, which compiles it when first called."""
     namespace: dict = {"np": np}
-    exec(compile(source, "<fused kernel>", "exec"), namespace)  # noqa: S102 - generated
-    dispatcher = numba.njit(nogil=True, error_model="numpy")(namespace["kernel"])
-    return Kernel(source, arguments, dispatcher, boolean, has_validity)
+    exec(compile(text, "<fused kernel>", "exec"), namespace)  # noqa: S102 - generated
+    return numba.njit(nogil=True, error_model="numpy")(namespace["kernel"])
 
 
-def run_kernel(kernel: Kernel, rows: int, dtype: np.dtype, arguments: dict):
-    """(value buffer, validity bitmap or None) of the kernel over `rows` rows."""
+def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict):
+    """(value buffer, validity bitmap or None) of the loop over `rows` rows."""
     if kernel.packs_value:
         out = np.empty((rows + 7) >> 3, np.uint8)
     else:
         out = np.empty(rows, dtype)
     valid = np.empty((rows + 7) >> 3, np.uint8) if kernel.has_validity else _NO_BITMAP
-    kernel.compiled(rows, out, valid, *[arguments[name] for name in kernel.arguments])
+    compiled(kernel)(rows, out, valid, *[arguments[name] for name in kernel.arguments])
     return out, (valid if kernel.has_validity else None)
 
 

@@ -38,7 +38,6 @@ MAX_INPUTS distinct leaves. Their loops are compiled when first run (`fused_kern
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import threading
 from collections.abc import Mapping
@@ -52,13 +51,13 @@ import pyarrow.compute as pc
 from ..functions.function import FunctionKind, call_can_fail
 from ..model.expression import postorder
 from ..observe import FUSED_MEMBER
-from ..support import late
 from .batch_context import now
 from .dense_path import casts_in_range
-from .fused_kernels import kernel_for, run_kernel
+from .fuse_when import FuseWhen
+from .fused_kernels import compile_later, kernel_source, ready, run_kernel
 
 __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
-           "can_fuse", "fused_groups", "fusion_of", "run_fused", "run_group"]
+           "fused_groups", "fusion_of", "run_fused", "run_group"]
 
 MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already
 MAX_FUSED_CALLS = 64
@@ -135,10 +134,11 @@ class Fusion:
     form; the plain calls around and under the forms still run fused.
     """
 
-    __slots__ = ("_groups", "_lock", "tree")
+    __slots__ = ("_groups", "_lock", "learning", "tree")
 
     def __init__(self, tree):
         self.tree = tree  # held: the groups are keyed by its nodes' ids
+        self.learning = False  # an evaluation compiled (or is compiling) loops for it
         self._groups: dict[bool, Mapping[int, FusedGroup]] = {}
         self._lock = threading.Lock()  # morsels on several threads ask at once
 
@@ -372,9 +372,11 @@ def _compiled(root, part: _Part, inputs: dict[str, FusedInput]) -> FusedGroup | 
                       tuple(sorted(read)))
 
 
-def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int) -> pa.Array:
+def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
+              when: FuseWhen = FuseWhen.ALWAYS) -> pa.Array | None:
     """The group's value over `rows` rows, given each input's value (an array of the
-    rows for a field, a scalar for a literal)."""
+    rows for a field, a scalar for a literal); None when its loop is not compiled and
+    `when` says not to wait for it."""
     arguments = {}
     for leaf in group.inputs:
         got = leaf_values[leaf.name]
@@ -387,10 +389,14 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int) -
         got = leaf_values[name]
         arguments[f"v_{name}"] = _as_bools(got.buffers()[0], got.offset, len(got))
     out_type = group.root.type
-    boolean = out_type == pa.bool_()
     validity = group.validity if with_nulls else None
-    kernel = kernel_for(group.value, validity, boolean, with_nulls)
-    out, valid = run_kernel(kernel, rows, _DTYPES[out_type], arguments)
+    kernel = kernel_source(group.value, validity, out_type == pa.bool_(), with_nulls)
+    dtype = _DTYPES[out_type]
+    if when is not FuseWhen.ALWAYS and ready(kernel) is None:
+        if when is FuseWhen.LEARNING:
+            compile_later(kernel, rows, dtype, arguments)
+        return None
+    out, valid = run_kernel(kernel, rows, dtype, arguments)
     if valid is not None:
         bits = pa.py_buffer(valid)
     elif group.validity is None:
@@ -437,15 +443,17 @@ def _bitmap(bools: pa.Array):
 
 def run_fused(ctx, group: FusedGroup, sel, mask, pos, run) -> pa.Array | None:
     """The group's value over the rows of `sel` (see BatchContext.field for `mask`), or
-    None when it must run unfused here: no rows, or an int64 cast the batch's values
-    do not prove exact. When observing, every node of the group is recorded."""
+    None when it must run unfused here: no rows, an int64 cast the batch's values
+    do not prove exact, or a loop the default does not wait for. When observing, every node of the group is recorded."""
     rows = ctx.size(sel)
     if rows == 0 or group.needs_proof and not casts_in_range(group.root, ctx):
         return None
     started = now() if ctx.observing else 0.0
     leaf_values = {leaf.name: ctx.field(leaf.node, sel, mask) if leaf.node.kind == "field"
                    else leaf.node.value for leaf in group.inputs}
-    value = run_group(group, leaf_values, rows)
+    value = run_group(group, leaf_values, rows, ctx.fuse_when)
+    if value is None:
+        return None
     if ctx.observing:
         _record(ctx, group, pos, rows, now() - started, run)
     return value
