@@ -1,8 +1,8 @@
 """Fused cheap subtrees give exactly what their kernels give: values, types, nulls, NaN,
 -0.0, wrapping integers, and the errors (with their rows) of what may not be fused.
 
-Fusion is asked for (`fuse=True`); the oracle is the same evaluation unfused (the
-default: one Arrow kernel per node) and
+Fusion is asked for (`fuse=True`: every loop compiled when first met); the oracle is
+the same evaluation unfused (`fuse=False`: one Arrow kernel per node) and
 pyarrow's own kernels, over random trees of cheap calls on columns with nulls and edge
 values, plain, sliced and chunked; and the trace still shows every node, the group
 marked once.
@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 import toolkit as tk
 from tests.arrow_oracle import check_like_arrow
 from tests.strategies.paired import expressions, tables
-from toolkit.errors import KernelError
-from toolkit.execution import fusion
+from toolkit.errors import KernelError, UsageError
+from toolkit.execution import evaluation, fuse_when, fused_kernels, fusion
 from toolkit.execution.prepare import prepare
 from toolkit.observe import FUSED_MEMBER
 
@@ -149,7 +149,7 @@ def test_fused_equals_unfused_on_random_cheap_trees():
     (the property is about fusion only if they do)."""
     fused = []
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(cheap_trees, data())
     def agree(expr, table):
         fused.append(bool(prepare(expr, table.schema).fused.untraced))
@@ -330,3 +330,43 @@ def test_groups_are_found_once_per_prepared_tree(monkeypatch):
         tk.evaluate(bound, table, fuse=True)
     assert compiled == []
 
+
+
+def _marks(expr, data, **kwargs):
+    """The value and the fused marks of a traced evaluation."""
+    with tk.trace() as t:
+        value = tk.evaluate(expr, data, **kwargs)
+    return value, [s.fused for s in t.evaluations[0].nodes if s.fused]
+
+
+def test_by_default_a_large_input_compiles_loops_that_later_evaluations_use():
+    """The default never waits for a compilation: the first evaluation of a million rows
+    runs unfused and hands its loop to the compiling thread; once compiled, evaluations
+    of the same tree, even of a thousand rows, run it."""
+    rng = np.random.default_rng(11)
+    n = fuse_when.AUTO_FUSE_ROWS
+    table = pa.table({"b": rng.random(n), "x": pa.array(rng.random(n), mask=rng.random(n) < .2)})
+    bound = tk.bind(tk.parse("(x - b * 3) * (b + 0.25) - x / 9"), table.schema)
+    small = table.slice(5, 1_000)
+    assert _marks(bound, small)[1] == []  # never evaluated large: not fused
+    first = tk.evaluate(bound, table)
+    fused_kernels.settle()
+    assert _exact(first) == _exact(tk.evaluate(bound, table, fuse=False))
+    value, marks = _marks(bound, small)
+    assert marks and marks[0].startswith("6 calls in one compiled loop")
+    assert _exact(value) == _exact(tk.evaluate(bound, small, fuse=False))
+    again = tk.evaluate(bound, table)
+    assert _exact(again) == _exact(first)
+
+
+def test_without_numba_nothing_fuses_and_asking_for_fusion_says_so(monkeypatch):
+    monkeypatch.setattr(fuse_when, "available", lambda: False)
+    monkeypatch.setattr(evaluation, "fusion_available", lambda: False)
+    table = pa.table({"b": pa.array([1.0, 2.0]), "x": pa.array([3.0, None])})
+    bound = tk.bind(tk.parse("(b * 2 + x) * 3 - b / 7"), table.schema)
+    bound_fused = prepare(bound, table.schema).fused
+    bound_fused.learning = True  # as if a large evaluation had compiled its loops
+    value, marks = _marks(bound, table)
+    assert marks == [] and value.to_pylist()[1] is None
+    with pytest.raises(UsageError, match="numba is not installed"):
+        tk.evaluate(bound, table, fuse=True)

@@ -12,10 +12,10 @@ others wait for it), or on a thread of its own when fusion is the default's choi
 
 The loop is written so that LLVM vectorizes it: selects, not branches (`x if c else y`
 of two values already computed), no call that raises (`error_model="numpy"`: a float
-divided by zero is inf or NaN, as in Arrow). A boolean result or a validity is
-packed into an Arrow bitmap eight rows at a time inside the loop. Where a column has
-no null in a morsel its validity is the constant True in the source, so LLVM drops it;
-each such pattern of columns with and without nulls is its own kernel.
+divided by zero is inf or NaN, as in Arrow). A boolean result and a validity are
+written a byte per row and packed into Arrow bitmaps by numpy. A group has at most two
+loops: one for morsels where no column it reads the validity of holds a null (no
+validity computed), one for the others (a column without nulls reads as all ones).
 """
 
 from __future__ import annotations
@@ -34,9 +34,8 @@ from ..support import late
 numba = late.module("numba")  # loaded by the first fused group: its import takes ~0.2 s
 
 __all__ = ["KernelSource", "available", "compile_later", "compiled", "kernel_source", "ready",
-           "run_kernel"]
+           "run_kernel", "settle"]
 
-_VALIDITY_READ = re.compile(r"\bv_(f_[0-9_]+)\[i\]")
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
 
 
@@ -56,6 +55,7 @@ _KERNELS: dict[str, object] = {}
 _LOCK = threading.Lock()
 _LATER: ThreadPoolExecutor | None = None  # one thread compiling what evaluations asked for
 _ASKED: set[str] = set()  # texts handed to that thread
+_PENDING: list = []  # its futures not yet seen done
 
 
 def available() -> bool:
@@ -68,21 +68,11 @@ def _numba_spec():
     return importlib.util.find_spec("numba")
 
 
-def kernel_source(value: str, validity: str | None, boolean: bool,
-                  with_nulls: frozenset) -> KernelSource:
-    """The loop computing `value` (and `validity`, when given) for a morsel whose
-    columns holding nulls are `with_nulls` (the others' validity is the constant True)."""
-    value = _without_nulls(value, with_nulls)
-    validity = _without_nulls(validity, with_nulls) if validity is not None else None
+def kernel_source(value: str, validity: str | None, boolean: bool) -> KernelSource:
+    """The loop computing `value` (and `validity`, when given)."""
     arguments = tuple(sorted(set(_ARGUMENT.findall(value + " " + (validity or "")))))
-    return KernelSource(_source(value, validity, boolean, arguments), arguments, boolean,
+    return KernelSource(_source(value, validity, arguments), arguments, boolean,
                         validity is not None)
-
-
-def _without_nulls(text: str, with_nulls: frozenset) -> str:
-    """`text` with the validity of every column outside `with_nulls` the constant True."""
-    return _VALIDITY_READ.sub(lambda m: m.group(0) if m.group(1) in with_nulls else "True",
-                              text)
 
 
 def compiled(kernel: KernelSource):
@@ -107,37 +97,35 @@ def compile_later(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: d
     """Compile the loop on a thread of its own, once, for arguments of these types (the
     first rows of `arguments` stand in for them): evaluations meanwhile run unfused."""
     global _LATER
+    sample = {name: value[:8] if isinstance(value, np.ndarray) else value
+              for name, value in arguments.items()}
     with _LOCK:
         if kernel.text in _ASKED:
             return
         _ASKED.add(kernel.text)
         if _LATER is None:
             _LATER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="exprscope-compile")
-    sample = {name: value[:8] if isinstance(value, np.ndarray) else value
-              for name, value in arguments.items()}
-    _LATER.submit(run_kernel, kernel, min(rows, 8), dtype, sample)
+        _PENDING.append(_LATER.submit(run_kernel, kernel, min(rows, 8), dtype, sample))
 
 
-def _source(value: str, validity: str | None, boolean: bool, arguments) -> str:
-    """The loop's Python source. `out` holds a value per row, or a bitmap (`boolean`);
-    `valid` the validity bitmap (when `validity` is given)."""
-    head = f"def kernel(n, out, valid, {', '.join(arguments)}):\n"
-    if not boolean and validity is None:
-        return head + f"    for i in range(n):\n        out[i] = {value}\n"
-    body = [f"            bits |= np.uint8({value}) << np.uint8(i & 7)" if boolean
-            else f"            out[i] = {value}"]
+def settle() -> None:
+    """Wait until the loops handed to the compiling thread are compiled (a benchmark or
+    a test that wants the default's steady state calls this)."""
+    while True:
+        with _LOCK:
+            if not _PENDING:
+                return
+            waiting = _PENDING.pop()
+        waiting.result()
+
+
+def _source(value: str, validity: str | None, arguments) -> str:
+    """The loop's Python source: `out` gets a value per row (a bool per row for a
+    boolean result), `valid` a bool per row (when `validity` is given)."""
+    text = (f"def kernel(n, out, valid, {', '.join(arguments)}):\n"
+            f"    for i in range(n):\n        out[i] = {value}\n")
     if validity is not None:
-        body.append(f"            vbits |= np.uint8({validity}) << np.uint8(i & 7)")
-    text = head + "    whole = n >> 3\n"
-    # whole bytes of eight rows, then the last few rows into one byte more
-    for opening, rows, byte in (("for j in range(whole):", "range(j << 3, (j << 3) + 8)", "j"),
-                                ("if n & 7:", "range(whole << 3, n)", "whole")):
-        text += (f"    {opening}\n        bits = np.uint8(0)\n        vbits = np.uint8(0)\n"
-                 f"        for i in {rows}:\n" + "\n".join(body) + "\n")
-        if boolean:
-            text += f"        out[{byte}] = bits\n"
-        if validity is not None:
-            text += f"        valid[{byte}] = vbits\n"
+        text += f"        valid[i] = {validity}\n"
     return text
 
 
@@ -150,14 +138,15 @@ def _dispatcher(text: str):
 
 
 def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict):
-    """(value buffer, validity bitmap or None) of the loop over `rows` rows."""
-    if kernel.packs_value:
-        out = np.empty((rows + 7) >> 3, np.uint8)
-    else:
-        out = np.empty(rows, dtype)
-    valid = np.empty((rows + 7) >> 3, np.uint8) if kernel.has_validity else _NO_BITMAP
+    """(value buffer, validity bitmap or None) of the loop over `rows` rows: a boolean
+    value and the validity are written a byte per row, then packed into bitmaps (a
+    loop packing bits as it goes measured slower, and compiles slower)."""
+    out = np.empty(rows, np.bool_ if kernel.packs_value else dtype)
+    valid = np.empty(rows, np.bool_) if kernel.has_validity else _NO_BITMAP
     compiled(kernel)(rows, out, valid, *[arguments[name] for name in kernel.arguments])
-    return out, (valid if kernel.has_validity else None)
+    if kernel.packs_value:
+        out = np.packbits(out, bitorder="little")
+    return out, (np.packbits(valid, bitorder="little") if kernel.has_validity else None)
 
 
-_NO_BITMAP = np.empty(0, np.uint8)
+_NO_BITMAP = np.empty(0, np.bool_)

@@ -384,13 +384,18 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
             arguments[leaf.name] = leaf.dtype.type(got.as_py())
         else:
             arguments[leaf.name] = _numbers(got, leaf.dtype)
-    with_nulls = frozenset(n for n in group.validity_inputs if leaf_values[n].null_count)
-    for name in with_nulls:
-        got = leaf_values[name]
-        arguments[f"v_{name}"] = _as_bools(got.buffers()[0], got.offset, len(got))
+    with_nulls = any(leaf_values[n].null_count for n in group.validity_inputs)
+    if with_nulls:
+        for name in group.validity_inputs:
+            got = leaf_values[name]
+            arguments[f"v_{name}"] = _as_bools(got.buffers()[0], got.offset, len(got)) \
+                if got.null_count else _all_valid(rows)
     out_type = group.root.type
-    validity = group.validity if with_nulls else None
-    kernel = kernel_source(group.value, validity, out_type == pa.bool_(), with_nulls)
+    if with_nulls:
+        kernel = kernel_source(group.value, group.validity, out_type == pa.bool_())
+    else:  # no null anywhere: every validity the value reads (coalesce's) is True
+        kernel = kernel_source(_VALIDITY_READS.sub("True", group.value), None,
+                               out_type == pa.bool_())
     dtype = _DTYPES[out_type]
     if when is not FuseWhen.ALWAYS and ready(kernel) is None:
         if when is FuseWhen.LEARNING:
@@ -414,10 +419,24 @@ def _numbers(array: pa.Array, dtype: np.dtype) -> np.ndarray:
                          offset=array.offset * dtype.itemsize)
 
 
+def _all_valid(rows: int) -> np.ndarray:
+    """`rows` times True, read-only (one shared buffer, grown when a morsel needs more)."""
+    global _ONES
+    if len(_ONES) < rows:
+        ones = np.ones(max(rows, 2 * len(_ONES)), np.bool_)
+        ones.flags.writeable = False
+        _ONES = ones
+    return _ONES[:rows]
+
+
+_ONES = np.ones(0, np.bool_)
+
+
 def _as_bools(buffer, first: int, rows: int) -> np.ndarray:
     """A bitmap's bits `first` .. `first + rows` as one bool per row."""
     bits = np.frombuffer(buffer, np.uint8)
     unpacked = np.unpackbits(bits[first // 8:(first + rows + 7) // 8], bitorder="little")
+    unpacked.flags.writeable = False  # as every other input: one type for numba
     return unpacked[first % 8:first % 8 + rows].view(np.bool_)
 
 
