@@ -1,10 +1,12 @@
 """When fused groups run: asked for, never, or the default's choice.
 
 Compiling a group's loop takes 0.1-0.5 s (numba), more than fusing saves on one
-evaluation of a few million rows; so the default never waits for a compilation. An
-evaluation of AUTO_FUSE_ROWS rows or more hands its groups' missing loops to a thread
-of their own and runs unfused; from then on every evaluation of the same prepared tree,
-of any size, runs fused where its loop is compiled. Without numba nothing fuses.
+evaluation of a few million rows; so the default never waits for a compilation. Once
+a prepared tree has been evaluated over AUTO_FUSE_ROWS rows in all (one large table,
+or a thousand batches of a thousand rows), the evaluation that crosses the line hands
+its groups' loops to a thread of their own and runs unfused; from then on every
+evaluation of the tree, of any size, runs fused where its loop is compiled (a morsel
+whose loop is not compiled yet runs unfused). Without numba nothing fuses.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ class FuseWhen(enum.Enum):
 
     NEVER = "never"  # fuse=False, eager mode, or numba missing
     ALWAYS = "always"  # fuse=True: every group, its loop compiled at once when missing
-    COMPILED = "compiled"  # the default: the groups whose loop is compiled already
-    LEARNING = "learning"  # the default on a large input: those, compiling the others
+    # the default, once the tree has seen AUTO_FUSE_ROWS rows: the groups whose loop is
+    # compiled; the others' loops are handed to the compiling thread
+    WHEN_COMPILED = "when compiled"
 
 
 def fuse_when(fuse: bool | None, fusion, rows: int) -> FuseWhen:
@@ -34,7 +37,9 @@ def fuse_when(fuse: bool | None, fusion, rows: int) -> FuseWhen:
         return FuseWhen.ALWAYS if fuse else FuseWhen.NEVER
     if not available():
         return FuseWhen.NEVER
-    if rows >= AUTO_FUSE_ROWS:
+    if not fusion.learning:
+        fusion.rows_seen += rows  # unlocked: a count a few short of the truth is fine here
+        if fusion.rows_seen < AUTO_FUSE_ROWS:
+            return FuseWhen.NEVER
         fusion.learning = True
-        return FuseWhen.LEARNING
-    return FuseWhen.COMPILED if fusion.learning else FuseWhen.NEVER
+    return FuseWhen.WHEN_COMPILED

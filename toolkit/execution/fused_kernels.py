@@ -33,7 +33,7 @@ from ..support import late
 
 numba = late.module("numba")  # loaded by the first fused group: its import takes ~0.2 s
 
-__all__ = ["KernelSource", "available", "compile_later", "compiled", "kernel_source", "ready",
+__all__ = ["KernelSource", "asked", "available", "compile_later", "compiled", "kernel_source", "ready",
            "run_kernel", "settle"]
 
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
@@ -91,6 +91,11 @@ def ready(kernel: KernelSource):
     """The loop's dispatcher if it is compiled already, else None (importing nothing)."""
     found = _KERNELS.get(kernel.text)
     return found if found is not None and found.signatures else None
+
+
+def asked(kernel: KernelSource) -> bool:
+    """The loop was handed to the compiling thread already."""
+    return kernel.text in _ASKED
 
 
 def compile_later(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict) -> None:

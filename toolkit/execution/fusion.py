@@ -54,7 +54,7 @@ from ..observe import FUSED_MEMBER
 from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
-from .fused_kernels import compile_later, kernel_source, ready, run_kernel
+from .fused_kernels import KernelSource, asked, compile_later, kernel_source, ready, run_kernel
 
 __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
            "fused_groups", "fusion_of", "run_fused", "run_group"]
@@ -106,6 +106,8 @@ class FusedGroup:
     needs_proof: bool  # it holds an int64 -> float64 cast: the batch must prove its range
     # the fields whose validity the expressions read (unpacked to a bool per row)
     validity_inputs: tuple[str, ...]
+    plain: KernelSource  # its loop where none of those holds a null (no validity made)
+    with_nulls: KernelSource  # its loop elsewhere (a column without nulls: all ones)
 
     def why(self) -> str:
         """The group's mark in a trace: what ran together and why that is safe."""
@@ -134,11 +136,12 @@ class Fusion:
     form; the plain calls around and under the forms still run fused.
     """
 
-    __slots__ = ("_groups", "_lock", "learning", "tree")
+    __slots__ = ("_groups", "_lock", "learning", "rows_seen", "tree")
 
     def __init__(self, tree):
         self.tree = tree  # held: the groups are keyed by its nodes' ids
-        self.learning = False  # an evaluation compiled (or is compiling) loops for it
+        self.learning = False  # by default, its groups run fused once compiled
+        self.rows_seen = 0  # rows evaluated by default before that
         self._groups: dict[bool, Mapping[int, FusedGroup]] = {}
         self._lock = threading.Lock()  # morsels on several threads ask at once
 
@@ -368,8 +371,12 @@ def _compiled(root, part: _Part, inputs: dict[str, FusedInput]) -> FusedGroup | 
     validity = part.validity if isinstance(part.validity, str) else None
     and_of = tuple(sorted(part.validity)) if isinstance(part.validity, frozenset) else ()
     read = set(_VALIDITY_READS.findall(part.text + " " + (validity or "")))
+    boolean = root.type == pa.bool_()
+    # no null in any column whose validity it reads: every validity it reads is True
+    plain = kernel_source(_VALIDITY_READS.sub("True", part.text), None, boolean)
+    with_nulls = kernel_source(part.text, validity, boolean) if read else plain
     return FusedGroup(root, part.calls, used, part.text, validity, and_of, part.proof,
-                      tuple(sorted(read)))
+                      tuple(sorted(read)), plain, with_nulls)
 
 
 def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
@@ -377,6 +384,12 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
     """The group's value over `rows` rows, given each input's value (an array of the
     rows for a field, a scalar for a literal); None when its loop is not compiled and
     `when` says not to wait for it."""
+    with_nulls = any(leaf_values[n].null_count for n in group.validity_inputs)
+    kernel = group.with_nulls if with_nulls else group.plain
+    dtype = _DTYPES[group.root.type]
+    waiting = when is not FuseWhen.ALWAYS and ready(kernel) is None
+    if waiting and asked(kernel):
+        return None
     arguments = {}
     for leaf in group.inputs:
         got = leaf_values[leaf.name]
@@ -384,22 +397,13 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
             arguments[leaf.name] = leaf.dtype.type(got.as_py())
         else:
             arguments[leaf.name] = _numbers(got, leaf.dtype)
-    with_nulls = any(leaf_values[n].null_count for n in group.validity_inputs)
     if with_nulls:
         for name in group.validity_inputs:
             got = leaf_values[name]
             arguments[f"v_{name}"] = _as_bools(got.buffers()[0], got.offset, len(got)) \
                 if got.null_count else _all_valid(rows)
-    out_type = group.root.type
-    if with_nulls:
-        kernel = kernel_source(group.value, group.validity, out_type == pa.bool_())
-    else:  # no null anywhere: every validity the value reads (coalesce's) is True
-        kernel = kernel_source(_VALIDITY_READS.sub("True", group.value), None,
-                               out_type == pa.bool_())
-    dtype = _DTYPES[out_type]
-    if when is not FuseWhen.ALWAYS and ready(kernel) is None:
-        if when is FuseWhen.LEARNING:
-            compile_later(kernel, rows, dtype, arguments)
+    if waiting:
+        compile_later(kernel, rows, dtype, arguments)
         return None
     out, valid = run_kernel(kernel, rows, dtype, arguments)
     if valid is not None:
@@ -408,7 +412,7 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
         bits = _and_bitmaps([leaf_values[n] for n in group.and_of])
     else:
         bits = None  # a row-wise validity over columns without nulls: every row valid
-    return pa.Array.from_buffers(out_type, rows, [bits, pa.py_buffer(out)])
+    return pa.Array.from_buffers(group.root.type, rows, [bits, pa.py_buffer(out)])
 
 
 def _numbers(array: pa.Array, dtype: np.dtype) -> np.ndarray:
