@@ -19,8 +19,8 @@ loop compiled by numba per group instead of one Arrow kernel per node) once the
 tree has seen a million rows and the loop is compiled (the benchmark waits for the
 compilation after its first call: the rounds time the steady state). Three
 references of exprscope's own: "fused" is lazy evaluation with `fuse=True` (every
-group fused, whatever the size: on the 1,000-row batch the default does not fuse a
-tree that has not seen a million rows yet), "unfused" is lazy evaluation with
+group fused, whatever the size: the default fuses no evaluation under 4,096 rows,
+so on the 1,000-row batch "lazy" is unfused), "unfused" is lazy evaluation with
 `fuse=False` (one Arrow kernel per node, the default before fusion), and "floor"
 is the memory-bandwidth floor: numpy reading the same columns once and writing
 one column of the result's width, on two threads (one chunk each at a time);

@@ -342,12 +342,12 @@ def _marks(expr, data, **kwargs):
 def test_by_default_a_large_input_compiles_loops_that_later_evaluations_use():
     """The default never waits for a compilation: the first evaluation of a million rows
     runs unfused and hands its loop to the compiling thread; once compiled, evaluations
-    of the same tree, even of a thousand rows, run it."""
+    of the same tree of a few thousand rows or more run it (a thousand rows: not)."""
     rng = np.random.default_rng(11)
     n = fuse_when.AUTO_FUSE_ROWS
     table = pa.table({"b": rng.random(n), "x": pa.array(rng.random(n), mask=rng.random(n) < .2)})
     bound = tk.bind(tk.parse("(x - b * 3) * (b + 0.25) - x / 9"), table.schema)
-    small = table.slice(5, 1_000)
+    small, tiny = table.slice(5, fuse_when.AUTO_MIN_ROWS), table.slice(5, 1_000)
     assert _marks(bound, small)[1] == []  # never evaluated large: not fused
     first = tk.evaluate(bound, table)
     fused_kernels.settle()
@@ -355,6 +355,7 @@ def test_by_default_a_large_input_compiles_loops_that_later_evaluations_use():
     value, marks = _marks(bound, small)
     assert marks and marks[0].startswith("6 calls in one compiled loop")
     assert _exact(value) == _exact(tk.evaluate(bound, small, fuse=False))
+    assert _marks(bound, tiny)[1] == []
     again = tk.evaluate(bound, table)
     assert _exact(again) == _exact(first)
 
