@@ -1,7 +1,7 @@
 """When fused groups run: asked for, never, or the default's choice.
 
-Compiling a group's loop takes 0.1-0.5 s (numba), more than fusing saves on one
-evaluation of a few million rows; so the default never waits for a compilation. Once
+Compiling a group's loop (numba) costs more than fusing saves on one evaluation of a
+few million rows (docs/benchmarks.md); so the default never waits for a compilation. Once
 a prepared tree has been evaluated over AUTO_FUSE_ROWS rows in all (one large table,
 or a thousand batches of a thousand rows), the evaluation that crosses the line hands
 its groups' loops to a thread of their own and runs unfused; from then on every
@@ -20,9 +20,8 @@ __all__ = ["AUTO_FUSE_ROWS", "AUTO_MIN_ROWS", "FuseWhen", "fuse_when"]
 
 AUTO_FUSE_ROWS = 1_000_000
 # the default fuses no evaluation of fewer rows: on a 1,000-row batch a loop's fixed
-# costs (its arguments' views, unpacked validity, packed bitmaps) eat what it saves
-# (measured: from 0.92x to 1.7x the unfused CPU time, by shape; from 4,096 rows on,
-# 1.3x to 1.8x faster on every shape measured)
+# costs (its arguments' views, unpacked validity, packed bitmaps) can eat what it
+# saves (docs/benchmarks.md, "Fused cheap subtrees")
 AUTO_MIN_ROWS = 4096
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..support import late
 
-numba = late.module("numba")  # loaded by the first fused group: its import takes ~0.2 s
+numba = late.module("numba")  # loaded by the first loop compiled: its import is slow
 
 __all__ = ["KernelSource", "asked", "available", "compile_later", "compiled", "kernel_source", "ready",
            "run_kernel", "settle"]
