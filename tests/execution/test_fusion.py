@@ -371,3 +371,21 @@ def test_without_numba_nothing_fuses_and_asking_for_fusion_says_so(monkeypatch):
     assert marks == [] and value.to_pylist()[1] is None
     with pytest.raises(UsageError, match="numba is not installed"):
         tk.evaluate(bound, table, fuse=True)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cheap_trees, data())
+def test_the_default_gives_the_same_before_and_after_its_loops_compile(expr, table):
+    """The default's two states on one tree: loops not compiled yet (unfused, handed to
+    the compiling thread), then compiled (fused); both are the unfused value."""
+    one = table if isinstance(table, pa.Table) else pa.Table.from_batches([table])
+    big = pa.concat_tables([one] * (fuse_when.AUTO_MIN_ROWS // one.num_rows + 1))
+    bound = tk.bind(expr, big.schema)
+    prepare(bound, big.schema).fused.learning = True  # as after a million rows
+    want, want_error = _outcome(bound, big, fuse=False)
+    for _ in range(2):
+        got, got_error = _outcome(bound, big)
+        assert got_error == want_error
+        if want is not None:
+            assert got.type == want.type and _exact(got) == _exact(want), str(expr)
+        fused_kernels.settle()
