@@ -33,8 +33,8 @@ from ..support import late
 
 numba = late.module("numba")  # loaded by the first loop compiled: its import is slow
 
-__all__ = ["KernelSource", "asked", "available", "compile_later", "compiled", "kernel_source", "ready",
-           "run_kernel", "settle"]
+__all__ = ["KernelSource", "asked", "available", "compile_later", "compiled", "kernel_source",
+           "ready", "run_kernel", "settle"]
 
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
 

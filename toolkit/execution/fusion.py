@@ -467,7 +467,8 @@ def _bitmap(bools: pa.Array):
 def run_fused(ctx, group: FusedGroup, sel, mask, pos, run) -> pa.Array | None:
     """The group's value over the rows of `sel` (see BatchContext.field for `mask`), or
     None when it must run unfused here: no rows, an int64 cast the batch's values
-    do not prove exact, or a loop the default does not wait for. When observing, every node of the group is recorded."""
+    do not prove exact, or a loop the default does not wait for. When observing,
+    every node of the group is recorded."""
     rows = ctx.size(sel)
     if rows == 0 or group.needs_proof and not casts_in_range(group.root, ctx):
         return None
