@@ -66,6 +66,8 @@ def _tree(type_, depth):
             st.tuples(sub(BOOL), sub(type_), sub(type_)).map(
                 lambda t: tk.call("if_else", list(t))),
             st.lists(sub(type_), min_size=2, max_size=3).map(lambda a: tk.call("coalesce", a)),
+            st.lists(st.tuples(sub(BOOL), sub(type_)), min_size=1, max_size=3).flatmap(
+                lambda cases: sub(type_).map(lambda otherwise: _case_when(cases, otherwise))),
             st.sampled_from(["add_checked", "multiply_checked"]).flatmap(
                 lambda name: st.tuples(sub(type_), sub(type_)).map(
                     lambda t: tk.call(name, list(t)))),
@@ -86,6 +88,13 @@ def _tree(type_, depth):
             st.tuples(sub(BOOL), sub(BOOL), sub(BOOL)).map(lambda t: tk.call("if_else", list(t))),
         ]
     return st.one_of(leaf, *calls)
+
+
+def _case_when(cases, otherwise):
+    """case_when(make_struct(conditions), values..., otherwise), as `case when` binds."""
+    conditions = tk.call("make_struct", [c for c, _ in cases],
+                         pc.MakeStructOptions([f"c{i}" for i in range(len(cases))]))
+    return tk.call("case_when", [conditions, *[v for _, v in cases], otherwise])
 
 
 cheap_trees = st.sampled_from([*_NUMBER_KINDS, BOOL]).flatmap(lambda t: _tree(t, 3))
@@ -389,3 +398,21 @@ def test_the_default_gives_the_same_before_and_after_its_loops_compile(expr, tab
         if want is not None:
             assert got.type == want.type and _exact(got) == _exact(want), str(expr)
         fused_kernels.settle()
+
+
+def test_case_when_fused_against_arrows_kernel():
+    """Null and false conditions, null values, an else: Arrow's case_when row by row."""
+    x = pa.array([1.0, None, 3.0, -1.0, 5.0, None, 0.0, -0.0])
+    p = pa.array([True, None, False, True, None, False, True, None])
+    table = pa.table({"x": x, "p": p})
+    first, second = tk.parse("x > 2"), tk.field("p")
+    conditions = tk.call("make_struct", [first, second], pc.MakeStructOptions(["a", "b"]))
+    expr = tk.call("case_when", [conditions, tk.parse("x * 2"), tk.parse("x + 1"),
+                                 tk.parse("x - 5")])
+    groups = prepare(expr, table.schema).fused.untraced
+    assert [g.root.name for g in groups.values()] == ["case_when"]
+    want = pc.case_when(pc.make_struct(pc.greater(x, 2.0), p, field_names=["a", "b"]),
+                        pc.multiply(x, 2.0), pc.add(x, 1.0), pc.subtract(x, 5.0))
+    assert _exact(tk.evaluate(expr, table, fuse=True)) == _exact(want)
+    for piece in (table.slice(3), pa.Table.from_batches(table.to_batches(max_chunksize=3))):
+        _assert_same_outcome(expr, piece)

@@ -13,8 +13,9 @@ A call joins a group only when the fused value is provably the kernel's:
   (integers wrap, two's complement: every int32 step is truncated back to int32, as
   numba widens it to int64); `divide` on floats only (Arrow's integer division
   truncates and raises on zero); the six comparisons of two numbers of one type;
-  `and`, `or`, `invert`, `and_kleene`, `or_kleene` on bools; `if_else` and `coalesce`
-  of values of one type; casts to float64 from int32 and float32 (exact) and from
+  `and`, `or`, `invert`, `and_kleene`, `or_kleene` on bools; `if_else`, `coalesce`
+  and `case_when` with an `else` (its conditions the fields of a `make_struct`) of
+  values of one type; casts to float64 from int32 and float32 (exact) and from
   int64 (a range cast: exact on a batch whose column is proven within +-2**53, the
   proof `dense_path.casts_in_range` makes; unproven, the group runs unfused and the
   cast checks as it always does);
@@ -27,8 +28,8 @@ A call joins a group only when the fused value is provably the kernel's:
 Nulls follow Arrow: where every call intersects nulls (arithmetic, comparisons,
 `and`, `or`), the result's validity is the AND of its columns' validity bitmaps,
 taken with Arrow's bitmap kernels (no bitmap at all when no column has a null);
-where Kleene logic, `if_else` or `coalesce` decide validity row by row, the loop
-computes it too, from an expression written from the kernels' definitions. The
+where Kleene logic, `if_else`, `coalesce` or `case_when` decide validity row by row,
+the loop computes it too, from an expression written from the kernels' definitions. The
 values under null slots are never read for a result: they may be anything, as in Arrow.
 
 Groups are found once per prepared tree (`fused_groups`): every maximal subtree
@@ -61,7 +62,7 @@ __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fu
 
 MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already
 MAX_FUSED_CALLS = 64
-MAX_INPUTS = 24  # distinct leaves: each pattern of them holding nulls is a kernel of its own
+MAX_INPUTS = 64  # distinct leaves (literals included): a loop's arguments
 MAX_TEXT = 4000  # characters of an expression: Kleene validity grows with every nested and/or
 
 _DTYPES = {pa.int32(): np.dtype(np.int32), pa.int64(): np.dtype(np.int64),
@@ -186,6 +187,7 @@ def fused_groups(tree, forms: bool = True) -> Mapping[int, FusedGroup]:
         parts[id(node)] = part
         if node.is_call:
             members.update(id(a) for a in node.args)
+            members.update(id(a) for a in _case_conditions(node) or ())
     groups = {}
     for node in postorder(tree):
         part = parts.get(id(node))
@@ -221,16 +223,24 @@ def _part(node, parts, inputs, literal_names) -> _Part | None:
         return _Part(name, None, frozenset({name}), 0, False)
     if node.function is None:
         return None
-    args = [parts.get(id(a)) for a in node.args]
+    conditions = _case_conditions(node)
+    if conditions is not None:  # case_when: its conditions are the struct's fields
+        args = [parts.get(id(a)) for a in (*conditions, *node.args[1:])]
+    else:
+        args = [parts.get(id(a)) for a in node.args]
     if not args or any(a is None for a in args):
         return None
-    text, validity, proof = _call(node, args)
+    if conditions is not None:
+        text, validity, proof = _case_when(node, args[:len(conditions)],
+                                           args[len(conditions):])
+    else:
+        text, validity, proof = _call(node, args)
     if text is None:
         return None
     if call_can_fail(node) and not proof:
         return None
     names = frozenset().union(*(a.names for a in args))
-    calls = 1 + sum(a.calls for a in args)
+    calls = 1 + (conditions is not None) + sum(a.calls for a in args)  # make_struct too
     if calls > MAX_FUSED_CALLS or len(names) > MAX_INPUTS or len(text) > MAX_TEXT \
             or isinstance(validity, str) and len(validity) > MAX_TEXT:
         return None
@@ -271,6 +281,37 @@ def _call(node, args: list[_Part]):
         if pair in _EXACT_CASTS or pair in _RANGE_CASTS:
             return _typed(out, texts[0]), args[0].validity, pair in _RANGE_CASTS
     return None, None, False
+
+
+def _case_conditions(node) -> tuple | None:
+    """A case_when's conditions (the fields of its `make_struct`), else None."""
+    if node.name != "case_when" or not node.args:
+        return None
+    first = node.args[0]
+    if not first.is_call or first.name != "make_struct" or first.function is None:
+        return None
+    return tuple(first.args)
+
+
+def _case_when(node, conditions: list[_Part], values: list[_Part]):
+    """Arrow's case_when with an `else` value (one more value than conditions): the
+    value of the first condition that is valid and true, else the `else` value; the
+    chosen value's validity. (Without an `else`, a row no condition takes is null
+    whatever its columns hold: not fused, as every group's validity is all valid where
+    its columns have no nulls.)"""
+    out = node.type
+    if len(values) != len(conditions) + 1 or node.options is not None \
+            or any(c.type != pa.bool_() for c in node.args[0].args) \
+            or any(v.type != out for v in node.args[1:]):
+        return None, None, False
+    taken = [_both(_valid_text(c.validity), c.text) for c in conditions]
+    value, valid = values[-1].text, _valid_text(values[-1].validity) or "True"
+    for cond, case in zip(reversed(taken), reversed(values[:-1])):
+        value = f"({case.text} if {cond} else {value})"
+        valid = f"({_valid_text(case.validity) or 'True'} if {cond} else {valid})"
+    if all(part.validity is None for part in (*conditions, *values)):
+        return value, None, False
+    return value, valid, False
 
 
 def _typed(out, text: str) -> str:
