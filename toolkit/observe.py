@@ -25,6 +25,7 @@ from .rewrite.positions import TreePath, TreePositions
 __all__ = [
     "FUSED_MEMBER",
     "BranchSelection",
+    "Deferred",
     "ErrorFacts",
     "EvalEvent",
     "InvariantCheck",
@@ -315,6 +316,17 @@ class ErrorFacts:
         return self.message
 
 
+class Deferred:
+    """A value an event makes on its first read (`EvalEvent.nodes`): a trace is recorded
+    far more often than it is read, so recording keeps the plain figures and reading
+    makes the records."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        self.make = make
+
+
 @dataclass
 class EvalEvent:
     expr: Any
@@ -332,6 +344,9 @@ class EvalEvent:
     # any row up while the caller still holds them (never saved, never kept alive)
     live_data: Any = field(default=None, repr=False, compare=False)
     live_result: Any = field(default=None, repr=False, compare=False)
+
+    # `nodes` is a property (set below, after the dataclass is made): it may be given as a
+    # Deferred, made into the list of NodeStats on first read
 
     def root_path(self) -> TreePath:
         """The root's path in the table its nodes' and branches' paths live in.
@@ -352,6 +367,21 @@ class EvalEvent:
         if path is None:
             return None
         return self.root_path().table.of(path)
+
+
+def _nodes(event: EvalEvent) -> list[NodeStats]:
+    """The evaluation's NodeStats, in evaluation order (made now if recorded as Deferred)."""
+    nodes = event.__dict__["_nodes"]
+    if isinstance(nodes, Deferred):
+        nodes = event.__dict__["_nodes"] = nodes.make()
+    return nodes
+
+
+def _set_nodes(event: EvalEvent, nodes) -> None:
+    event.__dict__["_nodes"] = nodes
+
+
+EvalEvent.nodes = property(_nodes, _set_nodes, doc=_nodes.__doc__)
 
 
 @dataclass(frozen=True)
