@@ -29,6 +29,7 @@ __all__ = [
     "ErrorFacts",
     "EvalEvent",
     "InvariantCheck",
+    "MaskOnRead",
     "NodeStats",
     "Observer",
     "PassEvent",
@@ -98,13 +99,55 @@ class NodeStats:
         return self.rows if self.used_rows is None else self.used_rows
 
 
+class MaskOnRead:
+    """A boolean mask made when first read, by an elementwise rule from an array the
+    engine had anyway.
+
+    A traced `and`/`or` hands its right side the rows its left side does not decide:
+    a mask over the domain that untraced evaluation never builds. The left side's
+    values already say it, so the trace keeps them and the rule and builds the mask
+    only when someone reads the rows (a trace is recorded far more often than read).
+    The rule being elementwise, the first rows are the rule applied to the first
+    values (`head`: what an evaluation's sample reads). The mask, once made, is kept.
+    """
+
+    __slots__ = ("_made", "rule", "values")
+    type = pa.bool_()
+
+    def __init__(self, rule, values: pa.Array):
+        self.rule = rule  # boolean array -> boolean array without nulls, row by row
+        self.values = values
+        self._made = None
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def array(self) -> pa.Array:
+        made = self._made
+        if made is None:
+            made = self._made = self.rule(self.values)
+        return made
+
+    def head(self, n: int) -> pa.Array:
+        """The first `n` rows of the mask, making only those unless it is made already."""
+        if self._made is not None:
+            return self._made.slice(0, n)
+        return self.rule(self.values.slice(0, n))
+
+
+def as_array(rows):
+    """Recorded rows as an array: a MaskOnRead made now, anything else as it is."""
+    return rows.array() if isinstance(rows, MaskOnRead) else rows
+
+
 class RowPiece(NamedTuple):
     """The rows one slice of the batch gave a branch, as the form had them: plain arrays.
 
     `offset` is the slice's first batch row and `length` its rows; `domain` the
     slice rows the form ran on (int64 indices or a boolean mask over the slice;
     None: all of them); `picked` which of those the branch got: a boolean mask or
-    int64 positions over the domain (None: all).
+    int64 positions over the domain (None: all). Either may be a `MaskOnRead`, made
+    into its mask by the first method that reads it.
     Turning a mask into indices costs more than the form's own work on a million
     rows, so it happens when someone reads the rows, with no engine code. (A named
     tuple: a traced evaluation makes one per branch per slice.)
@@ -139,7 +182,7 @@ class RowPiece(NamedTuple):
         if picked is None:
             return min(bound, self.length)
         if picked.type == pa.bool_():
-            return picked.slice(0, bound).true_count
+            return _head(picked, bound).true_count
         return _count_below(picked, bound)
 
     def first_rows(self, n: int) -> np.ndarray:
@@ -154,12 +197,12 @@ class RowPiece(NamedTuple):
     def _prefix_within(self, seen: int) -> np.ndarray:
         """`_within` for a short prefix, in numpy: a few microseconds where the kernels'
         fixed costs add up over every branch of a wide case_when."""
-        domain, picked = self.domain, self.picked
+        domain, picked = as_array(self.domain), self.picked
         if domain is None:  # the positions over the domain are slice rows
             if picked is None:
                 return np.arange(seen, dtype=np.int64)
             if picked.type == pa.bool_():
-                return np.flatnonzero(_bools(picked.slice(0, seen)))
+                return np.flatnonzero(_bools(_head(picked, seen)))
             return _ints(picked.slice(0, _count_below(picked, seen)))
         if domain.type == pa.bool_():
             base = np.flatnonzero(_bools(domain.slice(0, seen)))
@@ -168,19 +211,19 @@ class RowPiece(NamedTuple):
         if picked is None:
             return base
         if picked.type == pa.bool_():
-            return base[_bools(picked.slice(0, len(base)))]
+            return base[_bools(_head(picked, len(base)))]
         return base[_ints(picked.slice(0, _count_below(picked, len(base))))]
 
     def _within(self, seen: int) -> pa.Array:
         """The piece's rows among its first `seen` slice rows (domain and picked are sorted)."""
-        domain = self.domain
+        domain = as_array(self.domain)
         if domain is None:
             base = pa.arange(0, seen)
         elif pa.types.is_boolean(domain.type):
             base = pc.filter(pa.arange(0, seen), domain.slice(0, seen))
         else:
             base = domain.slice(0, _count_below(domain, seen))
-        picked = self.picked
+        picked = as_array(self.picked)
         if picked is None:
             out = base
         elif pa.types.is_boolean(picked.type):
@@ -192,6 +235,11 @@ class RowPiece(NamedTuple):
 
     def _shifted(self, rows: pa.Array) -> pa.Array:
         return pc.add(rows, self.offset) if self.offset else rows
+
+
+def _head(mask, n: int) -> pa.Array:
+    """The first `n` rows of a boolean array or of a MaskOnRead (made for those rows only)."""
+    return mask.head(n) if isinstance(mask, MaskOnRead) else mask.slice(0, n)
 
 
 def _bools(mask: pa.Array) -> np.ndarray:

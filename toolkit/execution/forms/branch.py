@@ -37,7 +37,7 @@ from ..dense_path import (
     use_dense,
 )
 from ..gather_scatter import empty_of, take
-from ..selection import SelectionVector
+from ..selection import SelectionVector, filled
 from .requests import DENSE, LITERAL, LITERAL_WHY, MASKED, SELECTED, BranchRun, ChildRequest
 
 __all__ = [
@@ -71,7 +71,7 @@ EACH_ON_ITS_ROWS = "one of many cases: each value on its own rows"
 
 
 def no_nulls(mask: pa.Array, fill: bool) -> pa.Array:
-    return pc.fill_null(mask, fill) if mask.null_count else mask
+    return filled(mask, fill)
 
 
 def sub_selection(sel: SelectionVector | None, rows: SelectionVector) -> SelectionVector:
@@ -95,9 +95,8 @@ def record(ctx, sel, path, label, arg_index, rows: SelectionVector) -> None:
     rows whose values are then dropped; the trace keeps the rows that count, so
     the selections tell the lazy story and match the branches' `used_rows`.
     """
-    used = ctx.run.used if ctx.run is not None else None
-    if used is not None:
-        rows = rows.and_mask(used)
+    if ctx.run is not None and not ctx.run.uses_all:
+        rows = rows.and_mask(ctx.run.used)
     ctx.record_branch(path, label, arg_index, sel, None if rows.is_all else rows)
 
 

@@ -243,7 +243,7 @@ def _narrow_now(ctx, remaining: SelectionVector, cases_left: int) -> bool:
     return cases_left >= NARROW_MIN_CASES \
         and remaining.count <= NARROW_SHARE * remaining.length \
         and remaining.count >= dense_path.MIN_DENSE_ROWS \
-        and (ctx.run is None or ctx.run.used is None)
+        and (ctx.run is None or ctx.run.uses_all)
 
 
 def _all_full(parts, out_type) -> bool:
