@@ -100,39 +100,57 @@ class NodeStats:
 
 
 class MaskOnRead:
-    """A boolean mask made when first read, by an elementwise rule from an array the
+    """A boolean mask made when first read, by an elementwise rule from arrays the
     engine had anyway.
 
     A traced `and`/`or` hands its right side the rows its left side does not decide:
     a mask over the domain that untraced evaluation never builds. The left side's
     values already say it, so the trace keeps them and the rule and builds the mask
     only when someone reads the rows (a trace is recorded far more often than read).
+    A funnel's `when i` rows are its `when i-1` rows less the rows `then i-1` took:
+    the trace keeps the `then` masks only, each `when` a link to the one before
+    (`values[0]` may be another MaskOnRead, or None for every row).
+
     The rule being elementwise, the first rows are the rule applied to the first
-    values (`head`: what an evaluation's sample reads). The mask, once made, is kept.
+    values (`head`: what an evaluation's sample reads). The mask, once made, is kept;
+    a chain is made link by link, with no recursion however long.
     """
 
-    __slots__ = ("_made", "rule", "values")
+    __slots__ = ("_length", "_made", "rule", "values")
     type = pa.bool_()
 
-    def __init__(self, rule, values: pa.Array):
-        self.rule = rule  # boolean array -> boolean array without nulls, row by row
+    def __init__(self, rule, values: tuple, length: int):
+        self.rule = rule  # (*values) -> boolean array without nulls, row by row
         self.values = values
         self._made = None
+        self._length = length
 
     def __len__(self) -> int:
-        return len(self.values)
+        return self._length
 
     def array(self) -> pa.Array:
-        made = self._made
-        if made is None:
-            made = self._made = self.rule(self.values)
-        return made
+        return self._make(None)
 
     def head(self, n: int) -> pa.Array:
         """The first `n` rows of the mask, making only those unless it is made already."""
-        if self._made is not None:
-            return self._made.slice(0, n)
-        return self.rule(self.values.slice(0, n))
+        return self._make(n)
+
+    def _make(self, n: int | None) -> pa.Array:
+        chain, link = [], self
+        while isinstance(link, MaskOnRead) and link._made is None:
+            chain.append(link)
+            link = link.values[0]
+        current = link._made if isinstance(link, MaskOnRead) else link
+        if n is not None and current is not None:
+            current = current.slice(0, n)
+        for link in reversed(chain):
+            rest = link.values[1:]
+            if n is not None:
+                rest = tuple(v.slice(0, n) for v in rest)
+            current = link.rule(current, *rest)
+            if n is None:
+                link._made = current
+        return current
 
 
 def as_array(rows):

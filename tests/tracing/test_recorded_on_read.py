@@ -105,3 +105,38 @@ def test_a_sample_keeps_the_rows_of_the_columns_the_expression_reads():
                              ) or event.data.to_pydict() == \
         table.select(["a", "b", "c"]).take(rows).to_pydict()
     assert event.result.to_pylist() == value.take(rows).to_pylist()
+
+
+@given(seed=st.integers(0, 10_000), null_share=st.sampled_from([0.0, 0.2]),
+       specs=st.lists(_COND, min_size=2, max_size=6))
+@_SETTINGS
+def test_a_funnels_when_rows_made_on_read_are_the_rows_no_earlier_case_took(seed, null_share,
+                                                                           specs):
+    """A case_when on 40,000 rows (funnelled): every `when i` is kept as `when i-1` less
+    `then i-1`, made when read. Each `when` and `then`, whole and its first rows, is
+    the rows pyarrow's conditions give, in whatever order the branches are read."""
+    table = _table(seed, 40_000, null_share)
+    expr = tk.case_when([(_cond(s), tk.field("b") * (i + 1)) for i, s in enumerate(specs)],
+                        else_=tk.field("c"))
+    with tk.trace() as t:
+        tk.evaluate(expr, table, simplify=False)
+    event = t.evaluations[-1]
+    left = np.ones(table.num_rows, dtype=bool)
+    expected = {}
+    for i, spec in enumerate(specs):
+        expected[f"when {i}"] = np.flatnonzero(left)
+        taken = left & (_truth(table, *spec) == 1)
+        expected[f"then {i}"] = np.flatnonzero(taken)
+        left &= ~taken
+    expected["else"] = np.flatnonzero(left)
+    by_name = {b.branch: b for b in event.branches if tuple(b.path) == ()}
+    for name, rows in expected.items():
+        if name not in by_name:
+            assert len(rows) == 0, name  # a case after every row was taken: not run
+            continue
+        branch = by_name[name]
+        assert branch.count == len(rows), name
+        assert branch.first(SAMPLE_PER_BRANCH).to_pylist() == \
+            rows[:SAMPLE_PER_BRANCH].tolist(), name
+    for name in reversed(list(by_name)):  # the last `when` first: a chain made in one go
+        assert by_name[name].rows.to_pylist() == expected[name].tolist(), name

@@ -47,7 +47,8 @@ def _undecided_on_read(left, stop_value: bool) -> SelectionVector:
         return SelectionVector.from_mask(_undecided(left, stop_value))
     decided = left.true_count if stop_value else len(left) - left.null_count - left.true_count
     rule = _or_undecided if stop_value else _and_undecided
-    return SelectionVector.made_on_read(len(left), len(left) - decided, MaskOnRead(rule, left))
+    later = MaskOnRead(rule, (left,), len(left))
+    return SelectionVector.made_on_read(len(left), len(left) - decided, later)
 
 
 def _kleene(kleene_kernel, stop_value: bool):

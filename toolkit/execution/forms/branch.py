@@ -222,16 +222,19 @@ def _selected_why(ctx, child, rows: SelectionVector, policy: BranchPolicy) -> st
 
 
 def run_branch(ctx, sel, path, branch: Branch, rows: SelectionVector,
-               policy: BranchPolicy = ONE_VALUE):
+               policy: BranchPolicy = ONE_VALUE, recorded: SelectionVector | None = None):
     """The branch's value on `rows` of the domain: `(value, is_full)`.
 
     `is_full` is true when the value covers the whole domain: the branch had
-    every row, or it ran densely and the form keeps its value whole.
+    every row, or it ran densely and the form keeps its value whole. Traced,
+    `recorded` (the same rows, held in another form: one made on read) is what the
+    trace keeps, when given.
     """
     child, rel = branch.child, branch.rel
     traced = path is not None
     if traced:
-        record(ctx, sel, path, branch.label, branch.arg_index, rows)
+        record(ctx, sel, path, branch.label, branch.arg_index,
+               rows if recorded is None else recorded)
     if rows.is_all:
         run = BranchRun(rows, SELECTED, NARROWED, True) if policy.narrowed and traced else None
         return (yield ChildRequest(child, rel, sel, None, run)), True
