@@ -402,7 +402,8 @@ class EvalEvent:
     branches: list[BranchSelection] = field(default_factory=list)
     error: ErrorFacts | None = None  # what the KernelError said, when evaluation failed
     result: Any = None  # small results are kept for the selection view
-    data: Any = None  # the evaluated batch when small, else a sample of its rows
+    # the evaluated batch when small, else a sample of its rows (of the columns it reads)
+    data: Any = None
     sample: Any = None  # the batch rows `data` and `result` hold (int64), when a sample
     elapsed: float = 0.0  # wall time, seconds
     threads: int = 1  # the threads its morsels ran on

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ...functions.cast_range_check import RANGE_CHECK_MIN_ROWS
 from .. import dense_path
