@@ -8,7 +8,12 @@ after the previous one (the earliest occurrence of each is the best choice for t
 then ends with the tail piece. Each middle piece is found once over the whole data
 buffer of the array (a numpy comparison against the piece's rarest byte, the candidates
 confirmed as machine words), and the rows are then walked with `searchsorted` over the
-sorted occurrences: no Python loop over rows or occurrences.
+sorted occurrences: no Python loop over rows or occurrences. Once few rows are left (after
+a head piece or the first middle one), each later piece is looked for in those rows only,
+from where the previous piece ended to the row's end: numpy's `strings.find` over the
+data buffer viewed as one byte string, with per-row start and end (CPython's fast search
+in C, one call for all the rows), which reads a few bytes per row where a scan of the
+buffer reads them all.
 
 Bytes are compared as bytes. In valid UTF-8 a piece can only occur at a character
 boundary, so this is Arrow's answer on string columns, and on binary columns it is
@@ -41,6 +46,11 @@ _BLOCK_BYTES = 1 << 18  # the bytes searched per step
 # runs: searching the whole buffer for the middle pieces would read mostly rows already out
 FEW_HEADS = 0.125
 HEAD_SAMPLE_ROWS = 1024
+# at most this share of the rows left, a piece is searched in those rows only; above it,
+# one scan of the whole buffer (a row search costs about 2.5x a scan per byte of the row)
+ROW_SEARCH_SHARE = 0.25
+_FIND = getattr(getattr(np, "strings", None), "find", None)  # numpy 2 and later
+_MAX_BYTE_STRING = (1 << 31) - 1  # numpy's largest bytes dtype
 
 
 class LikePieces(NamedTuple):
@@ -143,6 +153,35 @@ def _rows_holding(occurrences: np.ndarray, length: int, offsets: np.ndarray) -> 
     return rows[first], occurrences[first] + length
 
 
+def _byte_string(data: np.ndarray, high: int, piece: bytes) -> np.ndarray | None:
+    """data[:high] as one numpy byte string for `strings.find`, or None where that would
+    not be exact: numpy drops trailing NUL bytes of a bytes value (the buffer's and the
+    piece's), and caps its length."""
+    if _FIND is None or not 0 < high <= _MAX_BYTE_STRING or data[high - 1] == 0 or not piece \
+            or piece[-1] == 0:
+        return None
+    return data[:high].view(f"S{high}")
+
+
+def _find_in_rows(text: np.ndarray, piece: bytes, positions: np.ndarray,
+                  ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows searching from `positions` up to `ends`: whether the piece occurs whole in
+    that range, and the end of its earliest occurrence (what `_first_fitting` gives)."""
+    found = _FIND(text, piece, positions, ends)
+    return found >= 0, found + len(piece)
+
+
+def _next_piece(column, offsets, counts, piece, rows, position, ends):
+    """Whether each row still searching finds `piece` after its position, and where it
+    ends: in those rows alone when they are few, else by one scan of the whole buffer."""
+    low, high = int(offsets[0]), int(offsets[-1])
+    text = _byte_string(column.data, high, piece)
+    if text is not None and len(rows) <= ROW_SEARCH_SHARE * (len(offsets) - 1):
+        return _find_in_rows(text, piece, position, ends)
+    return _first_fitting(_occurrences(column.data, low, high, piece, counts), len(piece),
+                          position, ends)
+
+
 def like_mask(array: pa.Array, pieces: LikePieces) -> np.ndarray:
     """Rows of a string/binary array matching the pieces (at least one middle piece), as
     a numpy bool array; null rows hold whatever their bytes give."""
@@ -164,8 +203,7 @@ def like_mask(array: pa.Array, pieces: LikePieces) -> np.ndarray:
     for piece in middle:
         if not len(rows):
             break
-        occurrences = _occurrences(column.data, low, high, piece, counts)
-        found, after = _first_fitting(occurrences, len(piece), position, ends[rows])
+        found, after = _next_piece(column, offsets, counts, piece, rows, position, ends[rows])
         rows, position = rows[found], after[found]
     if pieces.tail is not None and len(rows):
         start = ends[rows] - len(pieces.tail)
