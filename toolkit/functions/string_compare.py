@@ -9,6 +9,12 @@ the data buffer read 8, 4, 2 or 1 bytes at each candidate's start, so a 4-byte
 literal is one integer comparison per candidate. The result reuses the input's
 validity bitmap, which is what Arrow's kernel computes for a non-null literal.
 
+Rows are taken in blocks of `BLOCK_ROWS`: the candidates' indices, starts and bytes of a
+block stay in the cache and below malloc's threshold for fresh memory maps. Indices for a
+whole 131,072-row chunk (about 0.5 MB) came from new maps on most calls, each page
+faulting on its first write: the kernel spent more time in those faults than comparing.
+The per-row lengths come from Arrow's memory pool, which keeps its freed pages.
+
 Only string, large_string, binary and large_binary arrays of at least
 `SELECTIVE_MIN_ROWS` rows take this path; views, dictionaries, null literals,
 options it does not read (ignore_case, a value set holding a null) and small
@@ -37,9 +43,16 @@ __all__ = [
 ]
 
 SELECTIVE_MIN_ROWS = 1024  # below this numpy's per-call cost exceeds what it saves
+BLOCK_ROWS = 1 << 15  # rows compared per step (see the module's docstring)
 # a prefix test whose length test keeps more than this share of the rows runs Arrow's
 # kernel: its one pass over the bytes beats gathering most of them (docs/benchmarks.md)
 PREFIX_MAX_CANDIDATES = 0.5
+# an equality whose literal's length and first byte are shared by more than this share of
+# the rows (judged on the first SAMPLE_ROWS) runs Arrow's kernel: each such row costs a
+# word gather and a scatter here, more than Arrow's length test and memcmp (l_shipinstruct
+# = 'NONE', a quarter of the rows: docs/benchmarks.md)
+EQUAL_MAX_SURVIVORS = 0.2
+SAMPLE_ROWS = 1024
 
 _OFFSET_DTYPE = {pa.StringArray: np.int32, pa.BinaryArray: np.int32,
                  pa.LargeStringArray: np.int64, pa.LargeBinaryArray: np.int64}
@@ -120,7 +133,17 @@ def _uniform_width(column: StringColumn, lengths: np.ndarray) -> int | None:
     width = int(lengths[0])
     if int(column.offsets[-1]) - int(column.offsets[0]) != n * width:
         return None
-    return width if bool((lengths == width).all()) else None
+    return width if int(lengths.min()) == int(lengths.max()) else None
+
+
+def _lengths(column: StringColumn) -> np.ndarray:
+    """Every row's length in bytes, in a buffer of Arrow's pool (see the module's docstring)."""
+    offsets = column.offsets
+    count = len(offsets) - 1
+    buffer = pa.allocate_buffer(max(count, 1) * offsets.itemsize)
+    lengths = np.frombuffer(buffer, dtype=offsets.dtype, count=count)
+    np.subtract(offsets[1:], offsets[:-1], out=lengths)
+    return lengths
 
 
 def _fixed_width_mask(column: StringColumn, width: int, literal: bytes, exact: bool) -> np.ndarray:
@@ -147,7 +170,7 @@ def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = Fa
     """Rows equal to (or, with `prefix`, starting with) any of `literals`, as a numpy bool
     array; null rows hold whatever their slots hold."""
     column = _columns(array)
-    lengths = np.diff(column.offsets)
+    lengths = _lengths(column)
     width = _uniform_width(column, lengths)
     if width is not None:
         mask = np.zeros(len(array), dtype=bool)
@@ -155,6 +178,16 @@ def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = Fa
             mask |= _fixed_width_mask(column, width, literal, exact=not prefix)
         return mask
     mask = np.zeros(len(array), dtype=bool)
+    for begin in range(0, len(array), BLOCK_ROWS):
+        end = min(begin + BLOCK_ROWS, len(array))
+        block = StringColumn(column.offsets[begin:end + 1], column.data)
+        _mark_block(block, lengths[begin:end], literals, prefix, mask[begin:end])
+    return mask
+
+
+def _mark_block(column: StringColumn, lengths: np.ndarray, literals: list[bytes], prefix: bool,
+                mask: np.ndarray) -> None:
+    """Set `mask` (a view) where a row of the block equals / starts with a literal."""
     by_length: dict[int, Candidates] = {}
     for literal in literals:
         if not literal:  # every row of length 0 (equality) or every row (prefix)
@@ -165,7 +198,20 @@ def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = Fa
             found = by_length[len(literal)] = _candidates(column, lengths, len(literal),
                                                           exact=not prefix)
         mask[_matching_rows(column, found, literal)] = True
-    return mask
+
+
+def survivor_share(array: pa.Array, literal: bytes) -> float:
+    """The share of the first SAMPLE_ROWS rows whose length and first byte are the
+    literal's: the rows whose bytes the selective equality has to read."""
+    column = _columns(array.slice(0, SAMPLE_ROWS))
+    n = len(column.offsets) - 1
+    if not n:
+        return 0.0
+    lengths = np.diff(column.offsets)
+    if not literal:
+        return float(np.count_nonzero(lengths == 0)) / n
+    starts = column.offsets[:-1][lengths == len(literal)]
+    return float(np.count_nonzero(np.take(column.data, starts) == literal[0])) / n
 
 
 def _boolean_result(array: pa.Array, mask: np.ndarray, keep_nulls: bool) -> pa.Array:
@@ -229,6 +275,9 @@ def _comparison(negate: bool):
             return fallback()
 
         def compute(array):
+            if survivor_share(array, literal) > EQUAL_MAX_SURVIVORS:
+                return call_pyarrow(function, [array, scalar] if value is left
+                                    else [scalar, array], options, kernel)
             mask = equal_literal_mask(array, [literal])
             return _boolean_result(array, ~mask if negate else mask, keep_nulls=True)
         return _per_chunk(compute, value, fallback)
@@ -262,7 +311,7 @@ def selective_starts_with(function, args, options, kernel):
 
     def compute(array):
         column = _columns(array)
-        lengths = np.diff(column.offsets)
+        lengths = _lengths(column)
         if (pattern and _uniform_width(column, lengths) is None
                 and np.count_nonzero(lengths >= len(pattern)) > PREFIX_MAX_CANDIDATES * len(array)):
             return call_pyarrow(function, [array], options, kernel)
