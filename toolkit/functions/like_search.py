@@ -145,7 +145,9 @@ def _rows_holding(occurrences: np.ndarray, length: int, offsets: np.ndarray) -> 
     """The rows holding an occurrence that fits inside them, and the end of the first such
     occurrence in each (occurrences are sorted, so rows come out sorted and the first of a
     row is its earliest)."""
-    rows = np.searchsorted(offsets, occurrences, side="right") - 1
+    # in the offsets' own type: a search of int64 values in int32 offsets copies the offsets
+    rows = np.searchsorted(offsets, occurrences.astype(offsets.dtype, copy=False),
+                           side="right") - 1
     fits = occurrences + length <= offsets[rows + 1]
     rows, occurrences = rows[fits], occurrences[fits]
     first = np.ones(len(rows), dtype=bool)
@@ -186,7 +188,7 @@ def like_mask(array: pa.Array, pieces: LikePieces) -> np.ndarray:
     """Rows of a string/binary array matching the pieces (at least one middle piece), as
     a numpy bool array; null rows hold whatever their bytes give."""
     column = string_compare._columns(array)
-    offsets = column.offsets.astype(np.int64, copy=False)
+    offsets = column.offsets
     starts, ends = offsets[:-1], offsets[1:]
     low, high = int(offsets[0]), int(offsets[-1])
     middle = list(pieces.middle)
