@@ -1,19 +1,20 @@
 """Selective string comparisons against literals: equal, not_equal, is_in, starts_with.
 
 Arrow's kernels compare every row's bytes; most rows of a real column cannot
-match a literal because their length differs, and the length is one subtraction
-of two offsets. So (as Arrow's issue 47374 plans) the lengths come from a numpy
-view of the offsets buffer first, bytes are read only for rows whose length can
-match, and the literal is compared as machine words: unaligned numpy views of
+match a literal because their length or first byte differs, and the length is one
+subtraction of two offsets. So (as Arrow's issue 47374 plans) the lengths come from
+a numpy view of the offsets buffer and every row's first byte from one gather, both
+tested in whole-array passes; only the rows passing both are read further, and the
+literal is compared as machine words: unaligned numpy views of
 the data buffer read 8, 4, 2 or 1 bytes at each candidate's start, so a 4-byte
 literal is one integer comparison per candidate. The result reuses the input's
 validity bitmap, which is what Arrow's kernel computes for a non-null literal.
 
-Rows are taken in blocks of `BLOCK_ROWS`: the candidates' indices, starts and bytes of a
-block stay in the cache and below malloc's threshold for fresh memory maps. Indices for a
-whole 131,072-row chunk (about 0.5 MB) came from new maps on most calls, each page
-faulting on its first write: the kernel spent more time in those faults than comparing.
-The per-row lengths come from Arrow's memory pool, which keeps its freed pages.
+Every per-row array (lengths, starts, first bytes, the tests, the result) is made in
+Arrow's memory pool, which keeps its freed pages. numpy's own arrays of a 131,072-row
+chunk (0.5-1 MB) came from fresh memory maps on most calls, each page faulting on its
+first write: the kernel spent more time in those faults than comparing. Only the rows
+whose length and first byte match (the few that are read as words) are numpy's.
 
 Only string, large_string, binary and large_binary arrays of at least
 `SELECTIVE_MIN_ROWS` rows take this path; views, dictionaries, null literals,
@@ -43,15 +44,14 @@ __all__ = [
 ]
 
 SELECTIVE_MIN_ROWS = 1024  # below this numpy's per-call cost exceeds what it saves
-BLOCK_ROWS = 1 << 15  # rows compared per step (see the module's docstring)
 # a prefix test whose length test keeps more than this share of the rows runs Arrow's
 # kernel: its one pass over the bytes beats gathering most of them (docs/benchmarks.md)
 PREFIX_MAX_CANDIDATES = 0.5
 # an equality whose literal's length and first byte are shared by more than this share of
-# the rows (judged on the first SAMPLE_ROWS) runs Arrow's kernel: each such row costs a
+# the rows (judged on the first SAMPLE_ROWS of the first chunk) runs Arrow's kernel: each such row costs a
 # word gather and a scatter here, more than Arrow's length test and memcmp (l_shipinstruct
 # = 'NONE', a quarter of the rows: docs/benchmarks.md)
-EQUAL_MAX_SURVIVORS = 0.2
+EQUAL_MAX_SURVIVORS = 0.225
 SAMPLE_ROWS = 1024
 
 _OFFSET_DTYPE = {pa.StringArray: np.int32, pa.BinaryArray: np.int32,
@@ -77,23 +77,6 @@ def _columns(array: pa.Array) -> StringColumn:
     return StringColumn(offsets, data)
 
 
-class Candidates(NamedTuple):
-    """The rows whose length can match, where they start, and their first bytes: shared by
-    every literal of one length (an is_in of 'MAIL' and 'SHIP' reads them once)."""
-
-    rows: np.ndarray
-    starts: np.ndarray
-    first: np.ndarray
-
-
-def _candidates(column: StringColumn, lengths: np.ndarray, length: int,
-                exact: bool) -> Candidates:
-    rows = np.flatnonzero(lengths == length if exact else lengths >= length)
-    starts = np.take(column.offsets, rows)
-    first = np.take(column.data, starts) if length else np.zeros(0, np.uint8)
-    return Candidates(rows, starts, first)
-
-
 def _words(data: np.ndarray, width: int) -> np.ndarray:
     """Every `width`-byte little-endian word starting at each byte (an unaligned view;
     indexing it reads one word per row, where `np.take` on it would copy byte by byte)."""
@@ -107,22 +90,6 @@ def _word_positions(length: int) -> list[tuple[int, int]]:
     width = next(w for w in (8, 4, 2, 1) if w <= length)
     positions = list(range(0, length - width, width)) + [length - width]
     return [(p, width) for p in positions]
-
-
-def _matching_rows(column: StringColumn, candidates: Candidates, literal: bytes) -> np.ndarray:
-    """The candidate rows whose first len(literal) bytes are the literal's. The first byte
-    narrows the candidates (integer gathers: boolean indexing of a scattered selection
-    is several times slower); the few left compare the literal as machine words."""
-    keep = np.flatnonzero(candidates.first == literal[0])
-    rows, starts = np.take(candidates.rows, keep), np.take(candidates.starts, keep)
-    if len(literal) == 1 or not len(rows):
-        return rows
-    ok = None
-    for position, width in _word_positions(len(literal)):
-        word = np.frombuffer(literal, dtype=f"<u{width}", count=1, offset=position)[0]
-        same = _words(column.data, width)[starts + position if position else starts] == word
-        ok = same if ok is None else (ok & same)
-    return rows[ok]
 
 
 def _uniform_width(column: StringColumn, lengths: np.ndarray) -> int | None:
@@ -139,9 +106,7 @@ def _uniform_width(column: StringColumn, lengths: np.ndarray) -> int | None:
 def _lengths(column: StringColumn) -> np.ndarray:
     """Every row's length in bytes, in a buffer of Arrow's pool (see the module's docstring)."""
     offsets = column.offsets
-    count = len(offsets) - 1
-    buffer = pa.allocate_buffer(max(count, 1) * offsets.itemsize)
-    lengths = np.frombuffer(buffer, dtype=offsets.dtype, count=count)
+    lengths = _pool_array(len(offsets) - 1, offsets.dtype)
     np.subtract(offsets[1:], offsets[:-1], out=lengths)
     return lengths
 
@@ -166,38 +131,74 @@ def _fixed_width_mask(column: StringColumn, width: int, literal: bytes, exact: b
     return mask
 
 
+def _pool_array(count: int, dtype) -> np.ndarray:
+    """An uninitialized array in Arrow's memory pool (see the module's docstring)."""
+    dtype = np.dtype(dtype)
+    buffer = pa.allocate_buffer(max(count, 1) * dtype.itemsize)
+    return np.frombuffer(buffer, dtype=dtype, count=count)
+
+
 def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = False) -> np.ndarray:
     """Rows equal to (or, with `prefix`, starting with) any of `literals`, as a numpy bool
     array; null rows hold whatever their slots hold."""
     column = _columns(array)
+    n = len(array)
     lengths = _lengths(column)
     width = _uniform_width(column, lengths)
     if width is not None:
-        mask = np.zeros(len(array), dtype=bool)
+        mask = np.zeros(n, dtype=bool)
         for literal in literals:
             mask |= _fixed_width_mask(column, width, literal, exact=not prefix)
         return mask
-    mask = np.zeros(len(array), dtype=bool)
-    for begin in range(0, len(array), BLOCK_ROWS):
-        end = min(begin + BLOCK_ROWS, len(array))
-        block = StringColumn(column.offsets[begin:end + 1], column.data)
-        _mark_block(block, lengths[begin:end], literals, prefix, mask[begin:end])
+    mask = _pool_array(n, bool)
+    mask.fill(False)
+    starts = _pool_array(n, np.intp)  # gathers take intp indices (others are copied first)
+    np.copyto(starts, column.offsets[:-1])
+    first = None
+    fits, candidates = _pool_array(n, bool), _pool_array(n, bool)
+    fitted = None  # the literal length `fits` holds the test of
+    for literal in literals:
+        if not literal and prefix:  # every row starts with it
+            mask.fill(True)
+            continue
+        if not literal:  # the rows of length 0
+            np.logical_or(mask, lengths == 0, out=mask)
+            continue
+        if first is None:
+            first = _first_bytes(column.data, starts)
+        if fitted != len(literal):
+            test = np.greater_equal if prefix else np.equal
+            test(lengths, len(literal), out=fits)
+            fitted = len(literal)
+        np.equal(first, literal[0], out=candidates)
+        np.logical_and(candidates, fits, out=candidates)
+        if len(literal) == 1:
+            np.logical_or(mask, candidates, out=mask)
+            continue
+        rows = np.flatnonzero(candidates)
+        if len(rows):
+            mask[rows[_words_match(column.data, starts[rows], literal)]] = True
     return mask
 
 
-def _mark_block(column: StringColumn, lengths: np.ndarray, literals: list[bytes], prefix: bool,
-                mask: np.ndarray) -> None:
-    """Set `mask` (a view) where a row of the block equals / starts with a literal."""
-    by_length: dict[int, Candidates] = {}
-    for literal in literals:
-        if not literal:  # every row of length 0 (equality) or every row (prefix)
-            mask |= (lengths == 0) if not prefix else True
-            continue
-        found = by_length.get(len(literal))
-        if found is None:
-            found = by_length[len(literal)] = _candidates(column, lengths, len(literal),
-                                                          exact=not prefix)
-        mask[_matching_rows(column, found, literal)] = True
+def _first_bytes(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Every row's first byte (any byte for an empty row: its length rules it out)."""
+    first = _pool_array(len(starts), np.uint8)
+    if len(data):
+        np.take(data, starts, out=first, mode="clip")
+    else:
+        first.fill(0)
+    return first
+
+
+def _words_match(data: np.ndarray, starts: np.ndarray, literal: bytes) -> np.ndarray:
+    """Whether the literal's bytes start at each of `starts`, compared as machine words."""
+    ok = None
+    for position, width in _word_positions(len(literal)):
+        word = np.frombuffer(literal, dtype=f"<u{width}", count=1, offset=position)[0]
+        same = _words(data, width)[starts + position if position else starts] == word
+        ok = same if ok is None else (ok & same)
+    return ok
 
 
 def survivor_share(array: pa.Array, literal: bytes) -> float:
@@ -274,12 +275,16 @@ def _comparison(negate: bool):
         if literal is None or not isinstance(value, (pa.Array, pa.ChunkedArray)):
             return fallback()
 
+        sample = value.chunk(0) if isinstance(value, pa.ChunkedArray) and value.num_chunks \
+            else value
+        if _selectable(sample) and survivor_share(sample, literal) > EQUAL_MAX_SURVIVORS:
+            return fallback()  # judged on the first chunk: one call of Arrow's kernel for all
+
         def compute(array):
-            if survivor_share(array, literal) > EQUAL_MAX_SURVIVORS:
-                return call_pyarrow(function, [array, scalar] if value is left
-                                    else [scalar, array], options, kernel)
             mask = equal_literal_mask(array, [literal])
-            return _boolean_result(array, ~mask if negate else mask, keep_nulls=True)
+            if negate:
+                np.logical_not(mask, out=mask)
+            return _boolean_result(array, mask, keep_nulls=True)
         return _per_chunk(compute, value, fallback)
     return execute
 
