@@ -37,8 +37,8 @@ from . import string_compare
 from .function import call_pyarrow
 from .registry import get_function
 
-__all__ = ["FEW_HEADS", "HEAD_SAMPLE_ROWS", "LikePieces", "few_heads", "like_mask", "like_pieces", "selective_match_like",
-           "selective_match_substring"]
+__all__ = ["FEW_HEADS", "HEAD_SAMPLE_ROWS", "ROW_SEARCH_SHARE", "LikePieces", "few_heads",
+           "like_mask", "like_pieces", "selective_match_like", "selective_match_substring"]
 
 _SAMPLE_BYTES = 1 << 14  # the bytes read to choose a piece's rarest byte pair
 _BLOCK_BYTES = 1 << 18  # the bytes searched per step
@@ -88,21 +88,22 @@ def _literal_at(data: np.ndarray, positions: np.ndarray, literal: bytes) -> np.n
     return ok
 
 
-def _pair_counts(region: np.ndarray) -> np.ndarray:
-    """How often each pair of adjacent bytes (first << 8 | second) occurs in a sample."""
+def _sample_pairs(region: np.ndarray) -> np.ndarray:
+    """The pairs of adjacent bytes (first << 8 | second) of a sample of the region."""
     sample = region[:_SAMPLE_BYTES].astype(np.uint16)
-    return np.bincount((sample[:-1] << 8) | sample[1:], minlength=1 << 16)
+    return (sample[:-1] << 8) | sample[1:]
 
 
-def _rarest_pair(counts: np.ndarray, piece: bytes) -> int:
-    """The index in `piece` of its two adjacent bytes least frequent together (0 for a
-    one-byte piece)."""
+def _rarest_pair(pairs: np.ndarray, piece: bytes) -> int:
+    """The index in `piece` of its two adjacent bytes least frequent together in the
+    sample's `pairs` (0 for a one-byte piece)."""
     return min(range(max(len(piece) - 1, 1)),
-               key=lambda i: counts[(piece[i] << 8) | piece[min(i + 1, len(piece) - 1)]])
+               key=lambda i: np.count_nonzero(
+                   pairs == ((piece[i] << 8) | piece[min(i + 1, len(piece) - 1)])))
 
 
 def _occurrences(data: np.ndarray, low: int, high: int, piece: bytes,
-                 counts: np.ndarray) -> np.ndarray:
+                 pairs: np.ndarray) -> np.ndarray:
     """Every position in data[low:high] where `piece` starts and fits before `high`,
     overlapping ones included, sorted (int64 positions in `data`). Candidates are the
     starts whose rarest byte pair matches, found in one comparison pass; the rest of the
@@ -111,9 +112,9 @@ def _occurrences(data: np.ndarray, low: int, high: int, piece: bytes,
     count = len(region) - len(piece) + 1  # the starts where the piece fits
     if count <= 0:
         return np.zeros(0, dtype=np.int64)
-    at = _rarest_pair(counts, piece)
+    at = _rarest_pair(pairs, piece)
     block = min(count, _BLOCK_BYTES)
-    same, other = np.empty(block, dtype=bool), np.empty(block, dtype=bool)
+    same, other = string_compare.pool_array(block, bool), string_compare.pool_array(block, bool)
     found = []
     for begin in range(0, count, block):  # cache-sized blocks: the masks stay in the cache
         size = min(block, count - begin)
@@ -173,14 +174,14 @@ def _find_in_rows(text: np.ndarray, piece: bytes, positions: np.ndarray,
     return found >= 0, found + len(piece)
 
 
-def _next_piece(column, offsets, counts, piece, rows, position, ends):
+def _next_piece(column, offsets, pairs, piece, rows, position, ends):
     """Whether each row still searching finds `piece` after its position, and where it
     ends: in those rows alone when they are few, else by one scan of the whole buffer."""
     low, high = int(offsets[0]), int(offsets[-1])
     text = _byte_string(column.data, high, piece)
     if text is not None and len(rows) <= ROW_SEARCH_SHARE * (len(offsets) - 1):
         return _find_in_rows(text, piece, position, ends)
-    return _first_fitting(_occurrences(column.data, low, high, piece, counts), len(piece),
+    return _first_fitting(_occurrences(column.data, low, high, piece, pairs), len(piece),
                           position, ends)
 
 
@@ -192,7 +193,7 @@ def like_mask(array: pa.Array, pieces: LikePieces) -> np.ndarray:
     starts, ends = offsets[:-1], offsets[1:]
     low, high = int(offsets[0]), int(offsets[-1])
     middle = list(pieces.middle)
-    counts = _pair_counts(column.data[low:high])
+    pairs = _sample_pairs(column.data[low:high])
     if pieces.head:
         starts_with = pc.MatchSubstringOptions(pieces.head.decode("utf-8"))
         heads = get_function("starts_with")([array], starts_with)
@@ -200,19 +201,20 @@ def like_mask(array: pa.Array, pieces: LikePieces) -> np.ndarray:
         position = starts[rows] + len(pieces.head)
     else:  # every row searches from its start: walk the first piece's occurrences instead
         piece = middle.pop(0)
-        rows, position = _rows_holding(_occurrences(column.data, low, high, piece, counts),
+        rows, position = _rows_holding(_occurrences(column.data, low, high, piece, pairs),
                                        len(piece), offsets)
     for piece in middle:
         if not len(rows):
             break
-        found, after = _next_piece(column, offsets, counts, piece, rows, position, ends[rows])
+        found, after = _next_piece(column, offsets, pairs, piece, rows, position, ends[rows])
         rows, position = rows[found], after[found]
     if pieces.tail is not None and len(rows):
         start = ends[rows] - len(pieces.tail)
         fits = start >= position
         rows, start = rows[fits], start[fits]
         rows = rows[_literal_at(column.data, start, pieces.tail)]
-    mask = np.zeros(len(array), dtype=bool)
+    mask = string_compare.pool_array(len(array), bool)
+    mask.fill(False)
     mask[rows] = True
     return mask
 

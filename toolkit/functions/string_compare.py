@@ -37,6 +37,7 @@ __all__ = [
     "PREFIX_MAX_CANDIDATES",
     "SELECTIVE_MIN_ROWS",
     "equal_literal_mask",
+    "pool_array",
     "selective_equal",
     "selective_is_in",
     "selective_not_equal",
@@ -106,7 +107,7 @@ def _uniform_width(column: StringColumn, lengths: np.ndarray) -> int | None:
 def _lengths(column: StringColumn) -> np.ndarray:
     """Every row's length in bytes, in a buffer of Arrow's pool (see the module's docstring)."""
     offsets = column.offsets
-    lengths = _pool_array(len(offsets) - 1, offsets.dtype)
+    lengths = pool_array(len(offsets) - 1, offsets.dtype)
     np.subtract(offsets[1:], offsets[:-1], out=lengths)
     return lengths
 
@@ -131,8 +132,9 @@ def _fixed_width_mask(column: StringColumn, width: int, literal: bytes, exact: b
     return mask
 
 
-def _pool_array(count: int, dtype) -> np.ndarray:
-    """An uninitialized array in Arrow's memory pool (see the module's docstring)."""
+def pool_array(count: int, dtype) -> np.ndarray:
+    """An uninitialized array in Arrow's memory pool, which keeps its freed pages (see the
+    module's docstring)."""
     dtype = np.dtype(dtype)
     buffer = pa.allocate_buffer(max(count, 1) * dtype.itemsize)
     return np.frombuffer(buffer, dtype=dtype, count=count)
@@ -150,12 +152,12 @@ def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = Fa
         for literal in literals:
             mask |= _fixed_width_mask(column, width, literal, exact=not prefix)
         return mask
-    mask = _pool_array(n, bool)
+    mask = pool_array(n, bool)
     mask.fill(False)
-    starts = _pool_array(n, np.intp)  # gathers take intp indices (others are copied first)
+    starts = pool_array(n, np.intp)  # gathers take intp indices (others are copied first)
     np.copyto(starts, column.offsets[:-1])
     first = None
-    fits, candidates = _pool_array(n, bool), _pool_array(n, bool)
+    fits, candidates = pool_array(n, bool), pool_array(n, bool)
     fitted = None  # the literal length `fits` holds the test of
     for literal in literals:
         if not literal and prefix:  # every row starts with it
@@ -183,7 +185,7 @@ def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = Fa
 
 def _first_bytes(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Every row's first byte (any byte for an empty row: its length rules it out)."""
-    first = _pool_array(len(starts), np.uint8)
+    first = pool_array(len(starts), np.uint8)
     if len(data):
         np.take(data, starts, out=first, mode="clip")
     else:
