@@ -5,9 +5,11 @@ match a literal because their length or first byte differs, and the length is on
 subtraction of two offsets. So (as Arrow's issue 47374 plans) the lengths come from
 a numpy view of the offsets buffer and every row's first byte from one gather, both
 tested in whole-array passes; only the rows passing both are read further, and the
-literal is compared as machine words: unaligned numpy views of
-the data buffer read 8, 4, 2 or 1 bytes at each candidate's start, so a 4-byte
-literal is one integer comparison per candidate. The result reuses the input's
+literal is compared as machine words: unaligned numpy views of the data buffer read
+8, 4, 2 or 1 bytes at each candidate's start, so a 4-byte literal is one integer
+comparison per candidate. Where many rows pass both tests (a quarter of
+l_shipinstruct has 'NONE''s length and first byte) the word gathers cost more than
+Arrow's own length test and memcmp, and Arrow's kernel runs. The result reuses the input's
 validity bitmap, which is what Arrow's kernel computes for a non-null literal.
 
 Every per-row array (lengths, starts, first bytes, the tests, the result) is made in
@@ -49,9 +51,9 @@ SELECTIVE_MIN_ROWS = 1024  # below this numpy's per-call cost exceeds what it sa
 # kernel: its one pass over the bytes beats gathering most of them (docs/benchmarks.md)
 PREFIX_MAX_CANDIDATES = 0.5
 # an equality whose literal's length and first byte are shared by more than this share of
-# the rows (judged on the first SAMPLE_ROWS of the first chunk) runs Arrow's kernel: each such row costs a
-# word gather and a scatter here, more than Arrow's length test and memcmp (l_shipinstruct
-# = 'NONE', a quarter of the rows: docs/benchmarks.md)
+# the rows (judged on the first SAMPLE_ROWS of the first chunk) runs Arrow's kernel: each
+# such row costs a word gather and a scatter here (docs/benchmarks.md: 'NONE' in
+# l_shipinstruct, a quarter of the rows, went to Arrow; '1-URGENT', a fifth, stays here)
 EQUAL_MAX_SURVIVORS = 0.225
 SAMPLE_ROWS = 1024
 
