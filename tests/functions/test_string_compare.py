@@ -194,6 +194,10 @@ def test_lineitem_shaped_column_through_the_engine(monkeypatch):
     _same(tk.evaluate(tk.parse("m <> 'NONE'"), common_table),
           pc.not_equal(common_table["m"], "NONE"))
     assert ran == []
+    flags = pa.array(np.array(["R", "A", "N"])[rng.integers(0, 3, 30_003)], pa.string())
+    flag_table = pa.table({"m": pa.chunked_array([flags.slice(0, 15_000), flags.slice(15_000)])})
+    _same(tk.evaluate(tk.parse("m = 'R'"), flag_table), pc.equal(flag_table["m"], "R"))
+    assert sum(ran) == 30_003  # one width: a third of the rows matching reads no row twice
     ran.clear()  # a prefix most rows are long enough for: Arrow's one pass, same values
     prefix = pc.MatchSubstringOptions("M")
     _same(tk.evaluate(tk.call("starts_with", [tk.field("m")], prefix), table),

@@ -159,29 +159,31 @@ def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = Fa
     starts = pool_array(n, np.intp)  # gathers take intp indices (others are copied first)
     np.copyto(starts, column.offsets[:-1])
     first = None
-    fits, candidates = pool_array(n, bool), pool_array(n, bool)
-    fitted = None  # the literal length `fits` holds the test of
-    for literal in literals:
-        if not literal and prefix:  # every row starts with it
+    fits, candidates, head = pool_array(n, bool), pool_array(n, bool), pool_array(n, bool)
+    by_length: dict[int, list[bytes]] = {}  # literals of one length share their reads
+    for literal in dict.fromkeys(literals):
+        by_length.setdefault(len(literal), []).append(literal)
+    for length, group in by_length.items():
+        if not length and prefix:  # every row starts with it
             mask.fill(True)
             continue
-        if not literal:  # the rows of length 0
+        if not length:  # the rows of length 0
             np.logical_or(mask, lengths == 0, out=mask)
             continue
         if first is None:
             first = _first_bytes(column.data, starts)
-        if fitted != len(literal):
-            test = np.greater_equal if prefix else np.equal
-            test(lengths, len(literal), out=fits)
-            fitted = len(literal)
-        np.equal(first, literal[0], out=candidates)
+        (np.greater_equal if prefix else np.equal)(lengths, length, out=fits)
+        candidates.fill(False)
+        for byte in dict.fromkeys(literal[0] for literal in group):
+            np.equal(first, byte, out=head)
+            np.logical_or(candidates, head, out=candidates)
         np.logical_and(candidates, fits, out=candidates)
-        if len(literal) == 1:
+        if length == 1:
             np.logical_or(mask, candidates, out=mask)
             continue
         rows = np.flatnonzero(candidates)
         if len(rows):
-            mask[rows[_words_match(column.data, starts[rows], literal)]] = True
+            mask[rows[_words_match(column.data, starts[rows], group)]] = True
     return mask
 
 
@@ -195,24 +197,33 @@ def _first_bytes(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return first
 
 
-def _words_match(data: np.ndarray, starts: np.ndarray, literal: bytes) -> np.ndarray:
-    """Whether the literal's bytes start at each of `starts`, compared as machine words."""
-    ok = None
-    for position, width in _word_positions(len(literal)):
-        word = np.frombuffer(literal, dtype=f"<u{width}", count=1, offset=position)[0]
-        same = _words(data, width)[starts + position if position else starts] == word
-        ok = same if ok is None else (ok & same)
+def _words_match(data: np.ndarray, starts: np.ndarray, literals: list[bytes]) -> np.ndarray:
+    """Whether one of the literals (all of one length) starts at each of `starts`, compared
+    as machine words: each word of the rows is read once for all the literals."""
+    same: list[np.ndarray | None] = [None] * len(literals)
+    for position, width in _word_positions(len(literals[0])):
+        read = _words(data, width)[starts + position if position else starts]
+        for i, literal in enumerate(literals):
+            word = np.frombuffer(literal, dtype=f"<u{width}", count=1, offset=position)[0]
+            match = read == word
+            same[i] = match if same[i] is None else np.logical_and(same[i], match, out=same[i])
+    ok = same[0]
+    for other in same[1:]:
+        np.logical_or(ok, other, out=ok)
     return ok
 
 
 def survivor_share(array: pa.Array, literal: bytes) -> float:
     """The share of the first SAMPLE_ROWS rows whose length and first byte are the
-    literal's: the rows whose bytes the selective equality has to read."""
+    literal's: the rows whose bytes the selective equality has to gather (none when the
+    sampled rows all have one width)."""
     column = _columns(array.slice(0, SAMPLE_ROWS))
     n = len(column.offsets) - 1
     if not n:
         return 0.0
     lengths = np.diff(column.offsets)
+    if _uniform_width(column, lengths) is not None:
+        return 0.0  # one matrix comparison, read in sequence: no row is gathered
     if not literal:
         return float(np.count_nonzero(lengths == 0)) / n
     starts = column.offsets[:-1][lengths == len(literal)]
