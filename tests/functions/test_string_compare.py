@@ -34,6 +34,7 @@ def selective_everywhere():
     saved_min, saved_call = string_compare.SELECTIVE_MIN_ROWS, string_compare.call_pyarrow
     saved_share = string_compare.PREFIX_MAX_CANDIDATES
     saved_survivors = string_compare.EQUAL_MAX_SURVIVORS
+    saved_gather = string_compare.GATHER_MIN_ROWS
     fallbacks = []
 
     def counting(*args):
@@ -42,6 +43,7 @@ def selective_everywhere():
     string_compare.SELECTIVE_MIN_ROWS = 0
     string_compare.PREFIX_MAX_CANDIDATES = 1.0
     string_compare.EQUAL_MAX_SURVIVORS = 1.0
+    string_compare.GATHER_MIN_ROWS = 0
     string_compare.call_pyarrow = counting
     try:
         yield fallbacks
@@ -49,6 +51,7 @@ def selective_everywhere():
         string_compare.SELECTIVE_MIN_ROWS, string_compare.call_pyarrow = saved_min, saved_call
         string_compare.PREFIX_MAX_CANDIDATES = saved_share
         string_compare.EQUAL_MAX_SURVIVORS = saved_survivors
+        string_compare.GATHER_MIN_ROWS = saved_gather
 
 
 @st.composite
@@ -172,6 +175,10 @@ def test_lineitem_shaped_column_through_the_engine(monkeypatch):
         ran.append(len(args[0]))
         return saved(*args, **kwargs)
     monkeypatch.setattr(string_compare, "equal_literal_mask", counting)
+    short = pa.table({"m": column.slice(0, 2_000)})  # short: Arrow's equality, same values
+    _same(tk.evaluate(tk.parse("m == 'MAIL'"), short), pc.equal(short["m"], "MAIL"))
+    assert ran == []
+    monkeypatch.setattr(string_compare, "GATHER_MIN_ROWS", 10_000)  # this test's chunks
     for text, oracle in [
         ("m == 'MAIL'", pc.equal(table["m"], "MAIL")),
         ("m != 'REG AIR'", pc.not_equal(table["m"], "REG AIR")),
