@@ -91,8 +91,8 @@ def decimal_columns(draw, wide=False):
     tie = st.integers(0, p).map(lambda k: top - top % 10 ** k + (5 * 10 ** (k - 1) if k else 0))
     unscaled = st.one_of(st.integers(-top, top), near_top, near_top.map(lambda u: -u),
                          tie.filter(lambda u: abs(u) <= top), st.just(0))
-    values = draw(st.lists(st.one_of(st.none(), unscaled.map(lambda u: Decimal(u).scaleb(-s, EXACT))),
-                           min_size=1, max_size=8))
+    value = unscaled.map(lambda u: Decimal(u).scaleb(-s, EXACT))
+    values = draw(st.lists(st.one_of(st.none(), value), min_size=1, max_size=8))
     return t, values
 
 
