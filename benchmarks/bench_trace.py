@@ -27,8 +27,9 @@ evaluator threads; the steadier figure when other work shares the cores):
 
 - peers: every shape of `bench_peers.py` on its table (2,000,000 rows unless
   `--rows` says otherwise), each evaluated traced and untraced in interleaved runs:
-  the ratio of the medians, per shape, in wall and CPU time. Target: <= 1.2 on
-  every shape.
+  the ratio of the medians, per shape, in wall and CPU time, and the load average
+  as each shape finished. Target: <= 1.2 in CPU time on every shape (wall time on a
+  shared machine moves by several times between calls).
 
 The expression is the product's headline, `if_else(a != 0, b / a, 0)`, plus a
 `case_when` and a `coalesce`, so special forms record their selection vectors.
@@ -200,9 +201,10 @@ def peer_shape_ratios(rows: int, repeats: int, only: str = "") -> dict[str, dict
         untraced(), traced()  # warm caches and the thread pool
         out[name] = _ratio(traced, untraced, repeats)
         r, slow_ms, fast_ms = out[name]["wall"]
+        cpu = out[name]["cpu"][0]
         print(f"  {name:<28} traced {slow_ms:8.1f} ms  untraced {fast_ms:8.1f} ms  "
-              f"wall {r:5.2f}  cpu {out[name]['cpu'][0]:5.2f}  "
-              f"{'ok' if r <= PEERS_TARGET else 'OVER'}", flush=True)
+              f"wall {r:5.2f}  cpu {cpu:5.2f}  {'ok' if cpu <= PEERS_TARGET else 'OVER'}  "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
     return out
 
 
@@ -210,9 +212,9 @@ def print_peer_shapes(rows: int, repeats: int, only: str = "") -> bool:
     print(f"tracing cost on every bench_peers shape, {rows:,} rows, "
           f"median of {repeats} interleaved runs (target traced/untraced <= {PEERS_TARGET})")
     ratios = peer_shape_ratios(rows, repeats, only)
-    worst = max(ratios.items(), key=lambda kv: kv[1]["wall"][0])
-    print(f"  worst: {worst[0]} {worst[1]['wall'][0]:.2f} (wall)")
-    return all(r["wall"][0] <= PEERS_TARGET for r in ratios.values())
+    worst = max(ratios.items(), key=lambda kv: kv[1]["cpu"][0])
+    print(f"  worst: {worst[0]} {worst[1]['cpu'][0]:.2f} (cpu)")
+    return all(r["cpu"][0] <= PEERS_TARGET for r in ratios.values())
 
 
 def main(argv=None) -> int:

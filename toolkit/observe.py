@@ -25,9 +25,11 @@ from .rewrite.positions import TreePath, TreePositions
 __all__ = [
     "FUSED_MEMBER",
     "BranchSelection",
+    "Deferred",
     "ErrorFacts",
     "EvalEvent",
     "InvariantCheck",
+    "MaskOnRead",
     "NodeStats",
     "Observer",
     "PassEvent",
@@ -97,13 +99,73 @@ class NodeStats:
         return self.rows if self.used_rows is None else self.used_rows
 
 
+class MaskOnRead:
+    """A boolean mask made when first read, by an elementwise rule from arrays the
+    engine had anyway.
+
+    A traced `and`/`or` hands its right side the rows its left side does not decide:
+    a mask over the domain that untraced evaluation never builds. The left side's
+    values already say it, so the trace keeps them and the rule and builds the mask
+    only when someone reads the rows (a trace is recorded far more often than read).
+    A funnel's `when i` rows are its `when i-1` rows less the rows `then i-1` took:
+    the trace keeps the `then` masks only, each `when` a link to the one before
+    (`values[0]` may be another MaskOnRead, or None for every row).
+
+    The rule being elementwise, the first rows are the rule applied to the first
+    values (`head`: what an evaluation's sample reads). The mask, once made, is kept;
+    a chain is made link by link, with no recursion however long.
+    """
+
+    __slots__ = ("_length", "_made", "rule", "values")
+    type = pa.bool_()
+
+    def __init__(self, rule, values: tuple, length: int):
+        self.rule = rule  # (*values) -> boolean array without nulls, row by row
+        self.values = values
+        self._made = None
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def array(self) -> pa.Array:
+        return self._make(None)
+
+    def head(self, n: int) -> pa.Array:
+        """The first `n` rows of the mask, making only those unless it is made already."""
+        return self._make(n)
+
+    def _make(self, n: int | None) -> pa.Array:
+        chain, link = [], self
+        while isinstance(link, MaskOnRead) and link._made is None:
+            chain.append(link)
+            link = link.values[0]
+        current = link._made if isinstance(link, MaskOnRead) else link
+        if n is not None and current is not None:
+            current = current.slice(0, n)
+        for link in reversed(chain):
+            rest = link.values[1:]
+            if n is not None:
+                rest = tuple(v.slice(0, n) for v in rest)
+            current = link.rule(current, *rest)
+            if n is None:
+                link._made = current
+        return current
+
+
+def as_array(rows):
+    """Recorded rows as an array: a MaskOnRead made now, anything else as it is."""
+    return rows.array() if isinstance(rows, MaskOnRead) else rows
+
+
 class RowPiece(NamedTuple):
     """The rows one slice of the batch gave a branch, as the form had them: plain arrays.
 
     `offset` is the slice's first batch row and `length` its rows; `domain` the
     slice rows the form ran on (int64 indices or a boolean mask over the slice;
     None: all of them); `picked` which of those the branch got: a boolean mask or
-    int64 positions over the domain (None: all).
+    int64 positions over the domain (None: all). Either may be a `MaskOnRead`, made
+    into its mask by the first method that reads it.
     Turning a mask into indices costs more than the form's own work on a million
     rows, so it happens when someone reads the rows, with no engine code. (A named
     tuple: a traced evaluation makes one per branch per slice.)
@@ -138,7 +200,7 @@ class RowPiece(NamedTuple):
         if picked is None:
             return min(bound, self.length)
         if picked.type == pa.bool_():
-            return picked.slice(0, bound).true_count
+            return _head(picked, bound).true_count
         return _count_below(picked, bound)
 
     def first_rows(self, n: int) -> np.ndarray:
@@ -153,12 +215,12 @@ class RowPiece(NamedTuple):
     def _prefix_within(self, seen: int) -> np.ndarray:
         """`_within` for a short prefix, in numpy: a few microseconds where the kernels'
         fixed costs add up over every branch of a wide case_when."""
-        domain, picked = self.domain, self.picked
+        domain, picked = as_array(self.domain), self.picked
         if domain is None:  # the positions over the domain are slice rows
             if picked is None:
                 return np.arange(seen, dtype=np.int64)
             if picked.type == pa.bool_():
-                return np.flatnonzero(_bools(picked.slice(0, seen)))
+                return np.flatnonzero(_bools(_head(picked, seen)))
             return _ints(picked.slice(0, _count_below(picked, seen)))
         if domain.type == pa.bool_():
             base = np.flatnonzero(_bools(domain.slice(0, seen)))
@@ -167,19 +229,19 @@ class RowPiece(NamedTuple):
         if picked is None:
             return base
         if picked.type == pa.bool_():
-            return base[_bools(picked.slice(0, len(base)))]
+            return base[_bools(_head(picked, len(base)))]
         return base[_ints(picked.slice(0, _count_below(picked, len(base))))]
 
     def _within(self, seen: int) -> pa.Array:
         """The piece's rows among its first `seen` slice rows (domain and picked are sorted)."""
-        domain = self.domain
+        domain = as_array(self.domain)
         if domain is None:
             base = pa.arange(0, seen)
         elif pa.types.is_boolean(domain.type):
             base = pc.filter(pa.arange(0, seen), domain.slice(0, seen))
         else:
             base = domain.slice(0, _count_below(domain, seen))
-        picked = self.picked
+        picked = as_array(self.picked)
         if picked is None:
             out = base
         elif pa.types.is_boolean(picked.type):
@@ -191,6 +253,11 @@ class RowPiece(NamedTuple):
 
     def _shifted(self, rows: pa.Array) -> pa.Array:
         return pc.add(rows, self.offset) if self.offset else rows
+
+
+def _head(mask, n: int) -> pa.Array:
+    """The first `n` rows of a boolean array or of a MaskOnRead (made for those rows only)."""
+    return mask.head(n) if isinstance(mask, MaskOnRead) else mask.slice(0, n)
 
 
 def _bools(mask: pa.Array) -> np.ndarray:
@@ -315,6 +382,17 @@ class ErrorFacts:
         return self.message
 
 
+class Deferred:
+    """A value an event makes on its first read (`EvalEvent.nodes`): a trace is recorded
+    far more often than it is read, so recording keeps the plain figures and reading
+    makes the records."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        self.make = make
+
+
 @dataclass
 class EvalEvent:
     expr: Any
@@ -324,7 +402,8 @@ class EvalEvent:
     branches: list[BranchSelection] = field(default_factory=list)
     error: ErrorFacts | None = None  # what the KernelError said, when evaluation failed
     result: Any = None  # small results are kept for the selection view
-    data: Any = None  # the evaluated batch when small, else a sample of its rows
+    # the evaluated batch when small, else a sample of its rows (of the columns it reads)
+    data: Any = None
     sample: Any = None  # the batch rows `data` and `result` hold (int64), when a sample
     elapsed: float = 0.0  # wall time, seconds
     threads: int = 1  # the threads its morsels ran on
@@ -332,6 +411,9 @@ class EvalEvent:
     # any row up while the caller still holds them (never saved, never kept alive)
     live_data: Any = field(default=None, repr=False, compare=False)
     live_result: Any = field(default=None, repr=False, compare=False)
+
+    # `nodes` is a property (set below, after the dataclass is made): it may be given as a
+    # Deferred, made into the list of NodeStats on first read
 
     def root_path(self) -> TreePath:
         """The root's path in the table its nodes' and branches' paths live in.
@@ -352,6 +434,21 @@ class EvalEvent:
         if path is None:
             return None
         return self.root_path().table.of(path)
+
+
+def _nodes(event: EvalEvent) -> list[NodeStats]:
+    """The evaluation's NodeStats, in evaluation order (made now if recorded as Deferred)."""
+    nodes = event.__dict__["_nodes"]
+    if isinstance(nodes, Deferred):
+        nodes = event.__dict__["_nodes"] = nodes.make()
+    return nodes
+
+
+def _set_nodes(event: EvalEvent, nodes) -> None:
+    event.__dict__["_nodes"] = nodes
+
+
+EvalEvent.nodes = property(_nodes, _set_nodes, doc=_nodes.__doc__)
 
 
 @dataclass(frozen=True)

@@ -104,3 +104,14 @@ def test_bad_masks_are_refused():
         SelectionVector.from_mask(pa.array([True, False, True]), length=4)
     with pytest.raises(SelectionError, match="different batches"):
         SelectionVector([0], 3).union(SelectionVector([0], 4))
+
+
+@given(masks, st.integers(0, 20), st.booleans())
+def test_filled_replaces_nulls_as_arrows_fill_null_does(values, start, fill):
+    from toolkit.execution.selection import filled
+
+    whole = pa.array(values, pa.bool_())
+    mask = whole.slice(min(start, len(values)))  # a slice: the bitmaps start at an offset
+    got = filled(mask, fill)
+    assert got.null_count == 0
+    assert got.to_pylist() == pa.compute.fill_null(mask, fill).to_pylist()

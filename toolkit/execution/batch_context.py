@@ -178,13 +178,13 @@ class BatchContext:
         if run is None:
             self.tallies.add(pos, node, rows, rows, elapsed, calls, ALL_ROWS, "", fused)
         else:
-            used = rows if run.used is None else run.used_count()
+            used = rows if run.uses_all else run.used_count()
             self.tallies.add(pos, node, rows, used, elapsed, calls, run.how, run.why, fused)
 
     def record_literal(self, pos: int, node, rows: int, run: RunAs | None) -> None:
         """A literal computes nothing: under a call that ran densely it stands for the rows
         its value was used for, and says so, instead of taking its parent's reason."""
-        if run is not None and run.used is not None and run.how in (DENSE, MASKED):
+        if run is not None and not run.uses_all and run.how in (DENSE, MASKED):
             rows = run.used_count()
             run = LITERAL_RUN
         self.record(pos, node, rows, 0.0, 0, run)
@@ -219,16 +219,42 @@ class RunAs:
     """How a subtree runs inside a special form, for the tracer: which of its rows are used.
 
     `used` is a boolean mask over the subtree's domain (the rows it computes), or
-    None when every computed row is used; `how` and `why` are NodeStats' words.
+    None when every computed row is used (`uses_all`); `how` and `why` are NodeStats'
+    words. Made `over` a selection, the mask is made only if something reads `used`:
+    the nodes below count the rows, and a count is known without the mask.
     """
 
-    __slots__ = ("_count", "how", "used", "why")
+    __slots__ = ("_count", "_rows", "_used", "how", "why")
 
     def __init__(self, used, how: str, why: str = "", count: int | None = None):
-        self.used = used
+        self._used = used
+        self._rows = None
         self.how = how
         self.why = why
         self._count = count  # how many rows `used` selects, when the caller knows
+
+    @classmethod
+    def over(cls, rows: SelectionVector, how: str, why: str) -> RunAs:
+        """Used on the rows `rows` selects (its mask made when `used` is read)."""
+        out = cls(None, how, why, rows.count)
+        out._rows = rows
+        return out
+
+    def reworded(self, how: str, why: str) -> RunAs:
+        """The same rows used, in other words (nothing made)."""
+        out = RunAs(self._used, how, why, self._count)
+        out._rows = self._rows
+        return out
+
+    @property
+    def uses_all(self) -> bool:
+        return self._used is None and self._rows is None
+
+    @property
+    def used(self):
+        if self._rows is not None:
+            self._used, self._rows = self._rows.mask, None
+        return self._used
 
     def used_count(self) -> int:
         """How many rows `used` selects, counted once for every node that runs this way."""

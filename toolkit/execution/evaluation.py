@@ -15,6 +15,7 @@ own pyarrow kernels, as Arrow does today.
 from __future__ import annotations
 
 import weakref
+from functools import partial
 
 import numpy as np
 import pyarrow as pa
@@ -25,7 +26,14 @@ from ..errors import (
     UsageError,
 )
 from ..model.expression import as_expression
-from ..observe import BranchSelection, ErrorFacts, EvalEvent, active_observers, notify
+from ..observe import (
+    BranchSelection,
+    Deferred,
+    ErrorFacts,
+    EvalEvent,
+    active_observers,
+    notify,
+)
 from ..sql.parse import parse
 from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
@@ -198,10 +206,20 @@ def _first_rows(pieces: list, n: int, count: int, kept_first: int) -> np.ndarray
     return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
+def _read_columns(data, columns: tuple[int, ...] | None):
+    """The columns of `data` the tree reads (what every view of a sample shows), all of them
+    when that is not known or none is read."""
+    if not columns or len(columns) == data.num_columns:
+        return data
+    return data.select(list(columns))
+
+
 def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
     positions = prepared.positions
-    nodes = node_stats([(ctx.tallies, ctx.thread) for ctx in contexts], positions.at,
-                       prepared.labels)
+    # the NodeStats are made when someone reads them: a trace is recorded far more often
+    # than it is read (the tallies are plain lists; the contexts, which hold the data, stay out)
+    nodes = Deferred(partial(node_stats, [(ctx.tallies, ctx.thread) for ctx in contexts],
+                             positions.at, prepared.labels))
     branches: dict[tuple, list] = {}  # (form, branch, arg) -> its slices' pieces, in row order
     for ctx in contexts:
         for b in ctx.branches:
@@ -231,6 +249,7 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
                        facts.row if facts is not None else None)
     kept = take_sorted(value, rows) if isinstance(value, _ARRAYS) else value
     return EvalEvent(expr=expr, num_rows=total, mode=mode, nodes=nodes,
-                     branches=selections, error=facts, result=kept, data=take_sorted(data, rows),
+                     branches=selections, error=facts, result=kept,
+                     data=take_sorted(_read_columns(data, prepared.read_columns), rows),
                      sample=rows, threads=ran_on, live_data=weakref.ref(data),
                      live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)

@@ -79,6 +79,9 @@ class PreparedTree:
     positions: TreePositions = dataclasses.field(default_factory=TreePositions, compare=False)
     # position id -> the label its NodeStats shows (a field's or a literal's text)
     labels: dict = dataclasses.field(default_factory=dict, compare=False)
+    # the top-level data columns the tree reads, in the schema's order (None: not known,
+    # take them all): a traced evaluation's sample keeps these columns only
+    read_columns: tuple[int, ...] | None = None
 
 
 def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
@@ -170,6 +173,18 @@ def _common_conjuncts_out(walked: _Walked, schema: pa.Schema, observer) -> _Walk
     return walked if out is tree else _walked_again(walked, out, schema)
 
 
+def _top_level_columns(fields) -> tuple[int, ...] | None:
+    """The top-level columns bound fields read (a nested field: its outer column), sorted;
+    None when a field carries no bound path."""
+    columns = set()
+    for node in fields:
+        path = node.path
+        if path is None or not path.indices:
+            return None
+        columns.add(path.indices[0])
+    return tuple(sorted(columns))
+
+
 def _walked_again(walked: _Walked, tree: Expression, schema: pa.Schema) -> _Walked:
     """The facts of `tree`, a rewrite of the tree `walked` prepared, bound already."""
     again = _PreparingWalk(schema, bind=False, simplify=False).run(tree)
@@ -219,7 +234,8 @@ class _PreparingWalk:
                                 rows_per_morsel=rows_for_width(width),
                                 density=self.density.done(),
                                 case_methods=MappingProxyType(self.methods),
-                                fused=fusion_of(tree), held=held)
+                                fused=fusion_of(tree), held=held,
+                                read_columns=_top_level_columns(self.params.values()))
         return _Walked(prepared, list(self.params.values()), self.array_literals.get(id(tree)),
                        or_of_ands=self.or_of_ands)
 

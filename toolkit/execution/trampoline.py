@@ -202,11 +202,11 @@ def child_run(parent: RunAs, branch: BranchRun | None) -> RunAs:
         return parent
     rows, how, why, compact = branch.rows, branch.how, branch.why, branch.compact
     if rows is None or rows.is_all:
-        return RunAs(parent.used, how or parent.how, why if how else parent.why)
+        return parent.reworded(how or parent.how, why if how else parent.why)
     if compact:  # the child's domain is `rows`: which of them the form's parent uses
-        used = None if parent.used is None else pc.take(parent.used, rows.indices)
-    elif parent.used is None:  # the child runs on the whole domain: only `rows` of it are used
-        return RunAs(rows.mask, how, why, rows.count)
+        used = None if parent.uses_all else pc.take(parent.used, rows.indices)
+    elif parent.uses_all:  # the child runs on the whole domain: only `rows` of it are used
+        return RunAs.over(rows, how, why)
     else:
         used = pc.and_(parent.used, rows.mask)
     return RunAs(used, how, why)

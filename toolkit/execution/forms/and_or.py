@@ -6,6 +6,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...observe import MaskOnRead
 from .. import dense_path
 from ..gather_scatter import spread
 from ..selection import SelectionVector
@@ -31,6 +32,25 @@ def _undecided(left: pa.Array, stop_value: bool) -> pa.Array:
     return no_nulls(pc.invert(left) if stop_value else left, True)
 
 
+def _and_undecided(left: pa.Array) -> pa.Array:
+    return _undecided(left, False)
+
+
+def _or_undecided(left: pa.Array) -> pa.Array:
+    return _undecided(left, True)
+
+
+def _undecided_on_read(left, stop_value: bool) -> SelectionVector:
+    """`_undecided` as the trace records it: counted now from the left side's bitmaps
+    (the true values, the nulls), the mask made only when the trace's rows are read."""
+    if not isinstance(left, pa.Array):
+        return SelectionVector.from_mask(_undecided(left, stop_value))
+    decided = left.true_count if stop_value else len(left) - left.null_count - left.true_count
+    rule = _or_undecided if stop_value else _and_undecided
+    later = MaskOnRead(rule, (left,), len(left))
+    return SelectionVector.made_on_read(len(left), len(left) - decided, later)
+
+
 def _kleene(kleene_kernel, stop_value: bool):
     """and_kleene (the left side decides where it is false) or or_kleene (where true)."""
 
@@ -49,7 +69,7 @@ def _kleene(kleene_kernel, stop_value: bool):
         if all_dense(ctx, node):  # cheap right side: every row, no masks
             undecided = None
             if path is not None:
-                undecided = SelectionVector.from_mask(_undecided(left, stop_value))
+                undecided = _undecided_on_read(left, stop_value)
                 record(ctx, sel, path, "right", 1, undecided)
             right = yield form_child_request(ctx, sel, path, right_node, _RIGHT, undecided)
             return kleene_kernel(left, right)

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ...functions.cast_range_check import RANGE_CHECK_MIN_ROWS
 from .. import dense_path
@@ -37,7 +36,7 @@ from ..dense_path import (
     use_dense,
 )
 from ..gather_scatter import empty_of, take
-from ..selection import SelectionVector
+from ..selection import SelectionVector, filled
 from .requests import DENSE, LITERAL, LITERAL_WHY, MASKED, SELECTED, BranchRun, ChildRequest
 
 __all__ = [
@@ -71,7 +70,7 @@ EACH_ON_ITS_ROWS = "one of many cases: each value on its own rows"
 
 
 def no_nulls(mask: pa.Array, fill: bool) -> pa.Array:
-    return pc.fill_null(mask, fill) if mask.null_count else mask
+    return filled(mask, fill)
 
 
 def sub_selection(sel: SelectionVector | None, rows: SelectionVector) -> SelectionVector:
@@ -95,9 +94,8 @@ def record(ctx, sel, path, label, arg_index, rows: SelectionVector) -> None:
     rows whose values are then dropped; the trace keeps the rows that count, so
     the selections tell the lazy story and match the branches' `used_rows`.
     """
-    used = ctx.run.used if ctx.run is not None else None
-    if used is not None:
-        rows = rows.and_mask(used)
+    if ctx.run is not None and not ctx.run.uses_all:
+        rows = rows.and_mask(ctx.run.used)
     ctx.record_branch(path, label, arg_index, sel, None if rows.is_all else rows)
 
 
@@ -223,16 +221,19 @@ def _selected_why(ctx, child, rows: SelectionVector, policy: BranchPolicy) -> st
 
 
 def run_branch(ctx, sel, path, branch: Branch, rows: SelectionVector,
-               policy: BranchPolicy = ONE_VALUE):
+               policy: BranchPolicy = ONE_VALUE, recorded: SelectionVector | None = None):
     """The branch's value on `rows` of the domain: `(value, is_full)`.
 
     `is_full` is true when the value covers the whole domain: the branch had
-    every row, or it ran densely and the form keeps its value whole.
+    every row, or it ran densely and the form keeps its value whole. Traced,
+    `recorded` (the same rows, held in another form: one made on read) is what the
+    trace keeps, when given.
     """
     child, rel = branch.child, branch.rel
     traced = path is not None
     if traced:
-        record(ctx, sel, path, branch.label, branch.arg_index, rows)
+        record(ctx, sel, path, branch.label, branch.arg_index,
+               rows if recorded is None else recorded)
     if rows.is_all:
         run = BranchRun(rows, SELECTED, NARROWED, True) if policy.narrowed and traced else None
         return (yield ChildRequest(child, rel, sel, None, run)), True

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...observe import MaskOnRead
 from .. import dense_path
 from ..case_chain import between_constants, case_when_chain
 from ..gather_scatter import merge_parts, null_of
@@ -178,6 +179,9 @@ def _funnel(ctx, node, path, sel, method: CaseWhenMethod, domain: int, few: bool
     base, base_sel = None, sel
     remaining = SelectionVector.all(domain)
     parts = []
+    # traced: `remaining` as the trace keeps it, a link to the `when` before (None: every
+    # row); False once a step is not `remaining` less a `then` mask (narrowed, a struct)
+    link = None if path is not None and conds is not None else False
     for i in range(n_cases):
         if remaining.count == 0:
             _skip_cases(ctx, sel, path, i, n_cases)
@@ -188,10 +192,14 @@ def _funnel(ctx, node, path, sel, method: CaseWhenMethod, domain: int, few: bool
                 ctx.forget(base_sel)  # the columns gathered for the wider rows are spent
             base_sel = sub_selection(sel, base)
             remaining = SelectionVector.all(base.count)
+            link = False
         if conds is not None:
             when = Branch(conds[i], (0, i), f"when {i}", 0)
             policy = _NARROWED_CONDITION if base is not None else _CONDITION
-            c, c_full = yield from run_branch(ctx, base_sel, path, when, remaining, policy)
+            recorded = None if link is None or link is False else \
+                SelectionVector.made_on_read(domain, remaining.count, link)
+            c, c_full = yield from run_branch(ctx, base_sel, path, when, remaining, policy,
+                                              recorded)
         else:
             c, c_full = _struct_child(struct_value, i), True
             if path is not None:
@@ -202,6 +210,9 @@ def _funnel(ctx, node, path, sel, method: CaseWhenMethod, domain: int, few: bool
             then = Branch(args[1 + i], (1 + i,), f"then {i}", 1 + i)
             value, full = yield from run_branch(ctx, sel, path, then, rows, values_policy)
             parts.append((rows, value, full))
+            if link is not False:
+                link = False if taken._mask is None else \
+                    MaskOnRead(_less_taken, (link, taken._mask), domain)
             if c_full or isinstance(c, pa.Scalar) or remaining.is_all:
                 remaining = remaining.minus(taken)
             else:  # compact: the rest of `remaining` straight from the condition, no mask
@@ -227,6 +238,12 @@ def _funnel(ctx, node, path, sel, method: CaseWhenMethod, domain: int, few: bool
     return merge_parts(domain, parts, node.type)
 
 
+def _less_taken(before: pa.Array | None, taken: pa.Array) -> pa.Array:
+    """A funnel's `when i` rows: its `when i-1` rows (None: every row) less the rows
+    `then i-1` took (masks over the domain, without nulls)."""
+    return pc.invert(taken) if before is None else pc.and_not(before, taken)
+
+
 _CONDITION = BranchPolicy(keep_whole=True)
 _NARROWED_CONDITION = BranchPolicy(keep_whole=True, narrowed=True)
 
@@ -243,7 +260,7 @@ def _narrow_now(ctx, remaining: SelectionVector, cases_left: int) -> bool:
     return cases_left >= NARROW_MIN_CASES \
         and remaining.count <= NARROW_SHARE * remaining.length \
         and remaining.count >= dense_path.MIN_DENSE_ROWS \
-        and (ctx.run is None or ctx.run.used is None)
+        and (ctx.run is None or ctx.run.uses_all)
 
 
 def _all_full(parts, out_type) -> bool:
