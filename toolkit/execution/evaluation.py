@@ -69,9 +69,10 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     exactly as given. Lazy evaluation runs each cheap subtree of calls that cannot fail
     as one loop compiled by numba (`fusion.py`), with the same values, types, nulls and
     errors as its kernels: `fuse=True` always (compiling each loop when first met),
-    `fuse=False` never; by default (None) where the loop is compiled already, an
-    evaluation of a million rows or more compiling its loops in the background
-    (`fuse_when.py`: it never waits for a compilation). Without numba nothing fuses.
+    `fuse=False` never; by default (None), once the prepared tree has seen a million
+    rows in all, evaluations of 4,096 rows or more run the loops compiled by then, the
+    missing ones compiled in the background (`fuse_when.py`: the default never waits
+    for a compilation). Without numba nothing fuses.
     """
     if mode not in MODES:
         raise EvaluationError(f"evaluate: mode must be one of {MODES}, got {mode!r}")
