@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ...functions.facts import conjuncts, is_pure
 from ...model.builders import and_, field
+from ..float_keys import IEEE, has_float_key
 from ..logical_plan import ConditionJoin, Filter, Join, Projection
 from .base import Rule
 
@@ -28,7 +29,17 @@ __all__ = ["EliminateCrossJoin"]
 
 
 def _inner_like(node) -> bool:
-    return isinstance(node, (Join, ConditionJoin)) and node.how in ("inner", "cross")
+    """An inner or cross join whose keys mean `equal` (a join comparing float keys as
+    Spark does, NaN matching NaN, stays one input: its keys are no `equal` conditions)."""
+    return (isinstance(node, (Join, ConditionJoin)) and node.how in ("inner", "cross")
+            and not _normalized_float_keys(node))
+
+
+def _normalized_float_keys(join) -> bool:
+    if join.float_keys == IEEE:
+        return False
+    types = {f.qualified_name: f.type for f in join.left.schema}
+    return has_float_key(types[lk] for lk, _ in join.on)
 
 
 def _keyless(node) -> bool:
