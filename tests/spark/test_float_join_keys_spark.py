@@ -88,13 +88,11 @@ def _joins(logical):
     return [n for n in logical.walk() if isinstance(n, JOIN_NODES)]
 
 
-@pytest.mark.parametrize("spark_type", sorted(TYPES))
-def test_every_join_kind_on_float_keys_pairs_nan_with_nan_as_spark(spark, collected,
-                                                                    spark_type):
+def test_every_join_kind_on_double_keys_pairs_nan_with_nan_as_spark(spark, collected):
     """Each kind in engine mode (broadcast) and as exprscope's own run of the imported
     plan over Spark's rows; the imported join says how it compares float keys."""
-    a = _frame(spark, "a", LEFT_KEYS, spark_type)
-    b = _frame(spark, "b", RIGHT_KEYS, spark_type)
+    a = _frame(spark, "a", LEFT_KEYS, "double")
+    b = _frame(spark, "b", RIGHT_KEYS, "double")
     for kind in KINDS:
         df = a.join(b, a.ak == b.bk, kind)
         expected = collected.rows(df)
@@ -109,11 +107,11 @@ def test_every_join_kind_on_float_keys_pairs_nan_with_nan_as_spark(spark, collec
     assert nan_pairs.num_rows == 3 * 2  # three NaN rows (one other payload) meet two
 
 
-def test_every_join_kind_shuffled_pairs_nan_with_nan_as_spark(spark):
-    """The shuffled join: every NaN, whatever its bits, and both zeros meet in one
-    partition."""
-    a = _frame(spark, "a", LEFT_KEYS * 2, "double")
-    b = _frame(spark, "b", RIGHT_KEYS, "double")
+def test_every_join_kind_on_float_keys_shuffled_pairs_nan_with_nan_as_spark(spark):
+    """The shuffled join, on float (32-bit) keys: every NaN, whatever its bits, and both
+    zeros meet in one partition."""
+    a = _frame(spark, "a", LEFT_KEYS * 2, "float")
+    b = _frame(spark, "b", RIGHT_KEYS, "float")
     with _shuffled(spark):
         for kind in KINDS:
             _engine_rows_are_sparks(a.join(b, a.ak == b.bk, kind))
@@ -149,19 +147,22 @@ def test_in_not_in_and_exists_subqueries_on_doubles_pair_nan_with_nan(spark, col
         collected.assert_same_rows(df, imported)
 
 
-@pytest.mark.parametrize("spark_type", sorted(TYPES))
-def test_intersect_and_except_on_floats_as_spark(spark, collected, spark_type):
-    """A nullable float column (a null-safe residual) and a column no side holds null in
-    (a hash join key, normalized): NaN meets NaN, -0.0 meets 0.0."""
+def test_intersect_and_except_on_floats_as_spark(spark, collected):
+    """A nullable double column (a null-safe residual) and a float column no side holds
+    null in (a hash join key, normalized): NaN meets NaN, -0.0 meets 0.0."""
     from pyspark.sql import functions as F
 
+    spark_type = "float"
     a = _frame(spark, "a", LEFT_KEYS, spark_type)
     b = _frame(spark, "b", RIGHT_KEYS, spark_type)
+    da = _frame(spark, "a", LEFT_KEYS, "double")
+    db = _frame(spark, "b", RIGHT_KEYS, "double")
     never_null = F.coalesce(F.col("ak"), F.lit(7.0).cast(spark_type)).alias("k")
     left = a.select(never_null)
     # another name: exprscope's join needs its two sides' unqualified names apart
     right = b.select(F.coalesce(F.col("bk"), F.lit(7.0).cast(spark_type)).alias("k2"))
-    for df in (a.select("ak").intersect(b.select("bk")), a.select("ak").subtract(b.select("bk")),
+    for df in (da.select("ak").intersect(db.select("bk")),
+               da.select("ak").subtract(db.select("bk")),
                left.intersect(right), left.subtract(right)):
         imported = _engine_rows_are_sparks(df, collected.rows(df))
         collected.assert_same_rows(df, imported)
@@ -216,3 +217,20 @@ def test_random_float_key_tables_join_and_group_in_engine_mode_as_spark(spark, d
     with _shuffled(spark) if shuffled else contextlib.nullcontext():
         _engine_rows_are_sparks(joined)
         _engine_rows_are_sparks(grouped)
+
+
+def test_exprscope_own_join_keeps_ieee_keys_in_both_modes(spark):
+    """A join built in exprscope (float_keys ieee, the default) pairs NaN with nothing
+    whether exprscope runs it inside Spark or Spark runs it natively, though Spark's own
+    `==` pairs NaN with NaN."""
+    from toolkit import spark as tks
+
+    a = _frame(spark, "a", LEFT_KEYS, "double")
+    b = _frame(spark, "b", RIGHT_KEYS, "double")
+    own = plan.scan("a", a).join(plan.scan("b", b), on=[("ak", "bk")], how="inner")
+    assert own.float_keys == "ieee" and "float_keys" not in own.explain()
+    for mode in ("engine", "native"):
+        got = tks.run(own, mode=mode, trace=False).to_arrow()
+        keys = got.column("ak").to_pylist()
+        assert not any(math.isnan(k) for k in keys), mode
+        assert sorted(keys) == [-INF, -0.0, -0.0, 0.0, 0.0, 1.5, INF], mode
