@@ -199,3 +199,24 @@ def test_a_rows_journey_meets_its_nan_partner_only_in_a_normalized_join():
                              "kept by the left join, null-extended"), stop.note
     dropped = pa_.join(pb, [("k", "k")]).explain_row("a", 0)
     assert not dropped.kept and "its key a.k is NaN, which equals nothing" in dropped.why
+
+
+def test_sparks_float_equality_over_a_cross_join_becomes_a_normalized_key():
+    """`a.k = b.k OR (is_nan(a.k) AND is_nan(b.k))` (Spark's `=` of floats as the Spark
+    import reads it) in a filter over a cross join becomes a key of a join that pairs
+    NaN with NaN; a plain IEEE equality of floats beside it stays a condition."""
+    from toolkit.plan.float_keys import nan_equal
+
+    _, _, pa_, pb = _scans([math.nan, 0.0, -0.0, 1.0, None], [math.nan, 0.0, 2.0, math.nan])
+    nan_key = nan_equal(tk.field("a.k"), tk.field("b.k"))
+    ieee_too = nan_key & (tk.field("a.k") == tk.field("b.k"))
+    for predicate, nan_rows in ((nan_key, 2), (ieee_too, 0)):
+        q = pa_.join(pb, how="cross").filter(predicate)
+        optimized = plan.optimize(q)
+        text = optimized.explain()
+        assert "Inner Join: a.k = b.k, float_keys=normalized" in text and "Cross" not in text
+        assert ("Filter: (a.k == b.k)" in text) is (predicate is ieee_too)
+        got = plan.create_physical_plan(optimized).collect()
+        assert _rows(got) == _rows(plan.create_physical_plan(q, optimize=False).collect())
+        assert sum(math.isnan(k) for k in got.column(0).to_pylist()) == nan_rows
+

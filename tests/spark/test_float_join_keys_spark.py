@@ -145,6 +145,12 @@ def test_in_not_in_and_exists_subqueries_on_doubles_pair_nan_with_nan(spark, col
         df = spark.sql(sql)
         imported = _engine_rows_are_sparks(df, collected.rows(df))
         collected.assert_same_rows(df, imported)
+    # FROM a, b WHERE a.k = b.k: a filter over a cross join, whose Spark `=` of doubles
+    # (NaN = NaN) the optimizer makes the key of a normalized join, not a cross product
+    df = spark.sql("SELECT * FROM nan_a, nan_b WHERE ak = bk")
+    imported = _engine_rows_are_sparks(df, collected.rows(df))
+    text = plan.optimize(imported).explain()
+    assert "float_keys=normalized" in text and "Cross" not in text, text
 
 
 def test_intersect_and_except_on_floats_as_spark(spark, collected):

@@ -19,10 +19,11 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..model.builders import and_, call, or_
 from .errors import PlanError
 
 __all__ = ["FLOAT_KEY_MODES", "IEEE", "NORMALIZED", "checked_float_keys", "group_key",
-           "has_float_key", "join_key"]
+           "has_float_key", "join_key", "nan_equal", "nan_equality"]
 
 IEEE = "ieee"
 NORMALIZED = "normalized"
@@ -66,3 +67,27 @@ def group_key(column):
         return column
     column = _without_negative_zero(column)
     return pc.if_else(pc.is_nan(column), pa.scalar(float("nan"), column.type), column)
+
+
+def nan_equality(expr):
+    """The `l == r` inside `l == r OR (is_nan(l) AND is_nan(r))` (operands in any order):
+    Spark's equality of floats as exprscope writes it, a key of a join that compares
+    float keys as Spark does; None for any other expression."""
+    if not (expr.is_call and expr.name == "or_kleene" and len(expr.args) == 2):
+        return None
+    for equal, both in (expr.args, expr.args[::-1]):
+        if not (equal.is_call and equal.name == "equal" and len(equal.args) == 2
+                and both.is_call and both.name == "and_kleene" and len(both.args) == 2
+                and all(t.is_call and t.name == "is_nan" and len(t.args) == 1
+                        for t in both.args)):
+            continue
+        (l, r), (x, y) = equal.args, [t.args[0] for t in both.args]
+        if (l.equals(x) and r.equals(y)) or (l.equals(y) and r.equals(x)):
+            return equal
+    return None
+
+
+def nan_equal(left, right):
+    """`left == right OR (is_nan(left) AND is_nan(right))`: NaN equal to NaN."""
+    return or_(call("equal", [left, right]),
+               and_(call("is_nan", [left]), call("is_nan", [right])))

@@ -418,7 +418,8 @@ class Aggregate(LogicalPlan):
 
 
 class Join(LogicalPlan):
-    """An equi-join: `on` pairs a left column with a right column (qualified names)."""
+    """An equi-join: `on` pairs a left column with a right column (qualified names);
+    `float_keys` says how float keys compare (see `float_keys`)."""
 
     def __init__(self, left: LogicalPlan, right: LogicalPlan, on: Sequence[tuple[str, str]],
                  how: str = "inner", float_keys: str = IEEE):
@@ -581,8 +582,8 @@ class ConditionJoin(LogicalPlan):
     """A join of any kind on equal keys (`on`, maybe none) plus a residual `condition`.
 
     DataFusion's Join: a pair of rows matches when every key pair is equal (nulls never
-    are; float keys as `equal` has them: -0.0 matches 0.0, NaN matches nothing, see
-    `float_keys`) and the condition is true. Inner and cross joins keep the matching pairs; left,
+    are; -0.0 matches 0.0, and NaN matches nothing as `equal` has it, or every NaN when
+    `float_keys` is "normalized", Spark's: see `float_keys`) and the condition is true. Inner and cross joins keep the matching pairs; left,
     right and full ones also keep the unmatched rows of their side(s), null-extended;
     semi and anti joins keep the left rows that have a match, or have none, and only the
     left columns. (Inner and left equi-joins without a condition are the `Join` node.)

@@ -22,7 +22,7 @@ from ...errors import ExprscopeError, SubstraitError
 from ...model.expression import Call, Expression, Parameter
 from ...model.field_ref import FieldRef
 from ...plan.aggregates import AggregateExpr
-from ...plan.float_keys import IEEE, NORMALIZED
+from ...plan.float_keys import IEEE, NORMALIZED, nan_equality
 from ...plan.logical_plan import (
     Aggregate,
     ConditionJoin,
@@ -643,16 +643,8 @@ def _column_equality(c: Expression) -> list:
 def _nan_equal_columns(c: Expression, floats: set[str]) -> Expression | None:
     """`l = r` when `c` is `l = r OR (is_nan(l) AND is_nan(r))` of two float columns
     (`floats` names the float columns)."""
-    if not (c.is_call and c.name == "or_kleene" and len(c.args) == 2):
+    equal = nan_equality(c)
+    if equal is None:
         return None
-    equal, both_nan = c.args
     sides = _column_equality(equal)
-    if not sides or sides[0].ref.name not in floats or not (
-            both_nan.is_call and both_nan.name == "and_kleene" and len(both_nan.args) == 2):
-        return None
-    tested = [a.args[0] for a in both_nan.args
-              if a.is_call and a.name == "is_nan" and len(a.args) == 1]
-    if len(tested) != 2 or {t.ref.name for t in tested if t.is_field and t.ref.is_name} != \
-            {s.ref.name for s in sides}:
-        return None
-    return equal
+    return equal if sides and sides[0].ref.name in floats else None

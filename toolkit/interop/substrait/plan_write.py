@@ -19,7 +19,7 @@ from ...errors import SubstraitError
 from ...functions.bind import bind
 from ...model.expression import Call, Expression, Literal, Parameter
 from ...model.field_ref import FieldRef
-from ...plan.float_keys import IEEE
+from ...plan.float_keys import IEEE, nan_equal
 from ...plan.logical_plan import (
     Aggregate,
     ConditionJoin,
@@ -202,11 +202,9 @@ class PlanWriter:
 
 def _key_equality(node: Join | ConditionJoin, lk: str, rk: str) -> Expression:
     left, right = Parameter(FieldRef(lk)), Parameter(FieldRef(rk))
-    equal = Call("equal", [left, right])
     if node.float_keys == IEEE or not pa.types.is_floating(node.left.schema.field(lk).type):
-        return equal
-    both_nan = Call("and_kleene", [Call("is_nan", [left]), Call("is_nan", [right])])
-    return Call("or_kleene", [equal, both_nan])
+        return Call("equal", [left, right])
+    return nan_equal(left, right)
 
 
 def _short(text: str) -> str:
