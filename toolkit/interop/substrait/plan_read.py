@@ -417,8 +417,8 @@ class PlanReader:
         reader = self._expressions(left, right)
         condition = reader.read(j.expression, where + ".expression")
         lplan, rplan = self._exact(left, where + ".left"), self._exact(right, where + ".right")
-        floats = {c for rel, p in ((left, lplan), (right, rplan)) for c in rel.columns
-                  if pa.types.is_floating(p.schema.field(c).type)}
+        floats = {c for rel, exact in ((left, lplan), (right, rplan))  # by position
+                  for c, f in zip(rel.columns, exact.schema) if pa.types.is_floating(f.type)}
         on, residual, float_keys = _split_condition(condition, set(left.columns),
                                                     set(right.columns), floats)
         if how in ("inner", "left") and on and residual is None:
