@@ -186,9 +186,12 @@ def substrait_tables() -> str:
     for component, arrow in sf.EXTRACT_COMPONENTS.items():
         lines.append(f"| `{component}` | {_code(arrow)} |")
     lines += ["", "### Aggregates (in plans)", "",
-              "| plan aggregate | Substrait function | extension |", "| --- | --- | --- |"]
+              "| plan aggregate | Substrait function | extension | option |",
+              "| --- | --- | --- | --- |"]
     for func, (extension, substrait) in sf.AGGREGATE_MAPPINGS.items():
-        lines.append(f"| {_code(func)} | {_code(substrait)} | {extension} |")
+        distribution = sf.AGGREGATE_DISTRIBUTIONS.get(func)
+        option = f"`distribution` = `{distribution}`" if distribution else ""
+        lines.append(f"| {_code(func)} | {_code(substrait)} | {extension} | {option} |")
     return "\n".join([*lines, "", SUBSTRAIT_END])
 
 

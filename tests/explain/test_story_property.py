@@ -30,11 +30,16 @@ def _at(value, row: int) -> pa.Scalar:
     return value if isinstance(value, pa.Scalar) else value[row]
 
 
-def _branch_root(selection) -> tuple:
-    """The subtree a branch selection stands for: a case_when condition or an argument."""
+def _branch_root(expr, selection) -> tuple | None:
+    """The subtree a branch selection stands for: a case_when condition (`when k` is
+    condition k, numbered from 0 as Arrow's text numbers them) or an argument; None for
+    a `when k` that reads field k of one computed struct (the struct runs on every row)."""
     form = tuple(selection.path)
     if selection.branch.startswith("when "):
-        return form + (0, int(selection.branch.split()[1]) - 1)
+        conditions = node_at(expr, form).args[0]
+        if not (conditions.is_call and conditions.name == "make_struct"):
+            return None
+        return form + (0, int(selection.branch.split()[1]))
     return form + (selection.arg_index,)
 
 
@@ -85,7 +90,8 @@ def test_each_node_of_a_story_equals_the_full_evaluation_at_its_row(pair, table,
         return
     assert story.error is None
     assert _same(story.value, _at(full, row)), (story.value, _at(full, row))
-    branches = [(b, _branch_root(b), set(b.rows.to_pylist())) for b in event.branches]
+    branches = [(b, root, set(b.rows.to_pylist())) for b in event.branches
+                if (root := _branch_root(event.expr, b)) is not None]
     for node in story.nodes:
         expected_reached = mode == "eager" or _reached(node.path, row, branches)
         assert node.evaluated == expected_reached, (node.path_text, node.note, str(event.expr))

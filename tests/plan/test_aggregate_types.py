@@ -23,7 +23,8 @@ _VALUES = {
 
 def _functions(t: pa.DataType) -> list[str]:
     numeric = pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
-    return ["count", "min", "max"] + (["sum", "mean"] if numeric else [])
+    return ["count", "min", "max"] + (
+        ["sum", "mean", "var_samp", "var_pop", "stddev_samp", "stddev_pop"] if numeric else [])
 
 
 @pytest.mark.parametrize("value_type", list(_VALUES), ids=str)

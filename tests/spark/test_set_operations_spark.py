@@ -168,7 +168,6 @@ def test_aggregates_that_cannot_be_exact_are_refused_saying_why(frames):
         "CollectList": (F.collect_list("k"), "array"),
         "HyperLogLogPlusPlus": (F.approx_count_distinct("k"), "HyperLogLog"),
         "ApproximatePercentile": (F.percentile_approx("x", 0.5), "sketch"),
-        "StddevSamp": (F.stddev("x"), "variance"),
     }
     for spark_class, (call, why) in refused.items():
         with pytest.raises(SparkImportError) as caught:

@@ -146,7 +146,8 @@ def test_a_right_input_spark_overestimates_is_measured_then_broadcast(spark):
 
     a = _frame(spark, "a", [1, 2, None, 2], [1, 2, 3, 4], "bigint")
     b = spark.range(200_000).selectExpr("id as bk", "id * 2 as bv").filter("bk < 3")
-    q = plan.scan("a", a).join(plan.scan("b", b), on=[("ak", "bk")], how="semi")
+    right = plan.scan("b", b).filter(tk.field("bv") < 0.9)  # the workers filter their scan
+    q = plan.scan("a", a).join(right, on=[("ak", "bk")], how="semi")
     with _shuffled(spark, threshold="100KB"):
         run = tks.run(q, mode="engine", trace=False)
         got = run.to_arrow()
@@ -156,7 +157,7 @@ def test_a_right_input_spark_overestimates_is_measured_then_broadcast(spark):
                          r"spark.exprscope.broadcastThreshold=102400; computed, it is "
                          r"(\d+) bytes, at most the threshold", join)
     assert measured and int(measured[2]) < 102_400 < int(measured[1]), join
-    expected = a.join(b, a.ak == b.bk, "left_semi").toArrow()
+    expected = a.join(b.filter("bv < 0.9"), a.ak == b.bk, "left_semi").toArrow()
     assert tables_differences(expected, got.rename_columns(expected.schema.names)).equal
 
 
@@ -196,3 +197,30 @@ def test_the_threshold_setting_reads_as_spark_writes_it():
     assert parse_bytes("-1") == -1 and parse_bytes("0") == 0
     with pytest.raises(SparkArgumentError, match="broadcastThreshold is .ten megabytes., not a size such as 256MB"):
         parse_bytes("ten megabytes")
+
+
+def test_a_right_input_the_workers_scan_is_sized_by_its_files(spark, tmp_path):
+    """To Spark, a Parquet scan the Python workers read is a `range` of work units (an
+    estimate of a few bytes): the join takes the files' size instead, so a right input
+    of 2 MB of Parquet is measured against a 100 KB threshold, and shuffled (a semi
+    join: an inner one would stream the larger side instead)."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from toolkit import spark as tks
+    from toolkit.spark.running.compare import tables_differences
+
+    rng = np.random.default_rng(3)
+    keys = rng.integers(0, 1 << 40, 250_000)
+    pq.write_table(pa.table({"bk": keys, "bv": rng.random(250_000)}), tmp_path / "b.parquet")
+    a = _frame(spark, "a", [int(keys[0]), int(keys[7]), None, 5], [1, 2, 3, 4], "bigint")
+    b = spark.read.parquet(str(tmp_path / "b.parquet"))
+    right = plan.scan("b", b).filter(tk.field("bv") < 0.9)  # the workers filter their scan
+    q = plan.scan("a", a).join(right, on=[("ak", "bk")], how="semi")
+    with _shuffled(spark, threshold="100KB"):
+        run = tks.run(q, mode="engine", trace=False)
+        got = run.to_arrow()
+    (join,) = [s for s in run.stages if "HashJoinExec" in s]
+    assert "shuffled" in join and "computed, it is" in join, join
+    expected = a.join(b.filter("bv < 0.9"), a.ak == b.bk, "left_semi").toArrow()
+    assert tables_differences(expected, got.rename_columns(expected.schema.names)).equal

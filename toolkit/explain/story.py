@@ -26,6 +26,7 @@ from ..model.expression import Expression, Literal, as_expression
 from ..observe import Observer, observing, silenced
 from ..sql.parse import parse
 from ..support.visible_text import visible
+from ..tracing.steps import branch_target
 from .records import NodeStory, RowStories, RowStory, TreeChange
 from .rows import MAX_EXPLAINED, PickedRows, check_data, pick_rows
 from .value_text import value_text
@@ -328,16 +329,20 @@ def _skipped_subtrees(event, nodes, mode) -> dict[tuple, tuple[tuple, str]]:
         for b in branches:
             if b.count:
                 continue
-            child = _branch_child(form_path, b)
-            if child in tree:
+            child = _branch_child(form_path, b, tree)
+            if child is not None and child in tree:
                 out[child] = (form_path, _skip_reason(tree[form_path], b.branch, taken))
     return out
 
 
-def _branch_child(form_path, branch):
-    if branch.branch.startswith("when "):
-        return form_path.child(0).child(int(branch.branch.split()[1]) - 1)
-    return form_path.child(branch.arg_index)
+def _branch_child(form_path, branch, tree):
+    """The root of the subtree a branch's selection ran, or None: a case_when's `when k`
+    over one computed struct reads a field of a struct computed for every row."""
+    form = tree[form_path]
+    child = branch_target(form, branch, form=form)
+    if branch.branch.startswith("when ") and child == form_path.child(0):
+        return None
+    return child
 
 
 def _taken_branches(event) -> dict[tuple, list[str]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from . import arithmetic, rounding  # noqa: F401  (the hand-written functions register first)
+from .decimal_rounding import checked_decimal_rounding
 from .derive import Family, define_family, first_type
 from .dispatch import best_arithmetic, best_element_wise, best_floating, best_round_binary
 from .function import NullHandling, call_pyarrow
@@ -25,7 +26,7 @@ _FLOATING = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh"
 _FLOATING += [f"{n}_checked" for n in _FLOATING] + ["ln_checked"]
 _INTEGER_LIKE = ["bit_wise_and", "bit_wise_or", "bit_wise_xor", "bit_wise_not", "shift_left",
                  "shift_right", "shift_left_checked", "shift_right_checked", "modulo",
-                 "modulo_checked", "remainder", "remainder_checked", "round_to_multiple"]
+                 "modulo_checked", "remainder", "remainder_checked"]
 _EXTREMES = ["max_element_wise", "min_element_wise"]
 _PREDICATES = ["is_finite", "is_inf"]
 
@@ -67,8 +68,12 @@ _ARITHMETIC = Family("math", best_arithmetic, _null_handling, _can_fail, _decima
 
 MATH_NAMES = (define_family(Family("math", best_floating, _null_handling, _can_fail), _FLOATING)
               + define_family(_ARITHMETIC, _INTEGER_LIKE)
+              + define_family(Family("math", best_arithmetic, _null_handling, _can_fail,
+                                     _decimal_keeps_type, checked_decimal_rounding),
+                              ["round_to_multiple"])
               + define_family(Family("math", None, _null_handling, _can_fail), _PREDICATES)
               + define_family(Family("math", best_round_binary, _null_handling, _can_fail,
-                                     _decimal_keeps_type), ["round_binary"])
+                                     _decimal_keeps_type, checked_decimal_rounding),
+                              ["round_binary"])
               + define_family(Family("math", best_element_wise, _null_handling, _can_fail,
                                      _decimal_keeps_type, _extremes), _EXTREMES))

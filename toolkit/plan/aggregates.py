@@ -1,4 +1,9 @@
-"""The aggregate functions plans offer (sum, count, min, max, mean): their logical fields.
+"""The aggregate functions plans offer: their logical fields.
+
+sum, count, min, max and mean, and the variance family: `var_samp`, `var_pop`,
+`stddev_samp` and `stddev_pop` (SQL's names; `variance` and `stddev` in SQL and
+Spark are the sample ones). The sample forms divide by n - 1 and are null for a
+group of one value, as in SQL, DuckDB and Spark (not NaN).
 
 Each rule states the output type the way DataFusion's `return_type` does, e.g.
 ``sum(int32) -> int64``; the physical aggregate runs pyarrow's hash kernels,
@@ -17,9 +22,14 @@ import pyarrow.types as pat
 from ..model.expression import Expression
 from .errors import PlanError
 
-__all__ = ["AGGREGATE_FUNCTIONS", "AggregateExpr", "aggregate_nullable", "aggregate_type"]
+__all__ = ["AGGREGATE_FUNCTIONS", "VARIANCE_FUNCTIONS", "AggregateExpr", "aggregate_nullable",
+           "aggregate_type"]
 
-AGGREGATE_FUNCTIONS = ("sum", "count", "min", "max", "mean")
+AGGREGATE_FUNCTIONS = ("sum", "count", "min", "max", "mean",
+                       "var_samp", "var_pop", "stddev_samp", "stddev_pop")
+# the variance family: plan function -> (Arrow's aggregate, its ddof)
+VARIANCE_FUNCTIONS = {"var_samp": ("variance", 1), "var_pop": ("variance", 0),
+                      "stddev_samp": ("stddev", 1), "stddev_pop": ("stddev", 0)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,13 +83,19 @@ def aggregate_type(func: str, arg_type: pa.DataType | None) -> pa.DataType:
             return pa.float64()
         if pat.is_decimal(arg_type):
             return arg_type
+    elif func in VARIANCE_FUNCTIONS:
+        if pat.is_integer(arg_type) or pat.is_floating(arg_type) or pat.is_decimal(arg_type):
+            return pa.float64()
     elif _is_orderable(arg_type):  # min, max
         return arg_type
-    raise PlanError(f"{func} does not accept {arg_type}: sum and mean take numbers, min and max "
-                    "take numbers, strings, binaries, booleans and temporal types")
+    raise PlanError(f"{func} does not accept {arg_type}: sum, mean and the variances take "
+                    "numbers, min and max take numbers, strings, binaries, booleans and "
+                    "temporal types")
 
 
 def aggregate_nullable(func: str, arg_nullable: bool, grouped: bool) -> bool:
     if func == "count":
         return False
+    if func in ("var_samp", "stddev_samp"):
+        return True  # a group of one value has no sample variance
     return arg_nullable or not grouped

@@ -114,8 +114,8 @@ def projection(plan, exprs: Sequence, names: Sequence[str] | None = None):
 def aggregation(plan, group_by: Sequence, aggregates: Sequence[tuple]):
     """(keys, key names, key relations, aggregates) of an Aggregate on `plan`.
 
-    Each aggregate is ``(func, expr, name)`` or ``(func, expr)`` with func one of sum,
-    count, min, max, mean; ``("count", None, "n")`` counts rows.
+    Each aggregate is ``(func, expr, name)`` or ``(func, expr)`` with func one of
+    `AGGREGATE_FUNCTIONS`; ``("count", None, "n")`` counts rows.
     """
     keys, key_names, key_relations = [], [], []
     for value in group_by:

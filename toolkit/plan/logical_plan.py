@@ -131,7 +131,8 @@ class LogicalPlan(FrozenNode):
         """Group by `group_by` (expressions or column names) and compute the aggregates.
 
         Each aggregate is ``(func, expr, name)`` or ``(func, expr)`` with func one of sum,
-        count, min, max, mean; ``("count", None, "n")`` counts rows.
+        count, min, max, mean, var_samp, var_pop, stddev_samp, stddev_pop;
+        ``("count", None, "n")`` counts rows.
         """
         return Aggregate(self, *builder.aggregation(self, group_by, aggregates))
 

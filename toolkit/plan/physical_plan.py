@@ -26,6 +26,7 @@ from ..execution import evaluate
 from ..model.expression import Expression
 from ..support import late
 from ..support.visible_text import visible
+from .aggregates import VARIANCE_FUNCTIONS
 from .frozen import FrozenNode
 from .invariants import (
     BATCH_SCHEMA_IS_PLAN_SCHEMA,
@@ -295,6 +296,20 @@ class PhysicalAggregate:
     out_type: pa.DataType
 
 
+def _aggregated_type(aggregate: PhysicalAggregate) -> pa.DataType:
+    """The type an aggregate's kernel reads: the variances read doubles, as SQL computes
+    them (Arrow's variance of a decimal would keep the decimal's scale)."""
+    if aggregate.func in VARIANCE_FUNCTIONS:
+        return pa.float64()
+    return aggregate.arg.type
+
+
+def _aggregated(aggregate: PhysicalAggregate, values):
+    wanted = _aggregated_type(aggregate)
+    # a long past 2**53 rounds to the nearest double, as SQL's cast does
+    return values if values.type == wanted else pc.cast(values, wanted, safe=False)
+
+
 class HashAggregateExec(PhysicalPlan):
     """Groups with pyarrow's hash aggregation (`Table.group_by`); blocking."""
 
@@ -322,7 +337,7 @@ class HashAggregateExec(PhysicalPlan):
 
     def _temp_schema(self) -> pa.Schema:
         fields = [pa.field(f"k{i}", e.type) for i, e in enumerate(self.group_exprs)]
-        fields += [pa.field(f"a{i}", pa.int8() if a.arg is None else a.arg.type)
+        fields += [pa.field(f"a{i}", pa.int8() if a.arg is None else _aggregated_type(a))
                    for i, a in enumerate(self.aggregates)]
         return pa.schema(fields)
 
@@ -337,8 +352,9 @@ class HashAggregateExec(PhysicalPlan):
                       for e, nl in zip(self.group_exprs, self.group_nullables)]
             for a in self.aggregates:
                 arrays.append(pa.nulls(batch.num_rows, pa.int8()) if a.arg is None else
-                              evaluate_expression(a.arg, a.nullable_arg, batch, subject, check,
-                                                  ctx.observer))
+                              _aggregated(a, evaluate_expression(a.arg, a.nullable_arg, batch,
+                                                                 subject, check,
+                                                                 ctx.observer)))
             yield pa.RecordBatch.from_arrays(arrays, schema=schema)
 
     def _batches(self, ctx):
@@ -350,11 +366,14 @@ class HashAggregateExec(PhysicalPlan):
             if a.func == "count":
                 mode = "all" if a.arg is None else "only_valid"
                 specs.append((f"a{i}", "count", pc.CountOptions(mode=mode)))
+            elif a.func in VARIANCE_FUNCTIONS:
+                kernel, ddof = VARIANCE_FUNCTIONS[a.func]
+                specs.append((f"a{i}", kernel, pc.VarianceOptions(ddof=ddof)))
             else:
                 specs.append((f"a{i}", a.func))
         result = table.group_by(keys, use_threads=False).aggregate(specs)
         columns = [result.column(k) for k in keys]
-        columns += [result.column(f"a{i}_{a.func}") for i, a in enumerate(self.aggregates)]
+        columns += [result.column(f"a{i}_{spec[1]}") for i, spec in enumerate(specs)]
         out = pa.Table.from_arrays(columns, names=[f"c{i}" for i in range(len(columns))])
         for batch in out.combine_chunks().to_batches(max_chunksize=BATCH_ROWS):
             yield self._make_batch(batch.columns)

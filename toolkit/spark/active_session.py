@@ -5,12 +5,19 @@ else gets a local Spark that needs nothing but Java 17 (started once, reused).
 The embedded session binds to 127.0.0.1, runs Python workers with the very
 interpreter that imported exprscope (so they see the same packages), turns on
 Arrow for pandas/Arrow transfers, keeps logs quiet and the UI off.
+
+Its JVM's standard error comes through a pipe that a thread passes on to
+Python's `sys.stderr`, less the line every Java 17+ start prints for the vector
+module Spark loads ("WARNING: Using incubator modules: jdk.incubator.vector"):
+written straight to the process's descriptor, a notebook showed it as a red
+error box under the first cell that started Spark.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -41,6 +48,8 @@ LOGGING = Path(__file__).with_name("log4j2.properties")
 _JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 
 _lock = threading.Lock()
+# what the JVM prints at every start that says nothing to a user
+_NOISE = (b"WARNING: Using incubator modules:",)
 
 
 def session(master: str | None = None, conf: dict | None = None):
@@ -58,20 +67,38 @@ def session(master: str | None = None, conf: dict | None = None):
         if active is not None:
             return active
         _prepare_environment()
-        builder = SparkSession.builder.master(master or "local[*]").appName("exprscope")
         settings = {**LOCAL_CONF, **(conf or {})}
         quiet = f"-Dlog4j2.configurationFile={LOGGING.as_uri()}"
         settings[_JAVA_OPTIONS] = " ".join(filter(None, [quiet, settings.get(_JAVA_OPTIONS)]))
-        for key, value in settings.items():
-            builder = builder.config(key, value)
         try:
-            spark = builder.getOrCreate()
+            _start_context(master or "local[*]", settings)
+            spark = SparkSession.builder.getOrCreate()
         except Exception as exc:
             raise SparkUnavailableError(
                 f"could not start the embedded local Spark ({type(exc).__name__}: {exc}); "
                 "it needs a Java 17+ runtime (`make demo` installs one)") from exc
         spark.sparkContext.setLogLevel("ERROR")
         return spark
+
+
+def _start_context(master: str, settings: dict) -> None:
+    """The embedded SparkContext, its JVM launched with standard error piped to us."""
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    conf = SparkConf().setMaster(master).setAppName("exprscope").setAll(settings.items())
+    gateway = launch_gateway(conf, popen_kwargs={"stderr": subprocess.PIPE})
+    threading.Thread(target=_pass_on, args=(gateway.proc.stderr,), daemon=True,
+                     name="exprscope-spark-stderr").start()
+    SparkContext(conf=conf, gateway=gateway)
+
+
+def _pass_on(pipe) -> None:
+    """Every line the JVM writes to standard error, on to `sys.stderr`, but the noise."""
+    for line in iter(pipe.readline, b""):
+        if not line.startswith(_NOISE):
+            sys.stderr.write(line.decode("utf-8", "replace"))
+            sys.stderr.flush()
 
 
 def _prepare_environment() -> None:

@@ -70,18 +70,23 @@ def step_title(step) -> str:
     return type(step).__name__
 
 
-def branch_target(root, branch) -> TreePath:
+def branch_target(root, branch, form=None) -> TreePath:
     """The path of the node whose value a recorded branch selection is.
 
     The form's argument (`then` is argument 1 of if_else), except a case_when's
-    `when k`, which is condition k inside the make_struct of argument 0.
+    `when k`, which is condition k inside the make_struct of argument 0 (numbered
+    from 0, as Arrow's ToString numbers the conditions). `form`, the node at the
+    branch's path, spares walking down from `root` to find it.
+
+    A `when k` of a case_when whose conditions are one computed struct (no
+    make_struct) reads field k of that struct: the struct argument is the target.
     """
     path = branch.path if isinstance(branch.path, TreePath) else TreePositions().of(branch.path)
     target = path.child(branch.arg_index)
     if not branch.branch.startswith("when ") or branch.arg_index != 0:
         return target
     try:
-        form = node_at(root, path)
+        form = node_at(root, path) if form is None else form
         first = form.args[0]
         if form.name == "case_when" and first.is_call and first.name == "make_struct":
             return target.child(int(branch.branch.split()[1]))

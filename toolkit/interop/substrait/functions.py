@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = [
+    "AGGREGATE_DISTRIBUTIONS",
     "AGGREGATE_MAPPINGS",
     "ARGUMENT_OPTIONS",
     "EXTRACT_COMPONENTS",
@@ -129,6 +130,15 @@ AGGREGATE_MAPPINGS: dict[str, tuple[str, str]] = {
     "max": ("functions_arithmetic", "max"),
     "mean": ("functions_arithmetic", "avg"),
     "count": ("functions_aggregate_generic", "count"),
+    "var_samp": ("functions_arithmetic", "variance"),
+    "var_pop": ("functions_arithmetic", "variance"),
+    "stddev_samp": ("functions_arithmetic", "std_dev"),
+    "stddev_pop": ("functions_arithmetic", "std_dev"),
+}
+# Substrait's `variance` and `std_dev` say which one by their `distribution` option
+AGGREGATE_DISTRIBUTIONS: dict[str, str] = {
+    "var_samp": "SAMPLE", "var_pop": "POPULATION",
+    "stddev_samp": "SAMPLE", "stddev_pop": "POPULATION",
 }
 
 _BY_ARROW = {m.arrow: m for m in FUNCTION_MAPPINGS}

@@ -38,7 +38,7 @@ from ...plan.logical_plan import (
 )
 from ...plan.sources import Source, as_source
 from ...support.visible_text import visible
-from .functions import AGGREGATE_MAPPINGS
+from .functions import AGGREGATE_DISTRIBUTIONS, AGGREGATE_MAPPINGS
 from .messages import decode
 from .old_fields import old_int64, old_messages
 from .plan_names import (
@@ -56,7 +56,11 @@ from .window_rels import WindowRead, read_window_rel
 
 __all__ = ["PlanReader", "RelColumns"]
 
-_AGGREGATE_OF = {substrait: func for func, (_, substrait) in AGGREGATE_MAPPINGS.items()}
+
+# (Substrait name, its `distribution` option or None) -> plan aggregate
+_AGGREGATE_OF = {(substrait, AGGREGATE_DISTRIBUTIONS.get(func)): func
+                 for func, (_, substrait) in AGGREGATE_MAPPINGS.items()}
+_DISTRIBUTED = {substrait for substrait, distribution in _AGGREGATE_OF if distribution}
 _READS = "read, filter, project, aggregate, sort, fetch, join, cross, set (union) and window"
 _JOINS = {algebra_pb2.JoinRel.JOIN_TYPE_INNER: "inner",
           algebra_pb2.JoinRel.JOIN_TYPE_LEFT: "left",
@@ -73,6 +77,22 @@ _WHOLE_PHASES = (algebra_pb2.AGGREGATION_PHASE_UNSPECIFIED,
 _OLD_FETCH_OFFSET = 3
 _OLD_FETCH_COUNT = 4
 _OLD_GROUPING_EXPRESSIONS = 1
+
+
+def _distribution(function, name: str, where: str) -> str | None:
+    """SAMPLE or POPULATION for `variance` and `std_dev` (SQL's VARIANCE and STDDEV are
+    the sample ones, so a plan that does not say means SAMPLE); None for the others."""
+    if name not in _DISTRIBUTED:
+        return None
+    for i, option in enumerate(function.options):
+        if option.name != "distribution":
+            continue
+        for preference in option.preference:
+            if preference in ("SAMPLE", "POPULATION"):
+                return preference
+        raise SubstraitError(f"{visible(name)}'s distribution option names none of SAMPLE, "
+                             f"POPULATION (at {where}.options[{i}])")
+    return "SAMPLE"
 
 
 @dataclass(frozen=True)
@@ -332,11 +352,12 @@ class PlanReader:
         f = m.measure
         where = where + ".measure"
         name = self._function_name(f.function_reference, where)
-        func = _AGGREGATE_OF.get(name)
+        func = _AGGREGATE_OF.get((name, _distribution(f, name, where)))
         if func is None:
             raise SubstraitError(f"the aggregate function {visible(name)} has no exprscope "
                                  f"aggregate (at {where}); exprscope's plans aggregate with "
-                                 "sum, count, count(*), min, max and avg (as mean)")
+                                 "sum, count, count(*), min, max, avg (as mean), variance "
+                                 "and std_dev")
         if f.invocation not in (_ALL, _UNSPECIFIED):
             raise SubstraitError(f"{visible(name)}(DISTINCT ...) has no exprscope form: its "
                                  f"aggregates see every row (at {where}.invocation)")

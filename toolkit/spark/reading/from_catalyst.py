@@ -263,7 +263,7 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
                 return tk.literal(args[0].value.cast(target))
             except (pa.ArrowException, ValueError, TypeError):
                 pass  # a cast Arrow refuses stays a cast call (and fails as Arrow does)
-        return tk.cast(args[0], target)
+        return _spark_cast(args[0], _arrow_type(children(node)[0]), target)
     if name == "Coalesce":
         return tk.coalesce(*args)
     if name == "CaseWhen":
@@ -384,6 +384,20 @@ def _remainder(node, args) -> tk.Expression:
 
 def _seq(scala_seq):
     return [scala_seq.apply(i) for i in range(scala_seq.size())]
+
+
+def _spark_cast(arg: tk.Expression, source: pa.DataType, target: pa.DataType) -> tk.Expression:
+    """A cast as Spark's numeric casts behave: a long becomes the nearest double, and a
+    float or decimal becomes an integer by dropping its fraction, where Arrow's safe cast
+    refuses both. An integer out of the target's range still fails, as in ANSI mode."""
+    if pa.types.is_integer(source) and pa.types.is_floating(target):
+        return tk.call("cast", [arg], pc.CastOptions(target, allow_float_truncate=True))
+    if pa.types.is_integer(target):
+        if pa.types.is_floating(source):
+            return tk.cast(tk.call("trunc", [arg]), target)
+        if pa.types.is_decimal(source):
+            return tk.call("cast", [arg], pc.CastOptions(target, allow_decimal_truncate=True))
+    return tk.cast(arg, target)
 
 
 def _eval_mode(node) -> str:

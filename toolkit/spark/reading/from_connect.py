@@ -37,7 +37,9 @@ from .relation_names import unique_name
 __all__ = ["expression_from_connect", "from_connect", "is_connect"]
 
 _AGGREGATES = {"sum": "sum", "min": "min", "max": "max", "avg": "mean", "mean": "mean",
-               "count": "count"}
+               "count": "count", "variance": "var_samp", "var_samp": "var_samp",
+               "var_pop": "var_pop", "stddev": "stddev_samp", "std": "stddev_samp",
+               "stddev_samp": "stddev_samp", "stddev_pop": "stddev_pop"}
 _PASS_THROUGH = {"subquery_alias", "hint", "repartition", "repartition_by_expression"}
 
 

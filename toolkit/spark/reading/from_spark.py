@@ -56,8 +56,6 @@ _LEAF_CLASSES = {"LogicalRelation", "LogicalRDD", "LocalRelation", "HiveTableRel
 _PASS_THROUGH = {"SubqueryAlias", "View", "LocalLimit", "Repartition", "RepartitionByExpression",
                  "ResolvedHint", "WithCTE"}
 STAGES = ("analyzed", "optimized")
-_STATISTICS = ("exprscope's aggregates are sum, count, min, max and avg; the variance "
-               "family is not among them yet")
 # aggregates exprscope's plan cannot express, and why
 _REFUSED_AGGREGATES = {
     "First": "it keeps whichever row Spark reads first, which depends on Spark's partitions "
@@ -75,9 +73,11 @@ _REFUSED_AGGREGATES = {
                              "exprscope cannot reproduce",
     "PivotFirst": "a pivot makes one column per value; exprscope imports its aggregates only "
                   "when written out (sum(when(g = 0, x)) ...)",
-    "StddevSamp": _STATISTICS, "StddevPop": _STATISTICS, "VarianceSamp": _STATISTICS,
-    "VariancePop": _STATISTICS,
 }
+# Spark's aggregate classes exprscope's plans have, by the plan's function name
+_AGGREGATES = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "mean", "Count": "count",
+               "VarianceSamp": "var_samp", "VariancePop": "var_pop",
+               "StddevSamp": "stddev_samp", "StddevPop": "stddev_pop"}
 # plan nodes exprscope's plan cannot express, and why
 _REFUSED_NODES = {
     "Generate": "it makes several rows of one (explode, posexplode, inline, or the "
@@ -633,13 +633,18 @@ class _PlanReader:
             raise SparkImportError(f"cannot import an aggregate with a FILTER clause ({fname})",
                                    spark_class=fname)
         args = children(function)
-        mapping = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "mean", "Count": "count"}
-        if fname not in mapping:
+        if fname not in _AGGREGATES:
             why = _REFUSED_AGGREGATES.get(
-                fname, "exprscope's aggregates are sum, count, min, max and avg")
+                fname, "exprscope's aggregates are sum, count, min, max, avg and the variances "
+                "and standard deviations")
             raise SparkImportError(f"cannot import the Spark aggregate {fname} "
                                    f"({agg_expr.toString()}): {why}", spark_class=fname)
-        func = mapping[fname]
+        if fname in ("VarianceSamp", "StddevSamp") and not function.nullOnDivideByZero():
+            raise SparkImportError(
+                f"cannot import {agg_expr.toString()} under "
+                "spark.sql.legacy.statisticalAggregate=true: Spark then gives NaN for a group "
+                "of one value, where exprscope (and SQL) give null", spark_class=fname)
+        func = _AGGREGATES[fname]
         column = f"_agg{len(aggs)}"
         if func == "count":
             if len(args) != 1:

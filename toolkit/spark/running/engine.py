@@ -298,7 +298,8 @@ class _Stages:
             if swapped is not base:  # the same rows, the larger input streaming
                 return self._piece(_with_chain(swapped, chain), stage)
             threshold = broadcast_threshold(self.spark)
-            right = right_input(self.dataframe(base.children[1]), threshold)
+            right = right_input(self.dataframe(base.children[1]), threshold,
+                                self._estimated_bytes(base.children[1]))
             strategy = choose_strategy(base, right, threshold)
             if strategy.kind == "shuffled":
                 if right.measured is not None:  # cached: the run reads it from there

@@ -117,7 +117,7 @@ class RightInput:
     measured: int | None = None  # the bytes Spark cached when it was computed
 
 
-def right_input(df, threshold: int) -> RightInput:
+def right_input(df, threshold: int, scanned: int = 0) -> RightInput:
     """The right input, computed and cached when Spark's estimate is above `threshold`.
 
     Spark's estimate knows how wide rows are, not how many a filter, a join or an
@@ -125,8 +125,15 @@ def right_input(df, threshold: int) -> RightInput:
     adaptive execution measures a shuffle stage before it turns a sort-merge join into
     a broadcast: computed once (cached in memory and on disk, so neither strategy
     computes it again) and its real size read.
+
+    `scanned` is Spark's estimate of the largest table the input reads. A scan the
+    Python workers read themselves is a `range` of work units to Spark, which it
+    estimates at a few bytes whatever the files hold; so the input is taken to be at
+    least that large, and measured when that is above the threshold.
     """
     estimate = estimated_bytes(df)
+    if estimate is not None:
+        estimate = max(estimate, scanned)
     if estimate is None or threshold < 0 or estimate <= threshold:
         return RightInput(df, estimate)
     from pyspark import StorageLevel
