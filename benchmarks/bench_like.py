@@ -1,4 +1,4 @@
-"""CPU time of LIKE and substring search: exprscope's search against Arrow's kernels.
+"""CPU time of string predicates: exprscope's LIKE search, equality and is_in against Arrow's.
 
     python benchmarks/bench_like.py --data /work/tpch-sf1   # TPC-H scale 1 Parquet there
     python benchmarks/bench_like.py --repeat 9
@@ -51,6 +51,50 @@ SHAPES = [  # (table, column, function, pattern)
 ]
 
 
+COMPARISONS = [  # (table, column, function, literal or value set)
+    ("lineitem", "l_shipmode", "equal", "MAIL"),
+    ("lineitem", "l_shipmode", "not_equal", "MAIL"),
+    ("lineitem", "l_shipinstruct", "equal", "NONE"),
+    ("lineitem", "l_shipinstruct", "equal", "DELIVER IN PERSON"),  # Q19
+    ("lineitem", "l_shipmode", "is_in", ["MAIL", "SHIP"]),  # Q12
+    ("lineitem", "l_shipmode", "is_in", ["AIR", "AIR REG"]),  # Q19
+    ("orders", "o_orderpriority", "is_in", ["1-URGENT", "2-HIGH"]),  # Q12
+    ("orders", "o_orderpriority", "not_equal", "1-URGENT"),
+    ("customer", "c_mktsegment", "equal", "BUILDING"),  # Q3
+]
+
+
+def minor_faults() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+def comparison_calls(name: str, values, literal):
+    """(exprscope's call, Arrow's call) of one comparison against a literal or a set."""
+    if name == "is_in":
+        options = pc.SetLookupOptions(pa.array(literal))
+        return (lambda: get_function(name)([values], options),
+                lambda: pc.is_in(values, options=options))
+    scalar = pa.scalar(literal)
+    return (lambda: get_function(name)([values, scalar]),
+            lambda: getattr(pc, name)(values, scalar))
+
+
+def best_cpu_and_faults(ours, theirs, repeat: int) -> tuple[float, float, int, int]:
+    """(our best CPU seconds, Arrow's, our faults in that round, our most faults)."""
+    best, arrow, faults, most = float("inf"), float("inf"), 0, 0
+    for _ in range(repeat):
+        start, before = cpu_seconds(), minor_faults()
+        ours()
+        spent, faulted = cpu_seconds() - start, minor_faults() - before
+        most = max(most, faulted)
+        if spent < best:
+            best, faults = spent, faulted
+        start = cpu_seconds()
+        theirs()
+        arrow = min(arrow, cpu_seconds() - start)
+    return best, arrow, faults, most
+
+
 def cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -80,7 +124,7 @@ def main(argv=None) -> None:
         paths = {n: os.path.join(args.data, f"{n}.parquet")
                  for n in ("orders", "part", "lineitem", "supplier", "customer")}
     columns = {(t, c): pq.read_table(paths[t], columns=[c]).column(c)
-               for t, c, _, _ in SHAPES}
+               for t, c, _, _ in SHAPES + COMPARISONS}
     print(f"pyarrow {pa.__version__}; CPU ms per call, best of {args.repeat}")
     print(f"{'shape':<48}{'exprscope':>11}{'arrow':>11}{'ratio':>8}")
     for table, column, name, pattern in SHAPES:
@@ -94,8 +138,17 @@ def main(argv=None) -> None:
                                args.repeat)
         label = f"{column} {name} '{pattern}'"
         print(f"{label:<48}{mine * 1e3:>9.1f}ms{arrow * 1e3:>9.1f}ms{arrow / mine:>8.2f}")
+    print(f"\n{'comparison against a literal':<48}{'exprscope':>11}{'arrow':>11}{'ratio':>8}"
+          f"{'faults':>14}")
+    for table, column, name, literal in COMPARISONS:
+        ours, theirs = comparison_calls(name, columns[(table, column)], literal)
+        assert ours().equals(theirs()), (column, name, literal)
+        mine, arrow, faults, most = best_cpu_and_faults(ours, theirs, args.repeat)
+        label = f"{column} {name} {literal!r}"
+        print(f"{label:<48}{mine * 1e3:>9.1f}ms{arrow * 1e3:>9.1f}ms{arrow / mine:>8.2f}"
+              f"{faults:>7} {most:>6}")
     pa.set_cpu_count(2)
-    print(f"\n{'TPC-H shape, tk.evaluate lazy':<48}{'CPU':>11}")
+    print(f"\n{'TPC-H shape, tk.evaluate lazy':<48}{'CPU':>11}{'faults':>33}")
     tables = {}
     for name in ENGINE_SHAPES:
         shape = TPCH_SHAPES[name]
@@ -103,9 +156,9 @@ def main(argv=None) -> None:
             tables[shape.table] = pq.read_table(paths[shape.table])
         table = tables[shape.table]
         tree = tk.optimize(tk.parse(shape.text), table.schema)
-        (spent,) = best_cpu([lambda t=tree, d=table: tk.evaluate(t, d, mode="lazy")],
-                            args.repeat)
-        print(f"{name:<48}{spent * 1e3:>9.1f}ms")
+        spent, _, faults, most = best_cpu_and_faults(
+            lambda t=tree, d=table: tk.evaluate(t, d, mode="lazy"), lambda: None, args.repeat)
+        print(f"{name:<48}{spent * 1e3:>9.1f}ms{'':>19}{faults:>7} {most:>6}")
 
 
 if __name__ == "__main__":

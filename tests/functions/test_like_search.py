@@ -4,7 +4,9 @@ match_substring give.
 Random strings over an alphabet the patterns' pieces are made of (so pieces occur,
 overlap, repeat and straddle row boundaries), non-ASCII text, newlines, nulls, every
 offset type (binary with invalid UTF-8), sliced and chunked; patterns built from pieces
-between `%`s with and without anchors, plus patterns with `_`, escapes and ignore_case
+between `%`s with and without anchors (each later piece searched in the rows left
+and by a scan of the buffer), NUL bytes (which numpy's byte strings drop at the end),
+plus patterns with `_`, escapes and ignore_case
 that must take Arrow's own kernel. A counter checks which path each call took. Arrow's
 own MatchLike test cases are ported as they stand.
 """
@@ -25,17 +27,19 @@ from toolkit.functions import like_search, string_compare
 from toolkit.functions.registry import get_function
 
 OFFSET_TYPES = [pa.string(), pa.large_string(), pa.binary(), pa.large_binary()]
-CHARS = "ab%_ é\n\\"  # pattern metacharacters are ordinary bytes in the data
+CHARS = "ab%_ é\n\\\x00"  # pattern metacharacters are ordinary bytes in the data
 PIECES = ["a", "b", "ab", "ba", "aa", "aba", "é", "aé", "ab ", " ", "abab", "bbbbbbbbb",
-          "special", "requests"]
+          "special", "requests", "a\x00", "\x00b"]
 
 
 @contextlib.contextmanager
-def selective_everywhere():
-    """Lower the row threshold to 0, search whatever share of rows the head leaves, and
-    record the calls that fell back to Arrow."""
+def selective_everywhere(row_search_share: float = 0.25):
+    """Lower the row threshold to 0, search whatever share of rows the head leaves (later
+    pieces in the rows left up to `row_search_share` of the rows), and record the calls
+    that fell back to Arrow."""
     saved_min, saved_call = string_compare.SELECTIVE_MIN_ROWS, like_search.call_pyarrow
-    saved_few = like_search.FEW_HEADS
+    saved_few, saved_share = like_search.FEW_HEADS, like_search.ROW_SEARCH_SHARE
+    like_search.ROW_SEARCH_SHARE = row_search_share
     fallbacks = []
 
     def counting(*args):
@@ -48,7 +52,7 @@ def selective_everywhere():
         yield fallbacks
     finally:
         string_compare.SELECTIVE_MIN_ROWS, like_search.call_pyarrow = saved_min, saved_call
-        like_search.FEW_HEADS = saved_few
+        like_search.FEW_HEADS, like_search.ROW_SEARCH_SHARE = saved_few, saved_share
 
 
 @st.composite
@@ -60,7 +64,8 @@ def columns(draw):
                      st.text(max_size=4))
     value = text.map(lambda v: v.encode()) if t in (pa.binary(), pa.large_binary()) else text
     if t in (pa.binary(), pa.large_binary()):
-        value = st.one_of(value, st.binary(max_size=8).map(lambda b: b + b"ab\xff"))
+        value = st.one_of(value, st.binary(max_size=8).map(lambda b: b + b"ab\xff"),
+                          st.binary(max_size=8).map(lambda b: b"a" + b + b"\x00"))
     values = draw(st.lists(st.one_of(st.none(), value), max_size=50))
     array = pa.array(values, type=t)
     start = draw(st.integers(0, len(values)))
@@ -98,10 +103,11 @@ def _took_ours(value) -> bool:
 
 
 @settings(max_examples=400, deadline=None)
-@given(columns(), like_patterns())
-def test_like_of_literal_pieces_is_arrows(value, pattern):
+@given(columns(), like_patterns(), st.sampled_from([0.0, 1.0]))
+def test_like_of_literal_pieces_is_arrows(value, pattern, row_search_share):
+    """Later pieces found by a scan of the buffer (share 0) or in the rows left (1)."""
     options = pc.MatchSubstringOptions(pattern)
-    with selective_everywhere() as fallbacks:
+    with selective_everywhere(row_search_share) as fallbacks:
         ours = get_function("match_like")([value], options)
     _same(ours, pc.match_like(value, options=options))
     if like_search.like_pieces(pattern) is not None and _took_ours(value):
@@ -112,18 +118,20 @@ def test_like_of_literal_pieces_is_arrows(value, pattern):
 @given(st.lists(st.one_of(st.none(), st.text("ab", max_size=4)), max_size=30),
        st.lists(st.sampled_from(["a", "b", "ab", "ba", "aba", "bab", "abab"]), min_size=1,
                 max_size=2), st.sampled_from(["", "a", "ab"]), st.sampled_from([None, "b", "ab"]),
-       st.sampled_from(OFFSET_TYPES), st.integers(0, 3))
-@example(["a", "b"], ["ab"], "", None, pa.string(), 0)
-@example(["xab", "a", "ba", "b"], ["aba"], "", None, pa.large_binary(), 1)
-@example(["a", "ba", "b"], ["a", "ab"], "", "b", pa.binary(), 0)
-def test_pieces_across_row_boundaries_do_not_match(values, pieces, head, tail, type_, start):
+       st.sampled_from(OFFSET_TYPES), st.integers(0, 3), st.sampled_from([0.0, 1.0]))
+@example(["a", "b"], ["ab"], "", None, pa.string(), 0, 0.0)
+@example(["xab", "a", "ba", "b"], ["aba"], "", None, pa.large_binary(), 1, 0.0)
+@example(["a", "ba", "b"], ["a", "ab"], "", "b", pa.binary(), 0, 1.0)
+@example(["ab", "ba", "b"], ["a", "ab"], "", None, pa.string(), 0, 1.0)
+def test_pieces_across_row_boundaries_do_not_match(values, pieces, head, tail, type_, start,
+                                                   row_search_share):
     """Two letters only: pieces occur across every row boundary and overlap each other."""
     pattern = head + "%" + "%".join(pieces) + "%" + (tail or "")
     binary = type_ in (pa.binary(), pa.large_binary())
     array = pa.array([v.encode() if binary and v is not None else v for v in values], type_)
     array = array.slice(min(start, len(array)))
     options = pc.MatchSubstringOptions(pattern)
-    with selective_everywhere() as fallbacks:
+    with selective_everywhere(row_search_share) as fallbacks:
         ours = get_function("match_like")([array], options)
     _same(ours, pc.match_like(array, options=options))
     assert fallbacks == []
@@ -222,3 +230,37 @@ def test_orders_comments_through_the_engine(monkeypatch):
     oracle = pc.match_like(table["c"], "quickly%special%")
     _same(tk.evaluate(tk.parse("c like 'quickly%special%'"), table), oracle)
     assert ran == [] and 0 < pc.sum(oracle).as_py() < 0.125 * len(column)
+
+
+@pytest.mark.skipif(like_search._FIND is None, reason="numpy.strings needs numpy 2")
+@pytest.mark.parametrize("type_", OFFSET_TYPES)
+def test_later_pieces_searched_in_the_rows_left(monkeypatch, type_):
+    """A second piece is looked for in the rows holding the first only (counted), and where
+    numpy would drop NUL bytes (the buffer's last byte, or the piece's) the buffer scan
+    runs instead: the same values as Arrow's either way."""
+    binary = type_ in (pa.binary(), pa.large_binary())
+    texts = ["xx special yy requests", "requests special", "special requests", None,
+             "specialrequests", "special request", "special\nrequests!", "é special é requests é",
+             "nothing", "special requestsspecial", "special re", "quests"]
+    calls = []
+    saved = like_search._find_in_rows
+
+    def counting(*args):
+        calls.append(len(args[2]))
+        return saved(*args)
+    monkeypatch.setattr(like_search, "_find_in_rows", counting)
+    for ending, pattern, searched in [("", "%special%requests%", True),
+                                      ("\x00", "%special%requests%", False),
+                                      ("", "%special%requests\x00%", False),
+                                      ("", "%e%s%", True)]:
+        values = [t + ending if t is not None else None for t in texts]
+        if binary:
+            values = [v.encode() if v is not None else None for v in values]
+        array = pa.array(values, type_).slice(1)
+        options = pc.MatchSubstringOptions(pattern)
+        calls.clear()
+        with selective_everywhere(row_search_share=1.0) as fallbacks:
+            ours = get_function("match_like")([array], options)
+        _same(ours, pc.match_like(array, options=options))
+        assert fallbacks == []
+        assert bool(calls) == searched, (ending, pattern)

@@ -33,6 +33,8 @@ def selective_everywhere():
     """Lower the row threshold to 0 and count the calls that fell back to Arrow."""
     saved_min, saved_call = string_compare.SELECTIVE_MIN_ROWS, string_compare.call_pyarrow
     saved_share = string_compare.PREFIX_MAX_CANDIDATES
+    saved_survivors = string_compare.EQUAL_MAX_SURVIVORS
+    saved_gather = string_compare.GATHER_MIN_ROWS
     fallbacks = []
 
     def counting(*args):
@@ -40,12 +42,16 @@ def selective_everywhere():
         return saved_call(*args)
     string_compare.SELECTIVE_MIN_ROWS = 0
     string_compare.PREFIX_MAX_CANDIDATES = 1.0
+    string_compare.EQUAL_MAX_SURVIVORS = 1.0
+    string_compare.GATHER_MIN_ROWS = 0
     string_compare.call_pyarrow = counting
     try:
         yield fallbacks
     finally:
         string_compare.SELECTIVE_MIN_ROWS, string_compare.call_pyarrow = saved_min, saved_call
         string_compare.PREFIX_MAX_CANDIDATES = saved_share
+        string_compare.EQUAL_MAX_SURVIVORS = saved_survivors
+        string_compare.GATHER_MIN_ROWS = saved_gather
 
 
 @st.composite
@@ -169,6 +175,10 @@ def test_lineitem_shaped_column_through_the_engine(monkeypatch):
         ran.append(len(args[0]))
         return saved(*args, **kwargs)
     monkeypatch.setattr(string_compare, "equal_literal_mask", counting)
+    short = pa.table({"m": column.slice(0, 2_000)})  # short: Arrow's equality, same values
+    _same(tk.evaluate(tk.parse("m == 'MAIL'"), short), pc.equal(short["m"], "MAIL"))
+    assert ran == []
+    monkeypatch.setattr(string_compare, "GATHER_MIN_ROWS", 10_000)  # this test's chunks
     for text, oracle in [
         ("m == 'MAIL'", pc.equal(table["m"], "MAIL")),
         ("m != 'REG AIR'", pc.not_equal(table["m"], "REG AIR")),
@@ -181,6 +191,20 @@ def test_lineitem_shaped_column_through_the_engine(monkeypatch):
     _same(tk.evaluate(tk.call("is_in", [tk.field("m")], options), table),
           pc.is_in(table["m"], options=options))
     assert len(ran) >= 4 and sum(ran) >= 4 * 30_000  # every row went through the selective path
+    ran.clear()  # a literal a third of the rows share length and first byte with: Arrow's
+    share = string_compare.survivor_share(column, b"MAIL")  # a seventh of the rows: ours ran
+    assert share < string_compare.EQUAL_MAX_SURVIVORS
+    common = pa.array(np.where(rng.random(30_003) < 0.35, "NONE", "COLLECT COD"), pa.string())
+    common_table = pa.table({"m": pa.chunked_array([common.slice(0, 15_000), common.slice(15_000)])})
+    assert string_compare.survivor_share(common, b"NONE") > string_compare.EQUAL_MAX_SURVIVORS
+    _same(tk.evaluate(tk.parse("m = 'NONE'"), common_table), pc.equal(common_table["m"], "NONE"))
+    _same(tk.evaluate(tk.parse("m <> 'NONE'"), common_table),
+          pc.not_equal(common_table["m"], "NONE"))
+    assert ran == []
+    flags = pa.array(np.array(["R", "A", "N"])[rng.integers(0, 3, 30_003)], pa.string())
+    flag_table = pa.table({"m": pa.chunked_array([flags.slice(0, 15_000), flags.slice(15_000)])})
+    _same(tk.evaluate(tk.parse("m = 'R'"), flag_table), pc.equal(flag_table["m"], "R"))
+    assert sum(ran) == 30_003  # one width: a third of the rows matching reads no row twice
     ran.clear()  # a prefix most rows are long enough for: Arrow's one pass, same values
     prefix = pc.MatchSubstringOptions("M")
     _same(tk.evaluate(tk.call("starts_with", [tk.field("m")], prefix), table),

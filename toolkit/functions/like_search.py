@@ -8,7 +8,12 @@ after the previous one (the earliest occurrence of each is the best choice for t
 then ends with the tail piece. Each middle piece is found once over the whole data
 buffer of the array (a numpy comparison against the piece's rarest byte, the candidates
 confirmed as machine words), and the rows are then walked with `searchsorted` over the
-sorted occurrences: no Python loop over rows or occurrences.
+sorted occurrences: no Python loop over rows or occurrences. Once few rows are left (after
+a head piece or the first middle one), each later piece is looked for in those rows only,
+from where the previous piece ended to the row's end: numpy's `strings.find` over the
+data buffer viewed as one byte string, with per-row start and end (CPython's fast search
+in C, one call for all the rows), which reads a few bytes per row where a scan of the
+buffer reads them all.
 
 Bytes are compared as bytes. In valid UTF-8 a piece can only occur at a character
 boundary, so this is Arrow's answer on string columns, and on binary columns it is
@@ -32,8 +37,8 @@ from . import string_compare
 from .function import call_pyarrow
 from .registry import get_function
 
-__all__ = ["FEW_HEADS", "HEAD_SAMPLE_ROWS", "LikePieces", "few_heads", "like_mask", "like_pieces", "selective_match_like",
-           "selective_match_substring"]
+__all__ = ["FEW_HEADS", "HEAD_SAMPLE_ROWS", "ROW_SEARCH_SHARE", "LikePieces", "few_heads",
+           "like_mask", "like_pieces", "selective_match_like", "selective_match_substring"]
 
 _SAMPLE_BYTES = 1 << 14  # the bytes read to choose a piece's rarest byte pair
 _BLOCK_BYTES = 1 << 18  # the bytes searched per step
@@ -41,6 +46,11 @@ _BLOCK_BYTES = 1 << 18  # the bytes searched per step
 # runs: searching the whole buffer for the middle pieces would read mostly rows already out
 FEW_HEADS = 0.125
 HEAD_SAMPLE_ROWS = 1024
+# at most this share of the rows left, a piece is searched in those rows only; above it,
+# one scan of the whole buffer (a row search costs about 2.5x a scan per byte of the row)
+ROW_SEARCH_SHARE = 0.25
+_FIND = getattr(getattr(np, "strings", None), "find", None)  # numpy 2 and later
+_MAX_BYTE_STRING = (1 << 31) - 1  # numpy's largest bytes dtype
 
 
 class LikePieces(NamedTuple):
@@ -78,21 +88,22 @@ def _literal_at(data: np.ndarray, positions: np.ndarray, literal: bytes) -> np.n
     return ok
 
 
-def _pair_counts(region: np.ndarray) -> np.ndarray:
-    """How often each pair of adjacent bytes (first << 8 | second) occurs in a sample."""
+def _sample_pairs(region: np.ndarray) -> np.ndarray:
+    """The pairs of adjacent bytes (first << 8 | second) of a sample of the region."""
     sample = region[:_SAMPLE_BYTES].astype(np.uint16)
-    return np.bincount((sample[:-1] << 8) | sample[1:], minlength=1 << 16)
+    return (sample[:-1] << 8) | sample[1:]
 
 
-def _rarest_pair(counts: np.ndarray, piece: bytes) -> int:
-    """The index in `piece` of its two adjacent bytes least frequent together (0 for a
-    one-byte piece)."""
+def _rarest_pair(pairs: np.ndarray, piece: bytes) -> int:
+    """The index in `piece` of its two adjacent bytes least frequent together in the
+    sample's `pairs` (0 for a one-byte piece)."""
     return min(range(max(len(piece) - 1, 1)),
-               key=lambda i: counts[(piece[i] << 8) | piece[min(i + 1, len(piece) - 1)]])
+               key=lambda i: np.count_nonzero(
+                   pairs == ((piece[i] << 8) | piece[min(i + 1, len(piece) - 1)])))
 
 
 def _occurrences(data: np.ndarray, low: int, high: int, piece: bytes,
-                 counts: np.ndarray) -> np.ndarray:
+                 pairs: np.ndarray) -> np.ndarray:
     """Every position in data[low:high] where `piece` starts and fits before `high`,
     overlapping ones included, sorted (int64 positions in `data`). Candidates are the
     starts whose rarest byte pair matches, found in one comparison pass; the rest of the
@@ -101,9 +112,9 @@ def _occurrences(data: np.ndarray, low: int, high: int, piece: bytes,
     count = len(region) - len(piece) + 1  # the starts where the piece fits
     if count <= 0:
         return np.zeros(0, dtype=np.int64)
-    at = _rarest_pair(counts, piece)
+    at = _rarest_pair(pairs, piece)
     block = min(count, _BLOCK_BYTES)
-    same, other = np.empty(block, dtype=bool), np.empty(block, dtype=bool)
+    same, other = string_compare.pool_array(block, bool), string_compare.pool_array(block, bool)
     found = []
     for begin in range(0, count, block):  # cache-sized blocks: the masks stay in the cache
         size = min(block, count - begin)
@@ -135,7 +146,9 @@ def _rows_holding(occurrences: np.ndarray, length: int, offsets: np.ndarray) -> 
     """The rows holding an occurrence that fits inside them, and the end of the first such
     occurrence in each (occurrences are sorted, so rows come out sorted and the first of a
     row is its earliest)."""
-    rows = np.searchsorted(offsets, occurrences, side="right") - 1
+    # in the offsets' own type: a search of int64 values in int32 offsets copies the offsets
+    rows = np.searchsorted(offsets, occurrences.astype(offsets.dtype, copy=False),
+                           side="right") - 1
     fits = occurrences + length <= offsets[rows + 1]
     rows, occurrences = rows[fits], occurrences[fits]
     first = np.ones(len(rows), dtype=bool)
@@ -143,15 +156,44 @@ def _rows_holding(occurrences: np.ndarray, length: int, offsets: np.ndarray) -> 
     return rows[first], occurrences[first] + length
 
 
+def _byte_string(data: np.ndarray, high: int, piece: bytes) -> np.ndarray | None:
+    """data[:high] as one numpy byte string for `strings.find`, or None where that would
+    not be exact: numpy drops trailing NUL bytes of a bytes value (the buffer's and the
+    piece's), and caps its length."""
+    if _FIND is None or not 0 < high <= _MAX_BYTE_STRING or data[high - 1] == 0 or not piece \
+            or piece[-1] == 0:
+        return None
+    return data[:high].view(f"S{high}")
+
+
+def _find_in_rows(text: np.ndarray, piece: bytes, positions: np.ndarray,
+                  ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows searching from `positions` up to `ends`: whether the piece occurs whole in
+    that range, and the end of its earliest occurrence (what `_first_fitting` gives)."""
+    found = _FIND(text, piece, positions, ends)
+    return found >= 0, found + len(piece)
+
+
+def _next_piece(column, offsets, pairs, piece, rows, position, ends):
+    """Whether each row still searching finds `piece` after its position, and where it
+    ends: in those rows alone when they are few, else by one scan of the whole buffer."""
+    low, high = int(offsets[0]), int(offsets[-1])
+    text = _byte_string(column.data, high, piece)
+    if text is not None and len(rows) <= ROW_SEARCH_SHARE * (len(offsets) - 1):
+        return _find_in_rows(text, piece, position, ends)
+    return _first_fitting(_occurrences(column.data, low, high, piece, pairs), len(piece),
+                          position, ends)
+
+
 def like_mask(array: pa.Array, pieces: LikePieces) -> np.ndarray:
     """Rows of a string/binary array matching the pieces (at least one middle piece), as
     a numpy bool array; null rows hold whatever their bytes give."""
     column = string_compare._columns(array)
-    offsets = column.offsets.astype(np.int64, copy=False)
+    offsets = column.offsets
     starts, ends = offsets[:-1], offsets[1:]
     low, high = int(offsets[0]), int(offsets[-1])
     middle = list(pieces.middle)
-    counts = _pair_counts(column.data[low:high])
+    pairs = _sample_pairs(column.data[low:high])
     if pieces.head:
         starts_with = pc.MatchSubstringOptions(pieces.head.decode("utf-8"))
         heads = get_function("starts_with")([array], starts_with)
@@ -159,20 +201,20 @@ def like_mask(array: pa.Array, pieces: LikePieces) -> np.ndarray:
         position = starts[rows] + len(pieces.head)
     else:  # every row searches from its start: walk the first piece's occurrences instead
         piece = middle.pop(0)
-        rows, position = _rows_holding(_occurrences(column.data, low, high, piece, counts),
+        rows, position = _rows_holding(_occurrences(column.data, low, high, piece, pairs),
                                        len(piece), offsets)
     for piece in middle:
         if not len(rows):
             break
-        occurrences = _occurrences(column.data, low, high, piece, counts)
-        found, after = _first_fitting(occurrences, len(piece), position, ends[rows])
+        found, after = _next_piece(column, offsets, pairs, piece, rows, position, ends[rows])
         rows, position = rows[found], after[found]
     if pieces.tail is not None and len(rows):
         start = ends[rows] - len(pieces.tail)
         fits = start >= position
         rows, start = rows[fits], start[fits]
         rows = rows[_literal_at(column.data, start, pieces.tail)]
-    mask = np.zeros(len(array), dtype=bool)
+    mask = string_compare.pool_array(len(array), bool)
+    mask.fill(False)
     mask[rows] = True
     return mask
 

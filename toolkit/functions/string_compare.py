@@ -1,13 +1,22 @@
 """Selective string comparisons against literals: equal, not_equal, is_in, starts_with.
 
 Arrow's kernels compare every row's bytes; most rows of a real column cannot
-match a literal because their length differs, and the length is one subtraction
-of two offsets. So (as Arrow's issue 47374 plans) the lengths come from a numpy
-view of the offsets buffer first, bytes are read only for rows whose length can
-match, and the literal is compared as machine words: unaligned numpy views of
-the data buffer read 8, 4, 2 or 1 bytes at each candidate's start, so a 4-byte
-literal is one integer comparison per candidate. The result reuses the input's
+match a literal because their length or first byte differs, and the length is one
+subtraction of two offsets. So (as Arrow's issue 47374 plans) the lengths come from
+a numpy view of the offsets buffer and every row's first byte from one gather, both
+tested in whole-array passes; only the rows passing both are read further, and the
+literal is compared as machine words: unaligned numpy views of the data buffer read
+8, 4, 2 or 1 bytes at each candidate's start, so a 4-byte literal is one integer
+comparison per candidate. Where many rows pass both tests (a quarter of
+l_shipinstruct has 'NONE''s length and first byte) the word gathers cost more than
+Arrow's own length test and memcmp, and Arrow's kernel runs. The result reuses the input's
 validity bitmap, which is what Arrow's kernel computes for a non-null literal.
+
+Every per-row array (lengths, starts, first bytes, the tests, the result) is made in
+Arrow's memory pool, which keeps its freed pages. numpy's own arrays of a 131,072-row
+chunk (0.5-1 MB) came from fresh memory maps on most calls, each page faulting on its
+first write: the kernel spent more time in those faults than comparing. Only the rows
+whose length and first byte match (the few that are read as words) are numpy's.
 
 Only string, large_string, binary and large_binary arrays of at least
 `SELECTIVE_MIN_ROWS` rows take this path; views, dictionaries, null literals,
@@ -30,6 +39,7 @@ __all__ = [
     "PREFIX_MAX_CANDIDATES",
     "SELECTIVE_MIN_ROWS",
     "equal_literal_mask",
+    "pool_array",
     "selective_equal",
     "selective_is_in",
     "selective_not_equal",
@@ -40,6 +50,15 @@ SELECTIVE_MIN_ROWS = 1024  # below this numpy's per-call cost exceeds what it sa
 # a prefix test whose length test keeps more than this share of the rows runs Arrow's
 # kernel: its one pass over the bytes beats gathering most of them (docs/benchmarks.md)
 PREFIX_MAX_CANDIDATES = 0.5
+# an equality whose literal's length and first byte are shared by more than this share of
+# the rows (judged on the first SAMPLE_ROWS of the first chunk) runs Arrow's kernel: each
+# such row costs a word gather and a scatter here (docs/benchmarks.md: 'NONE' in
+# l_shipinstruct, a quarter of the rows, went to Arrow; '1-URGENT', a fifth, stays here)
+EQUAL_MAX_SURVIVORS = 0.225
+# below this many rows an equality over rows of more than one width runs Arrow's kernel
+# (l_shipmode: 165 against 142 us at 32,768 rows, 77 against 23 us at 4,096)
+GATHER_MIN_ROWS = 1 << 16
+SAMPLE_ROWS = 1024
 
 _OFFSET_DTYPE = {pa.StringArray: np.int32, pa.BinaryArray: np.int32,
                  pa.LargeStringArray: np.int64, pa.LargeBinaryArray: np.int64}
@@ -64,23 +83,6 @@ def _columns(array: pa.Array) -> StringColumn:
     return StringColumn(offsets, data)
 
 
-class Candidates(NamedTuple):
-    """The rows whose length can match, where they start, and their first bytes: shared by
-    every literal of one length (an is_in of 'MAIL' and 'SHIP' reads them once)."""
-
-    rows: np.ndarray
-    starts: np.ndarray
-    first: np.ndarray
-
-
-def _candidates(column: StringColumn, lengths: np.ndarray, length: int,
-                exact: bool) -> Candidates:
-    rows = np.flatnonzero(lengths == length if exact else lengths >= length)
-    starts = np.take(column.offsets, rows)
-    first = np.take(column.data, starts) if length else np.zeros(0, np.uint8)
-    return Candidates(rows, starts, first)
-
-
 def _words(data: np.ndarray, width: int) -> np.ndarray:
     """Every `width`-byte little-endian word starting at each byte (an unaligned view;
     indexing it reads one word per row, where `np.take` on it would copy byte by byte)."""
@@ -96,22 +98,6 @@ def _word_positions(length: int) -> list[tuple[int, int]]:
     return [(p, width) for p in positions]
 
 
-def _matching_rows(column: StringColumn, candidates: Candidates, literal: bytes) -> np.ndarray:
-    """The candidate rows whose first len(literal) bytes are the literal's. The first byte
-    narrows the candidates (integer gathers: boolean indexing of a scattered selection
-    is several times slower); the few left compare the literal as machine words."""
-    keep = np.flatnonzero(candidates.first == literal[0])
-    rows, starts = np.take(candidates.rows, keep), np.take(candidates.starts, keep)
-    if len(literal) == 1 or not len(rows):
-        return rows
-    ok = None
-    for position, width in _word_positions(len(literal)):
-        word = np.frombuffer(literal, dtype=f"<u{width}", count=1, offset=position)[0]
-        same = _words(column.data, width)[starts + position if position else starts] == word
-        ok = same if ok is None else (ok & same)
-    return rows[ok]
-
-
 def _uniform_width(column: StringColumn, lengths: np.ndarray) -> int | None:
     """The one length every row has (flags, codes: l_returnflag), else None."""
     n = len(lengths)
@@ -120,7 +106,15 @@ def _uniform_width(column: StringColumn, lengths: np.ndarray) -> int | None:
     width = int(lengths[0])
     if int(column.offsets[-1]) - int(column.offsets[0]) != n * width:
         return None
-    return width if bool((lengths == width).all()) else None
+    return width if int(lengths.min()) == int(lengths.max()) else None
+
+
+def _lengths(column: StringColumn) -> np.ndarray:
+    """Every row's length in bytes, in a buffer of Arrow's pool (see the module's docstring)."""
+    offsets = column.offsets
+    lengths = pool_array(len(offsets) - 1, offsets.dtype)
+    np.subtract(offsets[1:], offsets[:-1], out=lengths)
+    return lengths
 
 
 def _fixed_width_mask(column: StringColumn, width: int, literal: bytes, exact: bool) -> np.ndarray:
@@ -143,29 +137,115 @@ def _fixed_width_mask(column: StringColumn, width: int, literal: bytes, exact: b
     return mask
 
 
+def pool_array(count: int, dtype) -> np.ndarray:
+    """An uninitialized array in Arrow's memory pool, which keeps its freed pages (see the
+    module's docstring)."""
+    dtype = np.dtype(dtype)
+    buffer = pa.allocate_buffer(max(count, 1) * dtype.itemsize)
+    return np.frombuffer(buffer, dtype=dtype, count=count)
+
+
 def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = False) -> np.ndarray:
     """Rows equal to (or, with `prefix`, starting with) any of `literals`, as a numpy bool
     array; null rows hold whatever their slots hold."""
     column = _columns(array)
-    lengths = np.diff(column.offsets)
+    n = len(array)
+    lengths = _lengths(column)
     width = _uniform_width(column, lengths)
     if width is not None:
-        mask = np.zeros(len(array), dtype=bool)
+        mask = np.zeros(n, dtype=bool)
         for literal in literals:
             mask |= _fixed_width_mask(column, width, literal, exact=not prefix)
         return mask
-    mask = np.zeros(len(array), dtype=bool)
-    by_length: dict[int, Candidates] = {}
-    for literal in literals:
-        if not literal:  # every row of length 0 (equality) or every row (prefix)
-            mask |= (lengths == 0) if not prefix else True
+    mask = pool_array(n, bool)
+    mask.fill(False)
+    starts = pool_array(n, np.intp)  # gathers take intp indices (others are copied first)
+    np.copyto(starts, column.offsets[:-1])
+    first = None
+    fits, candidates, head = pool_array(n, bool), pool_array(n, bool), pool_array(n, bool)
+    by_length: dict[int, list[bytes]] = {}  # literals of one length share their reads
+    for literal in dict.fromkeys(literals):
+        by_length.setdefault(len(literal), []).append(literal)
+    for length, group in by_length.items():
+        if not length and prefix:  # every row starts with it
+            mask.fill(True)
             continue
-        found = by_length.get(len(literal))
-        if found is None:
-            found = by_length[len(literal)] = _candidates(column, lengths, len(literal),
-                                                          exact=not prefix)
-        mask[_matching_rows(column, found, literal)] = True
+        if not length:  # the rows of length 0
+            np.logical_or(mask, lengths == 0, out=mask)
+            continue
+        if first is None:
+            first = _first_bytes(column.data, starts)
+        (np.greater_equal if prefix else np.equal)(lengths, length, out=fits)
+        candidates.fill(False)
+        for byte in dict.fromkeys(literal[0] for literal in group):
+            np.equal(first, byte, out=head)
+            np.logical_or(candidates, head, out=candidates)
+        np.logical_and(candidates, fits, out=candidates)
+        if length == 1:
+            np.logical_or(mask, candidates, out=mask)
+            continue
+        rows = np.flatnonzero(candidates)
+        if len(rows):
+            mask[rows[_words_match(column.data, starts[rows], group)]] = True
     return mask
+
+
+def _first_bytes(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Every row's first byte (any byte for an empty row: its length rules it out)."""
+    first = pool_array(len(starts), np.uint8)
+    if len(data):
+        np.take(data, starts, out=first, mode="clip")
+    else:
+        first.fill(0)
+    return first
+
+
+def _words_match(data: np.ndarray, starts: np.ndarray, literals: list[bytes]) -> np.ndarray:
+    """Whether one of the literals (all of one length) starts at each of `starts`, compared
+    as machine words: each word of the rows is read once for all the literals."""
+    same: list[np.ndarray | None] = [None] * len(literals)
+    for position, width in _word_positions(len(literals[0])):
+        read = _words(data, width)[starts + position if position else starts]
+        for i, literal in enumerate(literals):
+            word = np.frombuffer(literal, dtype=f"<u{width}", count=1, offset=position)[0]
+            match = read == word
+            same[i] = match if same[i] is None else np.logical_and(same[i], match, out=same[i])
+    ok = same[0]
+    for other in same[1:]:
+        np.logical_or(ok, other, out=ok)
+    return ok
+
+
+def arrow_is_faster(array: pa.Array, literal: bytes) -> bool:
+    """Whether Arrow's equality kernel beats this module's on `array`: on rows of more
+    than one width, when the array is short (Arrow's compare of a cache-resident array
+    against this module's fixed numpy cost) or many rows share the literal's length and
+    first byte."""
+    if survivor_share(array, literal) > EQUAL_MAX_SURVIVORS:
+        return True
+    return len(array) < GATHER_MIN_ROWS and not _sample_is_uniform(array)
+
+
+def _sample_is_uniform(array: pa.Array) -> bool:
+    column = _columns(array.slice(0, SAMPLE_ROWS))
+    return len(column.offsets) > 1 and _uniform_width(column, np.diff(column.offsets)) is not None
+
+
+def survivor_share(array: pa.Array, literal: bytes) -> float:
+    """The share of the first SAMPLE_ROWS rows whose length and first byte are the
+    literal's: the rows whose bytes the selective equality has to gather (none when the
+    sampled rows all have one width)."""
+    column = _columns(array.slice(0, SAMPLE_ROWS))
+    n = len(column.offsets) - 1
+    if not n:
+        return 0.0
+    lengths = np.diff(column.offsets)
+    if _uniform_width(column, lengths) is not None:
+        return 0.0  # one matrix comparison, read in sequence: no row is gathered
+    if not literal:
+        return float(np.count_nonzero(lengths == 0)) / n
+    starts = column.offsets[:-1][lengths == len(literal)]
+    return float(np.count_nonzero(np.take(column.data, starts) == literal[0])) / n
 
 
 def _boolean_result(array: pa.Array, mask: np.ndarray, keep_nulls: bool) -> pa.Array:
@@ -228,9 +308,16 @@ def _comparison(negate: bool):
         if literal is None or not isinstance(value, (pa.Array, pa.ChunkedArray)):
             return fallback()
 
+        sample = value.chunk(0) if isinstance(value, pa.ChunkedArray) and value.num_chunks \
+            else value
+        if _selectable(sample) and arrow_is_faster(sample, literal):
+            return fallback()  # judged on the first chunk: one call of Arrow's kernel for all
+
         def compute(array):
             mask = equal_literal_mask(array, [literal])
-            return _boolean_result(array, ~mask if negate else mask, keep_nulls=True)
+            if negate:
+                np.logical_not(mask, out=mask)
+            return _boolean_result(array, mask, keep_nulls=True)
         return _per_chunk(compute, value, fallback)
     return execute
 
@@ -262,7 +349,7 @@ def selective_starts_with(function, args, options, kernel):
 
     def compute(array):
         column = _columns(array)
-        lengths = np.diff(column.offsets)
+        lengths = _lengths(column)
         if (pattern and _uniform_width(column, lengths) is None
                 and np.count_nonzero(lengths >= len(pattern)) > PREFIX_MAX_CANDIDATES * len(array)):
             return call_pyarrow(function, [array], options, kernel)

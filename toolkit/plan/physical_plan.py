@@ -27,6 +27,7 @@ from ..model.expression import Expression
 from ..support import late
 from ..support.visible_text import visible
 from .aggregates import VARIANCE_FUNCTIONS
+from .float_keys import IEEE, checked_float_keys, group_key, join_key
 from .frozen import FrozenNode
 from .invariants import (
     BATCH_SCHEMA_IS_PLAN_SCHEMA,
@@ -41,7 +42,6 @@ from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
 from .sources import BATCH_ROWS, Source
 from .tree import depth
-from .float_keys import IEEE, checked_float_keys, group_key, join_key
 from .window_kernels import SortedInputs, WindowSort, compute_window
 
 __all__ = [
