@@ -668,7 +668,7 @@ class _PlanReader:
                 f"cannot import {kind.upper()} ALL: Spark repeats each row as many times as "
                 "it is left over (Generate replicaterows), which exprscope's plan has no node "
                 "for; INTERSECT / EXCEPT (DISTINCT) import", spark_class=kind)
-        left, right = inputs
+        left, right = inputs[0], _apart(*inputs)
         pairs, rest = [], []
         for ours, theirs in zip(_seq(node.left().output()), _seq(node.right().output())):
             lname, rname = left.names()[_expr_id(ours)], right.names()[_expr_id(theirs)]
@@ -699,7 +699,7 @@ class _PlanReader:
         return Imported(branches[0].union(*branches[1:]), tuple(_expr_id(a) for a in output))
 
     def _join(self, node, inputs: list[Imported]) -> Imported:
-        left, right = inputs
+        left, right = inputs[0], _apart(*inputs)
         kind = str(node.joinType().toString())
         how = _JOIN_TYPES.get(kind)
         if how is None:
@@ -739,6 +739,28 @@ def _at_least_n_non_nulls(n: int, values: list[tuple]) -> tk.Expression:
     for c in counts[1:]:
         total = tk.call("add", [total, c])
     return tk.call("greater_equal", [total, tk.literal(n, pa.int32())])
+
+
+def _apart(left: Imported, right: Imported) -> Imported:
+    """The right input with each column whose name the left input also has (a computed
+    column of both, `x * 2 AS y`, has no relation to tell them apart) renamed `y_1`, ...
+    Spark tells the two apart by exprId; a plan's join needs distinct names."""
+    taken = set(left.plan.schema.qualified_names)
+    qualified = right.plan.schema.qualified_names
+    if taken.isdisjoint(qualified):
+        return right
+    used = taken | set(qualified) | set(left.plan.schema.names) | set(right.plan.schema.names)
+    names = []
+    for full, name in zip(qualified, right.plan.schema.names):
+        if full in taken:
+            n = 1
+            while f"{name}_{n}" in used:
+                n += 1
+            name = f"{name}_{n}"
+            used.add(name)
+        names.append(name)
+    columns = [tk.field(full) for full in qualified]
+    return Imported(right.plan.project(columns, names=names), right.ids)
 
 
 def _distinct_names(names: list[str]) -> list[str]:
