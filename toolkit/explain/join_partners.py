@@ -1,8 +1,10 @@
 """A row's partners at a join: the other input's rows it is paired with, exactly as the join
 pairs them.
 
-A pair matches when every equal-key pair is equal (a null key equals nothing) and the
-join's residual condition is true for the pair; a cross join pairs every row. The
+A pair matches when every equal-key pair is equal (a null key equals nothing; float keys
+as the join's `float_keys` says: -0.0 equals 0.0, and NaN equals NaN only in a join that
+compares them as Spark does) and the join's residual condition is true for the pair; a
+cross join pairs every row. The
 keys are matched with pyarrow's own comparisons over the other input, and the
 condition is evaluated once over the rows whose keys match, each beside the row.
 """
@@ -16,9 +18,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..execution import evaluate
-from ..model.builders import and_, call, literal
+from ..model.builders import and_, call, literal, or_
 from ..model.expression import Expression, Parameter
 from ..model.field_ref import FieldRef
+from ..plan.float_keys import NORMALIZED
 from ..plan.rules.base import substitute_columns
 from ..support.visible_text import visible
 from .value_text import value_text
@@ -38,6 +41,7 @@ class JoinSides:
     pairs: tuple[tuple[str, str], ...]  # (our key column, the other side's key column)
     condition: Expression | None  # over both sides' qualified names, left then right
     other_index: int  # the other input's child index
+    float_keys: str  # how the join compares float keys (plan/float_keys.py)
 
     @property
     def preserves_ours(self) -> bool:
@@ -53,7 +57,7 @@ def join_sides(join, scan) -> JoinSides:
     on = tuple(join.on)
     pairs = on if ours_left else tuple((rk, lk) for lk, rk in on)
     return JoinSides(as_join.how, ours_left, pairs, getattr(as_join, "condition", None),
-                     1 if ours_left else 0)
+                     1 if ours_left else 0, join.float_keys)
 
 
 def key_text(sides: JoinSides, row: pa.Table) -> str:
@@ -83,7 +87,12 @@ def partner_rows(sides: JoinSides, row: pa.Table, other: pa.Table,
         value = row.column(mine)[0]
         if not value.is_valid:
             return other.slice(0, 0)  # a null key joins with nothing
-        eq = pc.fill_null(pc.equal(other.column(theirs), value), False)
+        column = other.column(theirs)
+        if sides.float_keys == NORMALIZED and pa.types.is_floating(value.type) and \
+                pc.is_nan(value).as_py():
+            eq = pc.fill_null(pc.is_nan(column), False)  # every NaN is one key
+        else:
+            eq = pc.fill_null(pc.equal(column, value), False)
         mask = eq if mask is None else pc.and_(mask, eq)
     found = other if mask is None else other.filter(mask)
     if sides.condition is None or found.num_rows == 0:
@@ -104,8 +113,17 @@ def reduction_predicate(sides: JoinSides, rows: pa.Table) -> Expression | None:
     terms = []
     for mine, theirs in sides.pairs:
         values = pc.unique(rows.column(mine).combine_chunks().drop_null())
-        terms.append(call("is_in", [Parameter(FieldRef(theirs))],
-                          options=pc.SetLookupOptions(value_set=values)))
+        nan = None
+        if pa.types.is_floating(values.type):  # is_in tells NaNs and zeros apart by bits
+            nan = pc.any(pc.is_nan(values)).as_py()
+            values = values.filter(pc.invert(pc.is_nan(values)))
+            values = pc.unique(pa.concat_arrays(
+                [values, pc.negate(values.filter(pc.equal(values, 0)))]))
+        term = call("is_in", [Parameter(FieldRef(theirs))],
+                    options=pc.SetLookupOptions(value_set=values))
+        if nan and sides.float_keys == NORMALIZED:  # every NaN is one key
+            term = or_(term, call("is_nan", [Parameter(FieldRef(theirs))]))
+        terms.append(term)
     if not terms:
         return None
     return terms[0] if len(terms) == 1 else and_(*terms)

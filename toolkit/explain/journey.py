@@ -22,6 +22,7 @@ with and without the row, so the plan below runs once each way.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pyarrow as pa
@@ -36,6 +37,7 @@ from ..plan import Projection, TableScan, create_physical_plan
 from ..plan import optimize as optimize_plan
 from ..plan.columns import qualify
 from ..plan.errors import ColumnNotFoundError
+from ..plan.float_keys import IEEE
 from ..plan.sources import TableSource
 from ..sql.parse import parse
 from ..support.late import provide
@@ -284,7 +286,7 @@ def _restrict(other, predicate, swaps: dict[int, object], read, reads: dict) -> 
                     continue
                 rows = _collect(_with_sources(bounded, swaps))
                 pairs = tuple((lk, rk) if have == 0 else (rk, lk) for lk, rk in join.on)
-                keys = JoinSides("inner", True, pairs, None, want)
+                keys = JoinSides("inner", True, pairs, None, want, join.float_keys)
                 changed |= _restrict_scans(free, reduction_predicate(keys, rows), swaps,
                                            read, reads)
 
@@ -458,7 +460,21 @@ def _kept_note(node, stop: Stop, full: pa.Table, before, sides, other) -> Stop:
 def _no_partner_text(sides: JoinSides, before: pa.Table) -> str:
     if not sides.pairs:
         return "the other input has no row the condition accepts"
-    return f"no row of the other input has {key_text(sides, before)}"
+    nan = _ieee_nan_key(sides, before)
+    return nan or f"no row of the other input has {key_text(sides, before)}"
+
+
+def _ieee_nan_key(sides: JoinSides, before: pa.Table) -> str | None:
+    """Why a NaN key has no partner in a join that compares floats as IEEE does; None when
+    the row has no NaN key or the join pairs NaN with NaN."""
+    if sides.float_keys != IEEE:
+        return None
+    for mine, _ in sides.pairs:
+        value = before.column(mine)[0]
+        if pa.types.is_floating(value.type) and value.is_valid and math.isnan(value.as_py()):
+            return (f"its key {visible(mine)} is NaN, which equals nothing in this join "
+                    "(IEEE; a join imported from Spark pairs NaN with NaN)")
+    return None
 
 
 def _why_dropped(node, stop: Stop, before, scan, sides, other, read,
@@ -502,6 +518,9 @@ def _no_partners(join, sides: JoinSides, before: pa.Table, other: pa.Table, read
         return JoinPartners(keys, 0, None,
                             f"its key is null ({', '.join(f'{visible(m)} = null' for m in null)})"
                             "; a null key joins with nothing")
+    nan = _ieee_nan_key(sides, before)
+    if nan is not None:
+        return JoinPartners(keys, 0, None, nan)
     other_input = join.children[sides.other_index]
     terms = [_equal_term(theirs, before.column(mine)[0]) for mine, theirs in sides.pairs]
     condition = row_condition(sides, before)

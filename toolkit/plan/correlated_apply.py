@@ -41,7 +41,7 @@ def applied(node: ScalarSubquery) -> LogicalPlan:
     marked = Projection(rows, [*[field(q) for q in inner], literal(True)],
                         [*inner.values(), _MATCHED], [None] * (len(inner) + 1))
     joined = ConditionJoin(numbered, marked, [(outer, inner[i]) for outer, i in node.correlation],
-                           "left")
+                           "left", None, node.float_keys)
     renamed = {q: field(n) for q, n in inner.items()}
     aggregates = [AggregateExpr(a.func, field(_MATCHED) if a.arg is None else
                                 substitute_columns(a.arg, renamed), a.name)

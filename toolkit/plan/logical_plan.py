@@ -24,6 +24,7 @@ from ..support.visible_text import visible
 from . import builder
 from .aggregates import AggregateExpr, aggregate_nullable, aggregate_type
 from .errors import PlanError
+from .float_keys import IEEE, checked_float_keys
 from .frozen import FrozenNode
 from .invariants import UNIQUE_NAMES, report
 from .logical_fields import logical_field, nullable, output_name
@@ -54,6 +55,11 @@ __all__ = [
 ]
 
 JOIN_TYPES = {"inner": "Inner", "left": "Left"}
+
+
+def float_keys_text(mode: str) -> str:
+    """What a join's label adds for its float_keys: nothing for the default (IEEE)."""
+    return "" if mode == IEEE else f", float_keys={mode}"
 
 
 def checked_schema(fields: Sequence[LogicalField], subject) -> LogicalSchema:
@@ -130,19 +136,22 @@ class LogicalPlan(FrozenNode):
         """
         return Aggregate(self, *builder.aggregation(self, group_by, aggregates))
 
-    def join(self, other, on=(), how: str = "inner", condition=None) -> LogicalPlan:
+    def join(self, other, on=(), how: str = "inner", condition=None,
+             float_keys: str = IEEE) -> LogicalPlan:
         """Join with `other` on equal keys, plus an optional residual `condition`.
 
         `on` is [(left column, right column), ...] or shared names; `how` is one of
         inner, left, right, full, semi, anti, cross; `condition` is a predicate over
-        both sides' columns, kept for a pair of rows only where it is true.
+        both sides' columns, kept for a pair of rows only where it is true;
+        `float_keys` is how float keys compare (see `float_keys`: "ieee", NaN matches
+        nothing; "normalized", Spark's, NaN matches NaN).
         """
         pairs = builder.join_pairs(on)
         if how in JOIN_TYPES and condition is None and pairs:
-            return Join(self, other, pairs, how)
+            return Join(self, other, pairs, how, float_keys)
         if condition is not None:
             condition = builder.join_condition(self, other, condition)
-        return ConditionJoin(self, other, pairs, how, condition)
+        return ConditionJoin(self, other, pairs, how, condition, float_keys)
 
     def join_using(self, other, names, how: str = "inner") -> LogicalPlan:
         """SQL's `JOIN ... USING (names)` (Spark's `a.join(b, names, how)`): each key once,
@@ -410,16 +419,18 @@ class Aggregate(LogicalPlan):
 
 
 class Join(LogicalPlan):
-    """An equi-join: `on` pairs a left column with a right column (qualified names)."""
+    """An equi-join: `on` pairs a left column with a right column (qualified names);
+    `float_keys` says how float keys compare (see `float_keys`)."""
 
     def __init__(self, left: LogicalPlan, right: LogicalPlan, on: Sequence[tuple[str, str]],
-                 how: str = "inner"):
+                 how: str = "inner", float_keys: str = IEEE):
         if how not in JOIN_TYPES:
             raise PlanError(f"join type must be one of {sorted(JOIN_TYPES)}, got {how!r}")
         if not on:
             raise PlanError("a join needs at least one pair of equal keys in `on`")
         self.children = (left, right)
         self.how = how
+        self.float_keys = checked_float_keys(float_keys)
         self.on = tuple((left.schema.field(lk).qualified_name, right.schema.field(rk).qualified_name)
                         for lk, rk in on)
         for lk, rk in self.on:
@@ -442,13 +453,14 @@ class Join(LogicalPlan):
 
     def label(self) -> str:
         keys = ", ".join(f"{lk} = {rk}" for lk, rk in self.on)
-        return f"{JOIN_TYPES[self.how]} Join: {keys}"
+        return f"{JOIN_TYPES[self.how]} Join: {keys}" + float_keys_text(self.float_keys)
 
     def with_new_children(self, children):
-        return Join(children[0], children[1], self.on, self.how)
+        return Join(children[0], children[1], self.on, self.how, self.float_keys)
 
     def _same_node(self, other) -> bool:
-        return self.on == other.on and self.how == other.how
+        return (self.on == other.on and self.how == other.how
+                and self.float_keys == other.float_keys)
 
 
 @dataclass(frozen=True, eq=False)
@@ -571,15 +583,16 @@ class ConditionJoin(LogicalPlan):
     """A join of any kind on equal keys (`on`, maybe none) plus a residual `condition`.
 
     DataFusion's Join: a pair of rows matches when every key pair is equal (nulls never
-    are; float keys as `equal` has them: -0.0 matches 0.0, NaN matches nothing, see
-    `float_keys`) and the condition is true. Inner and cross joins keep the matching pairs; left,
+    are; -0.0 matches 0.0, and NaN matches nothing as `equal` has it, or every NaN when
+    `float_keys` is "normalized", Spark's: see `float_keys`) and the condition is true. Inner and cross joins keep the matching pairs; left,
     right and full ones also keep the unmatched rows of their side(s), null-extended;
     semi and anti joins keep the left rows that have a match, or have none, and only the
     left columns. (Inner and left equi-joins without a condition are the `Join` node.)
     """
 
     def __init__(self, left: LogicalPlan, right: LogicalPlan, on: Sequence[tuple[str, str]],
-                 how: str = "inner", condition: Expression | None = None):
+                 how: str = "inner", condition: Expression | None = None,
+                 float_keys: str = IEEE):
         if how not in JOIN_KINDS:
             raise PlanError(f"join type must be one of {sorted(JOIN_KINDS)}, got {how!r}")
         if how == "cross" and (on or condition is not None):
@@ -587,6 +600,7 @@ class ConditionJoin(LogicalPlan):
                             "no condition (use an inner join)")
         self.children = (left, right)
         self.how = how
+        self.float_keys = checked_float_keys(float_keys)
         self.on = tuple((left.schema.field(lk).qualified_name,
                          right.schema.field(rk).qualified_name) for lk, rk in on)
         for lk, rk in self.on:
@@ -623,20 +637,23 @@ class ConditionJoin(LogicalPlan):
         text = f"{JOIN_KINDS[self.how]} Join: " + ", ".join(parts)
         if self.condition is not None:
             text += (", " if parts else "") + f"condition={self.condition}"
-        return text.rstrip(": ") if not parts and self.condition is None else text
+        text = text.rstrip(": ") if not parts and self.condition is None else text
+        return text + float_keys_text(self.float_keys)
 
     def expressions(self):
         return [] if self.condition is None else [self.condition]
 
     def with_expressions(self, exprs):
         return ConditionJoin(self.left, self.right, self.on, self.how,
-                             exprs[0] if exprs else None)
+                             exprs[0] if exprs else None, self.float_keys)
 
     def with_new_children(self, children):
-        return ConditionJoin(children[0], children[1], self.on, self.how, self.condition)
+        return ConditionJoin(children[0], children[1], self.on, self.how, self.condition,
+                             self.float_keys)
 
     def _same_node(self, other) -> bool:
         return (self.on == other.on and self.how == other.how
+                and self.float_keys == other.float_keys
                 and (self.condition is None) == (other.condition is None)
                 and (self.condition is None or self.condition.equals(other.condition)))
 
@@ -659,12 +676,14 @@ class SubqueryFilter(LogicalPlan):
     """
 
     def __init__(self, input: LogicalPlan, subquery: LogicalPlan, kind: str, negated: bool,
-                 on: Sequence[tuple[str, str]] = (), condition: Expression | None = None):
+                 on: Sequence[tuple[str, str]] = (), condition: Expression | None = None,
+                 float_keys: str = IEEE):
         if kind not in SUBQUERY_KINDS:
             raise PlanError(f"a subquery predicate is one of {SUBQUERY_KINDS}, got {kind!r}")
         self.kind, self.negated = kind, bool(negated)
         self.as_join = ConditionJoin(input, subquery, on, "anti" if negated else "semi",
-                                  condition)
+                                     condition, float_keys)
+        self.float_keys = self.as_join.float_keys
         self.children = (input, subquery)
         self.on, self.condition = self.as_join.on, self.as_join.condition
         self.schema = self.as_join.schema
@@ -674,11 +693,12 @@ class SubqueryFilter(LogicalPlan):
         ties = [f"{lk} = {rk}" for lk, rk in self.on]
         if self.condition is not None:
             ties.append(str(self.condition))
-        return f"Filter: {word} (subquery)" + (f" where {' AND '.join(ties)}" if ties else "")
+        return (f"Filter: {word} (subquery)" + (f" where {' AND '.join(ties)}" if ties else "")
+                + float_keys_text(self.float_keys))
 
     def with_new_children(self, children):
         return SubqueryFilter(children[0], children[1], self.kind, self.negated, self.on,
-                              self.condition)
+                              self.condition, self.float_keys)
 
     def _same_node(self, other) -> bool:
         return (self.kind == other.kind and self.negated == other.negated
@@ -705,8 +725,9 @@ class ScalarSubquery(LogicalPlan):
 
     def __init__(self, input: LogicalPlan, subquery: LogicalPlan,
                  on: Sequence[tuple[str, str]] = (),
-                 correlation: Sequence[tuple[str, str]] = ()):
+                 correlation: Sequence[tuple[str, str]] = (), float_keys: str = IEEE):
         self.children = (input, subquery)
+        self.float_keys = checked_float_keys(float_keys)
         if correlation:
             if on:
                 raise PlanError("a scalar subquery is matched either on its output columns "
@@ -735,7 +756,7 @@ class ScalarSubquery(LogicalPlan):
                             f"key), but it has {len(subquery.schema)} columns "
                             f"({', '.join(subquery.schema.names)}) for {len(on)} keys")
         self.correlation = ()
-        self.as_join = ConditionJoin(input, subquery, on, "left")
+        self.as_join = ConditionJoin(input, subquery, on, "left", None, float_keys)
         self.on = self.as_join.on
         self.schema = self.as_join.schema
 
@@ -748,13 +769,16 @@ class ScalarSubquery(LogicalPlan):
         ties = " AND ".join([f"{lk} = {rk}" for lk, rk in self.on]
                             + [f"{inner} = outer {outer}" for outer, inner in self.correlation])
         kind = "correlated " if self.correlation else ""
-        return f"ScalarSubquery: {kind}{value}" + (f" where {ties}" if ties else "")
+        return (f"ScalarSubquery: {kind}{value}" + (f" where {ties}" if ties else "")
+                + float_keys_text(self.float_keys))
 
     def with_new_children(self, children):
-        return ScalarSubquery(children[0], children[1], self.on, self.correlation)
+        return ScalarSubquery(children[0], children[1], self.on, self.correlation,
+                              self.float_keys)
 
     def _same_node(self, other) -> bool:
-        return self.on == other.on and self.correlation == other.correlation
+        return (self.on == other.on and self.correlation == other.correlation
+                and self.float_keys == other.float_keys)
 
 
 def correlated_aggregate(subquery: LogicalPlan) -> Aggregate:

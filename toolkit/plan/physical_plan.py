@@ -27,7 +27,7 @@ from ..model.expression import Expression
 from ..support import late
 from ..support.visible_text import visible
 from .aggregates import VARIANCE_FUNCTIONS
-from .float_keys import group_key, join_key
+from .float_keys import IEEE, checked_float_keys, group_key, join_key
 from .frozen import FrozenNode
 from .invariants import (
     BATCH_SCHEMA_IS_PLAN_SCHEMA,
@@ -392,9 +392,11 @@ class HashJoinExec(PhysicalPlan):
     def __init__(self, left: PhysicalPlan, right: PhysicalPlan,
                  on: Sequence[tuple[int, int]], how: str, schema: pa.Schema,
                  key_names: Sequence[tuple[str, str]] = (), filter: Expression | None = None,
-                 filter_nullable: bool = True, input_names: Sequence[str] = ()):
+                 filter_nullable: bool = True, input_names: Sequence[str] = (),
+                 float_keys: str = IEEE):
         self.children = (left, right)
         self.on = tuple(on)
+        self.float_keys = checked_float_keys(float_keys)  # how float keys compare: float_keys.py
         self.how = how
         self.schema = schema
         self.key_names = tuple(key_names)
@@ -406,11 +408,13 @@ class HashJoinExec(PhysicalPlan):
         keys = ", ".join(f"({lk}, {rk})" for lk, rk in self.key_names) or str(list(self.on))
         kind = {"semi": "LeftSemi", "anti": "LeftAnti"}.get(self.how, self.how.capitalize())
         text = f"HashJoinExec: mode=CollectLeft, join_type={kind}, on=[{keys}]"
-        return text + (f", filter={self.filter}" if self.filter is not None else "")
+        text += f", filter={self.filter}" if self.filter is not None else ""
+        return text + ("" if self.float_keys == IEEE else f", float_keys={self.float_keys}")
 
     def with_new_children(self, children):
         return HashJoinExec(children[0], children[1], self.on, self.how, self.schema,
-                            self.key_names, self.filter, self.filter_nullable, self.input_names)
+                            self.key_names, self.filter, self.filter_nullable, self.input_names,
+                            self.float_keys)
 
     def _pairs(self, ltable: pa.Table, rtable: pa.Table) -> tuple[pa.Array, pa.Array]:
         """(left row, right row) of every pair whose keys are equal."""
@@ -419,8 +423,8 @@ class HashJoinExec(PhysicalPlan):
             left_rows = np.repeat(np.arange(nl, dtype=np.int64), nr)
             right_rows = np.tile(np.arange(nr, dtype=np.int64), nl)
             return pa.array(left_rows), pa.array(right_rows)
-        lkeys = [join_key(ltable.column(i)) for i, _ in self.on]
-        rkeys = [join_key(rtable.column(j)) for _, j in self.on]
+        lkeys = [join_key(ltable.column(i), self.float_keys) for i, _ in self.on]
+        rkeys = [join_key(rtable.column(j), self.float_keys) for _, j in self.on]
         lkeys = pa.Table.from_arrays(
             [*lkeys, pa.array(np.arange(nl, dtype=np.int64))],
             names=[f"k{i}" for i in range(len(self.on))] + ["__left_row"])

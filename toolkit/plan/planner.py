@@ -135,7 +135,7 @@ def _plan_join(node, left: PhysicalPlan, right: PhysicalPlan) -> HashJoinExec:
         filter = bind(filter, both)
     return HashJoinExec(left, right, [(lidx[lk], ridx[rk]) for lk, rk in node.on], node.how,
                         pa.schema(left_fields + right_fields), node.on, filter,
-                        filter is None or nullable(filter), names)
+                        filter is None or nullable(filter), names, node.float_keys)
 
 
 def _check(logical: LogicalPlan, physical: PhysicalPlan, observer) -> None:

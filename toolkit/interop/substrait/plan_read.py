@@ -22,6 +22,7 @@ from ...errors import ExprscopeError, SubstraitError
 from ...model.expression import Call, Expression, Parameter
 from ...model.field_ref import FieldRef
 from ...plan.aggregates import AggregateExpr
+from ...plan.float_keys import IEEE, NORMALIZED, nan_equality
 from ...plan.logical_plan import (
     Aggregate,
     ConditionJoin,
@@ -436,13 +437,16 @@ class PlanReader:
             raise self._same_columns(left, right, shared, j.expression, where)
         reader = self._expressions(left, right)
         condition = reader.read(j.expression, where + ".expression")
-        on, residual = _split_condition(condition, set(left.columns), set(right.columns))
         lplan, rplan = self._exact(left, where + ".left"), self._exact(right, where + ".right")
+        floats = {c for rel, exact in ((left, lplan), (right, rplan))  # by position
+                  for c, f in zip(rel.columns, exact.schema) if pa.types.is_floating(f.type)}
+        on, residual, float_keys = _split_condition(condition, set(left.columns),
+                                                    set(right.columns), floats)
         if how in ("inner", "left") and on and residual is None:
-            node = _built(where, "join", lambda: Join(lplan, rplan, on, how))
+            node = _built(where, "join", lambda: Join(lplan, rplan, on, how, float_keys))
         else:
             node = _built(where, "join",
-                          lambda: ConditionJoin(lplan, rplan, on, how, residual))
+                          lambda: ConditionJoin(lplan, rplan, on, how, residual, float_keys))
         kept = left.columns if how in ("semi", "anti") else left.columns + right.columns
         out = RelColumns(node, kept)
         if j.HasField("post_join_filter"):
@@ -609,10 +613,17 @@ def _counts_rows(arg: Expression) -> bool:
     return arg.is_literal and isinstance(arg.value, pa.Scalar) and arg.value.is_valid
 
 
-def _split_condition(condition: Expression, left: set[str],
-                     right: set[str]) -> tuple[list[tuple[str, str]], Expression | None]:
-    """A join expression's equalities of a left and a right column (the keys) and the
-    AND of its other conjuncts (the residual condition, None when there are none)."""
+def _split_condition(condition: Expression, left: set[str], right: set[str],
+                     floats: set[str] = frozenset()
+                     ) -> tuple[list[tuple[str, str]], Expression | None, str]:
+    """A join expression's equalities of a left and a right column (the keys), the AND of
+    its other conjuncts (the residual condition, None when there are none), and how the
+    keys compare floats.
+
+    `l = r OR (is_nan(l) AND is_nan(r))` of two float columns (what exprscope writes for
+    a join that pairs NaN with NaN, Spark's) is a key of such a join (float_keys
+    normalized); a plain `l = r` of floats then stays in the residual condition, where
+    NaN matches nothing."""
     conjuncts, stack = [], [condition]
     while stack:
         e = stack.pop()
@@ -620,12 +631,16 @@ def _split_condition(condition: Expression, left: set[str],
             stack.extend(reversed(e.args))
         else:
             conjuncts.append(e)
+    normalized = [c for c in conjuncts if _nan_equal_columns(c, floats) is not None]
+    float_keys = NORMALIZED if normalized else IEEE
     on, rest = [], []
     for c in conjuncts:
-        sides = [a for a in c.args if a.is_field and a.ref.is_name] if (
-            c.is_call and c.name == "equal" and len(c.args) == 2) else []
+        nan_equal = _nan_equal_columns(c, floats)
+        sides = _column_equality(c if nan_equal is None else nan_equal)
         names = [a.ref.name for a in sides]
         same_type = len(sides) == 2 and sides[0].type == sides[1].type
+        if same_type and normalized and nan_equal is None and names[0] in floats:
+            same_type = False  # an IEEE float equality in a join that pairs NaN with NaN
         if same_type and names[0] in left and names[1] in right:
             on.append((names[0], names[1]))
         elif same_type and names[1] in left and names[0] in right:
@@ -635,4 +650,22 @@ def _split_condition(condition: Expression, left: set[str],
     residual = rest[0] if rest else None
     for c in rest[1:]:
         residual = Call("and_kleene", [residual, c])
-    return on, residual
+    return on, residual, float_keys
+
+
+def _column_equality(c: Expression) -> list:
+    """The two named columns `c` equates, else []."""
+    if not (c.is_call and c.name == "equal" and len(c.args) == 2):
+        return []
+    sides = [a for a in c.args if a.is_field and a.ref.is_name]
+    return sides if len(sides) == 2 else []
+
+
+def _nan_equal_columns(c: Expression, floats: set[str]) -> Expression | None:
+    """`l = r` when `c` is `l = r OR (is_nan(l) AND is_nan(r))` of two float columns
+    (`floats` names the float columns)."""
+    equal = nan_equality(c)
+    if equal is None:
+        return None
+    sides = _column_equality(equal)
+    return equal if sides and sides[0].ref.name in floats else None

@@ -19,6 +19,7 @@ from ...errors import SubstraitError
 from ...functions.bind import bind
 from ...model.expression import Call, Expression, Literal, Parameter
 from ...model.field_ref import FieldRef
+from ...plan.float_keys import IEEE, nan_equal
 from ...plan.logical_plan import (
     Aggregate,
     ConditionJoin,
@@ -185,13 +186,13 @@ class PlanWriter:
 
     def _join(self, node: Join | ConditionJoin, join) -> None:
         """A JoinRel whose one expression is the key equalities ANDed with the residual
-        condition, over the left columns then the right ones."""
+        condition, over the left columns then the right ones. Substrait's `equal` is
+        IEEE's (NaN equals nothing): a float key of a join that pairs NaN with NaN
+        (float_keys normalized, Spark's) is written `l = r OR (is_nan(l) AND is_nan(r))`."""
         join.left.CopyFrom(self.write(node.left))
         join.right.CopyFrom(self.write(node.right))
         join.type = _JOIN_TYPE[node.how]
-        terms: list[Expression] = [
-            Call("equal", [Parameter(FieldRef(lk)), Parameter(FieldRef(rk))])
-            for lk, rk in node.on]
+        terms: list[Expression] = [_key_equality(node, lk, rk) for lk, rk in node.on]
         if getattr(node, "condition", None) is not None:
             terms.append(node.condition)
         condition = terms[0] if terms else Literal(pa.scalar(True))
@@ -200,6 +201,13 @@ class PlanWriter:
         both = pa.schema(list(node.left.schema.binding_schema())
                          + list(node.right.schema.binding_schema()))
         join.expression.CopyFrom(self._expression(node, bind(condition, both)))
+
+
+def _key_equality(node: Join | ConditionJoin, lk: str, rk: str) -> Expression:
+    left, right = Parameter(FieldRef(lk)), Parameter(FieldRef(rk))
+    if node.float_keys == IEEE or not pa.types.is_floating(node.left.schema.field(lk).type):
+        return Call("equal", [left, right])
+    return nan_equal(left, right)
 
 
 def _short(text: str) -> str:

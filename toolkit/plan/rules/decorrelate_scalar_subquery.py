@@ -121,7 +121,8 @@ def decorrelated(node: ScalarSubquery) -> LogicalPlan:
                          [*projection.relations, *[relation for relation, _ in keys]])
     matched = ScalarSubquery(node.input, top,
                              [(outer, key) for (outer, _), key in zip(node.correlation,
-                                                                       key_names)])
+                                                                       key_names)],
+                             float_keys=node.float_keys)
     value = node.schema[len(node.input.schema)]
     expr = field(value.qualified_name)
     empty = value_over_no_rows(subquery)

@@ -9,7 +9,10 @@ inputs again in their order, each time choosing the first input that some
 equality of plain columns (`a.k = b.k`, same type) connects with those already
 joined, on every such equality; an input nothing connects is cross-joined.
 An OR whose every branch requires the same equality (`(a.k = b.k AND ...) OR
-(a.k = b.k AND ...)`) implies it, so it may be a key too (the OR stays).
+(a.k = b.k AND ...)`) implies it, so it may be a key too (the OR stays). Spark's
+equality of floats as the Spark import reads it, `a.x = b.y OR (is_nan(a.x) AND
+is_nan(b.y))`, is a key of a join that pairs NaN with NaN (float_keys normalized), and
+such a join's float keys flatten back into that form.
 Whatever is not a join key stays in a filter above (PushDownFilter then moves
 what reads one input down to it). The columns come out in their original
 order (a projection restores it when the joins were reordered). Every row the
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 from ...functions.facts import conjuncts, is_pure
 from ...model.builders import and_, field
+from ..float_keys import IEEE, NORMALIZED, has_float_key, nan_equal, nan_equality
 from ..logical_plan import ConditionJoin, Filter, Join, Projection
 from .base import Rule
 
@@ -43,7 +47,7 @@ def _flatten(join) -> tuple[list, list]:
         if not _inner_like(node):
             inputs.append(node)
             continue
-        conditions += [_equal(lk, rk) for lk, rk in node.on]
+        conditions += [_key_condition(node, lk, rk) for lk, rk in node.on]
         condition = getattr(node, "condition", None)
         if condition is not None:
             conditions += conjuncts(condition)
@@ -53,6 +57,14 @@ def _flatten(join) -> tuple[list, list]:
 
 def _equal(a: str, b: str):
     return field(a) == field(b)
+
+
+def _key_condition(join, lk: str, rk: str):
+    """A key pair as the condition it means: `l == r`, or for a float key of a join that
+    pairs NaN with NaN (float_keys normalized), `l == r OR (is_nan(l) AND is_nan(r))`."""
+    if join.float_keys == IEEE or not has_float_key([join.left.schema.field(lk).type]):
+        return _equal(lk, rk)
+    return nan_equal(field(lk), field(rk))
 
 
 def _disjuncts(expr) -> list:
@@ -110,13 +122,17 @@ class EliminateCrossJoin(Rule):
                 owner[f.qualified_name] = i
         types = {f.qualified_name: f.type for inp in inputs for f in inp.schema}
         keys = {}  # index of an equality usable as a key -> its two columns
+        modes = {}  # index of a float key -> how it compares floats
         rows_kept = len(conditions)  # conditions past this one are implied by others
         conditions = conditions + implied
         for i, c in enumerate(conditions):
-            pair = _column_pair(c)
+            nan_equal_pair = nan_equality(c)
+            pair = _column_pair(c if nan_equal_pair is None else nan_equal_pair)
             if (pair is not None and pair[0] in owner and pair[1] in owner
                     and owner[pair[0]] != owner[pair[1]] and types[pair[0]] == types[pair[1]]):
                 keys[i] = pair
+                if has_float_key([types[pair[0]]]):
+                    modes[i] = IEEE if nan_equal_pair is None else NORMALIZED
         plan, joined, used, steps = inputs[0], {0}, set(), []
         while len(joined) < len(inputs):
             chosen, pairs = None, []
@@ -135,10 +151,17 @@ class EliminateCrossJoin(Rule):
                 plan = ConditionJoin(plan, inputs[chosen], [], "cross")
                 steps.append(f"cross join with {_name(inputs[chosen])} (no equality connects it)")
             else:
-                plan = Join(plan, inputs[chosen], [(a, b) for _, a, b in pairs])
+                # one join compares all its float keys one way: Spark's NaN-equal keys
+                # win, an IEEE float equality beside them stays a condition
+                mode = NORMALIZED if any(modes.get(i) == NORMALIZED for i, _, _ in pairs) \
+                    else IEEE
+                pairs = [p for p in pairs if modes.get(p[0], mode) == mode]
+                plan = Join(plan, inputs[chosen], [(a, b) for _, a, b in pairs],
+                            float_keys=mode)
                 used |= {i for i, _, _ in pairs}
                 steps.append(f"join {_name(inputs[chosen])} on "
-                             + ", ".join(f"{a} = {b}" for _, a, b in pairs))
+                             + ", ".join(f"{a} = {b}" for _, a, b in pairs)
+                             + (" (NaN equal to NaN)" if mode == NORMALIZED else ""))
             joined.add(chosen)
         if not used:  # no equality connects any two inputs: the filter stays over the cross join
             return None

@@ -39,10 +39,11 @@ from ... import plan
 from ... import plan as plans  # noqa: F401  (plans exist: checked on use)
 from ...errors import UsageError
 from ...plan.builder import join_condition
+from ...plan.float_keys import IEEE, NORMALIZED, has_float_key
 from ..active_session import session
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
-from .float_order import equal_null_safe
+from .float_order import compare, equal_null_safe
 from .from_catalyst import children, class_name, expression_from_catalyst, spark_type_of
 from .from_connect import from_connect, is_connect
 from .relation_names import unique_name
@@ -256,7 +257,8 @@ class _PlanReader:
         if kind == "InSubquery":  # x IN (SELECT y ...): x = y; NOT IN: no row where x = y
             values = _seq(predicate.values())
             for value, column in zip(values, inner.plan.schema.qualified_names):
-                equal = tk.call("equal", [self._expr(value, outer), tk.field(column)])
+                floats = pa.types.is_floating(_arrow_type(value))  # NaN IN (NaN) is true
+                equal = compare("EqualTo", self._expr(value, outer), tk.field(column), floats)
                 if negated:  # NOT IN is unknown, so false, when x = y is unknown
                     rest.append(tk.or_(equal, tk.is_null(equal)))
                 elif class_name(value) == "AttributeReference" and \
@@ -269,7 +271,7 @@ class _PlanReader:
         if condition is not None:
             condition = join_condition(outer.plan, inner.plan, condition)
         kept = plan.SubqueryFilter(outer.plan, inner.plan, "exists" if kind == "Exists" else "in",
-                                   negated, pairs, condition)
+                                   negated, pairs, condition, _float_keys(outer.plan, pairs))
         return Imported(kept, outer.ids)
 
     def _with_subqueries(self, child: Imported, *catalyst) -> Imported:
@@ -313,7 +315,8 @@ class _PlanReader:
                 raise SparkImportError("a scalar subquery must produce one column",
                                        spark_class="ScalarSubquery")
             try:
-                joined = plan.ScalarSubquery(out.plan, inner.plan, correlation=pairs)
+                joined = plan.ScalarSubquery(out.plan, inner.plan, correlation=pairs,
+                                             float_keys=_float_keys(out.plan, pairs))
             except plan.PlanError as exc:
                 raise SparkImportError(f"cannot import the scalar subquery: {exc}"
                                        + origin_text(sub), spark_class="ScalarSubquery") from None
@@ -657,26 +660,28 @@ class _PlanReader:
         """INTERSECT / EXCEPT (DISTINCT) as Spark's optimizer writes them: the left rows
         that have an equal row on the right (a semi join), or none (an anti join), then
         DISTINCT. Rows are equal column by column with `<=>` (two nulls equal, NaN equal
-        to NaN); a column no side can hold null or NaN in is a hash join key."""
+        to NaN); a column neither side can hold null in is a hash join key (float keys
+        compared as Spark does, NaN equal to NaN)."""
         kind = class_name(node)
         if node.isAll():
             raise SparkImportError(
                 f"cannot import {kind.upper()} ALL: Spark repeats each row as many times as "
                 "it is left over (Generate replicaterows), which exprscope's plan has no node "
                 "for; INTERSECT / EXCEPT (DISTINCT) import", spark_class=kind)
-        left, right = inputs
+        left, right = inputs[0], _apart(*inputs)
         pairs, rest = [], []
         for ours, theirs in zip(_seq(node.left().output()), _seq(node.right().output())):
             lname, rname = left.names()[_expr_id(ours)], right.names()[_expr_id(theirs)]
             floats = pa.types.is_floating(_arrow_type(ours))
-            if not (ours.nullable() or theirs.nullable() or floats) and \
+            if not (ours.nullable() or theirs.nullable()) and \
                     ours.dataType().sameType(theirs.dataType()):
                 pairs.append((lname, rname))
             else:
                 rest.append(equal_null_safe(tk.field(lname), tk.field(rname), floats))
         residual = None if not rest else (rest[0] if len(rest) == 1 else tk.and_(rest))
         how = "semi" if kind == "Intersect" else "anti"
-        joined = left.plan.join(right.plan, pairs, how, condition=residual)
+        joined = left.plan.join(right.plan, pairs, how, condition=residual,
+                                float_keys=_float_keys(left.plan, pairs))
         return Imported(joined.distinct(), left.ids)
 
     def _expand(self, node, child: Imported) -> Imported:
@@ -694,7 +699,7 @@ class _PlanReader:
         return Imported(branches[0].union(*branches[1:]), tuple(_expr_id(a) for a in output))
 
     def _join(self, node, inputs: list[Imported]) -> Imported:
-        left, right = inputs
+        left, right = inputs[0], _apart(*inputs)
         kind = str(node.joinType().toString())
         how = _JOIN_TYPES.get(kind)
         if how is None:
@@ -712,7 +717,8 @@ class _PlanReader:
         residual = None if not rest else (rest[0] if len(rest) == 1 else tk.and_(rest))
         if how == "inner" and not pairs and residual is None:
             how = "cross"
-        joined = left.plan.join(right.plan, pairs, how, condition=residual)
+        joined = left.plan.join(right.plan, pairs, how, condition=residual,
+                                float_keys=_float_keys(left.plan, pairs))
         ids = left.ids if how in ("semi", "anti") else left.ids + right.ids
         return Imported(joined, ids)
 
@@ -733,6 +739,28 @@ def _at_least_n_non_nulls(n: int, values: list[tuple]) -> tk.Expression:
     for c in counts[1:]:
         total = tk.call("add", [total, c])
     return tk.call("greater_equal", [total, tk.literal(n, pa.int32())])
+
+
+def _apart(left: Imported, right: Imported) -> Imported:
+    """The right input with each column whose name the left input also has (a computed
+    column of both, `x * 2 AS y`, has no relation to tell them apart) renamed `y_1`, ...
+    Spark tells the two apart by exprId; a plan's join needs distinct names."""
+    taken = set(left.plan.schema.qualified_names)
+    qualified = right.plan.schema.qualified_names
+    if taken.isdisjoint(qualified):
+        return right
+    used = taken | set(qualified) | set(left.plan.schema.names) | set(right.plan.schema.names)
+    names = []
+    for full, name in zip(qualified, right.plan.schema.names):
+        if full in taken:
+            n = 1
+            while f"{name}_{n}" in used:
+                n += 1
+            name = f"{name}_{n}"
+            used.add(name)
+        names.append(name)
+    columns = [tk.field(full) for full in qualified]
+    return Imported(right.plan.project(columns, names=names), right.ids)
 
 
 def _distinct_names(names: list[str]) -> list[str]:
@@ -944,10 +972,19 @@ def _key_pair(clause, left_ids, right_ids):
     return None
 
 
+def _float_keys(left, pairs) -> str:
+    """How the join of these key pairs compares its float keys: as Spark does (NaN with
+    NaN, -0.0 with 0.0: the NormalizeFloatingNumbers Spark's optimizer puts on float join
+    keys) when one of them is a float; exprscope's default otherwise, so a join without
+    float keys reads as any other."""
+    types = [left.schema.field(lk).type for lk, _ in pairs]
+    return NORMALIZED if has_float_key(types) else IEEE
+
+
 def _without_normalizing(node):
     """A float key under the NormalizeNaNAndZero Spark's optimizer puts on it: the key. The
-    key pair is the join's: exprscope's join pairs -0.0 with 0.0 and a NaN key with
-    nothing (see plan/float_keys.py), where Spark pairs NaN with NaN."""
+    join is imported with float_keys "normalized" (see plan/float_keys.py), which pairs
+    NaN with NaN and -0.0 with 0.0 as the normalized keys do."""
     while class_name(node) in ("NormalizeNaNAndZero", "KnownFloatingPointNormalized"):
         node = children(node)[0]
     return node

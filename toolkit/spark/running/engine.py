@@ -380,7 +380,8 @@ class _Stages:
         n_left = len(left.schema)
         swapped = HashJoinExec(right, left, [(r, l) for l, r in join.on], "inner",
                                pa.schema([*right.schema, *left.schema]),
-                               [(r, l) for l, r in join.key_names])
+                               [(r, l) for l, r in join.key_names],
+                               float_keys=join.float_keys)
         order = [len(right.schema) + i for i in range(n_left)] + list(range(len(right.schema)))
         exprs = [tk.bind(tk.field(i), swapped.schema) for i in order]
         return ProjectionExec(swapped, exprs, join.schema.names,

@@ -13,6 +13,9 @@ names at the end. Aggregates are cast to the types the plan declares (Spark's
 
 from __future__ import annotations
 
+import pyarrow as pa
+
+from ...plan.float_keys import IEEE
 from ...plan.logical_plan import (
     JOIN_NODES,
     Aggregate,
@@ -80,7 +83,7 @@ def _node(node, children, spark, inputs):
         left, right = children
         condition = None
         for lk, rk in node.on:
-            clause = left[quote_name(lk)] == right[quote_name(rk)]
+            clause = _key_equality(node, lk, left[quote_name(lk)], right[quote_name(rk)])
             condition = clause if condition is None else condition & clause
         residual = getattr(node, "condition", None)
         if residual is not None:
@@ -188,3 +191,13 @@ def _aggregate(agg, field):
         raise SparkTranslationError(f"cannot translate aggregate {agg.func} to Spark",
                                     function=agg.func)
     return column.cast(to_spark_type(field.type))
+
+
+def _key_equality(join, key: str, left, right):
+    """Spark's equality of a key pair, as the join compares them: Spark's `==` pairs NaN
+    with NaN (float_keys normalized), so a float key of an IEEE join adds `not isnan`."""
+    from pyspark.sql import functions as F
+
+    if join.float_keys != IEEE or not pa.types.is_floating(join.left.schema.field(key).type):
+        return left == right
+    return (left == right) & ~F.isnan(left)

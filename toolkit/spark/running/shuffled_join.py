@@ -23,7 +23,8 @@ A shuffled join is one shuffle: each input's rows are tagged with their side
 (0 left, 1 right) and padded with nulls for the other side's columns, the two
 are unioned, and Spark repartitions the union by each key pair's value
 (`coalesce(left key, right key)` cast to the key's type, floats with -0.0 as
-0.0, as the join compares them) into `spark.sql.shuffle.partitions` partitions
+0.0 and every NaN as one NaN, as a join that compares float keys as Spark does
+pairs them) into `spark.sql.shuffle.partitions` partitions
 (a number, so adaptive execution does not coalesce them onto fewer cores), and
 equal keys of both sides meet in one partition. Each partition then
 splits its rows by the tag (`CoPartitionSource`) and runs exprscope's
@@ -204,8 +205,9 @@ def co_partitioned(left_df, right_df, on, partitions: int):
     for a, b in on:
         key_type = left_types[a]
         key = F.coalesce(F.col(f"l{a}"), F.col(f"r{b}")).cast(key_type)
-        if isinstance(key_type, (T.FloatType, T.DoubleType)):  # -0.0 and 0.0 are one key
-            key = F.when(key == 0, F.lit(0.0).cast(key_type)).otherwise(key)
+        if isinstance(key_type, (T.FloatType, T.DoubleType)):  # -0.0 and 0.0 are one key,
+            key = (F.when(key == 0, F.lit(0.0).cast(key_type))  # and so is every NaN
+                   .when(F.isnan(key), F.lit(float("nan")).cast(key_type)).otherwise(key))
         keys.append(key)
     return union.repartition(partitions, *keys)
 
