@@ -171,8 +171,8 @@ def test_fused_equals_unfused_on_random_cheap_trees():
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cheap_trees, data())
 def test_a_traced_evaluation_fuses_alike(expr, table):
-    """Traced, the special forms run lazily (their branches are recorded); the plain calls
-    around them still run fused: the values are the same."""
+    """Traced, the groups run fused too, forms included (their loops also write each
+    row's branch, for the trace): the values are the same."""
     with tk.trace():
         _assert_same_outcome(expr, table)
 
@@ -311,20 +311,25 @@ def test_the_trace_shows_every_node_and_marks_the_group_once():
     assert {tuple(s.path): s.fused for s in loaded.nodes} == {p: s.fused for p, s in stats.items()}
 
 
-def test_a_traced_form_keeps_its_branches_and_fuses_its_cheap_branch():
+def test_a_traced_form_runs_fused_and_keeps_its_branches():
+    """Traced, a form of cheap parts runs inside its group's loop, and the trace still
+    holds the rows each branch took: the same as the unfused traced run's."""
     rng = np.random.default_rng(5)
     n = 50_000
     a = rng.integers(0, 5, n)
     table = pa.table({"a": a, "b": rng.random(n)})
-    with tk.trace() as t:
-        tk.evaluate(tk.parse("if(a != 0, b / a * 2, 0.0)"), table, fuse=True)
-    event = t.evaluations[0]
-    assert event.branches  # the rows each branch took, as unfused
-    stats = {tuple(s.path): s for s in event.nodes}
-    then = stats[(1,)]
-    assert then.fused and then.fused != FUSED_MEMBER  # the branch's group
-    assert stats[(1, 0)].fused == FUSED_MEMBER
-    assert not stats[()].fused  # the form ran as a form: its branches are in the trace
+    branches = {}
+    for fuse in (True, False):
+        with tk.trace() as t:
+            tk.evaluate(tk.parse("if(a != 0, b / a * 2, 0.0)"), table, fuse=fuse)
+        event = t.evaluations[0]
+        branches[fuse] = {b.branch: (b.count, b.rows.to_pylist()) for b in event.branches}
+        stats = {tuple(s.path): s for s in event.nodes}
+        if fuse:
+            assert stats[()].fused and stats[()].fused != FUSED_MEMBER  # the form's group
+            assert stats[(1, 0)].fused == FUSED_MEMBER
+    assert branches[True] == branches[False]
+    assert branches[True]["then"][1] == np.flatnonzero(a != 0).tolist()
 
 
 def test_groups_are_found_once_per_prepared_tree(monkeypatch):

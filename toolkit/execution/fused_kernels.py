@@ -26,6 +26,7 @@ import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from ..support import late
 
 numba = late.module("numba")  # loaded by the first loop compiled: its import is slow
 
-__all__ = ["KernelSource", "asked", "available", "compile_later", "compiled", "kernel_source",
+__all__ = ["KernelOutput", "KernelSource", "asked", "available", "compile_later", "compiled", "kernel_source",
            "ready", "run_kernel", "settle"]
 
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
@@ -48,6 +49,7 @@ class KernelSource:
     arguments: tuple[str, ...]
     packs_value: bool  # the value is a bitmap (a boolean result)
     has_validity: bool  # it writes a validity bitmap
+    codes: int = 0  # traced: the forms whose branch per row it writes (`codes`, one row each)
 
 
 # source text -> numba's dispatcher for it, compiled (or being compiled by the first caller)
@@ -68,11 +70,14 @@ def _numba_spec():
     return importlib.util.find_spec("numba")
 
 
-def kernel_source(value: str, validity: str | None, boolean: bool) -> KernelSource:
-    """The loop computing `value` (and `validity`, when given)."""
-    arguments = tuple(sorted(set(_ARGUMENT.findall(value + " " + (validity or "")))))
-    return KernelSource(_source(value, validity, arguments), arguments, boolean,
-                        validity is not None)
+def kernel_source(value: str, validity: str | None, boolean: bool,
+                  codes: tuple[str, ...] = ()) -> KernelSource:
+    """The loop computing `value` (and `validity`, when given; and each of `codes`, a
+    form's branch per row, into a row of its own of a uint8 matrix)."""
+    read = " ".join((value, validity or "", *codes))
+    arguments = tuple(sorted(set(_ARGUMENT.findall(read))))
+    return KernelSource(_source(value, validity, arguments, codes), arguments, boolean,
+                        validity is not None, len(codes))
 
 
 def compiled(kernel: KernelSource):
@@ -124,13 +129,17 @@ def settle() -> None:
         waiting.result()
 
 
-def _source(value: str, validity: str | None, arguments) -> str:
+def _source(value: str, validity: str | None, arguments, codes: tuple[str, ...] = ()) -> str:
     """The loop's Python source: `out` gets a value per row (a bool per row for a
-    boolean result), `valid` a bool per row (when `validity` is given)."""
-    text = (f"def kernel(n, out, valid, {', '.join(arguments)}):\n"
+    boolean result), `valid` a bool per row (when `validity` is given), `codes[k]` the
+    k-th form's branch per row (when traced)."""
+    head = "n, out, valid, codes" if codes else "n, out, valid"
+    text = (f"def kernel({head}, {', '.join(arguments)}):\n"
             f"    for i in range(n):\n        out[i] = {value}\n")
     if validity is not None:
         text += f"        valid[i] = {validity}\n"
+    for k, code in enumerate(codes):
+        text += f"        codes[{k}, i] = {code}\n"
     return text
 
 
@@ -142,16 +151,31 @@ def _dispatcher(text: str):
     return numba.njit(nogil=True, error_model="numpy")(namespace["kernel"])
 
 
-def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict):
-    """(value buffer, validity bitmap or None) of the loop over `rows` rows: a boolean
-    value and the validity are written a byte per row, then packed into bitmaps (a
-    loop packing bits as it goes measured slower, and compiles slower)."""
+class KernelOutput(NamedTuple):
+    """What one run of a loop wrote."""
+
+    value: np.ndarray  # the value buffer (a bitmap for a boolean result)
+    validity: np.ndarray | None  # a validity bitmap, when the loop makes one
+    codes: np.ndarray | None  # traced: each form's branch per row (forms x rows, uint8)
+
+
+def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict) -> KernelOutput:
+    """The loop's outputs over `rows` rows: a boolean value and the validity are written
+    a byte per row, then packed into bitmaps (a loop packing bits as it goes measured
+    slower, and compiles slower)."""
     out = np.empty(rows, np.bool_ if kernel.packs_value else dtype)
     valid = np.empty(rows, np.bool_) if kernel.has_validity else _NO_BITMAP
-    compiled(kernel)(rows, out, valid, *[arguments[name] for name in kernel.arguments])
+    values = [arguments[name] for name in kernel.arguments]
+    codes = None
+    if kernel.codes:
+        codes = np.empty((kernel.codes, rows), np.uint8)
+        compiled(kernel)(rows, out, valid, codes, *values)
+    else:
+        compiled(kernel)(rows, out, valid, *values)
     if kernel.packs_value:
         out = np.packbits(out, bitorder="little")
-    return out, (np.packbits(valid, bitorder="little") if kernel.has_validity else None)
+    return KernelOutput(out, np.packbits(valid, bitorder="little") if kernel.has_validity
+                        else None, codes)
 
 
 _NO_BITMAP = np.empty(0, np.bool_)

@@ -42,23 +42,25 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..functions.function import FunctionKind, call_can_fail
+from ..functions.function import call_can_fail
 from ..model.expression import postorder
 from ..observe import FUSED_MEMBER
 from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
+from .fused_branches import record_branches
 from .fused_kernels import KernelSource, asked, compile_later, kernel_source, ready, run_kernel
 
 __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
-           "fused_groups", "fusion_of", "run_fused", "run_group"]
+           "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group"]
 
 MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already
 MAX_FUSED_CALLS = 64
@@ -109,6 +111,9 @@ class FusedGroup:
     validity_inputs: tuple[str, ...]
     plain: KernelSource  # its loop where none of those holds a null (no validity made)
     with_nulls: KernelSource  # its loop elsewhere (a column without nulls: all ones)
+    # traced: id(form) -> the row of the loop's branch codes it writes (`fused_branches`);
+    # empty untraced (the loop writes no codes)
+    forms: Mapping[int, int] = field(default_factory=dict)
 
     def why(self) -> str:
         """The group's mark in a trace: what ran together and why that is safe."""
@@ -125,6 +130,7 @@ class _Part:
     names: frozenset
     calls: int
     proof: bool
+    codes: tuple = ()  # (form node, the text of its branch code per row), for its forms
 
 
 class Fusion:
@@ -132,9 +138,10 @@ class Fusion:
     the first evaluation that asks for fusion (once per prepared tree; never when no
     evaluation does).
 
-    A traced evaluation shows every special form at work, the rows each branch took
-    (as it always has: forms run lazily when observed), so its groups hold no special
-    form; the plain calls around and under the forms still run fused.
+    A traced evaluation shows every special form at work, the rows each branch took:
+    its groups' loops also write, per row, which branch each form in them took (a small
+    integer), from which the trace makes the branches' rows when it is read
+    (`fused_branches`).
     """
 
     __slots__ = ("_groups", "_lock", "learning", "rows_seen", "tree")
@@ -152,7 +159,7 @@ class Fusion:
             with self._lock:
                 found = self._groups.get(traced)
                 if found is None:
-                    found = self._groups[traced] = fused_groups(self.tree, forms=not traced)
+                    found = self._groups[traced] = fused_groups(self.tree, codes=traced)
         return found
 
     @property
@@ -170,17 +177,14 @@ def fusion_of(tree) -> Fusion:
     return Fusion(tree)
 
 
-def fused_groups(tree, forms: bool = True) -> Mapping[int, FusedGroup]:
+def fused_groups(tree, codes: bool = False) -> Mapping[int, FusedGroup]:
     """id(group root) -> its FusedGroup, for every maximal fusable subtree of `tree`
-    (`forms=False`: no special form in any group)."""
+    (`codes`: its loop also writes each form's branch per row, for a trace)."""
     parts: dict[int, _Part] = {}
     inputs: dict[str, FusedInput] = {}
     literal_names: dict[tuple, str] = {}
     members: set[int] = set()
     for node in postorder(tree):
-        if not forms and node.is_call and (
-                node.function is None or node.function.kind is FunctionKind.SPECIAL_FORM):
-            continue
         part = _part(node, parts, inputs, literal_names)
         if part is None:
             continue
@@ -194,7 +198,7 @@ def fused_groups(tree, forms: bool = True) -> Mapping[int, FusedGroup]:
         if part is None or not node.is_call or id(node) in members \
                 or part.calls < MIN_FUSED_CALLS:
             continue
-        group = _compiled(node, part, inputs)
+        group = _compiled(node, part, inputs, codes)
         if group is not None:
             groups[id(node)] = group
     return MappingProxyType(groups)
@@ -237,6 +241,10 @@ def _part(node, parts, inputs, literal_names) -> _Part | None:
         text, validity, proof = _call(node, args)
     if text is None:
         return None
+    codes = tuple(c for a in args for c in a.codes)
+    code = _branch_code(node.name, args, len(conditions or ()))
+    if code is not None:
+        codes += ((node, code),)
     if call_can_fail(node) and not proof:
         return None
     names = frozenset().union(*(a.names for a in args))
@@ -244,7 +252,7 @@ def _part(node, parts, inputs, literal_names) -> _Part | None:
     if calls > MAX_FUSED_CALLS or len(names) > MAX_INPUTS or len(text) > MAX_TEXT \
             or isinstance(validity, str) and len(validity) > MAX_TEXT:
         return None
-    return _Part(text, validity, names, calls, proof or any(a.proof for a in args))
+    return _Part(text, validity, names, calls, proof or any(a.proof for a in args), codes)
 
 
 def _call(node, args: list[_Part]):
@@ -400,10 +408,38 @@ def _coalesce(args: list[_Part]):
     return value, "(" + " | ".join(_valid_text(a.validity) for a in upto) + ")", False
 
 
+def _branch_code(name: str, args: list[_Part], cases: int) -> str | None:
+    """The branch a form's row took, as a small integer (`fused_branches` reads it): a
+    case_when's case taken (`cases` for its else); if_else's 0 true, 1 false, 2 null;
+    coalesce's first valid argument (its count: none); and/or's 1 where the left side
+    decided. None for a call that is no special form."""
+    def chain(tests: list[str | None], last: int) -> str:
+        text = str(last)
+        for k, test in reversed(list(enumerate(tests))):
+            text = str(k) if test is None else f"({k} if {test} else {text})"
+        return text
+
+    if name == "case_when":
+        return chain([_both(_valid_text(c.validity), c.text) or "True"
+                      for c in args[:cases]], cases)
+    if name == "if_else":
+        cond = args[0]
+        valid = _valid_text(cond.validity)
+        return chain([_both(valid, cond.text), valid], 2)
+    if name == "coalesce":
+        return chain([_valid_text(a.validity) for a in args], len(args))
+    if name in ("and_kleene", "or_kleene"):
+        left = args[0]
+        decides = left.text if name == "or_kleene" else f"(not {left.text})"
+        return f"(1 if {_both(_valid_text(left.validity), decides)} else 0)"
+    return None
+
+
 _VALIDITY_READS = re.compile(r"\bv_(f_[0-9_]+)\[i\]")
 
 
-def _compiled(root, part: _Part, inputs: dict[str, FusedInput]) -> FusedGroup | None:
+def _compiled(root, part: _Part, inputs: dict[str, FusedInput],
+              codes: bool = False) -> FusedGroup | None:
     """The group at `root`, or None when it reads no column (a tree of literals has one
     value, not a column)."""
     used = tuple(inputs[n] for n in sorted(part.names))
@@ -411,17 +447,28 @@ def _compiled(root, part: _Part, inputs: dict[str, FusedInput]) -> FusedGroup | 
         return None
     validity = part.validity if isinstance(part.validity, str) else None
     and_of = tuple(sorted(part.validity)) if isinstance(part.validity, frozenset) else ()
-    read = set(_VALIDITY_READS.findall(part.text + " " + (validity or "")))
+    code_texts = tuple(text for _, text in part.codes) if codes else ()
+    read = set(_VALIDITY_READS.findall(" ".join((part.text, validity or "", *code_texts))))
     boolean = root.type == pa.bool_()
     # no null in any column whose validity it reads: every validity it reads is True
-    plain = kernel_source(_VALIDITY_READS.sub("True", part.text), None, boolean)
-    with_nulls = kernel_source(part.text, validity, boolean) if read else plain
+    plain = kernel_source(_VALIDITY_READS.sub("True", part.text), None, boolean,
+                          tuple(_VALIDITY_READS.sub("True", t) for t in code_texts))
+    with_nulls = kernel_source(part.text, validity, boolean, code_texts) if read else plain
+    forms = MappingProxyType({id(node): k for k, (node, _) in enumerate(part.codes)}
+                             if codes else {})
     return FusedGroup(root, part.calls, used, part.text, validity, and_of, part.proof,
-                      tuple(sorted(read)), plain, with_nulls)
+                      tuple(sorted(read)), plain, with_nulls, forms)
+
+
+class GroupRun(NamedTuple):
+    """A group's value over its rows and, traced, its forms' branch per row."""
+
+    value: pa.Array
+    codes: np.ndarray | None  # forms x rows (uint8): see `fused_branches`
 
 
 def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
-              when: FuseWhen = FuseWhen.ALWAYS) -> pa.Array | None:
+              when: FuseWhen = FuseWhen.ALWAYS) -> GroupRun | None:
     """The group's value over `rows` rows, given each input's value (an array of the
     rows for a field, a scalar for a literal); None when its loop is not compiled and
     `when` says not to wait for it."""
@@ -446,14 +493,15 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
     if waiting:
         compile_later(kernel, rows, dtype, arguments)
         return None
-    out, valid = run_kernel(kernel, rows, dtype, arguments)
+    out, valid, codes = run_kernel(kernel, rows, dtype, arguments)
     if valid is not None:
         bits = pa.py_buffer(valid)
     elif group.validity is None:
         bits = _and_bitmaps([leaf_values[n] for n in group.and_of])
     else:
         bits = None  # a row-wise validity over columns without nulls: every row valid
-    return pa.Array.from_buffers(group.root.type, rows, [bits, pa.py_buffer(out)])
+    return GroupRun(pa.Array.from_buffers(group.root.type, rows, [bits, pa.py_buffer(out)]),
+                    codes)
 
 
 def _numbers(array: pa.Array, dtype: np.dtype) -> np.ndarray:
@@ -509,19 +557,21 @@ def run_fused(ctx, group: FusedGroup, sel, mask, pos, run) -> pa.Array | None:
     """The group's value over the rows of `sel` (see BatchContext.field for `mask`), or
     None when it must run unfused here: no rows, an int64 cast the batch's values
     do not prove exact, or a loop the default does not wait for. When observing,
-    every node of the group is recorded."""
+    every node of the group is recorded, and the rows each branch of its forms took."""
     rows = ctx.size(sel)
     if rows == 0 or group.needs_proof and not casts_in_range(group.root, ctx):
         return None
     started = now() if ctx.observing else 0.0
     leaf_values = {leaf.name: ctx.field(leaf.node, sel, mask) if leaf.node.kind == "field"
                    else leaf.node.value for leaf in group.inputs}
-    value = run_group(group, leaf_values, rows, ctx.fuse_when)
-    if value is None:
+    ran = run_group(group, leaf_values, rows, ctx.fuse_when)
+    if ran is None:
         return None
     if ctx.observing:
         _record(ctx, group, pos, rows, now() - started, run)
-    return value
+        if ran.codes is not None:
+            record_branches(ctx, group.root, group.forms, ran.codes, pos, sel, run)
+    return ran.value
 
 
 def _record(ctx, group: FusedGroup, pos, rows: int, elapsed: float, run) -> None:
