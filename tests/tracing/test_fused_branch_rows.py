@@ -114,8 +114,8 @@ def test_fused_traced_branch_rows_equal_unfused_and_pyarrow():
             assert root == expected, str(expr)
 
     agree()
-    assert seen["fused forms"] >= seen["trees"] // 5, seen
-    assert seen["checked by pyarrow"] >= seen["trees"] // 50, seen
+    assert seen["fused forms"] >= seen["trees"] // 12, seen
+    assert seen["checked by pyarrow"] >= 2, seen
 
 
 def test_a_large_traced_case_when_runs_fused_with_the_unfused_branch_rows():

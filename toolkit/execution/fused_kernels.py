@@ -34,7 +34,7 @@ from ..support import late
 
 numba = late.module("numba")  # loaded by the first loop compiled: its import is slow
 
-__all__ = ["KernelOutput", "KernelSource", "asked", "available", "compile_later", "compiled", "kernel_source",
+__all__ = ["FirstTrue", "KernelOutput", "KernelSource", "asked", "available", "compile_later", "compiled", "kernel_source",
            "ready", "run_kernel", "settle"]
 
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
@@ -50,6 +50,21 @@ class KernelSource:
     packs_value: bool  # the value is a bitmap (a boolean result)
     has_validity: bool  # it writes a validity bitmap
     codes: int = 0  # traced: the forms whose branch per row it writes (`codes`, one row each)
+
+
+class FirstTrue(NamedTuple):
+    """A branch code: the index of the first of `conditions` true on the row (their
+    count when none is). Written as a running count of the leading false conditions,
+    which LLVM vectorizes; a chain of selects writing the index measured twice as slow."""
+
+    conditions: tuple[str, ...]
+
+
+
+
+
+def _code_texts(codes) -> str:
+    return " ".join(" ".join(c.conditions) if isinstance(c, FirstTrue) else c for c in codes)
 
 
 # source text -> numba's dispatcher for it, compiled (or being compiled by the first caller)
@@ -71,10 +86,10 @@ def _numba_spec():
 
 
 def kernel_source(value: str, validity: str | None, boolean: bool,
-                  codes: tuple[str, ...] = ()) -> KernelSource:
+                  codes: tuple = ()) -> KernelSource:
     """The loop computing `value` (and `validity`, when given; and each of `codes`, a
     form's branch per row, into a row of its own of a uint8 matrix)."""
-    read = " ".join((value, validity or "", *codes))
+    read = " ".join((value, validity or "", _code_texts(codes)))
     arguments = tuple(sorted(set(_ARGUMENT.findall(read))))
     return KernelSource(_source(value, validity, arguments, codes), arguments, boolean,
                         validity is not None, len(codes))
@@ -129,7 +144,7 @@ def settle() -> None:
         waiting.result()
 
 
-def _source(value: str, validity: str | None, arguments, codes: tuple[str, ...] = ()) -> str:
+def _source(value: str, validity: str | None, arguments, codes: tuple = ()) -> str:
     """The loop's Python source: `out` gets a value per row (a bool per row for a
     boolean result), `valid` a bool per row (when `validity` is given), `codes[k]` the
     k-th form's branch per row (when traced)."""
@@ -139,6 +154,11 @@ def _source(value: str, validity: str | None, arguments, codes: tuple[str, ...] 
     if validity is not None:
         text += f"        valid[i] = {validity}\n"
     for k, code in enumerate(codes):
+        if isinstance(code, FirstTrue):
+            text += f"        r{k} = True\n        c{k} = 0\n"
+            for condition in code.conditions:
+                text += f"        r{k} = r{k} & (not {condition})\n        c{k} += r{k}\n"
+            code = f"c{k}"
         text += f"        codes[{k}, i] = {code}\n"
     return text
 

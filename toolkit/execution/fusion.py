@@ -57,7 +57,15 @@ from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
 from .fused_branches import record_branches
-from .fused_kernels import KernelSource, asked, compile_later, kernel_source, ready, run_kernel
+from .fused_kernels import (
+    FirstTrue,
+    KernelSource,
+    asked,
+    compile_later,
+    kernel_source,
+    ready,
+    run_kernel,
+)
 
 __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
            "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group"]
@@ -408,7 +416,7 @@ def _coalesce(args: list[_Part]):
     return value, "(" + " | ".join(_valid_text(a.validity) for a in upto) + ")", False
 
 
-def _branch_code(name: str, args: list[_Part], cases: int) -> str | None:
+def _branch_code(name: str, args: list[_Part], cases: int) -> str | FirstTrue | None:
     """The branch a form's row took, as a small integer (`fused_branches` reads it): a
     case_when's case taken (`cases` for its else); if_else's 0 true, 1 false, 2 null;
     coalesce's first valid argument (its count: none); and/or's 1 where the left side
@@ -420,8 +428,8 @@ def _branch_code(name: str, args: list[_Part], cases: int) -> str | None:
         return text
 
     if name == "case_when":
-        return chain([_both(_valid_text(c.validity), c.text) or "True"
-                      for c in args[:cases]], cases)
+        return FirstTrue(tuple(_both(_valid_text(c.validity), c.text) or "True"
+                               for c in args[:cases]))
     if name == "if_else":
         cond = args[0]
         valid = _valid_text(cond.validity)
@@ -448,11 +456,12 @@ def _compiled(root, part: _Part, inputs: dict[str, FusedInput],
     validity = part.validity if isinstance(part.validity, str) else None
     and_of = tuple(sorted(part.validity)) if isinstance(part.validity, frozenset) else ()
     code_texts = tuple(text for _, text in part.codes) if codes else ()
-    read = set(_VALIDITY_READS.findall(" ".join((part.text, validity or "", *code_texts))))
+    read = set(_VALIDITY_READS.findall(" ".join(
+        (part.text, validity or "", *(t for c in code_texts for t in _texts(c))))))
     boolean = root.type == pa.bool_()
     # no null in any column whose validity it reads: every validity it reads is True
     plain = kernel_source(_VALIDITY_READS.sub("True", part.text), None, boolean,
-                          tuple(_VALIDITY_READS.sub("True", t) for t in code_texts))
+                          tuple(_no_validity(c) for c in code_texts))
     with_nulls = kernel_source(part.text, validity, boolean, code_texts) if read else plain
     forms = MappingProxyType({id(node): k for k, (node, _) in enumerate(part.codes)}
                              if codes else {})
@@ -465,6 +474,17 @@ class GroupRun(NamedTuple):
 
     value: pa.Array
     codes: np.ndarray | None  # forms x rows (uint8): see `fused_branches`
+
+
+def _texts(code) -> tuple[str, ...]:
+    return code.conditions if isinstance(code, FirstTrue) else (code,)
+
+
+def _no_validity(code):
+    """A branch code where every column is valid (its validity reads True)."""
+    if isinstance(code, FirstTrue):
+        return FirstTrue(tuple(_VALIDITY_READS.sub("True", t) for t in code.conditions))
+    return _VALIDITY_READS.sub("True", code)
 
 
 def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
