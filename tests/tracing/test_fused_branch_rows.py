@@ -102,7 +102,13 @@ def test_fused_traced_branch_rows_equal_unfused_and_pyarrow():
         if fused is None:
             return
         assert _exact(fused[0]) == _exact(unfused[0]), str(expr)
-        assert fused[1] == unfused[1], str(expr)
+        # every branch the unfused run recorded, alike; beyond those, only empty ones: a
+        # form nested under a branch no row takes (a literal condition, a funnel that
+        # stopped) never runs unfused, while its loop records its branches as empty
+        assert {key: got for key, got in fused[1].items() if key in unfused[1]} \
+            == unfused[1], str(expr)
+        assert all(count == 0 for key, (count, _) in fused[1].items()
+                   if key not in unfused[1]), str(expr)
         seen["fused forms"] += _has_fused_form(expr, table.schema)
         # (a tree of literals alone is one value, traced on one row: no column to check)
         if expr.is_call and expr.name in _FORMS and _reads_a_column(expr):
