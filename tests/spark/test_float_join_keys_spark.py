@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.spark.collected import Collected
+from tests.spark.settings import spark_settings
 from toolkit import plan
 from toolkit.plan.float_keys import NORMALIZED
 from toolkit.plan.logical_plan import JOIN_NODES
@@ -52,22 +53,10 @@ def _frame(spark, name: str, keys: list, spark_type: str):
     return tks.dataframe(table, spark).repartition(2)
 
 
-@contextlib.contextmanager
 def _shuffled(spark):
     """Engine mode's joins shuffled (never broadcast), over PARTITIONS partitions."""
-    settings_ = {"spark.exprscope.broadcastThreshold": "-1",
-                 "spark.sql.shuffle.partitions": str(PARTITIONS)}
-    before = {k: spark.conf.get(k, None) for k in settings_}
-    for k, v in settings_.items():
-        spark.conf.set(k, v)
-    try:
-        yield
-    finally:
-        for k, v in before.items():
-            if v is None:
-                spark.conf.unset(k)
-            else:
-                spark.conf.set(k, v)
+    return spark_settings(spark, {"spark.exprscope.broadcastThreshold": "-1",
+                                  "spark.sql.shuffle.partitions": str(PARTITIONS)})
 
 
 def _engine_rows_are_sparks(df, expected: pa.Table | None = None):

@@ -9,7 +9,6 @@ widths: exprscope's rows must be Spark's own.
 
 from __future__ import annotations
 
-import contextlib
 import re
 
 import pyarrow as pa
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 
 import toolkit as tk
 from tests.spark.collected import Collected
+from tests.spark.settings import spark_settings
 from toolkit import plan
 
 pytestmark = pytest.mark.spark
@@ -28,22 +28,10 @@ WIDTHS = {"byte": pa.int8(), "short": pa.int16(), "int": pa.int32(), "bigint": p
 PARTITIONS = 3
 
 
-@contextlib.contextmanager
 def _shuffled(spark, threshold: str = "-1"):
     """Joins shuffled (no broadcast below `threshold`), over PARTITIONS partitions."""
-    settings_ = {"spark.exprscope.broadcastThreshold": threshold,
-                 "spark.sql.shuffle.partitions": str(PARTITIONS)}
-    before = {k: spark.conf.get(k, None) for k in settings_}
-    for k, v in settings_.items():
-        spark.conf.set(k, v)
-    try:
-        yield
-    finally:
-        for k, v in before.items():
-            if v is None:
-                spark.conf.unset(k)
-            else:
-                spark.conf.set(k, v)
+    return spark_settings(spark, {"spark.exprscope.broadcastThreshold": threshold,
+                                  "spark.sql.shuffle.partitions": str(PARTITIONS)})
 
 
 def _frame(spark, name: str, keys: list, values: list, width: str):

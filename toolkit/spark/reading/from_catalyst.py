@@ -43,18 +43,10 @@ import toolkit as tk
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
 from . import date_interval, float_order, spark_functions
+from .catalyst_nodes import children, class_name
 from .sql_origin import origin_text
 
 __all__ = ["children", "class_name", "expression_from_catalyst", "spark_type_of", "unresolved_call"]
-
-
-def class_name(node) -> str:
-    return str(node.getClass().getSimpleName())
-
-
-def children(node) -> list:
-    seq = node.children()
-    return [seq.apply(i) for i in range(seq.size())]
 
 
 def spark_type_of(node):

@@ -40,17 +40,9 @@ import toolkit as tk
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
 from . import date_interval, java_regex
+from .catalyst_nodes import children, class_name
 
 __all__ = ["CONVERTERS", "HANDLED", "REFUSED", "convert", "decimal_constant"]
-
-
-def _class_name(node) -> str:
-    return str(node.getClass().getSimpleName())
-
-
-def _children(node) -> list:
-    seq = node.children()
-    return [seq.apply(i) for i in range(seq.size())]
 
 
 def _arrow_type(node) -> pa.DataType:
@@ -64,7 +56,7 @@ def _type_name(node) -> str:
 
 
 def _refuse(node, why: str):
-    name = _class_name(node)
+    name = class_name(node)
     raise SparkImportError(f"cannot import the Spark expression {name} "
                            f"({node.toString()}): {why}", spark_class=name)
 
@@ -98,7 +90,7 @@ def _int32(e: tk.Expression) -> tk.Expression:
 
 
 def _string_only(node, args) -> None:
-    for kid in _children(node):
+    for kid in children(node):
         if _type_name(kid) not in ("string", "null", "integer", "long"):
             _refuse(node, f"only strings are imported (an argument is {_type_name(kid)})")
 
@@ -107,7 +99,7 @@ def _string_only(node, args) -> None:
 
 def _replacement(node, args) -> tk.Expression:
     """A RuntimeReplaceable whose one child is the expression Spark runs instead."""
-    kids = _children(node)
+    kids = children(node)
     if len(kids) != 1 or not kids[0].equals(node.replacement()):
         _refuse(node, "its children are not its replacement")
     return args[0]
@@ -162,7 +154,7 @@ def _decimal_divide(node, args, target: pa.DataType) -> tk.Expression:
     max(4, s1 + p2 - s2 + 1) digits. The dividend is widened so that Arrow keeps one digit
     more than Spark's scale; that digit decides the HALF_UP rounding exactly."""
     (p1, s1), (p2, s2) = [(int(k.dataType().precision()), int(k.dataType().scale()))
-                          for k in _children(node)]
+                          for k in children(node)]
     wide_scale = max(s1, target.scale - p2 + s2)
     wide = pa.decimal128(p1 - s1 + wide_scale, wide_scale)
     quotient_scale = max(4, wide_scale + p2 - s2 + 1)
@@ -181,7 +173,7 @@ def _decimal_divide(node, args, target: pa.DataType) -> tk.Expression:
 
 
 def _round(node, args, mode: str) -> tk.Expression:
-    if _type_name(_children(node)[0]) in ("double", "float"):
+    if _type_name(children(node)[0]) in ("double", "float"):
         _refuse(node, "Spark rounds a double through its shortest decimal text (1.005 -> "
                       "1.01) where Arrow rounds its binary value (1.005 -> 1.0)")
     scale = _constant(node, args[1], "scale")
@@ -189,8 +181,8 @@ def _round(node, args, mode: str) -> tk.Expression:
     if scale is None:
         return _null(target)
     value = args[0]
-    source = _children(node)[0].dataType()
-    if _type_name(_children(node)[0]).startswith("decimal"):
+    source = children(node)[0].dataType()
+    if _type_name(children(node)[0]).startswith("decimal"):
         # Arrow's decimal round gives 0 when rounding up needs one more digit than the type
         # has (99999999.99 as decimal(10, 2)): round in one digit more
         value = tk.cast(value, pa.decimal128(min(38, int(source.precision()) + 1),
@@ -275,7 +267,7 @@ def _concat(node, args) -> tk.Expression:
 
 def _concat_ws(node, args) -> tk.Expression:
     kept = []
-    for kid, arg in zip(_children(node), args):
+    for kid, arg in zip(children(node), args):
         if arg.is_literal and not arg.value.is_valid and kept:
             continue  # a null argument (Spark types a bare NULL as an array) is skipped
         if _type_name(kid) not in ("string", "null"):
@@ -401,7 +393,7 @@ def _locate(node, args) -> tk.Expression:
 
 def _string_unary(fn: str):
     def convert(node, args) -> tk.Expression:
-        if _type_name(node) != "string" or _type_name(_children(node)[0]) != "string":
+        if _type_name(node) != "string" or _type_name(children(node)[0]) != "string":
             _refuse(node, "only strings are imported")
         return tk.call(fn, args)
     return convert
@@ -409,7 +401,7 @@ def _string_unary(fn: str):
 
 def _byte_length(times: int):
     def convert(node, args) -> tk.Expression:
-        if _type_name(_children(node)[0]) != "string":
+        if _type_name(children(node)[0]) != "string":
             _refuse(node, "only strings are imported")
         n = tk.call("binary_length", args)
         return _int32(tk.call("multiply", [n, tk.literal(times, pa.int32())]) if times != 1
