@@ -100,3 +100,19 @@ def test_the_legacy_nan_for_one_value_is_refused_saying_why(spark, frame):
         spark.conf.unset("spark.sql.legacy.statisticalAggregate")
     assert caught.value.spark_class == "StddevSamp"
     assert "NaN" in str(caught.value) and "legacy" in str(caught.value)
+
+
+def test_the_legacy_nan_for_one_value_is_refused_over_a_window_too(spark, frame):
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from tests.spark.settings import spark_settings
+    from toolkit import spark as tks
+    from toolkit.spark import SparkImportError
+
+    with spark_settings(spark, {"spark.sql.legacy.statisticalAggregate": "true"}):
+        df = frame.select("g", F.variance("x").over(Window.partitionBy("g")).alias("vs"))
+        with pytest.raises(SparkImportError) as caught:
+            tks.from_spark(df)
+    assert caught.value.spark_class == "VarianceSamp"
+    assert "NaN" in str(caught.value) and "legacy" in str(caught.value)

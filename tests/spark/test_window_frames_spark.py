@@ -1,5 +1,6 @@
-"""Spark's RANGE frames with offsets, lag and lead with a default, and decimal window sums
-and averages: imported at both stages and run by exprscope's plan (and in both `tks.run`
+"""Spark's RANGE frames with offsets, lag and lead with a default, decimal window sums
+and averages, and variances and standard deviations over growing, sliding and shrinking
+frames: imported at both stages and run by exprscope's plan (and in both `tks.run`
 modes) to Spark's own rows, on keys with nulls, ties and NaN."""
 
 from __future__ import annotations
@@ -52,7 +53,12 @@ def _windows(df):
         F.avg("d").over(in_order.rowsBetween(-1, 1)).alias("davg"),
         F.lag("v", 1, -1).over(in_order).alias("prev"),
         F.lead("v", 2, 0).over(in_order).alias("next2"),
-        F.lag("d", 1, decimal.Decimal("0.00")).over(in_order).alias("dprev"))
+        F.lag("d", 1, decimal.Decimal("0.00")).over(in_order).alias("dprev"),
+        F.stddev("f").over(by_k).alias("fsd"),
+        F.var_pop("v").over(in_order.rowsBetween(-1, 1)).alias("vpop"),
+        F.variance("v").over(Window.partitionBy("g")).alias("vsamp"),
+        F.stddev_pop("d").over(in_order.rowsBetween(-1, Window.unboundedFollowing))
+        .alias("dsd"))
 
 
 @pytest.mark.parametrize("stage", ["analyzed", "optimized"])

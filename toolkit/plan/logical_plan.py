@@ -187,8 +187,9 @@ class LogicalPlan(FrozenNode):
         """The input's columns plus one column per window function, named by `names`.
 
         Each function is a dict (or `builder.WindowSpec`) with ``func`` (row_number, rank,
-        dense_rank, lag, lead, sum, avg, min, max, count), ``arg`` (a column or
-        expression; none for ranking functions and count(*)), ``partition_by`` (columns),
+        dense_rank, lag, lead, sum, avg, min, max, count, var_samp, var_pop, stddev_samp,
+        stddev_pop), ``arg`` (a column or expression; none for ranking functions and
+        count(*)), ``partition_by`` (columns),
         ``order_by`` (sort keys as `sort` takes them), ``frame`` (None: SQL's default,
         or ("rows", start, end) with offsets in rows from the current row, -n PRECEDING,
         m FOLLOWING, None UNBOUNDED, or ("range", start, end) with offsets in the single

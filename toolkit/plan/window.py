@@ -2,12 +2,12 @@
 
 A `WindowExpr` is one ``func(arg) OVER (PARTITION BY ... ORDER BY ... frame)``.
 Functions: row_number, rank, dense_rank, lag, lead (ranking and offset functions,
-which read the order but no frame) and sum, avg, min, max, count (aggregates over
-the frame). The frame is SQL's default unless given: with an order, RANGE BETWEEN
-UNBOUNDED PRECEDING AND CURRENT ROW (the current row's peers included), without
-one, the whole partition; or ROWS BETWEEN n PRECEDING AND m FOLLOWING (row counts),
-or RANGE BETWEEN n PRECEDING AND m FOLLOWING (distances in the single numeric
-order key's values, as SQL and Spark define them).
+which read the order but no frame) and sum, avg, min, max, count, var_samp, var_pop,
+stddev_samp, stddev_pop (aggregates over the frame). The frame is SQL's default unless
+given: with an order, RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW (the current
+row's peers included), without one, the whole partition; or ROWS BETWEEN n PRECEDING
+AND m FOLLOWING (row counts), or RANGE BETWEEN n PRECEDING AND m FOLLOWING (distances
+in the single numeric order key's values, as SQL and Spark define them).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from .plan_text import expression_text
 __all__ = [
     "OFFSET_FUNCTIONS",
     "RANKING_FUNCTIONS",
+    "VARIANCE_WINDOWS",
     "WINDOW_AGGREGATES",
     "WINDOW_FUNCTIONS",
     "WindowExpr",
@@ -40,7 +41,8 @@ __all__ = [
 
 RANKING_FUNCTIONS = ("row_number", "rank", "dense_rank")
 OFFSET_FUNCTIONS = ("lag", "lead")
-WINDOW_AGGREGATES = ("sum", "avg", "min", "max", "count")
+VARIANCE_WINDOWS = ("var_samp", "var_pop", "stddev_samp", "stddev_pop")
+WINDOW_AGGREGATES = ("sum", "avg", "min", "max", "count") + VARIANCE_WINDOWS
 WINDOW_FUNCTIONS = RANKING_FUNCTIONS + OFFSET_FUNCTIONS + WINDOW_AGGREGATES
 
 
@@ -193,10 +195,11 @@ def check_window(func: str, arg: Expression | None, order_by: Sequence, frame, o
             if any(abs(v) > largest for v in offsets):
                 raise PlanError(f"the frame {frame.to_string()} has an offset larger than the "
                                 f"order key's type {key_type} can hold ({largest:,})")
-    if func in ("sum", "avg", "min", "max") and arg is None:
+    if func in ("sum", "avg", "min", "max") + VARIANCE_WINDOWS and arg is None:
         raise PlanError(f"{func} needs an argument; only count takes none (count(*))")
-    if func in ("sum", "avg") and not (pat.is_integer(arg.type) or pat.is_floating(arg.type)
-                                       or pat.is_decimal128(arg.type)):
+    numeric = arg is not None and (pat.is_integer(arg.type) or pat.is_floating(arg.type)
+                                   or pat.is_decimal128(arg.type))
+    if func in ("sum", "avg") + VARIANCE_WINDOWS and not numeric:
         raise PlanError(f"window {func} takes integers, floats or decimals, not {arg.type} "
                         f"(in {func}({expression_text(arg)}))")
     if func in ("min", "max"):
@@ -212,4 +215,6 @@ def window_type(w: WindowExpr) -> pa.DataType:
 
 
 def window_nullable(w: WindowExpr) -> bool:
+    """Only ranks and counts are never null: an empty frame has no sum, and a frame of
+    one value has no sample variance."""
     return not (w.func in RANKING_FUNCTIONS or w.func == "count")

@@ -1,13 +1,14 @@
 """Window functions computed with numpy and pyarrow kernels over sorted rows.
 
-The rows are sorted by partition keys then order keys (pc.sort_indices); partition
-and peer-group boundaries come from comparing adjacent keys; every function is
-then vector arithmetic on row positions: ranks from boundary positions, lag/lead
-as shifted takes masked at partition edges, sum/count/avg over any frame as
-differences of prefix sums (decimals exactly, as 32-bit limbs), min/max over any
-frame from a sparse table (the minimum of each power-of-two span, so every frame
-is two overlapping spans). A RANGE frame's edges come from a vectorised binary
-search of the sorted order key. Results go back to the input's row order at the end.
+The rows are sorted by partition keys then order keys (pc.sort_indices); partition and
+peer-group boundaries come from comparing adjacent keys; every function is then vector
+arithmetic on row positions: ranks from boundary positions, lag/lead as shifted takes
+masked at partition edges, sum/count/avg over any frame as differences of prefix sums
+(decimals exactly, as 32-bit limbs), the variances with Spark's running update
+(`window_moments.py`), min/max over any frame from a sparse table (the minimum of each
+power-of-two span, so every frame is two overlapping spans). A RANGE frame's edges
+come from a vectorised binary search of the sorted order key. Results go back to the
+input's row order at the end.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import PlanError
-from .window import OFFSET_FUNCTIONS, WindowExpr
+from .window import OFFSET_FUNCTIONS, VARIANCE_WINDOWS, WindowExpr
+from .window_moments import frame_moments
 
 __all__ = ["Boundaries", "SortedInputs", "WindowSort", "compute_window"]
 
@@ -339,6 +341,8 @@ def _aggregate(w: WindowExpr, inputs: SortedInputs, b: Boundaries, n: int,
     if w.func == "count":
         return pa.array(count, pa.int64())
     nothing = count == 0
+    if w.func in VARIANCE_WINDOWS:
+        return _variances(w, values, valid.astype(bool), lo_c, hi_c)
     if w.func in ("sum", "avg") and pa.types.is_decimal(values.type):
         sum_type = out_type if w.func == "sum" else pa.decimal128(38, values.type.scale)
         sums = _decimal_sums(values, lo_c, hi_c, nothing, sum_type)
@@ -364,6 +368,25 @@ def _aggregate(w: WindowExpr, inputs: SortedInputs, b: Boundaries, n: int,
     row_of_rank[ranks] = np.arange(n, dtype=np.int64)
     pick = row_of_rank[np.where(nothing, 0, best)]
     return values.take(pa.array(pick, mask=nothing))
+
+
+def _variances(w: WindowExpr, values: pa.Array, valid: np.ndarray, lo: np.ndarray,
+               hi: np.ndarray) -> pa.Array:
+    """var_samp, var_pop, stddev_samp or stddev_pop of each frame, over the values as
+    doubles (Spark casts them so); null where the frame has no value (or, for the sample
+    ones, one value)."""
+    doubles = pc.fill_null(values.cast(pa.float64()), 0.0).to_numpy(zero_copy_only=False)
+    suffixes = w.frame is not None and w.frame.start is not None and w.frame.end is None
+    moments = frame_moments(doubles, valid, lo, hi, backward=suffixes)
+    sample = w.func.endswith("_samp")
+    divisor = moments.count - 1.0 if sample else moments.count
+    undefined = divisor <= 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = moments.m2 / np.where(undefined, 1.0, divisor)
+    if w.func.startswith("stddev"):
+        with np.errstate(invalid="ignore"):
+            result = np.sqrt(result)
+    return pa.array(result, pa.float64(), mask=undefined)
 
 
 def compute_window(w: WindowExpr, inputs: SortedInputs, b: Boundaries, n: int,

@@ -38,6 +38,7 @@ from ...plan.logical_plan import (
 )
 from ...plan.sources import Source, as_source
 from ...support.visible_text import visible
+from .distributions import read_distribution
 from .functions import AGGREGATE_DISTRIBUTIONS, AGGREGATE_MAPPINGS
 from .messages import decode
 from .old_fields import old_int64, old_messages
@@ -60,7 +61,6 @@ __all__ = ["PlanReader", "RelColumns"]
 # (Substrait name, its `distribution` option or None) -> plan aggregate
 _AGGREGATE_OF = {(substrait, AGGREGATE_DISTRIBUTIONS.get(func)): func
                  for func, (_, substrait) in AGGREGATE_MAPPINGS.items()}
-_DISTRIBUTED = {substrait for substrait, distribution in _AGGREGATE_OF if distribution}
 _READS = "read, filter, project, aggregate, sort, fetch, join, cross, set (union) and window"
 _JOINS = {algebra_pb2.JoinRel.JOIN_TYPE_INNER: "inner",
           algebra_pb2.JoinRel.JOIN_TYPE_LEFT: "left",
@@ -77,22 +77,6 @@ _WHOLE_PHASES = (algebra_pb2.AGGREGATION_PHASE_UNSPECIFIED,
 _OLD_FETCH_OFFSET = 3
 _OLD_FETCH_COUNT = 4
 _OLD_GROUPING_EXPRESSIONS = 1
-
-
-def _distribution(function, name: str, where: str) -> str | None:
-    """SAMPLE or POPULATION for `variance` and `std_dev` (SQL's VARIANCE and STDDEV are
-    the sample ones, so a plan that does not say means SAMPLE); None for the others."""
-    if name not in _DISTRIBUTED:
-        return None
-    for i, option in enumerate(function.options):
-        if option.name != "distribution":
-            continue
-        for preference in option.preference:
-            if preference in ("SAMPLE", "POPULATION"):
-                return preference
-        raise SubstraitError(f"{visible(name)}'s distribution option names none of SAMPLE, "
-                             f"POPULATION (at {where}.options[{i}])")
-    return "SAMPLE"
 
 
 @dataclass(frozen=True)
@@ -352,7 +336,7 @@ class PlanReader:
         f = m.measure
         where = where + ".measure"
         name = self._function_name(f.function_reference, where)
-        func = _AGGREGATE_OF.get((name, _distribution(f, name, where)))
+        func = _AGGREGATE_OF.get((name, read_distribution(f, name, where)))
         if func is None:
             raise SubstraitError(f"the aggregate function {visible(name)} has no exprscope "
                                  f"aggregate (at {where}); exprscope's plans aggregate with "

@@ -36,7 +36,8 @@ from ...plan.logical_plan import (
     Window,
 )
 from ...support.visible_text import visible
-from .functions import AGGREGATE_DISTRIBUTIONS, AGGREGATE_MAPPINGS
+from .distributions import write_distribution
+from .functions import AGGREGATE_MAPPINGS
 from .old_fields import add_old_field
 from .sort_fields import SORT_DIRECTION
 from .types import schema_to_substrait, type_to_substrait
@@ -152,9 +153,7 @@ class PlanWriter:
             measure.invocation = algebra_pb2.AggregateFunction.AGGREGATION_INVOCATION_ALL
             if agg.arg is not None:  # count with no argument counts rows
                 measure.arguments.add().value.CopyFrom(self._expression(node, agg.arg))
-            if agg.func in AGGREGATE_DISTRIBUTIONS:
-                measure.options.add(name="distribution",
-                                    preference=[AGGREGATE_DISTRIBUTIONS[agg.func]])
+            write_distribution(measure, agg.func)
             measure.output_type.CopyFrom(type_to_substrait(
                 field.type, field.nullable, f"{agg.to_string()} AS {agg.name}",
                 self.expressions.user_types))

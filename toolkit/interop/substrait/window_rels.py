@@ -22,11 +22,14 @@ from ...plan.logical_plan import SortKey, Window
 from ...plan.window import (
     OFFSET_FUNCTIONS,
     RANKING_FUNCTIONS,
+    VARIANCE_WINDOWS,
     WINDOW_AGGREGATES,
     WindowExpr,
     WindowFrame,
 )
 from ...support.visible_text import visible
+from .distributions import read_distribution, write_distribution
+from .functions import AGGREGATE_DISTRIBUTIONS, AGGREGATE_MAPPINGS
 from .sort_fields import ORDER_OF_DIRECTION, SORT_DIRECTION
 
 __all__ = ["WINDOW_MAPPINGS", "WindowRead", "read_window_rel", "write_window_rels"]
@@ -39,8 +42,11 @@ WINDOW_MAPPINGS: dict[str, tuple[str, str]] = {
     "min": ("functions_arithmetic", "min"),
     "max": ("functions_arithmetic", "max"),
     "count": ("functions_aggregate_generic", "count"),
+    **{f: AGGREGATE_MAPPINGS[f] for f in VARIANCE_WINDOWS},
 }
-_FUNCTION_OF = {name: func for func, (_, name) in WINDOW_MAPPINGS.items()}
+# (Substrait name, its `distribution` option or None) -> window function
+_FUNCTION_OF = {(name, AGGREGATE_DISTRIBUTIONS.get(func)): func
+                for func, (_, name) in WINDOW_MAPPINGS.items()}
 _ROWS = algebra_pb2.Expression.WindowFunction.BOUNDS_TYPE_ROWS
 _RANGE = algebra_pb2.Expression.WindowFunction.BOUNDS_TYPE_RANGE
 
@@ -113,6 +119,7 @@ def write_window_rels(node: Window, input_rel: algebra_pb2.Rel,
             f.function_reference = anchor(*WINDOW_MAPPINGS[w.func])
             if w.arg is not None:
                 f.arguments.add().value.CopyFrom(expression(w.arg))
+            write_distribution(f, w.func)
             if w.func in OFFSET_FUNCTIONS:
                 f.arguments.add().value.literal.i32 = w.offset
                 if w.default is not None:
@@ -189,11 +196,11 @@ def read_window_rel(rel, read: WindowRead) -> Window:
     for i, f in enumerate(rel.window_functions):
         at = f"{where}.window_functions[{i}]"
         name = read.function_name(f.function_reference, at)
-        func = _FUNCTION_OF.get(name)
+        func = _FUNCTION_OF.get((name, read_distribution(f, name, at)))
         if func is None:
             raise SubstraitError(f"the window function {visible(name)} has no exprscope form "
                                  f"(at {at}); exprscope's windows offer "
-                                 f"{', '.join(WINDOW_MAPPINGS)}")
+                                 f"{', '.join(sorted({n for _, n in WINDOW_MAPPINGS.values()}))}")
         if f.invocation not in (algebra_pb2.AggregateFunction.AGGREGATION_INVOCATION_ALL,
                                 algebra_pb2.AggregateFunction.AGGREGATION_INVOCATION_UNSPECIFIED):
             raise SubstraitError(f"{visible(name)}(DISTINCT ...) over a window has no exprscope "

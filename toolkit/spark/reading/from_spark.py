@@ -1,26 +1,26 @@
 """`from_spark(df_or_column, stage=...)`: a Spark query's expressions and plan as exprscope's.
 
-A DataFrame's analyzed logical plan (or, with stage="optimized", the plan Spark
-runs), read through py4j, becomes an exprscope logical plan: Project, Filter,
-Aggregate (DISTINCT aggregates over one argument too), Join of every type
-(equal keys plus a residual condition; a comma join stays a cross join under
-its filter, which the optimizer's eliminate_cross_join turns into equi-joins),
-Sort, limits, Union (ALL; DISTINCT as an aggregate over every column), SubqueryAlias/View,
-INTERSECT / EXCEPT (DISTINCT: a semi / anti join on `<=>` of every column, then DISTINCT,
-as Spark's optimizer writes them), Expand (ROLLUP, CUBE, GROUPING SETS: a UNION ALL of
-its projections), windows (ntile, percent_rank, cume_dist from row_number, rank, count),
-WITH queries, and the leaves (LogicalRelation,
-LogicalRDD, LocalRelation ...) as scans of the Spark data behind them, named as
-the user named them (alias, temp view, table, file; else df1, df2 ...).
-Attributes are matched by Spark's exprId, so self-joins and USING joins resolve.
-EXISTS / IN subqueries become SubqueryFilter nodes (NOT IN null-aware), which the
-optimizer's decorrelate_predicate_subquery turns into semi / anti joins; scalar
+A DataFrame's analyzed logical plan (or, with stage="optimized", the plan Spark runs),
+read through py4j, becomes an exprscope logical plan: Project, Filter, Aggregate
+(DISTINCT aggregates over one argument too), Join of every type (equal keys plus a
+residual condition; a comma join stays a cross join under its filter, which the
+optimizer's eliminate_cross_join turns into equi-joins), Sort, limits, Union (ALL;
+DISTINCT as an aggregate over every column), SubqueryAlias/View, INTERSECT / EXCEPT
+(DISTINCT: a semi / anti join on `<=>` of every column, then DISTINCT, as Spark's
+optimizer writes them), Expand (ROLLUP, CUBE, GROUPING SETS: a UNION ALL of its
+projections), windows (ntile, percent_rank, cume_dist from row_number, rank, count;
+the aggregates, variances and standard deviations included), WITH queries, and the
+leaves (LogicalRelation, LogicalRDD, LocalRelation ...) as scans of the Spark data
+behind them, named as the user named them (alias, temp view, table, file; else df1,
+df2 ...). Attributes are matched by Spark's exprId, so self-joins and USING joins
+resolve. EXISTS / IN subqueries become SubqueryFilter nodes (NOT IN null-aware), which
+the optimizer's decorrelate_predicate_subquery turns into semi / anti joins; scalar
 subqueries become ScalarSubquery nodes (a correlated one keeps its correlation, which
 decorrelate_scalar_subquery turns into a grouping), which scalar_subquery_to_join
-makes left joins. A Column becomes an expression: as Spark resolves it
-against `df` when one is given (real types, Spark's implicit casts), otherwise
-its unresolved tree. What cannot be imported raises SparkImportError naming the
-Spark class and, for SQL, the line of the query.
+makes left joins. A Column becomes an expression: as Spark resolves it against `df`
+when one is given (real types, Spark's implicit casts), otherwise its unresolved tree.
+What cannot be imported raises SparkImportError naming the Spark class and, for SQL,
+the line of the query.
 
 Spark Connect DataFrames and Columns (pyspark.sql.connect) carry a protobuf
 plan instead, read by `from_connect`.
@@ -608,10 +608,13 @@ class _PlanReader:
                                    spark_class=fname)
         aggregate = function.aggregateFunction()
         aname = class_name(aggregate)
-        mapping = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "avg", "Count": "count"}
+        mapping = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "avg", "Count": "count",
+                   "VarianceSamp": "var_samp", "VariancePop": "var_pop",
+                   "StddevSamp": "stddev_samp", "StddevPop": "stddev_pop"}
         if aname not in mapping or function.isDistinct() or not function.filter().isEmpty():
             raise SparkImportError(f"cannot import the window aggregate {function.toString()}",
                                    spark_class=aname)
+        _refuse_legacy_sample(aggregate, function)
         args = children(aggregate)
         arg = self._expr(args[0], child) if len(args) == 1 else None
         if aname == "Average" and class_name(args[0].dataType()) == "DecimalType":
@@ -639,11 +642,7 @@ class _PlanReader:
                 "and standard deviations")
             raise SparkImportError(f"cannot import the Spark aggregate {fname} "
                                    f"({agg_expr.toString()}): {why}", spark_class=fname)
-        if fname in ("VarianceSamp", "StddevSamp") and not function.nullOnDivideByZero():
-            raise SparkImportError(
-                f"cannot import {agg_expr.toString()} under "
-                "spark.sql.legacy.statisticalAggregate=true: Spark then gives NaN for a group "
-                "of one value, where exprscope (and SQL) give null", spark_class=fname)
+        _refuse_legacy_sample(function, agg_expr)
         func = _AGGREGATES[fname]
         column = f"_agg{len(aggs)}"
         if func == "count":
@@ -841,6 +840,17 @@ def _ntile(spec: dict, function) -> _DerivedWindow:
 
 
 _DERIVED_WINDOWS = {"PercentRank": _percent_rank, "CumeDist": _cume_dist, "NTile": _ntile}
+
+
+def _refuse_legacy_sample(function, shown) -> None:
+    """Spark's sample variance and deviation under its legacy setting give NaN for one
+    value, where exprscope (and SQL) give null: refused, saying so."""
+    fname = class_name(function)
+    if fname in ("VarianceSamp", "StddevSamp") and not function.nullOnDivideByZero():
+        raise SparkImportError(
+            f"cannot import {shown.toString()} under "
+            "spark.sql.legacy.statisticalAggregate=true: Spark then gives NaN for a group "
+            "of one value, where exprscope (and SQL) give null", spark_class=fname)
 
 
 def _window_calls(expression) -> list:

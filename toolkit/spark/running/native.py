@@ -28,6 +28,7 @@ from ...plan.logical_plan import (
     Union,
     Window,
 )
+from ...plan.window import WINDOW_AGGREGATES
 from ..errors import SparkTranslationError
 from ..translate.call_sites import no_call_sites
 from ..translate.to_column import quote_name, to_column
@@ -154,9 +155,9 @@ def _window(w, field):
         spec = between(
             SparkWindow.unboundedPreceding if w.frame.start is None else _bound(w, "start"),
             SparkWindow.unboundedFollowing if w.frame.end is None else _bound(w, "end"))
-    elif w.order_by and w.func in ("sum", "avg", "min", "max", "count"):
+    elif w.order_by and w.func in WINDOW_AGGREGATES:
         spec = spec.rangeBetween(SparkWindow.unboundedPreceding, SparkWindow.currentRow)
-    elif w.func in ("sum", "avg", "min", "max", "count"):
+    elif w.func in WINDOW_AGGREGATES:
         spec = spec.rowsBetween(SparkWindow.unboundedPreceding, SparkWindow.unboundedFollowing)
     if w.func in ("row_number", "rank", "dense_rank"):
         column = getattr(F, w.func)()
