@@ -52,3 +52,41 @@ def test_a_filter_keeps_the_rows_spark_keeps(spark, pairs, stage):
         got = sorted(tks.run(tks.from_spark(df, stage=stage), mode=mode).to_arrow()
                      .column("k").to_pylist())
         assert got == want, mode
+
+
+@pytest.mark.parametrize("mode", ["engine", "native"])
+@pytest.mark.parametrize("order", ["x", "x DESC", "x ASC NULLS LAST", "x DESC NULLS FIRST",
+                                   "cast(x as float) DESC"])
+def test_an_order_by_lists_rows_in_sparks_order(spark, pairs, order, mode):
+    """Spark sorts NaN above every number (first when descending); Arrow's sort puts it
+    beside the nulls. A sort with a limit takes Spark's first rows, in Spark's order."""
+    from toolkit import spark as tks
+
+    pairs.createOrReplaceTempView("float_pairs")
+    df = spark.sql(f"SELECT k, x FROM float_pairs WHERE y = 1.5D ORDER BY {order}, k LIMIT 7")
+    want = [r.k for r in df.collect()]
+    got = tks.run(tks.from_spark(df), mode=mode).to_arrow().column("k").to_pylist()
+    assert got == want
+
+
+@pytest.mark.parametrize("stage", ["analyzed", "optimized"])
+def test_max_of_floats_is_nan_wherever_a_nan_is_among_them(spark, pairs, stage):
+    """Spark's max of doubles is NaN when a NaN is among the values (NaN is above every
+    number); Arrow's max skips NaN. Grouped, ungrouped, and ranks over a float order."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from toolkit import spark as tks
+    from toolkit.spark.running.compare import tables_differences
+
+    grouped = pairs.groupBy("y").agg(F.max("x").alias("hi"), F.min("x").alias("lo"),
+                                     F.max(F.col("x").cast("float")).alias("hi32"))
+    whole = pairs.where("x != 0").agg(F.max("x").alias("hi"), F.max(F.abs("y")).alias("ay"))
+    ranked = pairs.select("k", F.rank().over(Window.partitionBy("y").orderBy(F.desc("x")))
+                          .alias("r"), F.row_number().over(Window.orderBy("x", "k")).alias("n"))
+    for df in (grouped, whole, ranked):
+        want = df.toArrow()
+        for mode in ("engine", "native"):
+            got = tks.run(tks.from_spark(df, stage=stage), mode=mode).to_arrow()
+            comparison = tables_differences(want, got)
+            assert comparison.equal, f"{mode}: {comparison}"

@@ -162,3 +162,13 @@ def test_unsupported_connect_nodes_are_named(cdf):
         tks.from_spark(cdf.join(cdf, "k"))
     with pytest.raises(SparkImportError, match="sha2"):
         tks.from_spark(cdf.select(F.sha2(F.col("s"), 256)))
+
+
+def test_a_connect_max_of_doubles_is_nan_where_spark_says_so(cdf):
+    """Spark's max is NaN in a group holding a NaN (Arrow's would skip it)."""
+    from toolkit import spark as tks
+
+    F = _F()
+    query = cdf.groupBy("k").agg(F.max("x").alias("hi"), F.min("x").alias("lo")).orderBy("k")
+    _same_rows(_run_locally(tks.from_spark(query)), query.toArrow())
+    assert any(v != v for v in query.toArrow().column("hi").to_pylist() if v is not None)

@@ -165,7 +165,8 @@ class LogicalPlan(FrozenNode):
         return joined.project(*builder.using_columns(self, other, joined, names, how))
 
     def sort(self, keys: Sequence) -> LogicalPlan:
-        """Order by keys: a column/expression, or (key, "ascending"|"descending"[, nulls])."""
+        """Order by keys: a column/expression, or (key, "ascending"|"descending"[, nulls]).
+        Floats sort as SQL's engines sort them: NaN above every number (`nan_order.py`)."""
         return Sort(self, [SortKey(*key) for key in builder.sort_keys(self, keys)])
 
     def limit(self, n: int, offset: int = 0) -> LogicalPlan:

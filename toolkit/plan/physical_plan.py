@@ -37,6 +37,7 @@ from .invariants import (
     report,
     runs,
 )
+from .nan_order import SortColumn, sql_sort_columns
 from .physical_expr import evaluate_expression
 from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
@@ -504,18 +505,23 @@ class SortExec(PhysicalPlan):
         key_columns = [evaluate(e, named) for e, _, _ in self.keys]
         key_columns = [pa.chunked_array([pa.repeat(k, table.num_rows)])
                        if isinstance(k, pa.Scalar) else k for k in key_columns]
-        keys = pa.Table.from_arrays(key_columns, names=[f"s{i}" for i in range(len(self.keys))])
+        sort_columns = sql_sort_columns([SortColumn(column, asc, nf) for column, (_, asc, nf)
+                                         in zip(key_columns, self.keys)])
+        keys = pa.Table.from_arrays([c.values for c in sort_columns],
+                                    names=[f"s{i}" for i in range(len(sort_columns))])
         try:  # pyarrow >= 25: null placement per key
             indices = pc.sort_indices(keys, sort_keys=[
-                (f"s{i}", "ascending" if asc else "descending", "at_start" if nf else "at_end")
-                for i, (_, asc, nf) in enumerate(self.keys)])
+                (f"s{i}", "ascending" if c.ascending else "descending",
+                 "at_start" if c.nulls_first else "at_end")
+                for i, c in enumerate(sort_columns)])
         except (TypeError, ValueError, pa.ArrowException):  # older: stable pass per key
             indices = pa.array(np.arange(table.num_rows, dtype=np.uint64))
-            for i in reversed(range(len(self.keys))):
-                _, asc, nf = self.keys[i]
+            for i in reversed(range(len(sort_columns))):
+                c = sort_columns[i]
                 column = keys.column(i).take(indices)
-                step = pc.sort_indices(column, sort_keys=[("", "ascending" if asc else "descending")],
-                                       null_placement="at_start" if nf else "at_end")
+                step = pc.sort_indices(column, sort_keys=[
+                    ("", "ascending" if c.ascending else "descending")],
+                    null_placement="at_start" if c.nulls_first else "at_end")
                 indices = indices.take(step)
         result = table.take(indices).combine_chunks()
         for batch in result.to_batches(max_chunksize=BATCH_ROWS):

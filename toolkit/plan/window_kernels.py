@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import PlanError
+from .nan_order import SortColumn, sql_sort_columns
 from .window import OFFSET_FUNCTIONS, VARIANCE_WINDOWS, WindowExpr
 from .window_moments import frame_moments
 
@@ -89,7 +90,8 @@ def boundaries(partition: Sequence[pa.Array], order: Sequence[pa.Array], n: int)
 def sort_order(partition: Sequence[pa.Array], order: Sequence[tuple[pa.Array, bool, bool]],
                n: int) -> np.ndarray:
     """Row positions sorted by partition keys, then order keys (stable)."""
-    keys = [(k, True, False) for k in partition] + list(order)
+    keys = sql_sort_columns([SortColumn(k, True, False) for k in partition]
+                            + [SortColumn(*k) for k in order])
     if not keys:
         return np.arange(n, dtype=np.int64)
     indices = pa.array(np.arange(n, dtype=np.int64))
@@ -142,7 +144,8 @@ def _frame(w: WindowExpr, b: Boundaries, n: int,
 
 def _valid_region(valid: np.ndarray, b: Boundaries, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the first and one-past-last row of its partition whose order key is a
-    number: the sort puts nulls and NaN together at one end, so they are contiguous."""
+    number: the sort puts the numbers together (nulls at one end, NaN above them), so
+    they are contiguous."""
     positions = np.arange(n, dtype=np.int64)
     starts = np.flatnonzero(b.part_start == positions)
     first = np.minimum.reduceat(np.where(valid, positions, n), starts)

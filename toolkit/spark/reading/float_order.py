@@ -14,17 +14,22 @@ null, as in Spark. An operand that cannot be NaN (not a float, or a constant tha
 number) drops the terms that test it, so `x > 1.5` reads `x > 1.5 or is_nan(x)` and
 `x < 1.5` stays as it is. `l <=> r` (EqualNullSafe) is true for two nulls and false
 for one: `coalesce(l = r, is_null(l) and is_null(r))`.
+
+The same order makes Spark's `max` of floats NaN wherever a NaN is among the values,
+where Arrow's `max` skips NaN (the two `min`s agree: NaN only when every value is
+NaN): `if(max(is_nan(x)), NaN, max(x))`.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import pyarrow as pa
 
 import toolkit as tk
 
-__all__ = ["COMPARISONS", "compare", "equal_null_safe"]
+__all__ = ["COMPARISONS", "AggregateCall", "compare", "equal_null_safe", "spark_max"]
 
 # Spark's comparison classes: (Arrow's function, swap the operands to read it as `<`/`<=`)
 COMPARISONS = {"EqualTo": ("equal", False), "LessThan": ("less", False),
@@ -68,3 +73,22 @@ def equal_null_safe(left: tk.Expression, right: tk.Expression, floats: bool) -> 
     """Spark's `left <=> right`: equal (NaN equal to NaN), two nulls equal, one null not."""
     return tk.coalesce(compare("EqualTo", left, right, floats),
                        tk.and_(tk.is_null(left), tk.is_null(right)))
+
+
+class AggregateCall(NamedTuple):
+    """One aggregate the plan computes: function, argument, output column."""
+
+    func: str
+    arg: tk.Expression | None
+    column: str
+
+
+def spark_max(argument: tk.Expression, float_type: pa.DataType,
+              column: str) -> tuple[list[AggregateCall], tk.Expression]:
+    """Spark's `max(argument)` of floats (`float_type`) as plan aggregates (the first
+    named `column`) and the expression over their columns that gives Spark's value."""
+    nan_column = column + "_nan"
+    calls = [AggregateCall("max", argument, column),
+             AggregateCall("max", tk.call("is_nan", [argument]), nan_column)]
+    nan = tk.literal(pa.scalar(math.nan, float_type))
+    return calls, tk.if_else(tk.field(nan_column), nan, tk.field(column))

@@ -29,8 +29,10 @@ import toolkit as tk
 
 from ... import plan
 from ...errors import UsageError
+from ...plan.columns import qualify
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
+from .float_order import spark_max
 from .from_catalyst import unresolved_call
 from .relation_names import unique_name
 
@@ -337,7 +339,7 @@ class _RelationReader:
         group_names = names[:len(groups)]
         aggs, outputs = [], []
         for message, name in zip(body.aggregate_expressions, names[len(groups):]):
-            outputs.append(tk.field(self._aggregate_call(message, name, aggs)))
+            outputs.append(self._aggregate_call(message, aggs, input_plan))
         if any(not g.is_field for g in groups) or [g.to_string() for g in groups] != group_names:
             keyed_names = [*group_names, *input_plan.schema.names]
             input_plan = input_plan.project(
@@ -345,7 +347,9 @@ class _RelationReader:
         grouped = input_plan.aggregate(group_names, aggs)
         return grouped.project([*[tk.field(n) for n in group_names], *outputs], names=names)
 
-    def _aggregate_call(self, message, name: str, aggs: list) -> str:
+    def _aggregate_call(self, message, aggs: list, input_plan) -> tk.Expression:
+        """The plan aggregates computing `message` (added to `aggs`) and the expression
+        over their columns that is its value."""
         while _kind(message) == "alias":
             message = message.alias.expr
         if _kind(message) != "unresolved_function":
@@ -364,6 +368,14 @@ class _RelationReader:
                                  or (_kind(argument) == "literal"
                                      and argument.literal.WhichOneof("literal_type") != "null")):
             aggs.append(("count", None, column))
-        else:
-            aggs.append((_AGGREGATES[fname], expression_from_connect(argument), column))
-        return column
+            return tk.field(column)
+        value = expression_from_connect(argument)
+        func = _AGGREGATES[fname]
+        value_type = qualify(value, input_plan.schema).bind(
+            input_plan.schema.binding_schema()).type
+        if func == "max" and pa.types.is_floating(value_type):
+            calls, result = spark_max(value, value_type, column)
+            aggs.extend(calls)
+            return result
+        aggs.append((func, value, column))
+        return tk.field(column)

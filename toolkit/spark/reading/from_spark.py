@@ -43,7 +43,7 @@ from ...plan.float_keys import IEEE, NORMALIZED, has_float_key
 from ..active_session import session
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
-from .float_order import compare, equal_null_safe
+from .float_order import compare, equal_null_safe, spark_max
 from .from_catalyst import children, class_name, expression_from_catalyst, spark_type_of
 from .from_connect import from_connect, is_connect
 from .relation_names import unique_name
@@ -510,7 +510,7 @@ class _PlanReader:
 
         def substitute(catalyst):
             if class_name(catalyst) == "AggregateExpression":
-                return tk.field(self._aggregate_call(catalyst, aggs, child))
+                return self._aggregate_call(catalyst, aggs, child)
             for i, g in enumerate(catalyst_groups):
                 if class_name(catalyst) != "AttributeReference" and catalyst.semanticEquals(g):
                     return keys[i]
@@ -629,7 +629,9 @@ class _PlanReader:
         return {**out, "func": mapping[aname], "arg": arg,
                 "frame": _window_frame(spec.frameSpecification(), bool(order))}
 
-    def _aggregate_call(self, agg_expr, aggs: list, child: Imported) -> str:
+    def _aggregate_call(self, agg_expr, aggs: list, child: Imported) -> tk.Expression:
+        """The plan aggregates computing `agg_expr` (added to `aggs`) and the expression
+        over their columns that is its value."""
         function = agg_expr.aggregateFunction()
         fname = class_name(function)
         if not agg_expr.filter().isEmpty():
@@ -651,9 +653,15 @@ class _PlanReader:
                                        spark_class="Count")
             arg = self._expr(args[0], child)
             aggs.append(("count", None if arg.is_literal and arg.value.is_valid else arg, column))
-        else:
-            aggs.append((func, self._expr(args[0], child), column))
-        return column
+            return tk.field(column)
+        argument = self._expr(args[0], child)
+        argument_type = _arrow_type(args[0])
+        if func == "max" and pa.types.is_floating(argument_type):
+            calls, value = spark_max(argument, argument_type, column)
+            aggs.extend(calls)
+            return value
+        aggs.append((func, argument, column))
+        return tk.field(column)
 
     def _set_operation(self, node, inputs: list[Imported]) -> Imported:
         """INTERSECT / EXCEPT (DISTINCT) as Spark's optimizer writes them: the left rows
