@@ -143,6 +143,22 @@ def test_compare_reports_a_differing_cell_with_the_tolerance():
     assert "rel_tol=1e-09" in str(result)
 
 
+def test_compare_reads_a_join_output_that_repeats_a_name():
+    """`df.join(other, df.g == other.g)` keeps both `g` columns: each is compared by its
+    place, and a difference in the second names that one."""
+    from toolkit.spark.running.compare import tables_differences
+
+    a = pa.Table.from_arrays([pa.array([1, 2]), pa.array([1, None]), pa.array(["x", "y"])],
+                             names=["g", "g", "label"])
+    shuffled = a.take([1, 0])
+    assert tables_differences(a, shuffled).equal
+    off = pa.Table.from_arrays([pa.array([1, 2]), pa.array([1, 5]), pa.array(["x", "y"])],
+                               names=["g", "g", "label"])
+    result = tables_differences(a, off)
+    assert [(d.row, d.column, d.native, d.engine) for d in result.differences] == \
+        [(1, "g", None, 5)]
+
+
 def test_every_batch_is_checked_against_the_plan_schema():
     from toolkit.spark.errors import SparkSchemaMismatch
     from toolkit.spark.running.engine import _checked_batches

@@ -81,14 +81,14 @@ def _sortable(t: pa.DataType) -> bool:
 
 
 def _canonical(table: pa.Table) -> pa.Table:
-    fields = [f for f in table.schema if _sortable(f.type)]
-    ordered = ([f.name for f in fields if not _is_float(f.type)]
-               + [f.name for f in fields if _is_float(f.type)])
+    # columns by position: a join's output may repeat a name
+    fields = [(i, f) for i, f in enumerate(table.schema) if _sortable(f.type)]
+    ordered = ([i for i, f in fields if not _is_float(f.type)]
+               + [i for i, f in fields if _is_float(f.type)])
     if not ordered or table.num_rows == 0:
         return table
     renamed = table.rename_columns([f"k{i}" for i in range(table.num_columns)])
-    index = {n: i for i, n in enumerate(table.schema.names)}
-    keys = [(f"k{index[n]}", "ascending") for n in ordered]
+    keys = [(f"k{i}", "ascending") for i in ordered]
     return table.take(pc.sort_indices(renamed, sort_keys=keys))
 
 
@@ -122,9 +122,9 @@ def tables_differences(native: pa.Table, engine: pa.Table, rel_tol: float = 1e-9
     a, b = _canonical(native), _canonical(engine)
     n = min(a.num_rows, b.num_rows)
     differences = []
-    for column in a.schema.names:
-        x = a.column(column).slice(0, n).combine_chunks()
-        y = b.column(column).slice(0, n).combine_chunks()
+    for position, column in enumerate(a.schema.names):
+        x = a.column(position).slice(0, n).combine_chunks()
+        y = b.column(position).slice(0, n).combine_chunks()
         same = _cells_equal(x, y, rel_tol, abs_tol)
         for i in pc.indices_nonzero(pc.invert(same)).to_pylist():
             differences.append(Difference(i, column, x[i].as_py(), y[i].as_py()))
