@@ -43,6 +43,16 @@ from ...plan.float_keys import IEEE, NORMALIZED, has_float_key
 from ..active_session import session
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
+from .distinct_aggregates import (
+    GID,
+    ROWS_COUNTED,
+    CopiedArgument,
+    copied_rows,
+    distinct_column,
+    final_function,
+    group_column,
+    plain_column,
+)
 from .float_order import compare, equal_null_safe, spark_max
 from .from_catalyst import children, class_name, expression_from_catalyst, spark_type_of
 from .from_connect import from_connect, is_connect
@@ -498,6 +508,12 @@ class _PlanReader:
             input_plan = input_plan.project([*groups, *columns],
                                             names=[*key_names, *input_plan.schema.names])
             keys = [tk.field(n) for n in key_names]
+        if _mixes_distinct(node):
+            if carried:
+                raise SparkImportError(
+                    "cannot import a correlated subquery over DISTINCT aggregates mixed with "
+                    "others", spark_class="Aggregate")
+            return self._mixed_distinct(node, child, groups, catalyst_groups)
         aggs: list[tuple] = []
         distinct = _distinct_argument(node)
         if distinct is not None:  # count(DISTINCT x): group by the keys and x first
@@ -527,6 +543,83 @@ class _PlanReader:
             outputs.append(tk.field(column))
             names.append(child.plan.schema.field(column).name)
             ids.append(i)
+        return Imported(grouped.project(outputs, names=names), tuple(ids))
+
+    def _mixed_distinct(self, node, child: Imported, groups: list,
+                        catalyst_groups: list) -> Imported:
+        """An Aggregate whose DISTINCT aggregates stand beside others, or read several
+        arguments: copies of the rows, then two aggregates (`distinct_aggregates.py`)."""
+        calls = _aggregate_expressions(_seq(node.aggregateExpressions()))
+        distinct_args: list = []  # a DISTINCT call for each set of distinct values
+        plain: list = []
+        for call in calls:
+            args = children(call.aggregateFunction())
+            if call.isDistinct():
+                if len(args) != 1:
+                    raise SparkImportError(
+                        f"cannot import {call.toString()}: a DISTINCT aggregate over several "
+                        "arguments counts their distinct combinations, which exprscope's "
+                        "aggregates of one argument do not", spark_class="AggregateExpression")
+                if _distinct_index(call, distinct_args) is None:
+                    distinct_args.append(call)
+            elif not any(call.semanticEquals(c) for c in plain):
+                plain.append(call)
+        plain_arguments = []
+        for call in plain:
+            args = children(call.aggregateFunction())
+            value = self._expr(args[0], child) if len(args) == 1 else None
+            rows_counted = value is not None and value.is_literal and value.value.is_valid
+            if value is None:
+                raise SparkImportError(f"cannot import {call.toString()}: an aggregate of "
+                                       "several arguments", spark_class="AggregateExpression")
+            copied = ROWS_COUNTED if rows_counted else CopiedArgument(value, _arrow_type(args[0]))
+            plain_arguments.append(copied._replace(value=self._filtered(
+                call, copied.value, copied.type, child)))
+        distinct_arguments = []
+        for call in distinct_args:  # the FILTER applies to the copies
+            argument = children(call.aggregateFunction())[0]
+            distinct_arguments.append(CopiedArgument(self._filtered(
+                call, self._expr(argument, child), _arrow_type(argument), child),
+                _arrow_type(argument)))
+        copies = copied_rows(child.plan, groups, distinct_arguments, plain_arguments)
+        keys = [tk.field(group_column(i)) for i in range(len(groups))]
+        firsts: list[tuple] = []
+        values = []
+        for i, call in enumerate(plain):
+            values.append(self._aggregate_call(call, firsts, child, tk.field(plain_column(i)),
+                                               filtered=True))
+        copied = copies.aggregate(
+            [*keys, tk.field(GID), *[tk.field(distinct_column(j + 1))
+                                     for j in range(len(distinct_args))]], firsts)
+        finals: list[tuple] = []
+        found: list[tuple] = []  # (catalyst call, its value over the final columns)
+        for call, value in zip(plain, values):
+            column = f"_plain{len(finals)}"
+            func = _AGGREGATES[class_name(call.aggregateFunction())]
+            finals.append((final_function(func), value, column))
+            found.append((call, tk.field(column)))
+        for call in calls:
+            if call.isDistinct() and not any(call.semanticEquals(c) for c, _ in found):
+                j = _distinct_index(call, distinct_args)
+                found.append((call, self._aggregate_call(
+                    call, finals, child, tk.field(distinct_column(j + 1)), filtered=True,
+                    column_prefix="_dagg")))
+        grouped = copied.aggregate(keys, finals)
+
+        def substitute(catalyst):
+            for call, value in found:
+                if class_name(catalyst) == "AggregateExpression" and catalyst.semanticEquals(call):
+                    return value
+            for i, g in enumerate(catalyst_groups):
+                if catalyst.semanticEquals(g):
+                    return keys[i]
+            return None
+
+        outputs, names, ids = [], [], []
+        for e in _seq(node.aggregateExpressions()):
+            names.append(str(e.name()))
+            ids.append(_expr_id(e))
+            outputs.append(self._expr(e, child, substitute=substitute))
         return Imported(grouped.project(outputs, names=names), tuple(ids))
 
     def _window(self, node, child: Imported) -> Imported:
@@ -629,14 +722,14 @@ class _PlanReader:
         return {**out, "func": mapping[aname], "arg": arg,
                 "frame": _window_frame(spec.frameSpecification(), bool(order))}
 
-    def _aggregate_call(self, agg_expr, aggs: list, child: Imported) -> tk.Expression:
+    def _aggregate_call(self, agg_expr, aggs: list, child: Imported,
+                        argument: tk.Expression | None = None, filtered: bool = False,
+                        column_prefix: str = "_agg") -> tk.Expression:
         """The plan aggregates computing `agg_expr` (added to `aggs`) and the expression
-        over their columns that is its value."""
+        over their columns that is its value; `argument`, when given, is the column
+        that stands for the call's argument (`filtered`: its FILTER applied already)."""
         function = agg_expr.aggregateFunction()
         fname = class_name(function)
-        if not agg_expr.filter().isEmpty():
-            raise SparkImportError(f"cannot import an aggregate with a FILTER clause ({fname})",
-                                   spark_class=fname)
         args = children(function)
         if fname not in _AGGREGATES:
             why = _REFUSED_AGGREGATES.get(
@@ -646,22 +739,44 @@ class _PlanReader:
                                    f"({agg_expr.toString()}): {why}", spark_class=fname)
         _refuse_legacy_sample(function, agg_expr)
         func = _AGGREGATES[fname]
-        column = f"_agg{len(aggs)}"
+        column = f"{column_prefix}{len(aggs)}"
         if func == "count":
             if len(args) != 1:
                 raise SparkImportError("cannot import count over several columns",
                                        spark_class="Count")
-            arg = self._expr(args[0], child)
-            aggs.append(("count", None if arg.is_literal and arg.value.is_valid else arg, column))
+            arg = self._expr(args[0], child) if argument is None else argument
+            if filtered:
+                aggs.append(("count", arg, column))
+            elif arg.is_literal and arg.value.is_valid:  # count(*)
+                arg = self._filtered(agg_expr, tk.literal(True), pa.bool_(), child)
+                aggs.append(("count", arg, column) if arg.is_call else ("count", None, column))
+            else:
+                aggs.append(("count", self._filtered(agg_expr, arg, _arrow_type(args[0]), child),
+                             column))
             return tk.field(column)
-        argument = self._expr(args[0], child)
+        if argument is None:
+            argument = self._expr(args[0], child)
         argument_type = _arrow_type(args[0])
+        if not filtered:
+            argument = self._filtered(agg_expr, argument, argument_type, child)
+        if fname == "Average" and pa.types.is_decimal(argument_type):  # 4 more digits
+            argument = argument.cast(_spark_average_type(argument_type.precision,
+                                                         argument_type.scale))
         if func == "max" and pa.types.is_floating(argument_type):
             calls, value = spark_max(argument, argument_type, column)
             aggs.extend(calls)
             return value
         aggs.append((func, argument, column))
         return tk.field(column)
+
+    def _filtered(self, agg_expr, argument: tk.Expression, argument_type: pa.DataType,
+                  child: Imported) -> tk.Expression:
+        """`argument` where the call's FILTER (WHERE c) holds, null elsewhere (the rows
+        an aggregate skips); `argument` itself without a FILTER."""
+        if agg_expr.filter().isEmpty():
+            return argument
+        condition = self._expr(agg_expr.filter().get(), child)
+        return tk.if_else(condition, argument, tk.literal(pa.scalar(None, argument_type)))
 
     def _set_operation(self, node, inputs: list[Imported]) -> Imported:
         """INTERSECT / EXCEPT (DISTINCT) as Spark's optimizer writes them: the left rows
@@ -919,6 +1034,32 @@ def _aggregate_expressions(catalyst_list) -> list:
         else:
             stack.extend(children(node))
     return out
+
+
+def _distinct_index(call, distinct_calls: list) -> int | None:
+    """Which of `distinct_calls` reads the same distinct values as `call`: the same
+    argument under the same FILTER (None: none does)."""
+    argument = children(call.aggregateFunction())[0]
+    for i, other in enumerate(distinct_calls):
+        if argument.semanticEquals(children(other.aggregateFunction())[0]) and (
+                call.filter().isEmpty() if other.filter().isEmpty() else
+                not call.filter().isEmpty()
+                and call.filter().get().semanticEquals(other.filter().get())):
+            return i
+    return None
+
+
+def _mixes_distinct(node) -> bool:
+    """The Aggregate holds DISTINCT aggregates beside plain ones, or over several
+    different arguments (the one-argument, all-DISTINCT case groups by it instead)."""
+    calls = _aggregate_expressions(_seq(node.aggregateExpressions()))
+    distinct = [c for c in calls if c.isDistinct()]
+    if not distinct:
+        return False
+    first = children(distinct[0].aggregateFunction())
+    return len(distinct) != len(calls) or any(
+        len(a) != 1 or not a[0].semanticEquals(first[0])
+        for a in (children(c.aggregateFunction()) for c in distinct))
 
 
 def _distinct_argument(node):
