@@ -46,6 +46,8 @@ QUERIES = [
     "SELECT count(DISTINCT s) FILTER (WHERE n > 0) AS cs, count(DISTINCT s), count(n) "
     "FROM distinct_t",
     "SELECT g, avg(m) FROM distinct_t GROUP BY g",
+    "SELECT g, count(DISTINCT s) FILTER (WHERE n > 0) AS cs FROM distinct_t GROUP BY g",
+    "SELECT count(DISTINCT n % 3) AS residues, count(DISTINCT upper(s)) FROM distinct_t",
 ]
 
 

@@ -2,7 +2,7 @@
 
 A DataFrame's analyzed logical plan (or, with stage="optimized", the plan Spark runs),
 read through py4j, becomes an exprscope logical plan: Project, Filter, Aggregate
-(DISTINCT aggregates over one argument too), Join of every type (equal keys plus a
+(DISTINCT aggregates and FILTER clauses too), Join of every type (equal keys plus a
 residual condition; a comma join stays a cross join under its filter, which the
 optimizer's eliminate_cross_join turns into equi-joins), Sort, limits, Union (ALL;
 DISTINCT as an aggregate over every column), SubqueryAlias/View, INTERSECT / EXCEPT
@@ -517,12 +517,7 @@ class _PlanReader:
         aggs: list[tuple] = []
         distinct = _distinct_argument(node)
         if distinct is not None:  # count(DISTINCT x): group by the keys and x first
-            argument = self._expr(distinct, child)
-            if not argument.is_field:
-                raise SparkImportError(f"cannot import a DISTINCT aggregate over a computed "
-                                       f"value ({distinct.toString()})",
-                                       spark_class="AggregateExpression")
-            input_plan = input_plan.aggregate([*keys, argument], [])
+            input_plan = input_plan.aggregate([*keys, self._expr(distinct, child)], [])
 
         def substitute(catalyst):
             if class_name(catalyst) == "AggregateExpression":
@@ -1050,16 +1045,18 @@ def _distinct_index(call, distinct_calls: list) -> int | None:
 
 
 def _mixes_distinct(node) -> bool:
-    """The Aggregate holds DISTINCT aggregates beside plain ones, or over several
-    different arguments (the one-argument, all-DISTINCT case groups by it instead)."""
+    """The Aggregate holds DISTINCT aggregates beside plain ones, over several different
+    arguments, over a computed value or under a FILTER (the case left, every aggregate
+    DISTINCT over one column, groups by that column instead)."""
     calls = _aggregate_expressions(_seq(node.aggregateExpressions()))
     distinct = [c for c in calls if c.isDistinct()]
     if not distinct:
         return False
     first = children(distinct[0].aggregateFunction())
-    return len(distinct) != len(calls) or any(
-        len(a) != 1 or not a[0].semanticEquals(first[0])
-        for a in (children(c.aggregateFunction()) for c in distinct))
+    return len(distinct) != len(calls) or len(first) != 1 \
+        or class_name(first[0]) != "AttributeReference" or any(
+            not c.filter().isEmpty() or len(a) != 1 or not a[0].semanticEquals(first[0])
+            for c, a in ((c, children(c.aggregateFunction())) for c in distinct))
 
 
 def _distinct_argument(node):
