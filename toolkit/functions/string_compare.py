@@ -57,7 +57,7 @@ __all__ = [
     "selective_starts_with",
 ]
 
-SELECTIVE_MIN_ROWS = 1024  # below this Arrow's kernel: the loop's call costs more than it saves
+SELECTIVE_MIN_ROWS = 8192  # below this Arrow's kernel (a cache-resident array): the call costs more than the loop saves
 # an is_in over more literals runs Arrow's hash lookup (one probe a row, where the loop
 # makes one pass a literal)
 MAX_SET_LITERALS = 8

@@ -159,56 +159,96 @@ def _hit_near_end(data, nbytes, s, e, literal, m, mode):
 
 
 @numba.njit(**_JIT)
+def _short_rows(bounds, data, count, length, mask, head, exact, suffix, first, rows):
+    """The loop of `literal_rows` for one literal of 8 bytes or less (its words masked
+    and compared once a row): kept apart, its body is a few instructions."""
+    e = np.int64(bounds[0])
+    for i in range(count):
+        s = e
+        e = np.int64(bounds[i + 1])
+        fits = (e - s == length) if exact else (e - s >= length)
+        at = e - length if suffix and fits else s
+        hit = fits & ((_word(data, at) & mask) == head)
+        rows[i] = hit if first else rows[i] | hit
+
+
+@numba.njit(**_JIT)
+def _short_pair_rows(bounds, data, count, length1, mask1, head1, length2, mask2, head2, exact,
+                     suffix, first, rows):
+    """The loop of `literal_rows` for two literals of 8 bytes or less."""
+    e = np.int64(bounds[0])
+    for i in range(count):
+        s = e
+        e = np.int64(bounds[i + 1])
+        fits1 = (e - s == length1) if exact else (e - s >= length1)
+        fits2 = (e - s == length2) if exact else (e - s >= length2)
+        at1 = e - length1 if suffix and fits1 else s
+        at2 = e - length2 if suffix and fits2 else s
+        hit = (fits1 & ((_word(data, at1) & mask1) == head1)) | (
+            fits2 & ((_word(data, at2) & mask2) == head2))
+        rows[i] = hit if first else rows[i] | hit
+
+
+@numba.njit(**_JIT)
+def _long_rows(bounds, data, count, literal, length, exact, suffix, first, rows):
+    """The loop of `literal_rows` for one literal of more than 8 bytes: every word of it
+    compared on every row (branch-free: the last word overlaps the one before)."""
+    e = np.int64(bounds[0])
+    for i in range(count):
+        s = e
+        e = np.int64(bounds[i + 1])
+        fits = (e - s == length) if exact else (e - s >= length)
+        at = e - length if suffix and fits else s
+        hit = fits & (_word(data, at) == _word(literal, 0))
+        p = 8
+        while p + 8 < length:
+            hit &= _word(data, at + p) == _word(literal, p)
+            p += 8
+        hit &= _word(data, at + length - 8) == _word(literal, length - 8)
+        rows[i] = hit if first else rows[i] | hit
+
+
+@numba.njit(**_JIT)
 def literal_rows(offsets, data_array, first_array, first_length, second_array, second_length,
                  mode, first, out, base):
     """Per row: equal to (EQUAL), starting with (PREFIX) or ending with (SUFFIX) the
     first or the second literal (second_length -1: none), into out[base + row]; or-ed
-    into what is there unless `first`. Two literals a pass: the offsets and the rows'
-    first words are read once for both. A row's test is branch-free: the length test and
-    every word of the literal, the first masked to its length."""
+    into what is there unless `first`. Two short literals a pass: the offsets and the
+    rows' first words are read once for both. A row's test is branch-free: the length
+    test and every word of the literal, the first masked to its length."""
     n = len(offsets) - 1
     nbytes = len(data_array)
     data = _pointer(data_array)
     first_literal, second_literal = _pointer(first_array), _pointer(second_array)
-    two = second_length >= 0
-    m1, m2 = first_length, max(second_length, 0)
-    mask1, mask2 = _low_mask(min(m1, 8)), _low_mask(min(m2, 8))
-    head1 = _word(first_literal, 0) & mask1
-    head2 = _word(second_literal, 0) & mask2
+    bounds, rows = _pointer(offsets), _advance(_pointer(out), base)  # no negative-index tests
+    m1, m2 = first_length, second_length
     safe = _safe_rows(offsets, nbytes, max(max(m1, m2), 8))
     suffix = mode == SUFFIX
     exact = mode == EQUAL
-    for i in range(safe):
-        s = np.int64(offsets[i])
-        e = np.int64(offsets[i + 1])
-        fits = (e - s == m1) if exact else (e - s >= m1)
-        at = e - m1 if suffix and fits else s
-        hit = fits & ((_word(data, at) & mask1) == head1)
-        if m1 > 8:
-            p = 8
-            while p + 8 < m1:
-                hit &= _word(data, at + p) == _word(first_literal, p)
-                p += 8
-            hit &= _word(data, at + m1 - 8) == _word(first_literal, m1 - 8)
-        if two:
-            fits = (e - s == m2) if exact else (e - s >= m2)
-            at = e - m2 if suffix and fits else s
-            other = fits & ((_word(data, at) & mask2) == head2)
-            if m2 > 8:
-                p = 8
-                while p + 8 < m2:
-                    other &= _word(data, at + p) == _word(second_literal, p)
-                    p += 8
-                other &= _word(data, at + m2 - 8) == _word(second_literal, m2 - 8)
-            hit |= other
-        out[base + i] = hit if first else out[base + i] | hit
+    mask1, mask2 = _low_mask(min(m1, 8)), _low_mask(min(max(m2, 0), 8))
+    head1 = _word(first_literal, 0) & mask1
+    head2 = _word(second_literal, 0) & mask2
+    if m2 >= 0 and m1 <= 8 and m2 <= 8:
+        _short_pair_rows(bounds, data, safe, m1, mask1, head1, m2, mask2, head2, exact, suffix,
+                         first, rows)
+    else:
+        for length, literal, mask, head, later in ((m1, first_literal, mask1, head1, False),
+                                                   (m2, second_literal, mask2, head2, True)):
+            if length < 0:
+                continue
+            if length <= 8:
+                _short_rows(bounds, data, safe, length, mask, head, exact, suffix,
+                            first and not later, rows)
+            else:
+                _long_rows(bounds, data, safe, literal, length, exact, suffix,
+                           first and not later, rows)
     for i in range(safe, n):  # the last rows, where a word could read past the buffer
-        s = np.int64(offsets[i])
-        e = np.int64(offsets[i + 1])
+        s = np.int64(bounds[i])
+        e = np.int64(bounds[i + 1])
         hit = _hit_near_end(data, nbytes, s, e, first_literal, m1, mode)
-        if two:
+        if m2 >= 0:
             hit = hit or _hit_near_end(data, nbytes, s, e, second_literal, m2, mode)
-        out[base + i] = hit if first else out[base + i] | hit
+        rows[i] = hit if first else rows[i] | hit
 
 
 @numba.njit(**_JIT)
