@@ -8,7 +8,9 @@ literal: a length test and the first 8 bytes as one masked word, the rest of a l
 literal compared only where both match); this module views an array's buffers, picks
 the loop, and makes the Arrow result. An `is_in` or an or of equalities (which
 `identities/equalities-to-set-lookup` turns into one `is_in`) is one pass per distinct
-literal, each or-ed into the same bytes.
+literal, each or-ed into the same bytes. A column whose rows all have one width of 1, 2,
+4 or 8 bytes (flags, codes) is one array of machine words in its data buffer: numpy
+compares it in sequence, vectorized.
 
 The result reuses the input's validity bitmap (what Arrow's kernel computes for a
 non-null literal): the loops write a byte per row from the input's bit offset, so the
@@ -125,6 +127,10 @@ def literal_mask(array: pa.Array, literals: list[bytes], mode: int) -> RowBytes:
     column = columns(array)
     rows = row_bytes(array)
     unique = list(dict.fromkeys(literals))
+    width = _word_width(column) if mode == kernels.EQUAL else None
+    if width is not None:
+        _equal_words(column, width, unique, rows)
+        return rows
     if not unique:
         rows.out.fill(0)
     for i in range(0, len(unique), 2):
@@ -134,6 +140,39 @@ def literal_mask(array: pa.Array, literals: list[bytes], mode: int) -> RowBytes:
                              padded(second), len(second) if len(pair) > 1 else -1, mode,
                              i == 0, rows.out, rows.base)
     return rows
+
+
+def _word_width(column: StringColumn) -> int | None:
+    """The width every row has when it is 1, 2, 4 or 8 bytes (flags, codes: l_returnflag),
+    else None: the rows are then one array of machine words in the data buffer."""
+    offsets = column.offsets
+    n = len(offsets) - 1
+    if n < 1:
+        return None
+    width = int(offsets[1]) - int(offsets[0])
+    if width not in (1, 2, 4, 8) or int(offsets[-1]) - int(offsets[0]) != n * width:
+        return None
+    return width if kernels.uniform_width(offsets) == width else None
+
+
+def _equal_words(column: StringColumn, width: int, literals: list[bytes], rows: RowBytes) -> None:
+    """Equality on rows of one word width: numpy compares the data buffer viewed as words,
+    in sequence (vectorized), against each literal of that width; others match no row."""
+    n = len(column.offsets) - 1
+    first = int(column.offsets[0])
+    values = column.data[first:first + n * width].view(f"<u{width}")
+    target = rows.out[rows.base:rows.base + n].view(np.bool_)
+    words = [np.frombuffer(literal, f"<u{width}")[0] for literal in literals
+             if len(literal) == width]
+    if not words:
+        target.fill(False)
+        return
+    np.equal(values, words[0], out=target)
+    if len(words) > 1:
+        other = pool_array(n, np.bool_)
+        for word in words[1:]:
+            np.equal(values, word, out=other)
+            np.logical_or(target, other, out=target)
 
 
 def boolean_result(array: pa.Array, rows: RowBytes, keep_nulls: bool,

@@ -40,7 +40,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["EQUAL", "PREFIX", "SUFFIX", "like_rows", "literal_rows", "pack"]
+__all__ = ["EQUAL", "PREFIX", "SUFFIX", "like_rows", "literal_rows", "pack", "uniform_width"]
 
 EQUAL, PREFIX, SUFFIX = 0, 1, 2  # what `literal_rows` tests
 
@@ -362,6 +362,20 @@ def like_rows(offsets, data_array, head_array, head_length, pieces_array, starts
                                             count, 1, tail, tail_length)
         q = e
         row += 1
+
+
+@numba.njit(**_JIT)
+def uniform_width(offsets):
+    """The one length every row has (flags, codes), else -1: a reduction LLVM vectorizes,
+    no early exit."""
+    n = len(offsets) - 1
+    if n == 0:
+        return -1
+    width = np.int64(offsets[1]) - np.int64(offsets[0])
+    other = False
+    for i in range(n):
+        other |= np.int64(offsets[i + 1]) - np.int64(offsets[i]) != width
+    return -1 if other else width
 
 
 @numba.njit(**_JIT)
