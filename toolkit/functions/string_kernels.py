@@ -163,29 +163,35 @@ def _short_rows(bounds, data, count, length, mask, head, exact, suffix, first, r
     """The loop of `literal_rows` for one literal of 8 bytes or less (its words masked
     and compared once a row): kept apart, its body is a few instructions."""
     e = np.int64(bounds[0])
+    if suffix:
+        for i in range(count):
+            s = e
+            e = np.int64(bounds[i + 1])
+            fits = e - s >= length
+            hit = fits & ((_word(data, e - length if fits else s) & mask) == head)
+            rows[i] = hit if first else rows[i] | hit
+        return
     for i in range(count):
         s = e
         e = np.int64(bounds[i + 1])
         fits = (e - s == length) if exact else (e - s >= length)
-        at = e - length if suffix and fits else s
-        hit = fits & ((_word(data, at) & mask) == head)
+        hit = fits & ((_word(data, s) & mask) == head)
         rows[i] = hit if first else rows[i] | hit
 
 
 @numba.njit(**_JIT)
 def _short_pair_rows(bounds, data, count, length1, mask1, head1, length2, mask2, head2, exact,
-                     suffix, first, rows):
-    """The loop of `literal_rows` for two literals of 8 bytes or less."""
+                     first, rows):
+    """The loop of `literal_rows` for two literals of 8 bytes or less, equality or
+    prefix: the row's first word read once for both."""
     e = np.int64(bounds[0])
     for i in range(count):
         s = e
         e = np.int64(bounds[i + 1])
         fits1 = (e - s == length1) if exact else (e - s >= length1)
         fits2 = (e - s == length2) if exact else (e - s >= length2)
-        at1 = e - length1 if suffix and fits1 else s
-        at2 = e - length2 if suffix and fits2 else s
-        hit = (fits1 & ((_word(data, at1) & mask1) == head1)) | (
-            fits2 & ((_word(data, at2) & mask2) == head2))
+        word = _word(data, s)
+        hit = (fits1 & ((word & mask1) == head1)) | (fits2 & ((word & mask2) == head2))
         rows[i] = hit if first else rows[i] | hit
 
 
@@ -228,9 +234,9 @@ def literal_rows(offsets, data_array, first_array, first_length, second_array, s
     mask1, mask2 = _low_mask(min(m1, 8)), _low_mask(min(max(m2, 0), 8))
     head1 = _word(first_literal, 0) & mask1
     head2 = _word(second_literal, 0) & mask2
-    if m2 >= 0 and m1 <= 8 and m2 <= 8:
-        _short_pair_rows(bounds, data, safe, m1, mask1, head1, m2, mask2, head2, exact, suffix,
-                         first, rows)
+    if m2 >= 0 and m1 <= 8 and m2 <= 8 and not suffix:
+        _short_pair_rows(bounds, data, safe, m1, mask1, head1, m2, mask2, head2, exact, first,
+                         rows)
     else:
         for length, literal, mask, head, later in ((m1, first_literal, mask1, head1, False),
                                                    (m2, second_literal, mask2, head2, True)):
