@@ -138,7 +138,7 @@ def test_a_null_literal_gives_nulls_as_arrow_does(column, name):
        st.booleans())
 def test_is_in_is_arrows(data, column, behavior, with_null):
     from toolkit.passes.set_lookup import set_lookup_options
-    value, t, binary = column
+    value, _, binary = column
     literals = data.draw(st.lists(st.sampled_from(BYTE_ALPHABET if binary else TEXT_ALPHABET),
                                   max_size=5))
     set_type = data.draw(st.sampled_from([pa.binary(), pa.large_binary()] if binary
@@ -155,7 +155,7 @@ def test_is_in_is_arrows(data, column, behavior, with_null):
 @given(st.data(), columns(OFFSET_TYPES + VIEW_TYPES), st.booleans(),
        st.sampled_from(["starts_with", "ends_with"]))
 def test_starts_with_and_ends_with_are_arrows(data, column, ignore_case, name):
-    value, t, binary = column
+    value, t, _ = column
     affix = data.draw(st.sampled_from(TEXT_ALPHABET + ["IL", "AIL", "BCDEFGHIJ", "ABCDEFGHI"])
                       | st.text(max_size=4))
     options = pc.MatchSubstringOptions(affix, ignore_case=ignore_case)
@@ -173,7 +173,7 @@ def test_starts_with_and_ends_with_are_arrows(data, column, ignore_case, name):
 @given(st.data(), columns(OFFSET_TYPES))
 def test_a_large_value_set_is_arrows_hash_lookup(data, column):
     """More than MAX_SET_LITERALS values: Arrow's kernel, the same values."""
-    value, t, binary = column
+    value, _, binary = column
     alphabet = BYTE_ALPHABET if binary else TEXT_ALPHABET
     literals = data.draw(st.lists(st.sampled_from(alphabet), min_size=9, max_size=12,
                                   unique=True))
