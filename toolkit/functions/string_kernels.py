@@ -44,11 +44,19 @@ __all__ = ["EQUAL", "PREFIX", "SUFFIX", "like_rows", "literal_rows", "pack", "un
 
 EQUAL, PREFIX, SUFFIX = 0, 1, 2  # what `literal_rows` tests
 
-_JIT = {"nogil": True, "cache": True}
 _ONES = np.uint64(0x0101010101010101)
 _HIGHS = np.uint64(0x8080808080808080)
 _PACK = np.uint64(0x0102040810204080)  # eight 0/1 bytes times this: their bits in the top byte
 _BLOCK = 64  # bytes tested for a piece's byte pair in one vectorized step
+
+
+def _compiled(function):
+    """numba's compiled function, its machine code cached on disk; compiled in memory only
+    where numba finds no writable place for that cache (a read-only install, no home)."""
+    try:
+        return numba.njit(nogil=True, cache=True)(function)
+    except RuntimeError:
+        return numba.njit(nogil=True)(function)
 
 
 @intrinsic
@@ -104,14 +112,14 @@ def _trailing_zeros(typingctx, word):
     return sig, codegen
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _zero_bytes(x):
     """The high bit of every byte of x that is zero (a higher byte after a zero one may be
     flagged too: a candidate only, confirmed by the caller)."""
     return (x - _ONES) & ~x & _HIGHS
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _low_mask(count):
     """The low `count` bytes of a word set (count 0 to 8)."""
     if count == 0:
@@ -119,7 +127,7 @@ def _low_mask(count):
     return np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - 8 * count)
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _bytes_at(data, nbytes, at, literal, m):
     """data[at:at + m] equals literal[:m] (at + m <= nbytes; the literal holds 8 bytes
     more than m, so its words can be read whole)."""
@@ -138,7 +146,7 @@ def _bytes_at(data, nbytes, at, literal, m):
     return True
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _safe_rows(offsets, nbytes, reach):
     """The rows before the first whose end is within `reach` bytes of the buffer's end:
     a word read `reach` - 8 bytes or less from a row's start or end stays in the buffer."""
@@ -148,7 +156,7 @@ def _safe_rows(offsets, nbytes, reach):
     return i
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _hit_near_end(data, nbytes, s, e, literal, m, mode):
     """A row's test where a word could read past the buffer: bytes compared as needed."""
     if mode == EQUAL:
@@ -158,7 +166,7 @@ def _hit_near_end(data, nbytes, s, e, literal, m, mode):
     return e - s >= m and _bytes_at(data, nbytes, e - m, literal, m)
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _short_rows(bounds, data, count, length, mask, head, exact, suffix, first, rows):
     """The loop of `literal_rows` for one literal of 8 bytes or less (its words masked
     and compared once a row): kept apart, its body is a few instructions."""
@@ -179,7 +187,7 @@ def _short_rows(bounds, data, count, length, mask, head, exact, suffix, first, r
         rows[i] = hit if first else rows[i] | hit
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _short_pair_rows(bounds, data, count, length1, mask1, head1, length2, mask2, head2, exact,
                      first, rows):
     """The loop of `literal_rows` for two literals of 8 bytes or less, equality or
@@ -195,7 +203,7 @@ def _short_pair_rows(bounds, data, count, length1, mask1, head1, length2, mask2,
         rows[i] = hit if first else rows[i] | hit
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _long_rows(bounds, data, count, literal, length, exact, suffix, first, rows):
     """The loop of `literal_rows` for one literal of more than 8 bytes: every word of it
     compared on every row (branch-free: the last word overlaps the one before)."""
@@ -214,7 +222,7 @@ def _long_rows(bounds, data, count, literal, length, exact, suffix, first, rows)
         rows[i] = hit if first else rows[i] | hit
 
 
-@numba.njit(**_JIT)
+@_compiled
 def literal_rows(offsets, data_array, first_array, first_length, second_array, second_length,
                  mode, first, out, base):
     """Per row: equal to (EQUAL), starting with (PREFIX) or ending with (SUFFIX) the
@@ -257,7 +265,7 @@ def literal_rows(offsets, data_array, first_array, first_length, second_array, s
         rows[i] = hit if first else rows[i] | hit
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _pair_in_block(data, at, b0, b1, second):
     """Whether the byte pair (b0, b1) starts at one of the _BLOCK positions from `at`
     (b1 ignored when `second` is 0): a min-reduction LLVM vectorizes."""
@@ -267,13 +275,13 @@ def _pair_in_block(data, at, b0, b1, second):
     return least == 0
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _pairs_in_word(data, at, w0, w1, second):
     """The high bit of each of the 8 bytes from `at` where the pair starts (a candidate)."""
     return _zero_bytes(_word(data, at) ^ w0) & _zero_bytes((_word(data, at + 1) ^ w1) & second)
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _find(data, nbytes, lo, hi, piece, m, pair):
     """The first position q in [lo, hi - m] where the m bytes of `piece` start, else -1.
     Candidates are the positions whose bytes at q + pair, q + pair + 1 are the piece's
@@ -309,7 +317,7 @@ def _find(data, nbytes, lo, hi, piece, m, pair):
     return -1
 
 
-@numba.njit(**_JIT)
+@_compiled
 def _rest_matches(data, nbytes, pos, end, pieces, starts, pairs, count, first_piece, tail,
                   tail_length):
     """Whether the middle pieces from `first_piece` on (of `count`) occur in order in
@@ -327,7 +335,7 @@ def _rest_matches(data, nbytes, pos, end, pieces, starts, pairs, count, first_pi
     return _bytes_at(data, nbytes, hi, tail, tail_length)
 
 
-@numba.njit(**_JIT)
+@_compiled
 def like_rows(offsets, data_array, head_array, head_length, pieces_array, starts_array,
               pairs_array, tail_array, tail_length, out, base):
     """Per row, into out[base + row]: it starts with the head, then holds each middle
@@ -370,7 +378,7 @@ def like_rows(offsets, data_array, head_array, head_length, pieces_array, starts
         row += 1
 
 
-@numba.njit(**_JIT)
+@_compiled
 def uniform_width(offsets):
     """The one length every row has (flags, codes), else -1: a reduction LLVM vectorizes,
     no early exit."""
@@ -384,7 +392,7 @@ def uniform_width(offsets):
     return -1 if other else width
 
 
-@numba.njit(**_JIT)
+@_compiled
 def pack(out_array, invert, validity, bits):
     """bits[g] = the eight bytes out[8g:8g + 8] (0 or 1) as bits, inverted if asked, and-ed
     with validity[g] when `validity` is not empty."""
