@@ -5,9 +5,12 @@ lengths, every row's first byte, a gather of the candidates' words, a scatter), 
 costing a few nanoseconds a row; Polars' equality is one pass. These loops are that one
 pass, compiled with numba over the offsets and data buffers as Arrow lays them out:
 per row a length test and the first 8 bytes read as one unaligned 64-bit word (masked
-to the literal's length), both branch-free, and only rows whose length and first word
-match compare the rest of a long literal word by word. A row near the end of the data
-buffer, where a word would read past it, takes a byte-by-byte loop.
+to the literal's length), and for a longer literal each further word, all branch-free
+(a branch on the first word's match mispredicts on a common literal). Two literals of 8
+bytes or less share a pass and the row's word. Each shape (one short literal, two, a
+long one, a suffix) has a loop of its own: one loop testing which shape it is ran twice
+as slow. A row near the end of the data buffer, where a word would read past it, takes a
+byte-by-byte loop.
 
 A LIKE pattern of literal pieces between `%`s is found the way memmem does: the piece's
 rarest adjacent byte pair (`pair`, chosen by the caller) is looked for 64 bytes at a
