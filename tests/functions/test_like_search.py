@@ -3,12 +3,12 @@ match_substring give.
 
 Random strings over an alphabet the patterns' pieces are made of (so pieces occur,
 overlap, repeat and straddle row boundaries), non-ASCII text, newlines, nulls, every
-offset type (binary with invalid UTF-8), sliced and chunked; patterns built from pieces
-between `%`s with and without anchors (each later piece searched in the rows left
-and by a scan of the buffer), NUL bytes (which numpy's byte strings drop at the end),
-plus patterns with `_`, escapes and ignore_case
-that must take Arrow's own kernel. A counter checks which path each call took. Arrow's
-own MatchLike test cases are ported as they stand.
+offset type (binary with invalid UTF-8), sliced and chunked, over data buffers with junk
+after their last byte; patterns built from pieces between `%`s with and without anchors,
+NUL bytes, pieces longer than a word and rows longer than the 64-byte search block, plus
+patterns with `_`, escapes and ignore_case that must take Arrow's own kernel. A counter
+checks which path each call took. Arrow's own MatchLike test cases are ported as they
+stand.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ import toolkit as tk
 from toolkit.functions import like_search, string_compare
 from toolkit.functions.registry import get_function
 
+from .test_string_compare import junk_after
+
 OFFSET_TYPES = [pa.string(), pa.large_string(), pa.binary(), pa.large_binary()]
 CHARS = "ab%_ é\n\\\x00"  # pattern metacharacters are ordinary bytes in the data
 PIECES = ["a", "b", "ab", "ba", "aa", "aba", "é", "aé", "ab ", " ", "abab", "bbbbbbbbb",
@@ -33,26 +35,20 @@ PIECES = ["a", "b", "ab", "ba", "aa", "aba", "é", "aé", "ab ", " ", "abab", "b
 
 
 @contextlib.contextmanager
-def selective_everywhere(row_search_share: float = 0.25):
-    """Lower the row threshold to 0, search whatever share of rows the head leaves (later
-    pieces in the rows left up to `row_search_share` of the rows), and record the calls
-    that fell back to Arrow."""
+def selective_everywhere():
+    """Lower the row threshold to 0 and record the calls that fell back to Arrow."""
     saved_min, saved_call = string_compare.SELECTIVE_MIN_ROWS, like_search.call_pyarrow
-    saved_few, saved_share = like_search.FEW_HEADS, like_search.ROW_SEARCH_SHARE
-    like_search.ROW_SEARCH_SHARE = row_search_share
     fallbacks = []
 
     def counting(*args):
         fallbacks.append(args[0].name)
         return saved_call(*args)
     string_compare.SELECTIVE_MIN_ROWS = 0
-    like_search.FEW_HEADS = 0.0
     like_search.call_pyarrow = counting
     try:
         yield fallbacks
     finally:
         string_compare.SELECTIVE_MIN_ROWS, like_search.call_pyarrow = saved_min, saved_call
-        like_search.FEW_HEADS, like_search.ROW_SEARCH_SHARE = saved_few, saved_share
 
 
 @st.composite
@@ -66,8 +62,11 @@ def columns(draw):
     if t in (pa.binary(), pa.large_binary()):
         value = st.one_of(value, st.binary(max_size=8).map(lambda b: b + b"ab\xff"),
                           st.binary(max_size=8).map(lambda b: b"a" + b + b"\x00"))
-    values = draw(st.lists(st.one_of(st.none(), value), max_size=50))
+    values = draw(st.lists(st.one_of(st.none(), value, value.map(lambda v: v * 9)),
+                           max_size=50))
     array = pa.array(values, type=t)
+    if draw(st.booleans()):
+        array = junk_after(array)
     start = draw(st.integers(0, len(values)))
     stop = draw(st.integers(start, len(values)))
     array = array.slice(start, stop - start)
@@ -103,11 +102,10 @@ def _took_ours(value) -> bool:
 
 
 @settings(max_examples=400, deadline=None)
-@given(columns(), like_patterns(), st.sampled_from([0.0, 1.0]))
-def test_like_of_literal_pieces_is_arrows(value, pattern, row_search_share):
-    """Later pieces found by a scan of the buffer (share 0) or in the rows left (1)."""
+@given(columns(), like_patterns())
+def test_like_of_literal_pieces_is_arrows(value, pattern):
     options = pc.MatchSubstringOptions(pattern)
-    with selective_everywhere(row_search_share) as fallbacks:
+    with selective_everywhere() as fallbacks:
         ours = get_function("match_like")([value], options)
     _same(ours, pc.match_like(value, options=options))
     if like_search.like_pieces(pattern) is not None and _took_ours(value):
@@ -118,20 +116,19 @@ def test_like_of_literal_pieces_is_arrows(value, pattern, row_search_share):
 @given(st.lists(st.one_of(st.none(), st.text("ab", max_size=4)), max_size=30),
        st.lists(st.sampled_from(["a", "b", "ab", "ba", "aba", "bab", "abab"]), min_size=1,
                 max_size=2), st.sampled_from(["", "a", "ab"]), st.sampled_from([None, "b", "ab"]),
-       st.sampled_from(OFFSET_TYPES), st.integers(0, 3), st.sampled_from([0.0, 1.0]))
-@example(["a", "b"], ["ab"], "", None, pa.string(), 0, 0.0)
-@example(["xab", "a", "ba", "b"], ["aba"], "", None, pa.large_binary(), 1, 0.0)
-@example(["a", "ba", "b"], ["a", "ab"], "", "b", pa.binary(), 0, 1.0)
-@example(["ab", "ba", "b"], ["a", "ab"], "", None, pa.string(), 0, 1.0)
-def test_pieces_across_row_boundaries_do_not_match(values, pieces, head, tail, type_, start,
-                                                   row_search_share):
+       st.sampled_from(OFFSET_TYPES), st.integers(0, 3))
+@example(["a", "b"], ["ab"], "", None, pa.string(), 0)
+@example(["xab", "a", "ba", "b"], ["aba"], "", None, pa.large_binary(), 1)
+@example(["a", "ba", "b"], ["a", "ab"], "", "b", pa.binary(), 0)
+@example(["ab", "ba", "b"], ["a", "ab"], "", None, pa.string(), 0)
+def test_pieces_across_row_boundaries_do_not_match(values, pieces, head, tail, type_, start):
     """Two letters only: pieces occur across every row boundary and overlap each other."""
     pattern = head + "%" + "%".join(pieces) + "%" + (tail or "")
     binary = type_ in (pa.binary(), pa.large_binary())
     array = pa.array([v.encode() if binary and v is not None else v for v in values], type_)
     array = array.slice(min(start, len(array)))
     options = pc.MatchSubstringOptions(pattern)
-    with selective_everywhere(row_search_share) as fallbacks:
+    with selective_everywhere() as fallbacks:
         ours = get_function("match_like")([array], options)
     _same(ours, pc.match_like(array, options=options))
     assert fallbacks == []
@@ -162,7 +159,7 @@ def test_match_substring_is_arrows(value, pattern, ignore_case):
     with selective_everywhere() as fallbacks:
         ours = get_function("match_substring")([value], options)
     _same(ours, pc.match_substring(value, options=options))
-    assert (fallbacks == []) == ((not ignore_case and pattern != "") or not _took_ours(value))
+    assert (fallbacks == []) == (not ignore_case or not _took_ours(value))
 
 
 # Arrow's own cases (scalar_string_test.cc: MatchLike, MatchLikeEscaping), as they stand
@@ -201,7 +198,7 @@ def test_arrows_own_like_cases(values, pattern, expected, type_):
 def test_orders_comments_through_the_engine(monkeypatch):
     """At real size (above the threshold, no patching), through evaluate: Q13's
     `not like '%special%requests%'` on comment-like text with nulls, sliced off a byte
-    boundary, in chunks; the selective path ran on every row."""
+    boundary, in chunks; the compiled search ran on every row."""
     words = np.array(["special", "requests", "specia", "requestsspecial", "quickly", "é",
                       "pending", "deposits", "sleep", " "], dtype=object)
     rng = np.random.default_rng(13)
@@ -216,51 +213,39 @@ def test_orders_comments_through_the_engine(monkeypatch):
         ran.append(len(array))
         return saved(array, pieces)
     monkeypatch.setattr(like_search, "like_mask", counting)
-    monkeypatch.setattr(like_search, "FEW_HEADS", 0.0)  # search after any head
     for text, pattern in [("c not like '%special%requests%'", "%special%requests%"),
                           ("c like 'special%requests%é'", "special%requests%é"),
-                          ("c like '%requests%special%é%'", "%requests%special%é%")]:
+                          ("c like '%requests%special%é%'", "%requests%special%é%"),
+                          ("c like 'quickly%special%'", "quickly%special%")]:
         oracle = pc.match_like(table["c"], pattern)
         if text.startswith("c not"):
             oracle = pc.invert(oracle)
         _same(tk.evaluate(tk.parse(text), table), oracle)
-    assert sum(ran) == 3 * len(column)
-    ran.clear()  # a head few rows start with: Arrow's anchored matcher, the same values
-    monkeypatch.setattr(like_search, "FEW_HEADS", 0.125)
-    oracle = pc.match_like(table["c"], "quickly%special%")
-    _same(tk.evaluate(tk.parse("c like 'quickly%special%'"), table), oracle)
-    assert ran == [] and 0 < pc.sum(oracle).as_py() < 0.125 * len(column)
+    assert sum(ran) == 4 * len(column)
 
 
-@pytest.mark.skipif(like_search._FIND is None, reason="numpy.strings needs numpy 2")
 @pytest.mark.parametrize("type_", OFFSET_TYPES)
-def test_later_pieces_searched_in_the_rows_left(monkeypatch, type_):
-    """A second piece is looked for in the rows holding the first only (counted), and where
-    numpy would drop NUL bytes (the buffer's last byte, or the piece's) the buffer scan
-    runs instead: the same values as Arrow's either way."""
+def test_nul_bytes_long_rows_and_long_pieces(type_):
+    """NUL bytes at the buffer's end and in pieces; rows longer than the 64-byte block the
+    search tests at once, with the piece in every position of it; pieces longer than a
+    word: the same values as Arrow's."""
     binary = type_ in (pa.binary(), pa.large_binary())
+    filler = "the quick brown fox jumps over the lazy dog "
     texts = ["xx special yy requests", "requests special", "special requests", None,
              "specialrequests", "special request", "special\nrequests!", "é special é requests é",
              "nothing", "special requestsspecial", "special re", "quests"]
-    calls = []
-    saved = like_search._find_in_rows
-
-    def counting(*args):
-        calls.append(len(args[2]))
-        return saved(*args)
-    monkeypatch.setattr(like_search, "_find_in_rows", counting)
-    for ending, pattern, searched in [("", "%special%requests%", True),
-                                      ("\x00", "%special%requests%", False),
-                                      ("", "%special%requests\x00%", False),
-                                      ("", "%e%s%", True)]:
+    texts += [filler[:k] + "special" + filler * 2 + "requests" + filler[k:] for k in range(44)]
+    texts += [filler * 3 + "special requests"[:k] for k in range(17)]
+    for ending, pattern in [("", "%special%requests%"), ("\x00", "%special%requests%"),
+                            ("", "%special%requests\x00%"), ("", "%e%s%"),
+                            ("", "%brown fox jumps over%lazy%"), ("\x00", "%\x00"),
+                            ("", "%quick brown fox%requests"), ("", "the%special%")]:
         values = [t + ending if t is not None else None for t in texts]
         if binary:
             values = [v.encode() if v is not None else None for v in values]
-        array = pa.array(values, type_).slice(1)
-        options = pc.MatchSubstringOptions(pattern)
-        calls.clear()
-        with selective_everywhere(row_search_share=1.0) as fallbacks:
-            ours = get_function("match_like")([array], options)
-        _same(ours, pc.match_like(array, options=options))
-        assert fallbacks == []
-        assert bool(calls) == searched, (ending, pattern)
+        for array in (pa.array(values, type_).slice(1), junk_after(pa.array(values, type_))):
+            options = pc.MatchSubstringOptions(pattern)
+            with selective_everywhere() as fallbacks:
+                ours = get_function("match_like")([array], options)
+            _same(ours, pc.match_like(array, options=options))
+            assert fallbacks == []

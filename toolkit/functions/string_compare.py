@@ -1,28 +1,30 @@
-"""Selective string comparisons against literals: equal, not_equal, is_in, starts_with.
+"""String comparisons against literals in compiled loops: equal, not_equal, is_in,
+starts_with, ends_with.
 
-Arrow's kernels compare every row's bytes; most rows of a real column cannot
-match a literal because their length or first byte differs, and the length is one
-subtraction of two offsets. So (as Arrow's issue 47374 plans) the lengths come from
-a numpy view of the offsets buffer and every row's first byte from one gather, both
-tested in whole-array passes; only the rows passing both are read further, and the
-literal is compared as machine words: unaligned numpy views of the data buffer read
-8, 4, 2 or 1 bytes at each candidate's start, so a 4-byte literal is one integer
-comparison per candidate. Where many rows pass both tests (a quarter of
-l_shipinstruct has 'NONE''s length and first byte) the word gathers cost more than
-Arrow's own length test and memcmp, and Arrow's kernel runs. The result reuses the input's
-validity bitmap, which is what Arrow's kernel computes for a non-null literal.
+Arrow's kernels compare every row's bytes through a generic comparator; most rows of a
+real column cannot match a literal because their length or first bytes differ, and the
+length is one subtraction of two offsets. `string_kernels` holds the loops (one pass per
+literal: a length test and the first 8 bytes as one masked word, the rest of a long
+literal compared only where both match); this module views an array's buffers, picks
+the loop, and makes the Arrow result. An `is_in` or an or of equalities (which
+`identities/equalities-to-set-lookup` turns into one `is_in`) is one pass per distinct
+literal, each or-ed into the same bytes. A column whose rows all have one width of 1, 2,
+4 or 8 bytes (flags, codes) is one array of machine words in its data buffer: numpy
+compares it in sequence, vectorized.
 
-Every per-row array (lengths, starts, first bytes, the tests, the result) is made in
-Arrow's memory pool, which keeps its freed pages. numpy's own arrays of a 131,072-row
-chunk (0.5-1 MB) came from fresh memory maps on most calls, each page faulting on its
-first write: the kernel spent more time in those faults than comparing. Only the rows
-whose length and first byte match (the few that are read as words) are numpy's.
+The result reuses the input's validity bitmap (what Arrow's kernel computes for a
+non-null literal): the loops write a byte per row from the input's bit offset, so the
+packed bitmap lines up with the validity bitmap byte for byte. Every per-row buffer is
+made in Arrow's memory pool, which keeps its freed pages (numpy's own arrays of a
+131,072-row chunk came from fresh memory maps, each page faulting on its first write).
 
 Only string, large_string, binary and large_binary arrays of at least
-`SELECTIVE_MIN_ROWS` rows take this path; views, dictionaries, null literals,
-options it does not read (ignore_case, a value set holding a null) and small
-arrays run Arrow's kernel, unchanged. Bytes are compared as bytes, so invalid
-UTF-8 in a binary column compares exactly as Arrow's binary kernel does.
+`SELECTIVE_MIN_ROWS` rows take this path; views, null literals, options it does not
+read (ignore_case, a value set holding a null or more than `MAX_SET_LITERALS` values,
+where Arrow's hash lookup is one probe a row) and small arrays run Arrow's kernel,
+unchanged. A dictionary column is compared once per dictionary entry and the answers
+taken by its indices. Bytes are compared as bytes, so invalid UTF-8 in a binary column
+compares exactly as Arrow's binary kernel does.
 """
 
 from __future__ import annotations
@@ -33,37 +35,41 @@ import numpy as np
 import pyarrow as pa
 
 from ..model.options import option_values
+from ..support import late
 from .function import call_pyarrow
 
+kernels = late.module("toolkit.functions.string_kernels")  # numba's import is slow
+
 __all__ = [
-    "PREFIX_MAX_CANDIDATES",
+    "MAX_SET_LITERALS",
     "SELECTIVE_MIN_ROWS",
-    "equal_literal_mask",
+    "RowBytes",
+    "StringColumn",
+    "boolean_result",
+    "columns",
+    "literal_mask",
+    "padded",
+    "per_chunk",
     "pool_array",
+    "row_bytes",
+    "selective_ends_with",
     "selective_equal",
     "selective_is_in",
     "selective_not_equal",
     "selective_starts_with",
 ]
 
-SELECTIVE_MIN_ROWS = 1024  # below this numpy's per-call cost exceeds what it saves
-# a prefix test whose length test keeps more than this share of the rows runs Arrow's
-# kernel: its one pass over the bytes beats gathering most of them (docs/benchmarks.md)
-PREFIX_MAX_CANDIDATES = 0.5
-# an equality whose literal's length and first byte are shared by more than this share of
-# the rows (judged on the first SAMPLE_ROWS of the first chunk) runs Arrow's kernel: each
-# such row costs a word gather and a scatter here (docs/benchmarks.md: 'NONE' in
-# l_shipinstruct, a quarter of the rows, went to Arrow; '1-URGENT', a fifth, stays here)
-EQUAL_MAX_SURVIVORS = 0.225
-# below this many rows an equality over rows of more than one width runs Arrow's kernel
-# (l_shipmode: 165 against 142 us at 32,768 rows, 77 against 23 us at 4,096)
-GATHER_MIN_ROWS = 1 << 16
-SAMPLE_ROWS = 1024
+SELECTIVE_MIN_ROWS = 8192  # below this Arrow's kernel (a cache-resident array): the call costs more than the loop saves
+# an is_in over more literals runs Arrow's hash lookup (one probe a row, where the loop
+# makes one pass a literal)
+MAX_SET_LITERALS = 8
 
 _OFFSET_DTYPE = {pa.StringArray: np.int32, pa.BinaryArray: np.int32,
                  pa.LargeStringArray: np.int64, pa.LargeBinaryArray: np.int64}
 _SCALAR_TYPES = (pa.StringScalar, pa.BinaryScalar, pa.LargeStringScalar, pa.LargeBinaryScalar)
 _MATCH, _SKIP = 0, 1  # SetLookupOptions' null matching behaviours that give no nulls
+_NO_BYTES = np.zeros(8, np.uint8)  # writable, as numpy's views of Arrow's buffers are
+_NO_VALIDITY = np.zeros(0, np.uint8)
 
 
 class StringColumn(NamedTuple):
@@ -73,68 +79,27 @@ class StringColumn(NamedTuple):
     data: np.ndarray  # the whole data buffer as uint8
 
 
-def _columns(array: pa.Array) -> StringColumn:
+class RowBytes(NamedTuple):
+    """A loop's output: a byte (0 or 1) per row at out[base + row], padded to whole bytes
+    of the bitmap it becomes."""
+
+    out: np.ndarray
+    base: int  # the input's bit offset within its first validity byte
+
+
+def columns(array: pa.Array) -> StringColumn:
     dtype = _OFFSET_DTYPE[type(array)]
     buffers = array.buffers()
     offsets = np.frombuffer(buffers[1], dtype=dtype, count=len(array) + 1, offset=array.offset
                             * np.dtype(dtype).itemsize)
     data = buffers[2]
-    data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    data = np.frombuffer(data, dtype=np.uint8) if data is not None and data.size else _NO_BYTES
     return StringColumn(offsets, data)
 
 
-def _words(data: np.ndarray, width: int) -> np.ndarray:
-    """Every `width`-byte little-endian word starting at each byte (an unaligned view;
-    indexing it reads one word per row, where `np.take` on it would copy byte by byte)."""
-    return np.ndarray(shape=(len(data) - width + 1,), dtype=np.dtype(f"<u{width}"),
-                      buffer=data, strides=(1,))
-
-
-def _word_positions(length: int) -> list[tuple[int, int]]:
-    """(position, width) pairs covering `length` bytes with the widest words, the last one
-    overlapping the one before so no read passes the literal's end."""
-    width = next(w for w in (8, 4, 2, 1) if w <= length)
-    positions = list(range(0, length - width, width)) + [length - width]
-    return [(p, width) for p in positions]
-
-
-def _uniform_width(column: StringColumn, lengths: np.ndarray) -> int | None:
-    """The one length every row has (flags, codes: l_returnflag), else None."""
-    n = len(lengths)
-    if not n:
-        return None
-    width = int(lengths[0])
-    if int(column.offsets[-1]) - int(column.offsets[0]) != n * width:
-        return None
-    return width if int(lengths.min()) == int(lengths.max()) else None
-
-
-def _lengths(column: StringColumn) -> np.ndarray:
-    """Every row's length in bytes, in a buffer of Arrow's pool (see the module's docstring)."""
-    offsets = column.offsets
-    lengths = pool_array(len(offsets) - 1, offsets.dtype)
-    np.subtract(offsets[1:], offsets[:-1], out=lengths)
-    return lengths
-
-
-def _fixed_width_mask(column: StringColumn, width: int, literal: bytes, exact: bool) -> np.ndarray:
-    """Rows equal to / starting with the literal when every row holds `width` bytes: the
-    values are then one (rows x width) matrix of the data buffer, read in sequence."""
-    n = len(column.offsets) - 1
-    if (exact and len(literal) != width) or len(literal) > width:
-        return np.zeros(n, dtype=bool)
-    if not literal:
-        return np.ones(n, dtype=bool)
-    first = int(column.offsets[0])
-    values = column.data[first:first + n * width]
-    if len(literal) == width and width in (1, 2, 4, 8):
-        word = np.frombuffer(literal, dtype=f"<u{width}")[0]
-        return values.view(f"<u{width}") == word
-    matrix = values.reshape(n, width)
-    mask = matrix[:, 0] == literal[0]
-    for position in range(1, len(literal)):
-        mask &= matrix[:, position] == literal[position]
-    return mask
+def padded(literal: bytes) -> np.ndarray:
+    """The literal's bytes and 8 more (zeros), so the loops read its words whole."""
+    return np.frombuffer(literal + bytes(8), dtype=np.uint8)
 
 
 def pool_array(count: int, dtype) -> np.ndarray:
@@ -145,124 +110,86 @@ def pool_array(count: int, dtype) -> np.ndarray:
     return np.frombuffer(buffer, dtype=dtype, count=count)
 
 
-def equal_literal_mask(array: pa.Array, literals: list[bytes], prefix: bool = False) -> np.ndarray:
-    """Rows equal to (or, with `prefix`, starting with) any of `literals`, as a numpy bool
-    array; null rows hold whatever their slots hold."""
-    column = _columns(array)
-    n = len(array)
-    lengths = _lengths(column)
-    width = _uniform_width(column, lengths)
+def row_bytes(array: pa.Array) -> RowBytes:
+    """Room for a byte per row of `array` from its bit offset, whole bitmap bytes, the
+    bytes outside its rows zero."""
+    base = array.offset % 8
+    size = (base + len(array) + 7) // 8 * 8
+    out = pool_array(size, np.uint8)
+    out[:base] = 0
+    out[base + len(array):] = 0
+    return RowBytes(out, base)
+
+
+def literal_mask(array: pa.Array, literals: list[bytes], mode: int) -> RowBytes:
+    """Rows equal to (mode EQUAL), starting with (PREFIX) or ending with (SUFFIX) any of
+    `literals` (two a pass); null rows hold whatever their slots give."""
+    column = columns(array)
+    rows = row_bytes(array)
+    unique = list(dict.fromkeys(literals))
+    width = _word_width(column) if mode == kernels.EQUAL else None
     if width is not None:
-        mask = np.zeros(n, dtype=bool)
-        for literal in literals:
-            mask |= _fixed_width_mask(column, width, literal, exact=not prefix)
-        return mask
-    mask = pool_array(n, bool)
-    mask.fill(False)
-    starts = pool_array(n, np.intp)  # gathers take intp indices (others are copied first)
-    np.copyto(starts, column.offsets[:-1])
-    first = None
-    fits, candidates, head = pool_array(n, bool), pool_array(n, bool), pool_array(n, bool)
-    by_length: dict[int, list[bytes]] = {}  # literals of one length share their reads
-    for literal in dict.fromkeys(literals):
-        by_length.setdefault(len(literal), []).append(literal)
-    for length, group in by_length.items():
-        if not length and prefix:  # every row starts with it
-            mask.fill(True)
-            continue
-        if not length:  # the rows of length 0
-            np.logical_or(mask, lengths == 0, out=mask)
-            continue
-        if first is None:
-            first = _first_bytes(column.data, starts)
-        (np.greater_equal if prefix else np.equal)(lengths, length, out=fits)
-        candidates.fill(False)
-        for byte in dict.fromkeys(literal[0] for literal in group):
-            np.equal(first, byte, out=head)
-            np.logical_or(candidates, head, out=candidates)
-        np.logical_and(candidates, fits, out=candidates)
-        if length == 1:
-            np.logical_or(mask, candidates, out=mask)
-            continue
-        rows = np.flatnonzero(candidates)
-        if len(rows):
-            mask[rows[_words_match(column.data, starts[rows], group)]] = True
-    return mask
+        _equal_words(column, width, unique, rows)
+        return rows
+    if not unique:
+        rows.out.fill(0)
+    for i in range(0, len(unique), 2):
+        pair = unique[i:i + 2]
+        second = pair[1] if len(pair) > 1 else b""
+        kernels.literal_rows(column.offsets, column.data, padded(pair[0]), len(pair[0]),
+                             padded(second), len(second) if len(pair) > 1 else -1, mode,
+                             i == 0, rows.out, rows.base)
+    return rows
 
 
-def _first_bytes(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Every row's first byte (any byte for an empty row: its length rules it out)."""
-    first = pool_array(len(starts), np.uint8)
-    if len(data):
-        np.take(data, starts, out=first, mode="clip")
-    else:
-        first.fill(0)
-    return first
+def _word_width(column: StringColumn) -> int | None:
+    """The width every row has when it is 1, 2, 4 or 8 bytes (flags, codes: l_returnflag),
+    else None: the rows are then one array of machine words in the data buffer."""
+    offsets = column.offsets
+    n = len(offsets) - 1
+    if n < 1:
+        return None
+    width = int(offsets[1]) - int(offsets[0])
+    if width not in (1, 2, 4, 8) or int(offsets[-1]) - int(offsets[0]) != n * width:
+        return None
+    return width if kernels.uniform_width(offsets) == width else None
 
 
-def _words_match(data: np.ndarray, starts: np.ndarray, literals: list[bytes]) -> np.ndarray:
-    """Whether one of the literals (all of one length) starts at each of `starts`, compared
-    as machine words: each word of the rows is read once for all the literals."""
-    same: list[np.ndarray | None] = [None] * len(literals)
-    for position, width in _word_positions(len(literals[0])):
-        read = _words(data, width)[starts + position if position else starts]
-        for i, literal in enumerate(literals):
-            word = np.frombuffer(literal, dtype=f"<u{width}", count=1, offset=position)[0]
-            match = read == word
-            same[i] = match if same[i] is None else np.logical_and(same[i], match, out=same[i])
-    ok = same[0]
-    for other in same[1:]:
-        np.logical_or(ok, other, out=ok)
-    return ok
-
-
-def arrow_is_faster(array: pa.Array, literal: bytes) -> bool:
-    """Whether Arrow's equality kernel beats this module's on `array`: on rows of more
-    than one width, when the array is short (Arrow's compare of a cache-resident array
-    against this module's fixed numpy cost) or many rows share the literal's length and
-    first byte."""
-    if survivor_share(array, literal) > EQUAL_MAX_SURVIVORS:
-        return True
-    return len(array) < GATHER_MIN_ROWS and not _sample_is_uniform(array)
-
-
-def _sample_is_uniform(array: pa.Array) -> bool:
-    column = _columns(array.slice(0, SAMPLE_ROWS))
-    return len(column.offsets) > 1 and _uniform_width(column, np.diff(column.offsets)) is not None
-
-
-def survivor_share(array: pa.Array, literal: bytes) -> float:
-    """The share of the first SAMPLE_ROWS rows whose length and first byte are the
-    literal's: the rows whose bytes the selective equality has to gather (none when the
-    sampled rows all have one width)."""
-    column = _columns(array.slice(0, SAMPLE_ROWS))
+def _equal_words(column: StringColumn, width: int, literals: list[bytes], rows: RowBytes) -> None:
+    """Equality on rows of one word width: numpy compares the data buffer viewed as words,
+    in sequence (vectorized), against each literal of that width; others match no row."""
     n = len(column.offsets) - 1
-    if not n:
-        return 0.0
-    lengths = np.diff(column.offsets)
-    if _uniform_width(column, lengths) is not None:
-        return 0.0  # one matrix comparison, read in sequence: no row is gathered
-    if not literal:
-        return float(np.count_nonzero(lengths == 0)) / n
-    starts = column.offsets[:-1][lengths == len(literal)]
-    return float(np.count_nonzero(np.take(column.data, starts) == literal[0])) / n
+    first = int(column.offsets[0])
+    values = column.data[first:first + n * width].view(f"<u{width}")
+    target = rows.out[rows.base:rows.base + n].view(np.bool_)
+    words = [np.frombuffer(literal, f"<u{width}")[0] for literal in literals
+             if len(literal) == width]
+    if not words:
+        target.fill(False)
+        return
+    np.equal(values, words[0], out=target)
+    if len(words) > 1:
+        other = pool_array(n, np.bool_)
+        for word in words[1:]:
+            np.equal(values, word, out=other)
+            np.logical_or(target, other, out=target)
 
 
-def _boolean_result(array: pa.Array, mask: np.ndarray, keep_nulls: bool) -> pa.Array:
-    """A boolean array of `mask`, null where `array` is null (keep_nulls) or false there."""
+def boolean_result(array: pa.Array, rows: RowBytes, keep_nulls: bool,
+                   invert: bool = False) -> pa.Array:
+    """The boolean array of `rows` (inverted if asked): null where `array` is null
+    (keep_nulls, sharing its validity bitmap), else false there."""
     n = len(array)
-    shift = array.offset % 8
-    if not keep_nulls and array.null_count:
-        mask &= np.asarray(array.is_valid())  # a false (not null) result where the input is null
-    if keep_nulls and array.null_count:
-        padded = np.zeros(shift + n, dtype=bool)
-        padded[shift:] = mask
-        bits = pa.py_buffer(np.packbits(padded, bitorder="little"))
-        validity = array.buffers()[0].slice(array.offset // 8)
-        return pa.Array.from_buffers(pa.bool_(), n, [validity, bits], null_count=array.null_count,
-                                     offset=shift)
-    bits = pa.py_buffer(np.packbits(mask, bitorder="little"))
-    return pa.Array.from_buffers(pa.bool_(), n, [None, bits], null_count=0)
+    bits = pa.allocate_buffer(len(rows.out) // 8)
+    validity = array.buffers()[0].slice(array.offset // 8) if array.null_count else None
+    and_valid = _NO_VALIDITY
+    if validity is not None and not keep_nulls:
+        and_valid = np.frombuffer(validity, np.uint8, count=len(rows.out) // 8)
+    kernels.pack(rows.out, invert, and_valid, np.frombuffer(bits, np.uint8))
+    if keep_nulls and validity is not None:
+        return pa.Array.from_buffers(pa.bool_(), n, [validity, bits],
+                                     null_count=array.null_count, offset=rows.base)
+    return pa.Array.from_buffers(pa.bool_(), n, [None, bits], null_count=0, offset=rows.base)
 
 
 def _selectable(value) -> bool:
@@ -275,7 +202,7 @@ def _literal_bytes(scalar) -> bytes | None:
     return None
 
 
-def _per_chunk(compute, value, fallback):
+def per_chunk(compute, value, fallback):
     """Run `compute(array)` per chunk of a chunked array, or on the array itself; None from
     it means Arrow's kernel runs instead."""
     if isinstance(value, pa.ChunkedArray):
@@ -308,17 +235,10 @@ def _comparison(negate: bool):
         if literal is None or not isinstance(value, (pa.Array, pa.ChunkedArray)):
             return fallback()
 
-        sample = value.chunk(0) if isinstance(value, pa.ChunkedArray) and value.num_chunks \
-            else value
-        if _selectable(sample) and arrow_is_faster(sample, literal):
-            return fallback()  # judged on the first chunk: one call of Arrow's kernel for all
-
         def compute(array):
-            mask = equal_literal_mask(array, [literal])
-            if negate:
-                np.logical_not(mask, out=mask)
-            return _boolean_result(array, mask, keep_nulls=True)
-        return _per_chunk(compute, value, fallback)
+            return boolean_result(array, literal_mask(array, [literal], kernels.EQUAL),
+                                  keep_nulls=True, invert=negate)
+        return per_chunk(compute, value, fallback)
     return execute
 
 
@@ -337,35 +257,35 @@ selective_equal = _comparison(negate=False)
 selective_not_equal = _comparison(negate=True)
 
 
-def selective_starts_with(function, args, options, kernel):
-    def fallback():
-        return call_pyarrow(function, args, options, kernel)
-    if options is None:
-        return fallback()
-    values = option_values(options)
-    if values.get("ignore_case"):
-        return fallback()
-    pattern = values["pattern"].encode("utf-8")
+def _affix(mode_name: str):
+    """starts_with or ends_with: the pattern's bytes at the row's start or end."""
+    def execute(function, args, options, kernel):
+        def fallback():
+            return call_pyarrow(function, args, options, kernel)
+        if options is None or len(args) != 1:
+            return fallback()
+        values = option_values(options)
+        if values.get("ignore_case"):
+            return fallback()
+        pattern = values["pattern"].encode("utf-8")
 
-    def compute(array):
-        column = _columns(array)
-        lengths = _lengths(column)
-        if (pattern and _uniform_width(column, lengths) is None
-                and np.count_nonzero(lengths >= len(pattern)) > PREFIX_MAX_CANDIDATES * len(array)):
-            return call_pyarrow(function, [array], options, kernel)
-        return _boolean_result(array, equal_literal_mask(array, [pattern], prefix=True),
-                               keep_nulls=True)
-    return _per_chunk(compute, args[0], fallback)
+        def compute(array):
+            mode = getattr(kernels, mode_name)
+            return boolean_result(array, literal_mask(array, [pattern], mode), keep_nulls=True)
+        return per_chunk(compute, args[0], fallback)
+    return execute
 
 
-_LOOKUP_SETS = {pa.StringArray, pa.LargeStringArray, pa.BinaryArray, pa.LargeBinaryArray}
+selective_starts_with = _affix("PREFIX")
+selective_ends_with = _affix("SUFFIX")
+
 _TEXT = {pa.StringArray, pa.LargeStringArray}
 
 
 def selective_is_in(function, args, options, kernel):
-    """is_in for a small value set without nulls: one length test per distinct length and
-    one word comparison per candidate; null rows false (MATCH, SKIP) or null (EMIT_NULL,
-    INCONCLUSIVE), as Arrow's kernel gives when the set holds no null."""
+    """is_in for a small value set without nulls: one pass per distinct literal; null rows
+    false (MATCH, SKIP) or null (EMIT_NULL, INCONCLUSIVE), as Arrow's kernel gives when the
+    set holds no null."""
     def fallback():
         return call_pyarrow(function, args, options, kernel)
     value = args[0] if len(args) == 1 else None
@@ -373,19 +293,21 @@ def selective_is_in(function, args, options, kernel):
         return fallback()
     values = option_values(options)
     value_set = values["value_set"]
-    if not isinstance(value_set, list) or len(value_set) > 64 or any(v is None for v in value_set):
+    if not isinstance(value_set, list) or any(v is None for v in value_set):
         return fallback()
     if not all(isinstance(v, (str, bytes)) for v in value_set):
         return fallback()
     behavior = int(values["null_matching_behavior"])
     literals = list(dict.fromkeys(v.encode("utf-8") if isinstance(v, str) else v
                                   for v in value_set))
+    if len(literals) > MAX_SET_LITERALS:
+        return fallback()
     set_is_text = all(isinstance(v, str) for v in value_set)
 
     def compute(array):
         if type(array) in _TEXT and not set_is_text:
             return None  # Arrow casts a binary set to string first, validating it
-        return _boolean_result(array, equal_literal_mask(array, literals),
-                               keep_nulls=behavior not in (_MATCH, _SKIP))
+        return boolean_result(array, literal_mask(array, literals, kernels.EQUAL),
+                              keep_nulls=behavior not in (_MATCH, _SKIP))
 
-    return _per_chunk(compute, value, fallback)
+    return per_chunk(compute, value, fallback)

@@ -18,7 +18,7 @@ from .function import Arity, Kernel, NullHandling
 from .init_checks import probe_empty
 from .like_search import selective_match_like, selective_match_substring
 from .registry import definer
-from .string_compare import selective_starts_with
+from .string_compare import selective_ends_with, selective_starts_with
 from .types import BASE_BINARY, STRINGS, exact, fixed, same_as
 
 define = definer("strings")
@@ -48,8 +48,8 @@ define("utf8_length", _per_string("utf8_length", {pa.utf8(): pa.int32(), pa.larg
 define("utf8_is_digit", _per_string("utf8_is_digit", {pa.utf8(): pa.bool_(), pa.large_utf8(): pa.bool_()}),
        "True where the string is non-empty and every character is a digit.")
 
-_SELECTIVE = {"starts_with": selective_starts_with, "match_like": selective_match_like,
-              "match_substring": selective_match_substring}
+_SELECTIVE = {"starts_with": selective_starts_with, "ends_with": selective_ends_with,
+              "match_like": selective_match_like, "match_substring": selective_match_substring}
 for _name, _doc in [
     ("starts_with", "True where the value starts with the pattern."),
     ("ends_with", "True where the value ends with the pattern."),
