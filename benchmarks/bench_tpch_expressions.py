@@ -11,8 +11,9 @@ Each shape is one expression of a TPC-H query (a filter, a computed column, a
 `case when`), over the table it reads: lineitem for most, orders, part,
 customer, supplier, and lineitem joined with part for Q14 and Q19 (joined once,
 before timing, as the query's join would hand the rows over). The tables are read
-from Parquet into memory once (`--data DIR` holds `<table>.parquet`; without it,
-`toolkit.spark.tpch.tables` generates them with `tpchgen-cli` into its cache).
+from Parquet into memory once (`--data DIR` holds `<table>.parquet` as the cache
+holds them; without it, `toolkit.spark.tpch.tables` generates them with
+`tpchgen-cli` into its cache, strings as plain strings and money as doubles).
 
 Every engine takes the same in-memory Arrow table and returns Arrow, with two
 threads, as `bench_peers.py` runs them: exprscope lazy (on the tree
@@ -172,8 +173,10 @@ def parquet_paths(data: str | None, scale: float, names) -> dict[str, str]:
     paths = {n: folder / f"{n}.parquet" for n in names}
     missing = [str(p) for p in paths.values() if not p.exists()]
     if missing:
-        sys.exit(f"--data {data}: missing {', '.join(missing)} (generate them with "
-                 f"`tpchgen-cli parquet -s 1 -o {data}`, or run without --data)")
+        sys.exit(f"--data {data}: missing {', '.join(missing)}; run without --data, and "
+                 "`toolkit.spark.tpch.tables` generates them into its cache with plain "
+                 "strings and doubles (tpchgen-cli's own files hold string views, which "
+                 "Acero cannot join)")
     return {n: str(p) for n, p in paths.items()}
 
 
