@@ -130,6 +130,22 @@ def test_lazy_division_guard_holds_in_engine_mode(spark):
         tks.run(division, df, mode="native").to_arrow()
 
 
+def test_string_predicates_run_in_spark_partitions(spark):
+    """The string loops' module is loaded late: its stand-in travels to the executors
+    inside the shipped functions and must load there."""
+    from pyspark.sql import functions as F
+
+    from toolkit import spark as tks
+
+    words = ["apple", "cherry pie", None, "", "date", "cherry"] * 3000
+    df = tks.dataframe(pa.table({"s": pa.array(words)}), spark)
+    for query in (df.where(F.col("s").startswith("ch")), df.where(F.col("s").like("%e%")),
+                  df.where(F.col("s").isin("date", "apple")), df.where(F.col("s") == "date")):
+        want = sorted(r.s for r in query.collect())
+        got = tks.run(tks.from_spark(query), mode="engine").to_arrow().column("s").to_pylist()
+        assert sorted(got) == want
+
+
 def test_compare_reports_a_differing_cell_with_the_tolerance():
     from toolkit.spark.running.compare import tables_differences
 

@@ -70,6 +70,11 @@ class LateModule:
     def __setattr__(self, attr: str, value) -> None:
         raise AttributeError(f"{self._name} is loaded late; set {attr} on the module itself")
 
+    def __reduce__(self):
+        """Pickled by name: a function shipped by value to another process (a Spark
+        executor) carries the stand-ins of its globals, each a new one there."""
+        return module, (self._name,)
+
     def __repr__(self) -> str:
         state = "loaded" if self._loaded is not None else "not loaded yet"
         return f"<late module {self._name!r}, {state}>"
