@@ -54,13 +54,9 @@ class KernelSource:
 
 class FirstTrue(NamedTuple):
     """A branch code: the index of the first of `conditions` true on the row (their
-    count when none is). Written as a running count of the leading false conditions,
-    which LLVM vectorizes; a chain of selects writing the index measured twice as slow."""
+    count when none is)."""
 
     conditions: tuple[str, ...]
-
-
-
 
 
 def _code_texts(codes) -> str:
@@ -150,16 +146,27 @@ def _source(value: str, validity: str | None, arguments, codes: tuple = ()) -> s
     k-th form's branch per row (when traced)."""
     head = "n, out, valid, codes" if codes else "n, out, valid"
     text = (f"def kernel({head}, {', '.join(arguments)}):\n"
-            f"    for i in range(n):\n        out[i] = {value}\n")
+            f"    for i in range(n):\n{_code_lines(codes)}        out[i] = {value}\n")
     if validity is not None:
         text += f"        valid[i] = {validity}\n"
+    text += "".join(f"        codes[{k}, i] = c{k}\n" for k in range(len(codes)))
+    return text
+
+
+def _code_lines(codes: tuple) -> str:
+    """Each form's branch code into a local `c{k}`, before the row's first store: the
+    columns are read once for the codes and the value alike (a store to `out` may alias
+    a column, so a read after it is a read again), and the conditions the codes test
+    first are the value's, computed once. A case index is written as selects from the
+    last condition to the first, a select per condition."""
+    text = ""
     for k, code in enumerate(codes):
         if isinstance(code, FirstTrue):
-            text += f"        r{k} = True\n        c{k} = 0\n"
-            for condition in code.conditions:
-                text += f"        r{k} = r{k} & (not {condition})\n        c{k} += r{k}\n"
-            code = f"c{k}"
-        text += f"        codes[{k}, i] = {code}\n"
+            text += f"        c{k} = {len(code.conditions)}\n"
+            for j in reversed(range(len(code.conditions))):
+                text += f"        c{k} = {j} if {code.conditions[j]} else c{k}\n"
+        else:
+            text += f"        c{k} = {code}\n"
     return text
 
 

@@ -420,26 +420,21 @@ def _branch_code(name: str, args: list[_Part], cases: int) -> str | FirstTrue | 
     """The branch a form's row took, as a small integer (`fused_branches` reads it): a
     case_when's case taken (`cases` for its else); if_else's 0 true, 1 false, 2 null;
     coalesce's first valid argument (its count: none); and/or's 1 where the left side
-    decided. None for a call that is no special form."""
-    def chain(tests: list[str | None], last: int) -> str:
-        text = str(last)
-        for k, test in reversed(list(enumerate(tests))):
-            text = str(k) if test is None else f"({k} if {test} else {text})"
-        return text
-
+    decided (a bool: a select around it kept the loop from vectorizing). None for a
+    call that is no special form."""
     if name == "case_when":
         return FirstTrue(tuple(_both(_valid_text(c.validity), c.text) or "True"
                                for c in args[:cases]))
     if name == "if_else":
         cond = args[0]
         valid = _valid_text(cond.validity)
-        return chain([_both(valid, cond.text), valid], 2)
+        return FirstTrue((_both(valid, cond.text), valid or "True"))
     if name == "coalesce":
-        return chain([_valid_text(a.validity) for a in args], len(args))
+        return FirstTrue(tuple(_valid_text(a.validity) or "True" for a in args))
     if name in ("and_kleene", "or_kleene"):
         left = args[0]
         decides = left.text if name == "or_kleene" else f"(not {left.text})"
-        return f"(1 if {_both(_valid_text(left.validity), decides)} else 0)"
+        return _both(_valid_text(left.validity), decides)
     return None
 
 
