@@ -184,18 +184,18 @@ def sample_rows(num_rows: int, firsts: list[np.ndarray], failed_row: int | None)
     return pa.array(rows, pa.int64())
 
 
-def _first_rows(pieces: list, n: int, count: int, kept_first: int) -> np.ndarray | None:
-    """The first `n` rows of a branch of `count` rows from its slices' pieces (in row order),
-    reading only the pieces that hold them (a piece's count says whether it holds any);
-    None when it has none, or when they all lie among the batch's first `kept_first`
-    rows, which the sample holds anyway."""
-    holding = [b for b in pieces if b.count]
+def _first_rows(pieces: list, n: int, count: int | None, kept_first: int) -> np.ndarray | None:
+    """The first `n` rows of a branch of `count` rows (None: not counted yet) from its
+    slices' pieces (in row order), reading only the pieces that may hold them (a piece's
+    count, when known, says whether it holds any); None when it has none, or when they
+    all lie among the batch's first `kept_first` rows, which the sample holds anyway."""
+    holding = [b for b in pieces if b.count is None or b.count]
     if not holding:
         return None
     first = holding[0].piece
     if first.offset == 0:
         below = first.rows_below(kept_first)
-        if below is not None and below >= min(n, count):
+        if below is not None and below >= (n if count is None else min(n, count)):
             return None
     parts = []
     for b in holding:
@@ -230,11 +230,13 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
             else:
                 found.append(b)
     total = data.num_rows
+    # a branch of pieces not counted yet (a fused form's) is counted when first read
+    counts = [None if any(b.count is None for b in parts) else sum(b.count for b in parts)
+              for parts in branches.values()]
     selections = [
         BranchSelection(path=positions.at(path), branch=name, arg_index=arg,
-                        rows=tuple(b.piece for b in parts), total_rows=total,
-                        count=sum(b.count for b in parts))
-        for (path, name, arg), parts in branches.items()
+                        rows=tuple(b.piece for b in parts), total_rows=total, count=count)
+        for ((path, name, arg), parts), count in zip(branches.items(), counts)
     ]
     facts = ErrorFacts.of(error)
     ran_on = len({ctx.thread for ctx in contexts}) or 1
@@ -244,8 +246,8 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
                          branches=selections, error=facts, result=value, data=data,
                          threads=ran_on)
     kept_first = min(total, SAMPLE_FIRST)
-    firsts = [_first_rows(parts, SAMPLE_PER_BRANCH, s.count, kept_first)
-              for parts, s in zip(branches.values(), selections)]
+    firsts = [_first_rows(parts, SAMPLE_PER_BRANCH, count, kept_first)
+              for parts, count in zip(branches.values(), counts)]
     rows = sample_rows(total, [f for f in firsts if f is not None],
                        facts.row if facts is not None else None)
     kept = take_sorted(value, rows) if isinstance(value, _ARRAYS) else value

@@ -52,11 +52,10 @@ import pyarrow.compute as pc
 
 from ..functions.function import call_can_fail
 from ..model.expression import postorder
-from ..observe import FUSED_MEMBER
 from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
-from .fused_branches import record_branches
+from .fused_trace import record_group
 from .fused_kernels import (
     FirstTrue,
     KernelSource,
@@ -122,6 +121,8 @@ class FusedGroup:
     # traced: id(form) -> the row of the loop's branch codes it writes (`fused_branches`);
     # empty untraced (the loop writes no codes)
     forms: Mapping[int, int] = field(default_factory=dict)
+    # traced: position -> what a morsel of the group records there (`fused_trace`)
+    trace_plans: dict = field(default_factory=dict, compare=False, repr=False)
 
     def why(self) -> str:
         """The group's mark in a trace: what ran together and why that is safe."""
@@ -583,23 +584,5 @@ def run_fused(ctx, group: FusedGroup, sel, mask, pos, run) -> pa.Array | None:
     if ran is None:
         return None
     if ctx.observing:
-        _record(ctx, group, pos, rows, now() - started, run)
-        if ran.codes is not None:
-            record_branches(ctx, group.root, group.forms, ran.codes, pos, sel, run)
+        record_group(ctx, group, pos, rows, now() - started, run, ran.codes, sel)
     return ran.value
-
-
-def _record(ctx, group: FusedGroup, pos, rows: int, elapsed: float, run) -> None:
-    """Every node of the group ran on the group's rows, as its top node did (densely,
-    selected ...): the top one carries the time and the reason it was fused, the others
-    the mark alone (a picture says it once)."""
-    ctx.record(pos, group.root, rows, elapsed, 1, run, group.why())
-    stack = [(arg, ctx.position(pos, (i,))) for i, arg in enumerate(group.root.args)]
-    while stack:
-        node, at = stack.pop()
-        if node.kind == "literal":
-            ctx.record_literal(at, node, rows, run)
-            continue
-        ctx.record(at, node, rows, 0.0, 0, run, FUSED_MEMBER)
-        if node.is_call:
-            stack.extend((arg, ctx.position(at, (i,))) for i, arg in enumerate(node.args))
