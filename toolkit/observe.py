@@ -139,6 +139,10 @@ class MaskOnRead:
         """How many rows the mask selects (made to count them, and kept)."""
         return self.array().true_count
 
+    def head_bools(self, n: int) -> np.ndarray:
+        """The first `n` rows of the mask as numpy booleans (what a sample reads)."""
+        return _bools(self.head(n))
+
     def _make(self, n: int | None) -> pa.Array:
         chain, link = [], self
         while isinstance(link, MaskOnRead) and link._made is None:
@@ -212,6 +216,8 @@ class RowPiece(NamedTuple):
         picked = self.picked
         if picked is None:
             return min(bound, self.length)
+        if isinstance(picked, MaskOnRead):
+            return int(np.count_nonzero(picked.head_bools(bound)))
         if picked.type == pa.bool_():
             return _head(picked, bound).true_count
         return _count_below(picked, bound)
@@ -232,6 +238,8 @@ class RowPiece(NamedTuple):
         if domain is None:  # the positions over the domain are slice rows
             if picked is None:
                 return np.arange(seen, dtype=np.int64)
+            if isinstance(picked, MaskOnRead):
+                return np.flatnonzero(picked.head_bools(seen))
             if picked.type == pa.bool_():
                 return np.flatnonzero(_bools(_head(picked, seen)))
             return _ints(picked.slice(0, _count_below(picked, seen)))

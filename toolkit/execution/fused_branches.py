@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 
 from ..observe import MaskOnRead, RowPiece
 from .batch_context import BranchPiece
+from .fused_kernels import CodeSlot
 
 __all__ = ["BranchPlan", "plan_branches", "record_branches"]
 
@@ -36,9 +37,9 @@ _EQUAL, _AT_LEAST = "equal", "at least"
 
 
 class _Test(NamedTuple):
-    """Rows whose code of form `form` (a row of the codes) is `op` `value`."""
+    """Rows whose code of the form in `slot` (where it lies in the codes) is `op` `value`."""
 
-    form: int
+    slot: CodeSlot
     op: str
     value: int
 
@@ -75,9 +76,9 @@ class BranchPlan(NamedTuple):
     forms: tuple[_PlannedForm, ...]
 
 
-def _branches(node, k: int) -> list[_Branch]:
-    """The branches of the form `node` (code row `k`), in the order its lazy run records
-    them."""
+def _branches(node, k: CodeSlot) -> list[_Branch]:
+    """The branches of the form `node` (its code in slot `k`), in the order its lazy run
+    records them."""
     name = node.name
     if name == "case_when":
         cases = len(node.args[0].args)
@@ -96,7 +97,7 @@ def _branches(node, k: int) -> list[_Branch]:
     return [_Branch("right", 1, _Test(k, _EQUAL, 0))]  # and_kleene, or_kleene
 
 
-def _child_tests(node, k: int) -> list[tuple[tuple, _Test | None]]:
+def _child_tests(node, k: CodeSlot) -> list[tuple[tuple, _Test | None]]:
     """(path below the form, the rows it is used on) for each argument of the form."""
     name = node.name
     if name == "case_when":
@@ -112,15 +113,17 @@ def _child_tests(node, k: int) -> list[tuple[tuple, _Test | None]]:
     return [((0,), None), ((1,), _Test(k, _EQUAL, 0))]
 
 
-def plan_branches(ctx, root, forms, pos) -> BranchPlan:
-    """The forms of the group at `root` (position `pos`; `forms`: id(form) -> its code
-    row) and their branches, walked as each form's lazy run walks its arguments."""
+def plan_branches(ctx, root, forms, layout, pos) -> BranchPlan:
+    """The forms of the group at `root` (position `pos`; `forms`: id(form) -> its index
+    in `layout`, the slots of their codes) and their branches, walked as each form's
+    lazy run walks its arguments."""
     planned = []
     stack = [(root, pos, ())]
     while stack:
         node, at, tests = stack.pop()
         k = forms.get(id(node))
         if k is not None:
+            k = layout[k]
             planned.append(_PlannedForm(at, tuple(
                 _PlannedBranch(b.label, b.arg_index, tests if b.test is None else (*tests, b.test))
                 for b in _branches(node, k))))
@@ -158,8 +161,8 @@ def record_branches(ctx, plan: BranchPlan, codes: np.ndarray, sel, run) -> None:
 
 class _CodesMask(MaskOnRead):
     """The rows of a group's domain whose codes pass `rule` (a tuple of `_Test`s), within
-    the group's used rows: `values` is (the codes, forms x rows; the used rows, a boolean
-    array or None). Made and counted in numpy from the codes themselves (a sample reads
+    the group's used rows: `values` is (the codes, code rows x rows; the used rows, a
+    boolean array or None). Made and counted in numpy from the codes themselves (a sample reads
     the first rows of every branch: pyarrow's fixed cost per call would rule there)."""
 
     __slots__ = ()
@@ -179,6 +182,11 @@ class _CodesMask(MaskOnRead):
             return self._made.true_count
         return int(np.count_nonzero(self._bools(None)))
 
+    def head_bools(self, n: int) -> np.ndarray:
+        if self._made is not None:
+            return super().head_bools(n)
+        return self._bools(n)
+
     def _bools(self, n: int | None) -> np.ndarray:
         codes, used = self.values
         rows = codes.shape[1] if n is None else min(n, codes.shape[1])
@@ -189,7 +197,10 @@ class _CodesMask(MaskOnRead):
                 used = pc.fill_null(used, False)
             mask = used.to_numpy(zero_copy_only=False)
         for test in self.rule:
-            row = codes[test.form, :rows]
+            slot = test.slot
+            row = codes[slot.row, :rows]
+            if slot.bits < 8:
+                row = (row >> slot.shift) & ((1 << slot.bits) - 1)
             got = row == test.value if test.op == _EQUAL else row >= test.value
             mask = got if mask is None else mask & got
         return mask

@@ -70,7 +70,8 @@ def _walk(ctx, group, pos: int) -> GroupPlan:
         members.append((at, node, literal))
         if node.is_call:
             stack.extend((arg, ctx.position(at, (i,))) for i, arg in enumerate(node.args))
-    branches = plan_branches(ctx, group.root, group.forms, pos) if group.forms \
+    layout = group.plain.layout  # the same in both loops: it follows the codes alone
+    branches = plan_branches(ctx, group.root, group.forms, layout, pos) if group.forms \
         else BranchPlan(())
     return GroupPlan(ctx.positions, group.why(), tuple(members),
                      max((m[0] for m in members), default=pos), branches)

@@ -118,8 +118,8 @@ class FusedGroup:
     validity_inputs: tuple[str, ...]
     plain: KernelSource  # its loop where none of those holds a null (no validity made)
     with_nulls: KernelSource  # its loop elsewhere (a column without nulls: all ones)
-    # traced: id(form) -> the row of the loop's branch codes it writes (`fused_branches`);
-    # empty untraced (the loop writes no codes)
+    # traced: id(form) -> its index among the loop's branch codes (`fused_branches`; its
+    # slot is `plain.layout[index]`); empty untraced (the loop writes no codes)
     forms: Mapping[int, int] = field(default_factory=dict)
     # traced: position -> what a morsel of the group records there (`fused_trace`)
     trace_plans: dict = field(default_factory=dict, compare=False, repr=False)
@@ -469,7 +469,7 @@ class GroupRun(NamedTuple):
     """A group's value over its rows and, traced, its forms' branch per row."""
 
     value: pa.Array
-    codes: np.ndarray | None  # forms x rows (uint8): see `fused_branches`
+    codes: np.ndarray | None  # code rows x rows (uint8): see `fused_branches`
 
 
 def _texts(code) -> tuple[str, ...]:
