@@ -193,13 +193,17 @@ def _first_rows(pieces: list, n: int, count: int | None, kept_first: int) -> np.
     if not holding:
         return None
     first = holding[0].piece
-    if first.offset == 0:
+    wanted = n if count is None else min(n, count)
+    if first.offset == 0 and holding[0].count is not None:
         below = first.rows_below(kept_first)
-        if below is not None and below >= (n if count is None else min(n, count)):
+        if below is not None and below >= wanted:
             return None
     parts = []
     for b in holding:
         part = b.piece.first_rows(n)
+        if not parts and b.count is None and b.piece.offset == 0 and len(part) >= wanted \
+                and part[wanted - 1] < kept_first:
+            return None  # a piece not counted: its first rows, read once, settle it
         parts.append(part)
         n -= len(part)
         if n <= 0:
@@ -250,9 +254,19 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
               for parts, count in zip(branches.values(), counts)]
     rows = sample_rows(total, [f for f in firsts if f is not None],
                        facts.row if facts is not None else None)
-    kept = take_sorted(value, rows) if isinstance(value, _ARRAYS) else value
+    kept_data, kept = _sampled(_read_columns(data, prepared.read_columns), value, rows)
     return EvalEvent(expr=expr, num_rows=total, mode=mode, nodes=nodes,
-                     branches=selections, error=facts, result=kept,
-                     data=take_sorted(_read_columns(data, prepared.read_columns), rows),
+                     branches=selections, error=facts, result=kept, data=kept_data,
                      sample=rows, threads=ran_on, live_data=weakref.ref(data),
                      live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)
+
+
+def _sampled(data, value, rows):
+    """The sample's rows of the data and of the result (a scalar result as it is), with
+    one `take` of both side by side: Arrow's fixed cost per `take` call is most of what a
+    sample of a few hundred rows costs."""
+    if not isinstance(value, _ARRAYS) or len(value) != data.num_rows:
+        return take_sorted(data, rows), \
+            take_sorted(value, rows) if isinstance(value, _ARRAYS) else value
+    taken = take_sorted(data.append_column("", value), rows)
+    return taken.select(range(data.num_columns)), taken.column(data.num_columns)
