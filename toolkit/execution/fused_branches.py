@@ -13,9 +13,9 @@ once per group and position (`plan_branches`: the forms, their branches and the 
 on the codes that select each branch's rows); a morsel appends one piece per branch,
 holding its codes and the tests. Neither the rows nor their count is made then: both
 are made from the codes when the trace is read (`_CodesMask`, a `MaskOnRead`; the
-count by `BranchSelection.count`), as a trace is recorded far more often than read.
-Counting alone, a byte compare per code per morsel, cost a small form's traced
-evaluation a fifth of its time.
+count by `BranchSelection.count`), as a trace is recorded far more often than read:
+counting on every morsel (a byte compare per code) was a large part of what tracing
+a small form cost.
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def plan_branches(ctx, root, forms, layout, pos) -> BranchPlan:
 
 def record_branches(ctx, plan: BranchPlan, codes: np.ndarray, sel, run) -> None:
     """Record the branch rows of every form of `plan` over the domain `sel`, from
-    `codes` (forms x rows) its loop wrote; `run` is how the group's value is used
+    `codes` (code rows x rows) its loop wrote; `run` is how the group's value is used
     (None or every row: all of them). Nothing is counted or made here: each branch
     keeps its rule over the codes (`_CodesMask`), read when the trace is."""
     domain = codes.shape[1]
@@ -162,8 +162,9 @@ def record_branches(ctx, plan: BranchPlan, codes: np.ndarray, sel, run) -> None:
 class _CodesMask(MaskOnRead):
     """The rows of a group's domain whose codes pass `rule` (a tuple of `_Test`s), within
     the group's used rows: `values` is (the codes, code rows x rows; the used rows, a
-    boolean array or None). Made and counted in numpy from the codes themselves (a sample reads
-    the first rows of every branch: pyarrow's fixed cost per call would rule there)."""
+    boolean array or None). Made and counted in numpy from the codes themselves (a
+    sample reads the first rows of every branch: pyarrow's fixed cost per call would
+    rule there)."""
 
     __slots__ = ()
 

@@ -55,7 +55,6 @@ from ..model.expression import postorder
 from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
-from .fused_trace import record_group
 from .fused_kernels import (
     FirstTrue,
     KernelSource,
@@ -65,6 +64,7 @@ from .fused_kernels import (
     ready,
     run_kernel,
 )
+from .fused_trace import record_group
 
 __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
            "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group"]
