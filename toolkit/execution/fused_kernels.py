@@ -74,7 +74,8 @@ def code_layout(codes: tuple) -> tuple[CodeSlot, ...]:
     """Each code's slot: as many codes to a byte as their bits allow (an and/or's code is
     one bit, a case index of n cases n.bit_length() bits), so a chain of and/or writes
     one byte per row, not one per form: the codes are kept with the trace, and their
-    bytes went through memory."""
+    bytes went through memory. A code has at most 8 bits: a case_when of more than 255
+    cases has no code here (the groups' size limits keep it far below that)."""
     slots, row, taken = [], -1, 8
     for code in codes:
         bits = max(1, len(code.conditions).bit_length()) if isinstance(code, FirstTrue) else 1
