@@ -135,6 +135,14 @@ class MaskOnRead:
         """The first `n` rows of the mask, making only those unless it is made already."""
         return self._make(n)
 
+    def count(self) -> int:
+        """How many rows the mask selects (made to count them, and kept)."""
+        return self.array().true_count
+
+    def head_bools(self, n: int) -> np.ndarray:
+        """The first `n` rows of the mask as numpy booleans (what a sample reads)."""
+        return _bools(self.head(n))
+
     def _make(self, n: int | None) -> pa.Array:
         chain, link = [], self
         while isinstance(link, MaskOnRead) and link._made is None:
@@ -180,6 +188,15 @@ class RowPiece(NamedTuple):
         """The batch row indices (int64, sorted) of this piece."""
         return self._shifted(self._within(self.length))
 
+    def count(self) -> int:
+        """How many rows the piece holds, without building their indices."""
+        picked = self.picked if self.picked is not None else self.domain
+        if picked is None:
+            return self.length
+        if isinstance(picked, MaskOnRead):
+            return picked.count()
+        return picked.true_count if picked.type == pa.bool_() else len(picked)
+
     def first(self, n: int) -> pa.Array:
         """The first `n` batch row indices of this piece, converting only a prefix of its arrays.
 
@@ -199,6 +216,8 @@ class RowPiece(NamedTuple):
         picked = self.picked
         if picked is None:
             return min(bound, self.length)
+        if isinstance(picked, MaskOnRead):
+            return int(np.count_nonzero(picked.head_bools(bound)))
         if picked.type == pa.bool_():
             return _head(picked, bound).true_count
         return _count_below(picked, bound)
@@ -219,6 +238,8 @@ class RowPiece(NamedTuple):
         if domain is None:  # the positions over the domain are slice rows
             if picked is None:
                 return np.arange(seen, dtype=np.int64)
+            if isinstance(picked, MaskOnRead):
+                return np.flatnonzero(picked.head_bools(seen))
             if picked.type == pa.bool_():
                 return np.flatnonzero(_bools(_head(picked, seen)))
             return _ints(picked.slice(0, _count_below(picked, seen)))
@@ -282,7 +303,8 @@ class BranchSelection:
 
     `rows` is a pyarrow int64 array of row indices into the evaluated batch. The
     engine hands over `RowPiece`s instead (plain arrays, one per slice of the batch);
-    they become indices on the first read of `rows`. `count` is known without it.
+    they become indices on the first read of `rows`. `count` is known without it (the
+    engine gives it, or leaves it to be counted from the pieces when first read).
     """
 
     __slots__ = ("_count", "_pieces", "_rows", "arg_index", "branch", "path", "total_rows")
@@ -332,9 +354,13 @@ class BranchSelection:
 
     @property
     def count(self) -> int:
-        """How many rows the branch got (without building the indices when known)."""
+        """How many rows the branch got (without building the indices: given by the
+        engine, or counted from the recorded pieces when first read)."""
         if self._count is None:
-            self._count = 0 if self.rows is None else len(self.rows)
+            if self._pieces is not None:
+                self._count = sum(piece.count() for piece in self._pieces)
+            else:
+                self._count = 0 if self.rows is None else len(self.rows)
         return self._count
 
     def __eq__(self, other) -> bool:

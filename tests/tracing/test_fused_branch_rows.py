@@ -4,13 +4,17 @@ of the form's arguments say each branch takes."""
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.dataset as ds
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import toolkit as tk
 from tests.execution.test_fusion import _exact, cheap_trees, data
+from toolkit.execution import evaluation, parallel
 from toolkit.execution.prepare import prepare
 from toolkit.model.expression import postorder
 
@@ -146,3 +150,70 @@ def test_a_large_traced_case_when_runs_fused_with_the_unfused_branch_rows():
     assert got == want
     a = table["a"].to_numpy(zero_copy_only=False)
     assert got[((), "then 0")][1] == np.flatnonzero(np.nan_to_num(a, nan=0) > 2).tolist()
+
+
+@contextlib.contextmanager
+def _sampled_in_morsels(morsel_rows: int | None):
+    """Every evaluation kept as a sample (first rows, and each branch's first rows), its
+    rows cut into morsels of `morsel_rows` (None: the tree's own size)."""
+    saved = evaluation.KEEP_DATA_ROWS, evaluation.SAMPLE_FIRST, evaluation.SAMPLE_PER_BRANCH
+    saved_morsel = parallel.MORSEL_ROWS
+    evaluation.KEEP_DATA_ROWS, evaluation.SAMPLE_FIRST, evaluation.SAMPLE_PER_BRANCH = 0, 4, 3
+    parallel.MORSEL_ROWS = morsel_rows
+    try:
+        yield
+    finally:
+        evaluation.KEEP_DATA_ROWS, evaluation.SAMPLE_FIRST, evaluation.SAMPLE_PER_BRANCH = saved
+        parallel.MORSEL_ROWS = saved_morsel
+
+
+def _traced(expr, table, fuse: bool, morsel_rows):
+    with _sampled_in_morsels(morsel_rows), tk.trace() as t:
+        try:
+            tk.evaluate(expr, table, fuse=fuse, simplify=False)
+        except tk.ExprscopeError:
+            return None
+    return t.evaluations[-1]
+
+
+def test_fused_branch_counts_and_samples_made_on_read():
+    """A fused form's branches are counted when the trace is read, from the codes its
+    loop wrote (several forms' codes share a byte): each count, read before the rows,
+    is the number of rows the branch reports and the unfused trace's count; and the
+    sample, taken from the codes' first rows, holds the same rows as the unfused one;
+    over morsels of 1 to 16 rows or the tree's own."""
+    seen = {"fused forms": 0, "trees": 0}
+
+    @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(cheap_trees, data(max_rows=60), st.sampled_from([None, 1, 5, 16]))
+    def agree(expr, table, morsel_rows):
+        fused = _traced(expr, table, True, morsel_rows)
+        unfused = _traced(expr, table, False, morsel_rows)
+        assert (fused is None) == (unfused is None), str(expr)
+        if fused is None:
+            return
+        seen["trees"] += 1
+        seen["fused forms"] += _has_fused_form(expr, table.schema)
+        counts = {(tuple(b.path), b.branch): b.count for b in fused.branches}  # rows unread
+        rows = {(tuple(b.path), b.branch): b.rows.to_pylist() for b in fused.branches}
+        assert all(counts[key] == len(rows[key]) for key in counts), str(expr)
+        want = {(tuple(b.path), b.branch): b.count for b in unfused.branches}
+        assert {key: counts[key] for key in want} == want, str(expr)
+        assert fused.sample.to_pylist() == unfused.sample.to_pylist(), str(expr)
+
+    agree()
+    assert seen["fused forms"] >= seen["trees"] // 12, seen
+
+
+def test_a_chain_of_and_or_writes_one_code_byte_per_row():
+    """Traced, the codes of a chain of and/or share a byte per row (one bit each), and
+    a case_when's case index takes the bits its cases need."""
+    expr = tk.parse("(a > 1 or k < 3) or (a < -1 and k > 4)")
+    schema = pa.schema({"a": pa.int64(), "k": pa.int64()})
+    (group,) = prepare(expr, schema).fused.traced.values()
+    assert len(group.forms) == 3 and group.plain.codes == 1
+    assert [slot.bits for slot in group.plain.layout] == [1, 1, 1]
+    case = tk.parse("case " + " ".join(f"when a < {i} then k * {i}" for i in range(20))
+                    + " else k end")
+    (group,) = prepare(case, schema).fused.traced.values()
+    assert [tuple(slot) for slot in group.plain.layout] == [(0, 0, 5)]

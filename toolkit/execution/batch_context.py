@@ -212,7 +212,7 @@ class BranchPiece(NamedTuple):
     branch: str
     arg_index: int
     piece: RowPiece
-    count: int
+    count: int | None  # None: counted from the piece when the trace is read
 
 
 class RunAs:

@@ -184,22 +184,26 @@ def sample_rows(num_rows: int, firsts: list[np.ndarray], failed_row: int | None)
     return pa.array(rows, pa.int64())
 
 
-def _first_rows(pieces: list, n: int, count: int, kept_first: int) -> np.ndarray | None:
-    """The first `n` rows of a branch of `count` rows from its slices' pieces (in row order),
-    reading only the pieces that hold them (a piece's count says whether it holds any);
-    None when it has none, or when they all lie among the batch's first `kept_first`
-    rows, which the sample holds anyway."""
-    holding = [b for b in pieces if b.count]
+def _first_rows(pieces: list, n: int, count: int | None, kept_first: int) -> np.ndarray | None:
+    """The first `n` rows of a branch of `count` rows (None: not counted yet) from its
+    slices' pieces (in row order), reading only the pieces that may hold them (a piece's
+    count, when known, says whether it holds any); None when it has none, or when they
+    all lie among the batch's first `kept_first` rows, which the sample holds anyway."""
+    holding = [b for b in pieces if b.count is None or b.count]
     if not holding:
         return None
     first = holding[0].piece
-    if first.offset == 0:
+    wanted = n if count is None else min(n, count)
+    if first.offset == 0 and holding[0].count is not None:
         below = first.rows_below(kept_first)
-        if below is not None and below >= min(n, count):
+        if below is not None and below >= wanted:
             return None
     parts = []
     for b in holding:
         part = b.piece.first_rows(n)
+        if not parts and b.count is None and b.piece.offset == 0 and len(part) >= wanted \
+                and part[wanted - 1] < kept_first:
+            return None  # a piece not counted: its first rows, read once, settle it
         parts.append(part)
         n -= len(part)
         if n <= 0:
@@ -230,11 +234,13 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
             else:
                 found.append(b)
     total = data.num_rows
+    # a branch of pieces not counted yet (a fused form's) is counted when first read
+    counts = [None if any(b.count is None for b in parts) else sum(b.count for b in parts)
+              for parts in branches.values()]
     selections = [
         BranchSelection(path=positions.at(path), branch=name, arg_index=arg,
-                        rows=tuple(b.piece for b in parts), total_rows=total,
-                        count=sum(b.count for b in parts))
-        for (path, name, arg), parts in branches.items()
+                        rows=tuple(b.piece for b in parts), total_rows=total, count=count)
+        for ((path, name, arg), parts), count in zip(branches.items(), counts)
     ]
     facts = ErrorFacts.of(error)
     ran_on = len({ctx.thread for ctx in contexts}) or 1
@@ -244,13 +250,23 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
                          branches=selections, error=facts, result=value, data=data,
                          threads=ran_on)
     kept_first = min(total, SAMPLE_FIRST)
-    firsts = [_first_rows(parts, SAMPLE_PER_BRANCH, s.count, kept_first)
-              for parts, s in zip(branches.values(), selections)]
+    firsts = [_first_rows(parts, SAMPLE_PER_BRANCH, count, kept_first)
+              for parts, count in zip(branches.values(), counts)]
     rows = sample_rows(total, [f for f in firsts if f is not None],
                        facts.row if facts is not None else None)
-    kept = take_sorted(value, rows) if isinstance(value, _ARRAYS) else value
+    kept_data, kept = _sampled(_read_columns(data, prepared.read_columns), value, rows)
     return EvalEvent(expr=expr, num_rows=total, mode=mode, nodes=nodes,
-                     branches=selections, error=facts, result=kept,
-                     data=take_sorted(_read_columns(data, prepared.read_columns), rows),
+                     branches=selections, error=facts, result=kept, data=kept_data,
                      sample=rows, threads=ran_on, live_data=weakref.ref(data),
                      live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)
+
+
+def _sampled(data, value, rows):
+    """The sample's rows of the data and of the result (a scalar result as it is), with
+    one `take` of both side by side: Arrow's fixed cost per `take` call is most of what a
+    sample of a few hundred rows costs."""
+    if not isinstance(value, _ARRAYS) or len(value) != data.num_rows:
+        return take_sorted(data, rows), \
+            take_sorted(value, rows) if isinstance(value, _ARRAYS) else value
+    taken = take_sorted(data.append_column("", value), rows)
+    return taken.select(range(data.num_columns)), taken.column(data.num_columns)

@@ -6,33 +6,40 @@ row saying which branch the row took (a case_when's case, `n` for its else; if_e
 side decided). From those codes this module records each branch's rows as the form
 itself records them when it runs lazily (`forms/*.py`): the same labels, the rows of
 the domain the branch got, restricted to the rows the form's own value is used for
-(the branches of the forms above it, the group's `RunAs`). Counts are taken now (one
-bincount per form); the masks are made only when the trace's rows are read
-(`MaskOnRead`): a trace is recorded far more often than read.
+(the branches of the forms above it, the group's `RunAs`).
+
+What a group records is the same on every morsel but for the rows, so it is planned
+once per group and position (`plan_branches`: the forms, their branches and the tests
+on the codes that select each branch's rows); a morsel appends one piece per branch,
+holding its codes and the tests. Neither the rows nor their count is made then: both
+are made from the codes when the trace is read (`_CodesMask`, a `MaskOnRead`; the
+count by `BranchSelection.count`), as a trace is recorded far more often than read:
+counting on every morsel (a byte compare per code) was a large part of what tracing
+a small form cost.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..observe import MaskOnRead
-from .selection import SelectionVector
+from ..observe import MaskOnRead, RowPiece
+from .batch_context import BranchPiece
+from .fused_kernels import CodeSlot
 
-__all__ = ["record_branches"]
+__all__ = ["BranchPlan", "plan_branches", "record_branches"]
 
 _EQUAL, _AT_LEAST = "equal", "at least"
 
 
 class _Test(NamedTuple):
-    """Rows whose code of form `form` (a row of the codes) is `op` `value`."""
+    """Rows whose code of the form in `slot` (where it lies in the codes) is `op` `value`."""
 
-    form: int
+    slot: CodeSlot
     op: str
     value: int
 
@@ -45,9 +52,33 @@ class _Branch(NamedTuple):
     test: _Test | None  # None: every row of the form's domain
 
 
-def _branches(node, k: int) -> list[_Branch]:
-    """The branches of the form `node` (code row `k`), in the order its lazy run records
-    them."""
+class _PlannedBranch(NamedTuple):
+    """A branch as a morsel records it: its rows are those passing `tests` (within the
+    group's used rows); `tests` empty: every row of the domain."""
+
+    label: str
+    arg_index: int
+    tests: tuple[_Test, ...]
+
+
+class _PlannedForm(NamedTuple):
+    """One form of the group: its position and its branches in the order its lazy run
+    records them."""
+
+    at: int
+    branches: tuple[_PlannedBranch, ...]
+
+
+class BranchPlan(NamedTuple):
+    """What every morsel of one group at one position records: its forms in the order
+    their lazy runs record them."""
+
+    forms: tuple[_PlannedForm, ...]
+
+
+def _branches(node, k: CodeSlot) -> list[_Branch]:
+    """The branches of the form `node` (its code in slot `k`), in the order its lazy run
+    records them."""
     name = node.name
     if name == "case_when":
         cases = len(node.args[0].args)
@@ -55,7 +86,7 @@ def _branches(node, k: int) -> list[_Branch]:
         for i in range(cases):
             out.append(_Branch(f"when {i}", 0, _Test(k, _AT_LEAST, i)))
             out.append(_Branch(f"then {i}", 1 + i, _Test(k, _EQUAL, i)))
-        # `cases` is the largest code: counted as the rows left by the others
+        # `cases` is the largest code: no condition held
         out.append(_Branch("else", 1 + cases, _Test(k, _AT_LEAST, cases)))
         return out
     if name == "if_else":
@@ -66,7 +97,7 @@ def _branches(node, k: int) -> list[_Branch]:
     return [_Branch("right", 1, _Test(k, _EQUAL, 0))]  # and_kleene, or_kleene
 
 
-def _child_tests(node, k: int) -> list[tuple[tuple, _Test | None]]:
+def _child_tests(node, k: CodeSlot) -> list[tuple[tuple, _Test | None]]:
     """(path below the form, the rows it is used on) for each argument of the form."""
     name = node.name
     if name == "case_when":
@@ -82,24 +113,20 @@ def _child_tests(node, k: int) -> list[tuple[tuple, _Test | None]]:
     return [((0,), None), ((1,), _Test(k, _EQUAL, 0))]
 
 
-def record_branches(ctx, root, forms: Mapping[int, int], codes: np.ndarray, pos, sel,
-                    run) -> None:
-    """Record the branch rows of every form of the group at `root` (position `pos`, over
-    the domain `sel`), from `codes` (forms x rows) its loop wrote; `run` is how the
-    group's value is used (None or every row: all of them)."""
-    domain = codes.shape[1]
-    used = None if run is None or run.uses_all else run.used
-    used_np = None if used is None else \
-        np.asarray(pc.fill_null(used, False).to_numpy(zero_copy_only=False), np.bool_)
-    # the codes as Arrow arrays, without a copy (`pa.array` copies a numpy array)
-    arrays = [pa.Array.from_buffers(pa.uint8(), domain, [None, pa.py_buffer(row)])
-              for row in codes]
+def plan_branches(ctx, root, forms, layout, pos) -> BranchPlan:
+    """The forms of the group at `root` (position `pos`; `forms`: id(form) -> its index
+    in `layout`, the slots of their codes) and their branches, walked as each form's
+    lazy run walks its arguments."""
+    planned = []
     stack = [(root, pos, ())]
     while stack:
         node, at, tests = stack.pop()
         k = forms.get(id(node))
         if k is not None:
-            _record_form(ctx, node, k, at, sel, tests, codes, arrays, used, used_np, domain)
+            k = layout[k]
+            planned.append(_PlannedForm(at, tuple(
+                _PlannedBranch(b.label, b.arg_index, tests if b.test is None else (*tests, b.test))
+                for b in _branches(node, k))))
             below = _child_tests(node, k)
         elif node.is_call:
             below = [((i,), None) for i in range(len(node.args))]
@@ -109,83 +136,72 @@ def record_branches(ctx, root, forms: Mapping[int, int], codes: np.ndarray, pos,
             child = node.args[rel[0]] if len(rel) == 1 else node.args[0].args[rel[1]]
             stack.append((child, ctx.position(at, rel),
                           tests if test is None else (*tests, test)))
+    return BranchPlan(tuple(planned))
 
 
-def _record_form(ctx, node, k, at, sel, tests, codes, arrays, used, used_np, domain) -> None:
-    mine = _mask(tests, codes, used_np)
-    total = domain if mine is None else int(np.count_nonzero(mine))
-    counts = _Counts(codes[k] if mine is None else codes[k][mine])
-    for branch in _branches(node, k):
-        test = branch.test
-        if test is None:
-            count = total
-        elif test.op == _EQUAL:
-            count = counts.of(test.value)
-        else:
-            count = total - sum(counts.of(v) for v in range(test.value))
-        if count == 0:
-            rows = SelectionVector.none(domain)
-        elif count == domain:
-            rows = SelectionVector.all(domain)
-        else:
-            all_tests = tests if test is None else (*tests, test)
-            forms = sorted({t.form for t in all_tests})
-            values = tuple(arrays[f] for f in forms) + (() if used is None else (used,))
-            rule = functools.partial(_rows_rule, tuple(all_tests), tuple(forms))
-            rows = SelectionVector.made_on_read(domain, count, MaskOnRead(rule, values, domain))
-        ctx.record_branch(at, branch.label, branch.arg_index, sel,
-                          None if rows.is_all else rows)
+def record_branches(ctx, plan: BranchPlan, codes: np.ndarray, sel, run) -> None:
+    """Record the branch rows of every form of `plan` over the domain `sel`, from
+    `codes` (code rows x rows) its loop wrote; `run` is how the group's value is used
+    (None or every row: all of them). Nothing is counted or made here: each branch
+    keeps its rule over the codes (`_CodesMask`), read when the trace is."""
+    domain = codes.shape[1]
+    used = None if run is None or run.uses_all else run.used
+    values = (codes, used)
+    piece = functools.partial(RowPiece, ctx.offset, ctx.batch.num_rows,
+                              sel.as_recorded() if sel is not None else None)
+    add = ctx.branches.append
+    for form in plan.forms:
+        for branch in form.branches:
+            if branch.tests or used is not None:
+                add(BranchPiece(form.at, branch.label, branch.arg_index,
+                                piece(_CodesMask(branch.tests, values, domain)), None))
+            else:
+                add(BranchPiece(form.at, branch.label, branch.arg_index, piece(None), domain))
 
 
-class _Counts:
-    """How many rows hold each code, counted when first asked: a pass per code while
-    few are asked for (a byte compare and count is several times faster than
-    `np.bincount`, which widens every code to an int64 first), one bincount after."""
+class _CodesMask(MaskOnRead):
+    """The rows of a group's domain whose codes pass `rule` (a tuple of `_Test`s), within
+    the group's used rows: `values` is (the codes, code rows x rows; the used rows, a
+    boolean array or None). Made and counted in numpy from the codes themselves (a
+    sample reads the first rows of every branch: pyarrow's fixed cost per call would
+    rule there)."""
 
-    __slots__ = ("_codes", "_counted", "_every")
+    __slots__ = ()
 
-    def __init__(self, codes: np.ndarray):
-        self._codes = codes
-        self._counted: dict[int, int] = {}
-        self._every = None
+    def _make(self, n: int | None) -> pa.Array:
+        if self._made is not None:
+            return self._made if n is None else self._made.slice(0, n)
+        mask = self._bools(n)
+        made = pa.Array.from_buffers(pa.bool_(), len(mask),
+                                     [None, pa.py_buffer(np.packbits(mask, bitorder="little"))])
+        if n is None:
+            self._made = made
+        return made
 
-    def of(self, value: int) -> int:
-        found = self._counted.get(value)
-        if found is not None:
-            return found
-        if self._every is None and len(self._counted) >= _FEW_CODES:
-            self._every = np.bincount(self._codes, minlength=256)
-        if self._every is not None:
-            found = int(self._every[value])
-        else:
-            found = int(np.count_nonzero(self._codes == value))
-        self._counted[value] = found
-        return found
+    def count(self) -> int:
+        if self._made is not None:
+            return self._made.true_count
+        return int(np.count_nonzero(self._bools(None)))
 
+    def head_bools(self, n: int) -> np.ndarray:
+        if self._made is not None:
+            return super().head_bools(n)
+        return self._bools(n)
 
-_FEW_CODES = 8
-
-
-def _mask(tests, codes: np.ndarray, used_np) -> np.ndarray | None:
-    """The rows `tests` (and the group's used rows) select, as numpy bools (None: all)."""
-    mask = used_np
-    for test in tests:
-        row = codes[test.form]
-        got = row == test.value if test.op == _EQUAL else row >= test.value
-        mask = got if mask is None else mask & got
-    return mask
-
-
-def _rows_rule(tests, forms, *values) -> pa.Array:
-    """The mask of `tests` over code arrays `values` (one per form of `forms`, then the
-    group's used rows when given): a MaskOnRead rule, row by row."""
-    where = {f: i for i, f in enumerate(forms)}
-    mask = values[len(forms)] if len(values) > len(forms) else None
-    if mask is not None:
-        mask = pc.fill_null(mask, False)
-    for test in tests:
-        column = values[where[test.form]]
-        scalar = pa.scalar(test.value, pa.uint8())
-        got = pc.equal(column, scalar) if test.op == _EQUAL else pc.greater_equal(column, scalar)
-        mask = got if mask is None else pc.and_(mask, got)
-    return mask
+    def _bools(self, n: int | None) -> np.ndarray:
+        codes, used = self.values
+        rows = codes.shape[1] if n is None else min(n, codes.shape[1])
+        mask = None
+        if used is not None:
+            used = used.slice(0, rows)
+            if used.null_count:
+                used = pc.fill_null(used, False)
+            mask = used.to_numpy(zero_copy_only=False)
+        for test in self.rule:
+            slot = test.slot
+            row = codes[slot.row, :rows]
+            if slot.bits < 8:
+                row = (row >> slot.shift) & ((1 << slot.bits) - 1)
+            got = row == test.value if test.op == _EQUAL else row >= test.value
+            mask = got if mask is None else mask & got
+        return mask

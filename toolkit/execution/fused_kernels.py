@@ -34,8 +34,9 @@ from ..support import late
 
 numba = late.module("numba")  # loaded by the first loop compiled: its import is slow
 
-__all__ = ["FirstTrue", "KernelOutput", "KernelSource", "asked", "available", "compile_later", "compiled", "kernel_source",
-           "ready", "run_kernel", "settle"]
+__all__ = ["CodeSlot", "FirstTrue", "KernelOutput", "KernelSource", "asked", "available",
+           "code_layout", "compile_later", "compiled", "kernel_source", "ready", "run_kernel",
+           "settle"]
 
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
 
@@ -49,18 +50,40 @@ class KernelSource:
     arguments: tuple[str, ...]
     packs_value: bool  # the value is a bitmap (a boolean result)
     has_validity: bool  # it writes a validity bitmap
-    codes: int = 0  # traced: the forms whose branch per row it writes (`codes`, one row each)
+    codes: int = 0  # traced: the rows of the `codes` matrix it writes (a byte per row each)
+    layout: tuple = ()  # traced: where each form's branch code lies in them (`CodeSlot`s)
 
 
 class FirstTrue(NamedTuple):
     """A branch code: the index of the first of `conditions` true on the row (their
-    count when none is). Written as a running count of the leading false conditions,
-    which LLVM vectorizes; a chain of selects writing the index measured twice as slow."""
+    count when none is)."""
 
     conditions: tuple[str, ...]
 
 
+class CodeSlot(NamedTuple):
+    """Where one form's branch code lies in the `codes` matrix: bits `shift` ..
+    `shift + bits - 1` of row `row` (a byte per grid row)."""
 
+    row: int
+    shift: int
+    bits: int
+
+
+def code_layout(codes: tuple) -> tuple[CodeSlot, ...]:
+    """Each code's slot: as many codes to a byte as their bits allow (an and/or's code is
+    one bit, a case index of n cases n.bit_length() bits), so a chain of and/or writes
+    one byte per row, not one per form: the codes are kept with the trace, and their
+    bytes went through memory. A code has at most 8 bits: a case_when of more than 255
+    cases has no code here (the groups' size limits keep it far below that)."""
+    slots, row, taken = [], -1, 8
+    for code in codes:
+        bits = max(1, len(code.conditions).bit_length()) if isinstance(code, FirstTrue) else 1
+        if taken + bits > 8:
+            row, taken = row + 1, 0
+        slots.append(CodeSlot(row, taken, bits))
+        taken += bits
+    return tuple(slots)
 
 
 def _code_texts(codes) -> str:
@@ -91,8 +114,10 @@ def kernel_source(value: str, validity: str | None, boolean: bool,
     form's branch per row, into a row of its own of a uint8 matrix)."""
     read = " ".join((value, validity or "", _code_texts(codes)))
     arguments = tuple(sorted(set(_ARGUMENT.findall(read))))
-    return KernelSource(_source(value, validity, arguments, codes), arguments, boolean,
-                        validity is not None, len(codes))
+    layout = code_layout(codes)
+    return KernelSource(_source(value, validity, arguments, codes, layout), arguments,
+                        boolean, validity is not None, layout[-1].row + 1 if layout else 0,
+                        layout)
 
 
 def compiled(kernel: KernelSource):
@@ -144,22 +169,38 @@ def settle() -> None:
         waiting.result()
 
 
-def _source(value: str, validity: str | None, arguments, codes: tuple = ()) -> str:
+def _source(value: str, validity: str | None, arguments, codes: tuple = (),
+            layout: tuple = ()) -> str:
     """The loop's Python source: `out` gets a value per row (a bool per row for a
-    boolean result), `valid` a bool per row (when `validity` is given), `codes[k]` the
-    k-th form's branch per row (when traced)."""
+    boolean result), `valid` a bool per row (when `validity` is given), `codes` each
+    form's branch per row, in its slot of `layout` (when traced)."""
     head = "n, out, valid, codes" if codes else "n, out, valid"
     text = (f"def kernel({head}, {', '.join(arguments)}):\n"
-            f"    for i in range(n):\n        out[i] = {value}\n")
+            f"    for i in range(n):\n{_code_lines(codes)}        out[i] = {value}\n")
     if validity is not None:
         text += f"        valid[i] = {validity}\n"
+    rows: dict[int, list[str]] = {}
+    for k, slot in enumerate(layout):
+        rows.setdefault(slot.row, []).append(f"c{k} * {1 << slot.shift}" if slot.shift
+                                             else f"c{k}")
+    text += "".join(f"        codes[{r}, i] = {' + '.join(terms)}\n" for r, terms in rows.items())
+    return text
+
+
+def _code_lines(codes: tuple) -> str:
+    """Each form's branch code into a local `c{k}`, before the row's first store: the
+    columns are read once for the codes and the value alike (a store to `out` may alias
+    a column, so a read after it is a read again), and the conditions the codes test
+    first are the value's, computed once. A case index is written as selects from the
+    last condition to the first, a select per condition."""
+    text = ""
     for k, code in enumerate(codes):
         if isinstance(code, FirstTrue):
-            text += f"        r{k} = True\n        c{k} = 0\n"
-            for condition in code.conditions:
-                text += f"        r{k} = r{k} & (not {condition})\n        c{k} += r{k}\n"
-            code = f"c{k}"
-        text += f"        codes[{k}, i] = {code}\n"
+            text += f"        c{k} = {len(code.conditions)}\n"
+            for j in reversed(range(len(code.conditions))):
+                text += f"        c{k} = {j} if {code.conditions[j]} else c{k}\n"
+        else:
+            text += f"        c{k} = {code}\n"
     return text
 
 
@@ -176,7 +217,7 @@ class KernelOutput(NamedTuple):
 
     value: np.ndarray  # the value buffer (a bitmap for a boolean result)
     validity: np.ndarray | None  # a validity bitmap, when the loop makes one
-    codes: np.ndarray | None  # traced: each form's branch per row (forms x rows, uint8)
+    codes: np.ndarray | None  # traced: the forms' branches per row (code rows x rows, uint8)
 
 
 def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict) -> KernelOutput:

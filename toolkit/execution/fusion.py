@@ -52,11 +52,9 @@ import pyarrow.compute as pc
 
 from ..functions.function import call_can_fail
 from ..model.expression import postorder
-from ..observe import FUSED_MEMBER
 from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
-from .fused_branches import record_branches
 from .fused_kernels import (
     FirstTrue,
     KernelSource,
@@ -66,6 +64,7 @@ from .fused_kernels import (
     ready,
     run_kernel,
 )
+from .fused_trace import record_group
 
 __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
            "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group"]
@@ -119,9 +118,11 @@ class FusedGroup:
     validity_inputs: tuple[str, ...]
     plain: KernelSource  # its loop where none of those holds a null (no validity made)
     with_nulls: KernelSource  # its loop elsewhere (a column without nulls: all ones)
-    # traced: id(form) -> the row of the loop's branch codes it writes (`fused_branches`);
-    # empty untraced (the loop writes no codes)
+    # traced: id(form) -> its index among the loop's branch codes (`fused_branches`; its
+    # slot is `plain.layout[index]`); empty untraced (the loop writes no codes)
     forms: Mapping[int, int] = field(default_factory=dict)
+    # traced: position -> what a morsel of the group records there (`fused_trace`)
+    trace_plans: dict = field(default_factory=dict, compare=False, repr=False)
 
     def why(self) -> str:
         """The group's mark in a trace: what ran together and why that is safe."""
@@ -420,26 +421,21 @@ def _branch_code(name: str, args: list[_Part], cases: int) -> str | FirstTrue | 
     """The branch a form's row took, as a small integer (`fused_branches` reads it): a
     case_when's case taken (`cases` for its else); if_else's 0 true, 1 false, 2 null;
     coalesce's first valid argument (its count: none); and/or's 1 where the left side
-    decided. None for a call that is no special form."""
-    def chain(tests: list[str | None], last: int) -> str:
-        text = str(last)
-        for k, test in reversed(list(enumerate(tests))):
-            text = str(k) if test is None else f"({k} if {test} else {text})"
-        return text
-
+    decided (a bool: a select around it kept the loop from vectorizing). None for a
+    call that is no special form."""
     if name == "case_when":
         return FirstTrue(tuple(_both(_valid_text(c.validity), c.text) or "True"
                                for c in args[:cases]))
     if name == "if_else":
         cond = args[0]
         valid = _valid_text(cond.validity)
-        return chain([_both(valid, cond.text), valid], 2)
+        return FirstTrue((_both(valid, cond.text), valid or "True"))
     if name == "coalesce":
-        return chain([_valid_text(a.validity) for a in args], len(args))
+        return FirstTrue(tuple(_valid_text(a.validity) or "True" for a in args))
     if name in ("and_kleene", "or_kleene"):
         left = args[0]
         decides = left.text if name == "or_kleene" else f"(not {left.text})"
-        return f"(1 if {_both(_valid_text(left.validity), decides)} else 0)"
+        return _both(_valid_text(left.validity), decides)
     return None
 
 
@@ -473,7 +469,7 @@ class GroupRun(NamedTuple):
     """A group's value over its rows and, traced, its forms' branch per row."""
 
     value: pa.Array
-    codes: np.ndarray | None  # forms x rows (uint8): see `fused_branches`
+    codes: np.ndarray | None  # code rows x rows (uint8): see `fused_branches`
 
 
 def _texts(code) -> tuple[str, ...]:
@@ -588,23 +584,5 @@ def run_fused(ctx, group: FusedGroup, sel, mask, pos, run) -> pa.Array | None:
     if ran is None:
         return None
     if ctx.observing:
-        _record(ctx, group, pos, rows, now() - started, run)
-        if ran.codes is not None:
-            record_branches(ctx, group.root, group.forms, ran.codes, pos, sel, run)
+        record_group(ctx, group, pos, rows, now() - started, run, ran.codes, sel)
     return ran.value
-
-
-def _record(ctx, group: FusedGroup, pos, rows: int, elapsed: float, run) -> None:
-    """Every node of the group ran on the group's rows, as its top node did (densely,
-    selected ...): the top one carries the time and the reason it was fused, the others
-    the mark alone (a picture says it once)."""
-    ctx.record(pos, group.root, rows, elapsed, 1, run, group.why())
-    stack = [(arg, ctx.position(pos, (i,))) for i, arg in enumerate(group.root.args)]
-    while stack:
-        node, at = stack.pop()
-        if node.kind == "literal":
-            ctx.record_literal(at, node, rows, run)
-            continue
-        ctx.record(at, node, rows, 0.0, 0, run, FUSED_MEMBER)
-        if node.is_call:
-            stack.extend((arg, ctx.position(at, (i,))) for i, arg in enumerate(node.args))

@@ -68,6 +68,33 @@ class SliceTallies:
         self.elapsed[pos] += elapsed
         self.calls[pos] += calls
 
+    def add_same(self, members, last: int, figures: tuple, literal: tuple, fused: str) -> None:
+        """The figures of nodes that ran together in one call of their group (no time,
+        no call of their own): `members` are (position, node, is a literal), `last` the
+        largest of those positions; `figures` and `literal` (rows, used, how, why) for
+        the others and the literals; `fused` the others' mark. One pass, no call per
+        node."""
+        if last >= len(self.node):
+            self.grow(last)
+        nodes, hows, whys, marks = self.node, self.how, self.why, self.fused
+        all_rows, all_used, order = self.rows, self.used, self.order
+        for pos, node, is_literal in members:
+            rows, used, how, why = literal if is_literal else figures
+            mark = "" if is_literal else fused
+            if nodes[pos] is None:
+                nodes[pos] = node
+                hows[pos], whys[pos], marks[pos] = how, why, mark
+                order.append(pos)
+            else:
+                if how != hows[pos]:
+                    hows[pos] = joined(hows[pos], how)
+                if why != whys[pos]:
+                    whys[pos] = joined(whys[pos], why)
+                if mark != marks[pos]:
+                    marks[pos] = joined(marks[pos], mark)
+            all_rows[pos] += rows
+            all_used[pos] += used
+
 
 def node_stats(slices: list[tuple[SliceTallies, int]], path_of, labels: dict) -> list[NodeStats]:
     """One NodeStats per recorded node, from every morsel's tallies and the thread it ran
