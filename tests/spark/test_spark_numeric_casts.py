@@ -57,3 +57,35 @@ def test_a_value_out_of_range_fails_in_both(spark, cast):
     runnable = Collected().scans_from_memory(plan.optimize(tks.from_spark(df)))
     with pytest.raises(ExprscopeError):
         plan.create_physical_plan(runnable).collect()
+
+
+ROUNDED = ["floor(d) fd", "ceil(d) cd", "floor(f) ff", "ceil(l) cl", "floor(m) fm",
+           "ceil(m) cm", "floor(d * double('NaN')) fz"]
+PAST_THE_RANGE = ["ceil(d * double('Infinity')) ci", "floor(d * 1e300) fi"]
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_floor_and_ceil_are_sparks_longs(spark, ansi):
+    """Spark's FLOOR and CEIL of a double are longs (Arrow's are doubles): NaN is 0, and
+    beyond the long range (an infinity) the result is the range's end without ANSI and
+    a failure with it; of a long, the long itself (no trip through a double); of a
+    decimal, a decimal of scale 0."""
+    from tests.spark.settings import spark_settings
+    from toolkit import ExprscopeError
+    from toolkit import spark as tks
+    from toolkit.spark.running.compare import tables_differences
+
+    with spark_settings(spark, {"spark.sql.ansi.enabled": ansi}):
+        finite = tks.dataframe(ROWS, spark).where("d is null or abs(d) < 1e9")
+        df = finite.selectExpr(*ROUNDED, *(PAST_THE_RANGE if ansi == "false" else []))
+        expected = df.toArrow()
+        assert expected.column("fd").type == pa.int64()
+        for mode in ("engine", "native"):
+            got = tks.run(tks.from_spark(df), mode=mode, trace=False).to_arrow()
+            assert got.schema.types == expected.schema.types, mode
+            comparison = tables_differences(expected, got, rel_tol=0, abs_tol=0)
+            assert comparison.equal, f"{mode}: {comparison}"
+        if ansi == "true":
+            past = finite.selectExpr("floor(d * 1e300) f")
+            with pytest.raises(ExprscopeError, match="int64"):
+                tks.run(tks.from_spark(past), mode="engine", trace=False).to_arrow()

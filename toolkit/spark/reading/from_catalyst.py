@@ -95,8 +95,7 @@ _BINARY = {"Add": "add", "Subtract": "subtract", "Multiply": "multiply", "Divide
 _UNARY = {"Not": "invert", "UnaryMinus": "negate", "Abs": "abs", "Upper": "utf8_upper",
           "Lower": "utf8_lower", "Length": "utf8_length", "Year": "year", "Month": "month",
           "DayOfMonth": "day", "Hour": "hour", "Minute": "minute", "Second": "second",
-          "IsNotNull": "is_valid", "IsNaN": "is_nan", "Sqrt": "sqrt", "Floor": "floor",
-          "Ceil": "ceil"}
+          "IsNotNull": "is_valid", "IsNaN": "is_nan", "Sqrt": "sqrt"}
 # datetime fields Spark gives as int (Arrow's kernels give int64)
 _SPARK_INT32 = {"Year", "Month", "DayOfMonth", "Hour", "Minute", "Second"}
 _PATTERN = {"StartsWith": "starts_with", "EndsWith": "ends_with", "Contains": "match_substring",
@@ -236,6 +235,9 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
         if fn in _ANSI_CHECKED and _eval_mode(node) == "ANSI":
             fn += "_checked"
         return tk.call(fn, args)
+    if name in ("Floor", "Ceil"):
+        return _floor_or_ceil(name.lower(), args[0], _arrow_type(children(node)[0]),
+                              _arrow_type(node))
     if name in _UNARY:
         out = tk.call(_UNARY[name], args)
         return tk.cast(out, pa.int32()) if name in _SPARK_INT32 else out
@@ -390,6 +392,35 @@ def _spark_cast(arg: tk.Expression, source: pa.DataType, target: pa.DataType) ->
         if pa.types.is_decimal(source):
             return tk.call("cast", [arg], pc.CastOptions(target, allow_decimal_truncate=True))
     return tk.cast(arg, target)
+
+
+def _floor_or_ceil(function: str, arg: tk.Expression, source: pa.DataType,
+                  target: pa.DataType) -> tk.Expression:
+    """Spark's FLOOR / CEIL: of an integer, itself; of a decimal, a decimal of scale 0;
+    of a double, a long (Arrow's is a double): NaN is 0, and a value beyond the long
+    range fails under ANSI (Spark 4's default) and is the range's nearest end otherwise,
+    as Java's `(long)` converts it."""
+    if pa.types.is_integer(source):
+        return tk.cast(arg, target) if source != target else arg
+    rounded = tk.call(function, [arg])
+    if not (pa.types.is_floating(source) and pa.types.is_integer(target)):
+        return tk.cast(rounded, target)
+    cases = [(tk.call("is_nan", [rounded]), tk.literal(0, pa.int64()))]
+    if not _ansi_enabled():
+        limit = tk.literal(2.0 ** 63, pa.float64())
+        cases += [
+            (tk.call("greater_equal", [rounded, limit]), tk.literal(2 ** 63 - 1, pa.int64())),
+            (tk.call("less_equal", [rounded, tk.call("negate", [limit])]),
+             tk.literal(-(2 ** 63), pa.int64()))]
+    return tk.case_when(cases, tk.cast(rounded, pa.int64()))  # the cast fails past the range
+
+
+def _ansi_enabled() -> bool:
+    """spark.sql.ansi.enabled, as the session that analyzed the plan reads it (for the
+    expressions that read it when run rather than carry an evaluation mode)."""
+    from pyspark import SparkContext
+
+    return bool(SparkContext._jvm.org.apache.spark.sql.internal.SQLConf.get().ansiEnabled())
 
 
 def _eval_mode(node) -> str:
