@@ -10,6 +10,7 @@ unfused (`fuse=False`).
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -80,6 +81,24 @@ def test_math_bit_for_bit_with_arrow(type_, data):
             got = tk.evaluate(expr, table, fuse=True)
             assert got.type == type_
             assert _bits(got, type_) == _bits(expected, type_), (name, str(expr))
+
+
+@pytest.mark.parametrize("type_", [F64, F32])
+def test_math_on_every_pair_of_edges_bit_for_bit(type_):
+    """Every pair of edge values (power's zero to a negative odd power, a negative base to
+    a fraction, overflow and underflow to signed zeros and infinities), fused."""
+    edges = _EDGES + [3.0, -3.0, 2.5, -2.5, 1e308, -1e308, 1e-310, 1024.0, -1075.0]
+    xs, ys = zip(*itertools.product(edges, edges))
+    with np.errstate(over="ignore"):
+        x = pa.array(np.array(xs, _BITS[type_][0]), type_)
+        y = pa.array(np.array(ys, _BITS[type_][0]), type_)
+    table = pa.table({"x": x, "y": y})
+    for name in (*_UNARY, "power"):
+        args = [tk.field("x"), tk.field("y")] if name == "power" else [tk.field("x")]
+        expr = tk.call("negate", [tk.call(name, args)])
+        assert prepare(expr, table.schema).fused.untraced
+        want = pc.negate(pc.call_function(name, [x, y] if name == "power" else [x]))
+        assert _bits(tk.evaluate(expr, table, fuse=True), type_) == _bits(want, type_), name
 
 
 def test_without_exact_math_the_c_library_calls_stay_unfused(monkeypatch):
