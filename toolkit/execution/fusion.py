@@ -11,8 +11,8 @@ A call joins a group only when the fused value is provably the kernel's:
 - its kind is one the loop computes with Arrow's semantics for the types involved:
   unchecked `add`, `subtract`, `multiply`, `negate` on int32/int64/float32/float64
   (integers wrap, two's complement: every int32 step is truncated back to int32, as
-  numba widens it to int64); `divide` on floats only (Arrow's integer division
-  truncates and raises on zero); the six comparisons of two numbers of one type;
+  numba widens it to int64); `divide` on floats (integer division is below, with
+  the calls that can fail); the six comparisons of two numbers of one type;
   `and`, `or`, `invert`, `and_kleene`, `or_kleene` on bools; `if_else`, `coalesce`
   and `case_when` with an `else` (its conditions the fields of a `make_struct`) of
   values of one type; casts to float64 from int32 and float32 (exact) and from
