@@ -261,3 +261,35 @@ def test_traced_costly_and_failing_groups_keep_their_branches_and_errors():
             if fuse:
                 assert any(s.fused for s in event.nodes), text
         assert seen[True] == seen[False], text
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_every_row_on_the_path_runs_the_costly_values_in_the_main_loop_alike(traced):
+    """Where every row takes the deferred values' paths the loop computes them in place:
+    the same values, branch rows and errors."""
+    n = 5000
+    rng = np.random.default_rng(11)
+    a = rng.integers(1, 9, n)
+    table = pa.table({"a": a, "k": rng.integers(-99, 99, n), "b": rng.random(n) * 10,
+                      "p": pa.array(np.ones(n, bool))})
+    bad = table.set_column(0, "a", pa.array(np.where(np.arange(n) == 4321, 0, a)))
+    for text in ("if(p, ln(b) * exp(b) + k / a, 0.0 - b)",
+                 "case when not p then 0 when b >= 0.0 then k / a + 1 else 2 end"):
+        expr = tk.parse(text)
+        assert prepare(expr, table.schema).fused.untraced, text
+        for data in (table, bad):
+            if traced:
+                got = _traced(expr, data, True)
+                assert got == _traced(expr, data, False), text
+            else:
+                _assert_same_outcome(expr, data)
+
+
+def _traced(expr, data, fuse: bool):
+    try:
+        with tk.trace() as t:
+            value = tk.evaluate(expr, data, fuse=fuse)
+    except KernelError as err:
+        return str(err), err.row
+    return _exact(value), {(tuple(b.path), b.branch): b.rows.to_pylist()
+                           for b in t.evaluations[-1].branches}

@@ -24,8 +24,9 @@ a real `if` around the costly value inside the main loop (LLVM's own form of
 `x if c else y` when `x` calls the C library) and a select of both values computed, it
 measured as fast as the `if` at 1% of rows, faster than both at 10% and 50% (a branch
 taken at random half the time is mispredicted), a little slower than both where every
-row takes the path (docs/benchmarks.md); there the second pass runs over the rows
-directly, without the list.
+row takes the path (docs/benchmarks.md). So where every row takes every deferred
+value's path (counted first, when no path reads another deferred value), the main
+loop computes them in place, as a branch always taken, with no list or temporary.
 
 A loop whose group holds calls that can fail (`fusion.py`) also returns a flag: true
 when some row that takes a failing call's path fails it. The loop never raises (its
@@ -194,21 +195,62 @@ def _source(value: str, validity: str | None, arguments, codes: tuple = (),
     if deferred:
         head += ", idx, " + ", ".join(d.name for d in deferred)
     text = f"def kernel({head}, {', '.join(arguments)}):\n    fail = False\n"
+    if deferred and not any(_TEMPORARY.search(d.path) for d in deferred):
+        # every row takes every deferred value's path: the costly values in the main loop
+        # (a branch always taken), without their passes and temporaries
+        text += "".join(f"    m = 0\n    for i in range(n):\n        m += {d.path}\n"
+                        f"    every = m == n\n" if k == 0 else
+                        f"    if every:\n        m = 0\n        for i in range(n):\n"
+                        f"            m += {d.path}\n        every = m == n\n"
+                        for k, d in enumerate(deferred))
+        inline = _inlined(deferred)
+        text += "    if every:\n" + _main_loop(
+            *(inline(t) for t in (value, validity, fails)),
+            tuple(inline(c) for c in codes), extra_fails=tuple(
+                inline(d.fails) for d in deferred if d.fails is not None), indent="    ")
+        text += "        return fail\n"
     for d in deferred:
         text += _deferred_source(d)
-    text += f"    for i in range(n):\n        out[i] = {value}\n"
-    if fails is not None:
-        text += f"        fail |= {fails}\n"
+    return text + _main_loop(value, validity, fails, codes) + "    return fail\n"
+
+
+def _main_loop(value, validity, fails, codes, extra_fails=(), indent="") -> str:
+    """The loop over every row writing `out`, `valid` and `codes`."""
+    pad = indent + "        "
+    text = f"{indent}    for i in range(n):\n{pad}out[i] = {value}\n"
+    for failing in (fails, *extra_fails):
+        if failing is not None:
+            text += f"{pad}fail |= {failing}\n"
     if validity is not None:
-        text += f"        valid[i] = {validity}\n"
+        text += f"{pad}valid[i] = {validity}\n"
     for k, code in enumerate(codes):
         if isinstance(code, FirstTrue):
-            text += f"        r{k} = True\n        c{k} = 0\n"
+            text += f"{pad}r{k} = True\n{pad}c{k} = 0\n"
             for condition in code.conditions:
-                text += f"        r{k} = r{k} & (not {condition})\n        c{k} += r{k}\n"
+                text += f"{pad}r{k} = r{k} & (not {condition})\n{pad}c{k} += r{k}\n"
             code = f"c{k}"
-        text += f"        codes[{k}, i] = {code}\n"
-    return text + "    return fail\n"
+        text += f"{pad}codes[{k}, i] = {code}\n"
+    return text
+
+
+_TEMPORARY = re.compile(r"\bt[0-9]+\[i\]")
+
+
+def _inlined(deferred: tuple[Deferred, ...]):
+    """A function writing a row expression (or branch code) with each deferred value's
+    expression in place of its temporary."""
+    values: dict[str, str] = {}
+
+    def inline(text):
+        if text is None:
+            return None
+        if isinstance(text, FirstTrue):
+            return FirstTrue(tuple(inline(c) for c in text.conditions))
+        return _TEMPORARY.sub(lambda m: values[m.group(0)], text)
+
+    for d in deferred:  # a deferred value reads only those before it
+        values[f"{d.name}[i]"] = f"({inline(d.value)})"
+    return inline
 
 
 def _deferred_source(d: Deferred) -> str:
