@@ -19,12 +19,13 @@ Costly values under a branch (`Deferred`: a logarithm, `exp`, `power` or an inte
 division that only some rows' branch takes) are not computed for every row and then
 selected: before the main loop, one pass lists the rows that take the value's path
 (`idx[m] = i; m += path`, no branch), a second computes the value for those rows only
-into a temporary (`t0[i]`), which the main loop reads where the branch is taken. Against
+into a temporary (`t0[i]`, a scratch array the thread keeps: arrays made per call cost
+page faults), which the main loop reads where the branch is taken. Against
 a real `if` around the costly value inside the main loop (LLVM's own form of
 `x if c else y` when `x` calls the C library) and a select of both values computed, it
-measured as fast as the `if` at 1% of rows, faster than both at 10% and 50% (a branch
-taken at random half the time is mispredicted), a little slower than both where every
-row takes the path (docs/benchmarks.md). So where every row takes every deferred
+measured a little slower than the `if` at 1% of rows (its extra pass), faster than both
+at 10% and 50% (a branch taken at random half the time is mispredicted), even at 90%,
+slower than both where every row takes the path (docs/benchmarks.md). So where every row takes every deferred
 value's path (counted first, when no path reads another deferred value), the main
 loop computes them in place, as a branch always taken, with no list or temporary.
 
