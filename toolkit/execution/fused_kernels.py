@@ -25,9 +25,10 @@ a real `if` around the costly value inside the main loop (LLVM's own form of
 `x if c else y` when `x` calls the C library) and a select of both values computed, it
 measured a little slower than the `if` at 1% of rows (its extra pass), faster than both
 at 10% and 50% (a branch taken at random half the time is mispredicted), even at 90%,
-slower than both where every row takes the path (docs/benchmarks.md). So where every row takes every deferred
-value's path (counted first, when no path reads another deferred value), the main
-loop computes them in place, as a branch always taken, with no list or temporary.
+slower than both where every row takes the path (docs/benchmarks.md). So where every
+row takes every deferred value's path (counted first, when no path reads another
+deferred value), the main loop computes them in place, as a branch always taken, with
+no list or temporary.
 
 A loop whose group holds calls that can fail (`fusion.py`) also returns a flag: true
 when some row that takes a failing call's path fails it. The loop never raises (its
