@@ -1,5 +1,6 @@
 """Fused cheap subtrees give exactly what their kernels give: values, types, nulls, NaN,
--0.0, wrapping integers, and the errors (with their rows) of what may not be fused.
+-0.0, wrapping integers, and the errors (with their rows) of what may not be fused or
+fails inside a loop (integer division, checked calls: the group then runs unfused).
 
 Fusion is asked for (`fuse=True`: every loop compiled when first met); the oracle is
 the same evaluation unfused (`fuse=False`: one Arrow kernel per node) and
@@ -42,6 +43,10 @@ _VALUES = {
 _NUMBER_KINDS = (I64, I32, F64, F32)
 
 
+_FLOAT_FUNCTIONS = ["ln", "log10", "log2", "log1p", "exp", "sqrt", "ln_checked",
+                    "log10_checked", "log2_checked", "log1p_checked", "sqrt_checked"]
+
+
 def _literal(type_):
     return st.sampled_from(_VALUES[type_]).map(lambda v: tk.literal(pa.scalar(v, type_)))
 
@@ -68,10 +73,16 @@ def _tree(type_, depth):
             st.lists(sub(type_), min_size=2, max_size=3).map(lambda a: tk.call("coalesce", a)),
             st.lists(st.tuples(sub(BOOL), sub(type_)), min_size=1, max_size=3).flatmap(
                 lambda cases: sub(type_).map(lambda otherwise: _case_when(cases, otherwise))),
-            st.sampled_from(["add_checked", "multiply_checked"]).flatmap(
+            st.sampled_from(["add_checked", "multiply_checked", "divide_checked"]).flatmap(
                 lambda name: st.tuples(sub(type_), sub(type_)).map(
                     lambda t: tk.call(name, list(t)))),
         ]
+        if type_ in (F64, F32):  # costly and failing calls (fused_guarded.py)
+            calls += [
+                st.tuples(st.sampled_from(_FLOAT_FUNCTIONS), sub(type_)).map(
+                    lambda t: tk.call(t[0], [t[1]])),
+                st.tuples(sub(type_), sub(type_)).map(lambda t: tk.call("power", list(t))),
+            ]
         if type_ == F64:
             calls.append(st.sampled_from([I64, I32, F32]).flatmap(sub).map(
                 lambda e: tk.call("cast", [e], pc.CastOptions.safe(F64))))
@@ -201,12 +212,14 @@ def test_int64_range_is_proven_or_the_cast_fails_where_unfused_it_fails():
         pc.divide(safe["b"], pc.cast(safe["a"], F64)), 2.0), 1.0))
 
 
-def test_integer_division_and_checked_calls_stay_unfused():
+def test_integer_division_fuses_and_fails_as_unfused_and_checked_add_stays_unfused():
+    """Integer division fuses with its loop's failure flag (tests/execution/
+    test_fused_guarded.py): a zero divisor raises unfused evaluation's error; checked
+    addition (overflow) does not fuse."""
     table = pa.table({"a": pa.array([4, 2, 0]), "k": pa.array([8, 1, 5])})
     for text in ("k / a + 1", "(k + 1) / a"):
         groups = prepare(tk.parse(text), table.schema).fused.untraced
-        assert all(g.root.name != "divide" and "divide" not in g.value.text
-                   for g in groups.values()), text
+        assert [g.can_fail for g in groups.values()] == [True], text
         with pytest.raises(KernelError) as err:
             tk.evaluate(tk.parse(text), table, fuse=True)
         assert err.value.row == 2 and "divide by zero" in str(err.value)

@@ -73,7 +73,8 @@ class BatchContext:
         self.case_methods = prepared.case_methods
         # id(group root) -> the cheap subtree that runs as one loop (empty: fusion off;
         # a morsel small enough to run eagerly fuses alike: a group computes every row
-        # of its nodes, as eager evaluation does, and none of its calls can fail)
+        # of its nodes, as eager evaluation does; one whose loop flags a failed row runs
+        # unfused, and fails as unfused evaluation does)
         self.fuse_when = fuse_when
         self.fused = {} if fuse_when is FuseWhen.NEVER else (
             prepared.fused.traced if observing else prepared.fused.untraced)

@@ -12,8 +12,31 @@ others wait for it), or on a thread of its own when fusion is the default's choi
 
 The loop is written so that LLVM vectorizes it: selects, not branches (`x if c else y`
 of two values already computed), no call that raises (`error_model="numpy"`: a float
-divided by zero is inf or NaN, as in Arrow). A boolean result and a validity are
-written a byte per row and packed into Arrow bitmaps by numpy. A group has at most two
+divided by zero is inf or NaN, as in Arrow; an integer division divides by 1 where it
+would trap, `fused_math.tdiv`).
+
+Costly values under a branch (`Deferred`: a logarithm, `exp`, `power` or an integer
+division that only some rows' branch takes) are not computed for every row and then
+selected: before the main loop, one pass lists the rows that take the value's path
+(`idx[m] = i; m += path`, no branch), a second computes the value for those rows only
+into a temporary (`t0[i]`, a scratch array the thread keeps: arrays made per call cost
+page faults), which the main loop reads where the branch is taken. Against
+a real `if` around the costly value inside the main loop (LLVM's own form of
+`x if c else y` when `x` calls the C library) and a select of both values computed, it
+measured a little slower than the `if` at 1% of rows (its extra pass), faster than both
+at 10% and 50% (a branch taken at random half the time is mispredicted), even at 90%,
+slower than both where every row takes the path (docs/benchmarks.md). So where every
+row takes every deferred value's path (counted first, when no path reads another
+deferred value), the main loop computes them in place, as a branch always taken, with
+no list or temporary.
+
+A loop whose group holds calls that can fail (`fusion.py`) also returns a flag: true
+when some row that takes a failing call's path fails it. The loop never raises (its
+values there are anything); the caller runs the group unfused, which raises the
+error naming the row.
+
+A boolean result and a validity are written a byte per row and packed into Arrow
+bitmaps by numpy. A group has at most two
 loops: one for morsels where no column it reads the validity of holds a null (no
 validity computed), one for the others (a column without nulls reads as all ones).
 """
@@ -31,12 +54,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ..support import late
+from . import fused_math
 
 numba = late.module("numba")  # loaded by the first loop compiled: its import is slow
 
-__all__ = ["CodeSlot", "FirstTrue", "KernelOutput", "KernelSource", "asked", "available",
-           "code_layout", "compile_later", "compiled", "kernel_source", "ready", "run_kernel",
-           "settle"]
+__all__ = ["CodeSlot", "Deferred", "FirstTrue", "KernelOutput", "KernelSource", "asked",
+           "available", "code_layout", "compile_later", "compiled", "kernel_source", "ready",
+           "run_kernel", "settle"]
 
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
 
@@ -52,6 +76,21 @@ class KernelSource:
     has_validity: bool  # it writes a validity bitmap
     codes: int = 0  # traced: the rows of the `codes` matrix it writes (a byte per row each)
     layout: tuple = ()  # traced: where each form's branch code lies in them (`CodeSlot`s)
+    fails: bool = False  # it returns whether a row failed (see `Deferred.fails`)
+    # its deferred values' temporaries, numpy's name for each one's type: scratch arrays
+    # the caller passes after `idx` (the listed rows), before the arguments
+    temporaries: tuple[str, ...] = ()
+
+
+class Deferred(NamedTuple):
+    """A costly value computed before the main loop, only on the rows of its path, into
+    the temporary `name` (read `name[i]`); a value it reads from another comes after it."""
+
+    name: str
+    dtype: str  # numpy's name for its type, as the loop spells it: "np.float64"
+    value: str  # its row expression
+    path: str  # true on the rows whose branch needs it
+    fails: str | None  # true where computing it on the row fails (None: it cannot)
 
 
 class FirstTrue(NamedTuple):
@@ -109,15 +148,20 @@ def _numba_spec():
 
 
 def kernel_source(value: str, validity: str | None, boolean: bool,
-                  codes: tuple = ()) -> KernelSource:
+                  codes: tuple = (), deferred: tuple[Deferred, ...] = (),
+                  fails: str | None = None) -> KernelSource:
     """The loop computing `value` (and `validity`, when given; and each of `codes`, a
-    form's branch per row, into a row of its own of a uint8 matrix)."""
-    read = " ".join((value, validity or "", _code_texts(codes)))
+    form's branch per row, into a row of its own of a uint8 matrix), after its
+    `deferred` values; `fails` is true where the main loop's own calls fail on a row."""
+    read = " ".join((value, validity or "", _code_texts(codes), fails or "",
+                     *(" ".join((d.value, d.path, d.fails or "")) for d in deferred)))
     arguments = tuple(sorted(set(_ARGUMENT.findall(read))))
+    flags = fails is not None or any(d.fails is not None for d in deferred)
     layout = code_layout(codes)
-    return KernelSource(_source(value, validity, arguments, codes, layout), arguments,
-                        boolean, validity is not None, layout[-1].row + 1 if layout else 0,
-                        layout)
+    return KernelSource(_source(value, validity, arguments, codes, layout, deferred, fails),
+                        arguments, boolean, validity is not None,
+                        layout[-1].row + 1 if layout else 0, layout, flags,
+                        tuple(d.dtype for d in deferred))
 
 
 def compiled(kernel: KernelSource):
@@ -170,24 +214,53 @@ def settle() -> None:
 
 
 def _source(value: str, validity: str | None, arguments, codes: tuple = (),
-            layout: tuple = ()) -> str:
+            layout: tuple = (), deferred: tuple[Deferred, ...] = (),
+            fails: str | None = None) -> str:
     """The loop's Python source: `out` gets a value per row (a bool per row for a
     boolean result), `valid` a bool per row (when `validity` is given), `codes` each
-    form's branch per row, in its slot of `layout` (when traced)."""
+    form's branch per row, in its slot of `layout` (when traced); it returns whether a
+    row failed."""
     head = "n, out, valid, codes" if codes else "n, out, valid"
-    text = (f"def kernel({head}, {', '.join(arguments)}):\n"
-            f"    for i in range(n):\n{_code_lines(codes)}        out[i] = {value}\n")
+    if deferred:
+        head += ", idx, " + ", ".join(d.name for d in deferred)
+    text = f"def kernel({head}, {', '.join(arguments)}):\n    fail = False\n"
+    if deferred and not any(_TEMPORARY.search(d.path) for d in deferred):
+        # every row takes every deferred value's path: the costly values in the main loop
+        # (a branch always taken), without their passes and temporaries
+        text += "".join(f"    m = 0\n    for i in range(n):\n        m += {d.path}\n"
+                        f"    every = m == n\n" if k == 0 else
+                        f"    if every:\n        m = 0\n        for i in range(n):\n"
+                        f"            m += {d.path}\n        every = m == n\n"
+                        for k, d in enumerate(deferred))
+        inline = _inlined(deferred)
+        text += "    if every:\n" + _main_loop(
+            *(inline(t) for t in (value, validity, fails)),
+            tuple(inline(c) for c in codes), layout, extra_fails=tuple(
+                inline(d.fails) for d in deferred if d.fails is not None), indent="    ")
+        text += "        return fail\n"
+    for d in deferred:
+        text += _deferred_source(d)
+    return text + _main_loop(value, validity, fails, codes, layout) + "    return fail\n"
+
+
+def _main_loop(value, validity, fails, codes, layout, extra_fails=(), indent="") -> str:
+    """The loop over every row writing `out`, `valid` and `codes`."""
+    pad = indent + "        "
+    text = f"{indent}    for i in range(n):\n{_code_lines(codes, pad)}{pad}out[i] = {value}\n"
+    for failing in (fails, *extra_fails):
+        if failing is not None:
+            text += f"{pad}fail |= {failing}\n"
     if validity is not None:
-        text += f"        valid[i] = {validity}\n"
+        text += f"{pad}valid[i] = {validity}\n"
     rows: dict[int, list[str]] = {}
     for k, slot in enumerate(layout):
         rows.setdefault(slot.row, []).append(f"c{k} * {1 << slot.shift}" if slot.shift
                                              else f"c{k}")
-    text += "".join(f"        codes[{r}, i] = {' + '.join(terms)}\n" for r, terms in rows.items())
+    text += "".join(f"{pad}codes[{r}, i] = {' + '.join(terms)}\n" for r, terms in rows.items())
     return text
 
 
-def _code_lines(codes: tuple) -> str:
+def _code_lines(codes: tuple, pad: str) -> str:
     """Each form's branch code into a local `c{k}`, before the row's first store: the
     columns are read once for the codes and the value alike (a store to `out` may alias
     a column, so a read after it is a read again), and the conditions the codes test
@@ -196,18 +269,52 @@ def _code_lines(codes: tuple) -> str:
     text = ""
     for k, code in enumerate(codes):
         if isinstance(code, FirstTrue):
-            text += f"        c{k} = {len(code.conditions)}\n"
+            text += f"{pad}c{k} = {len(code.conditions)}\n"
             for j in reversed(range(len(code.conditions))):
-                text += f"        c{k} = {j} if {code.conditions[j]} else c{k}\n"
+                text += f"{pad}c{k} = {j} if {code.conditions[j]} else c{k}\n"
         else:
-            text += f"        c{k} = {code}\n"
+            text += f"{pad}c{k} = {code}\n"
     return text
 
 
+_TEMPORARY = re.compile(r"\bt[0-9]+\[i\]")
+
+
+def _inlined(deferred: tuple[Deferred, ...]):
+    """A function writing a row expression (or branch code) with each deferred value's
+    expression in place of its temporary."""
+    values: dict[str, str] = {}
+
+    def inline(text):
+        if text is None:
+            return None
+        if isinstance(text, FirstTrue):
+            return FirstTrue(tuple(inline(c) for c in text.conditions))
+        return _TEMPORARY.sub(lambda m: values[m.group(0)], text)
+
+    for d in deferred:  # a deferred value reads only those before it
+        values[f"{d.name}[i]"] = f"({inline(d.value)})"
+    return inline
+
+
+def _deferred_source(d: Deferred) -> str:
+    """The two passes computing a deferred value: its rows listed, then computed (over
+    every row directly when every row takes its path)."""
+    body = f"{d.name}[i] = {d.value}\n"
+    if d.fails is not None:
+        body += f"{{pad}}fail |= {d.fails}\n"
+    return (f"    m = 0\n    for i in range(n):\n        idx[m] = i\n        m += {d.path}\n"
+            f"    if m == n:\n        for i in range(n):\n"
+            f"            {body.format(pad=' ' * 12)}"
+            f"    else:\n        for j in range(m):\n            i = idx[j]\n"
+            f"            {body.format(pad=' ' * 12)}")
+
+
 def _dispatcher(text: str):
-    """`text` run as a module of its own (the only names it sees are numpy's), its
+    """`text` run as a module of its own (the only names it sees are numpy's and
+    `fused_math`'s), its
     function handed to numba, which compiles it when first called."""
-    namespace: dict = {"np": np}
+    namespace: dict = {"np": np, **fused_math.names()}
     exec(compile(text, "<fused kernel>", "exec"), namespace)  # noqa: S102 - generated
     return numba.njit(nogil=True, error_model="numpy")(namespace["kernel"])
 
@@ -218,6 +325,7 @@ class KernelOutput(NamedTuple):
     value: np.ndarray  # the value buffer (a bitmap for a boolean result)
     validity: np.ndarray | None  # a validity bitmap, when the loop makes one
     codes: np.ndarray | None  # traced: the forms' branches per row (code rows x rows, uint8)
+    failed: bool = False  # a row that takes a failing call's path fails it
 
 
 def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict) -> KernelOutput:
@@ -227,16 +335,45 @@ def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict
     out = np.empty(rows, np.bool_ if kernel.packs_value else dtype)
     valid = np.empty(rows, np.bool_) if kernel.has_validity else _NO_BITMAP
     values = [arguments[name] for name in kernel.arguments]
+    if kernel.temporaries:
+        values = [*_scratch(rows, kernel.temporaries), *values]
     codes = None
     if kernel.codes:
         codes = np.empty((kernel.codes, rows), np.uint8)
-        compiled(kernel)(rows, out, valid, codes, *values)
+        failed = compiled(kernel)(rows, out, valid, codes, *values)
     else:
-        compiled(kernel)(rows, out, valid, *values)
+        failed = compiled(kernel)(rows, out, valid, *values)
     if kernel.packs_value:
         out = np.packbits(out, bitorder="little")
     return KernelOutput(out, np.packbits(valid, bitorder="little") if kernel.has_validity
-                        else None, codes)
+                        else None, codes, bool(failed))
 
 
 _NO_BITMAP = np.empty(0, np.bool_)
+_SCRATCH = threading.local()  # a thread's scratch arrays: (slot, dtype) -> array
+SCRATCH_KEPT_ROWS = 1 << 20  # larger scratch arrays are made per call, not kept
+
+
+def _scratch(rows: int, temporaries: tuple[str, ...]) -> list[np.ndarray]:
+    """The listed rows' array and one array per temporary, of at least `rows` rows: the
+    calling thread's own, kept between calls (arrays made afresh for each call cost the
+    page faults of their first touch, measured at several times the loop's own work on
+    a morsel where few rows take the branch)."""
+    kept = getattr(_SCRATCH, "arrays", None)
+    if kept is None:
+        kept = _SCRATCH.arrays = {}
+    out = []
+    for slot, name in enumerate(("np.intp", *temporaries)):
+        dtype = np.dtype(_SCRATCH_TYPES[name])
+        if rows > SCRATCH_KEPT_ROWS:
+            out.append(np.empty(rows, dtype))
+            continue
+        found = kept.get((slot, name))
+        if found is None or len(found) < rows:
+            found = kept[(slot, name)] = np.empty(max(rows, 4096), dtype)
+        out.append(found)
+    return out
+
+
+_SCRATCH_TYPES = {"np.intp": np.intp, "np.int32": np.int32, "np.int64": np.int64,
+                  "np.float32": np.float32, "np.float64": np.float64, "np.bool_": np.bool_}

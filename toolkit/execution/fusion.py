@@ -11,16 +11,28 @@ A call joins a group only when the fused value is provably the kernel's:
 - its kind is one the loop computes with Arrow's semantics for the types involved:
   unchecked `add`, `subtract`, `multiply`, `negate` on int32/int64/float32/float64
   (integers wrap, two's complement: every int32 step is truncated back to int32, as
-  numba widens it to int64); `divide` on floats only (Arrow's integer division
-  truncates and raises on zero); the six comparisons of two numbers of one type;
+  numba widens it to int64); `divide` on floats (integer division is below, with
+  the calls that can fail); the six comparisons of two numbers of one type;
   `and`, `or`, `invert`, `and_kleene`, `or_kleene` on bools; `if_else`, `coalesce`
   and `case_when` with an `else` (its conditions the fields of a `make_struct`) of
   values of one type; casts to float64 from int32 and float32 (exact) and from
   int64 (a range cast: exact on a batch whose column is proven within +-2**53, the
   proof `dense_path.casts_in_range` makes; unproven, the group runs unfused and the
   cast checks as it always does);
-- nothing in it can fail on a row, so running every row of the group is safe
-  wherever it sits (under a lazy form, each branch still sees only its rows);
+- costly calls, the logarithms, `exp`, `power` and integer division
+  (`fused_guarded`), computed only on the rows whose branches take them: a costly
+  value in a branch of a form in the group (an `if_else`'s side, a `case_when`'s later
+  condition or value, a `coalesce`'s later argument, the right side of Kleene and/or)
+  is deferred (`fused_kernels.Deferred`), its path the conjunction of the branch
+  conditions between it and the group's top;
+- nothing in it can fail on a row, or what can (integer `divide`, `divide_checked`,
+  the checked logarithms and `sqrt_checked`: `fused_guarded`) says where it fails: the
+  loop flags a row that takes its path (the branch conditions above it in the group,
+  as lazy evaluation gives a branch only its rows: a call under an if's false branch
+  fails no row that takes the true branch) and fails it; the group then runs unfused
+  (`run_fused` gives None) and raises the error unfused evaluation raises, naming the
+  same row. So running every row of the group is safe wherever it sits (under a lazy
+  form, each branch still sees only its rows);
 - its leaves are fields and non-null literals of those types, the literals passed to
   the loop as typed values (a Python number would compute in Python's types, not
   Arrow's), and every step's result is converted to its node's type.
@@ -55,7 +67,9 @@ from ..model.expression import postorder
 from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
+from .fused_guarded import guarded_call
 from .fused_kernels import (
+    Deferred,
     FirstTrue,
     KernelSource,
     asked,
@@ -121,12 +135,20 @@ class FusedGroup:
     # traced: id(form) -> its index among the loop's branch codes (`fused_branches`; its
     # slot is `plain.layout[index]`); empty untraced (the loop writes no codes)
     forms: Mapping[int, int] = field(default_factory=dict)
+    can_fail: bool = False  # it holds calls that can fail: its loop flags a failed row
+    costly: bool = False  # it holds costly calls (`fused_guarded`)
     # traced: position -> what a morsel of the group records there (`fused_trace`)
     trace_plans: dict = field(default_factory=dict, compare=False, repr=False)
 
     def why(self) -> str:
         """The group's mark in a trace: what ran together and why that is safe."""
         proof = "; int64s proven exact as doubles" if self.needs_proof else ""
+        if self.can_fail:
+            return (f"{self.calls} calls in one compiled loop: a row failing one runs "
+                    f"unfused{proof}")
+        if self.costly:
+            return (f"{self.calls} calls in one compiled loop: cannot fail, costly ones "
+                    f"only on their branches' rows{proof}")
         return f"{self.calls} calls in one compiled loop: cheap, cannot fail{proof}"
 
 
@@ -140,6 +162,9 @@ class _Part:
     calls: int
     proof: bool
     codes: tuple = ()  # (form node, the text of its branch code per row), for its forms
+    fails: str | None = None  # true where evaluating it on the row fails (None: never)
+    costly: bool = False  # it computes a costly call on every row it is evaluated on
+    deferred: tuple = ()  # its costly branch values (`Deferred`), paths from its top
 
 
 class Fusion:
@@ -192,9 +217,10 @@ def fused_groups(tree, codes: bool = False) -> Mapping[int, FusedGroup]:
     parts: dict[int, _Part] = {}
     inputs: dict[str, FusedInput] = {}
     literal_names: dict[tuple, str] = {}
+    temporaries: list[int] = [0]  # the number of deferred values named so far
     members: set[int] = set()
     for node in postorder(tree):
-        part = _part(node, parts, inputs, literal_names)
+        part = _part(node, parts, inputs, literal_names, temporaries)
         if part is None:
             continue
         parts[id(node)] = part
@@ -213,7 +239,7 @@ def fused_groups(tree, codes: bool = False) -> Mapping[int, FusedGroup]:
     return MappingProxyType(groups)
 
 
-def _part(node, parts, inputs, literal_names) -> _Part | None:
+def _part(node, parts, inputs, literal_names, temporaries) -> _Part | None:
     kind = node.kind
     dtype = _DTYPES.get(node.type)
     if dtype is None:
@@ -243,7 +269,15 @@ def _part(node, parts, inputs, literal_names) -> _Part | None:
         args = [parts.get(id(a)) for a in node.args]
     if not args or any(a is None for a in args):
         return None
-    if conditions is not None:
+    args, fails, deferred = _guard_branches(node.name, args, len(conditions or ()),
+                                            node.type, temporaries)
+    guarded = None if conditions is not None else guarded_call(
+        node.name, [a.type for a in node.args], node.type, [a.text for a in args])
+    if guarded is not None:
+        text, validity, proof = guarded.text, _and(args), False
+        if guarded.fails is not None:
+            fails = _either(fails, _both(_valid_text(validity), guarded.fails))
+    elif conditions is not None:
         text, validity, proof = _case_when(node, args[:len(conditions)],
                                            args[len(conditions):])
     else:
@@ -254,14 +288,95 @@ def _part(node, parts, inputs, literal_names) -> _Part | None:
     code = _branch_code(node.name, args, len(conditions or ()))
     if code is not None:
         codes += ((node, code),)
-    if call_can_fail(node) and not proof:
+    if call_can_fail(node) and not proof and (guarded is None or guarded.fails is None):
         return None
     names = frozenset().union(*(a.names for a in args))
     calls = 1 + (conditions is not None) + sum(a.calls for a in args)  # make_struct too
     if calls > MAX_FUSED_CALLS or len(names) > MAX_INPUTS or len(text) > MAX_TEXT \
-            or isinstance(validity, str) and len(validity) > MAX_TEXT:
+            or isinstance(validity, str) and len(validity) > MAX_TEXT \
+            or fails is not None and len(fails) > MAX_TEXT \
+            or sum(len(d.value) + len(d.path) for d in deferred) > MAX_TEXT:
         return None
-    return _Part(text, validity, names, calls, proof or any(a.proof for a in args), codes)
+    costly = (guarded is not None and guarded.costly) or any(a.costly for a in args)
+    return _Part(text, validity, names, calls, proof or any(a.proof for a in args), codes,
+                 fails, costly, deferred)
+
+
+def _guard_branches(name: str, args: list[_Part], cases: int, out, temporaries):
+    """`args` with each costly branch deferred; where the call's arguments fail (each
+    branch's failures on the rows that take it) and its deferred values, their paths
+    from the call (the branch's condition and then theirs)."""
+    paths = _branch_paths(name, args, cases)
+    fails = None
+    deferred: tuple = ()
+    guarded = list(args)
+    for k, (arg, path) in enumerate(zip(args, paths)):
+        if path is None:  # every row of the call's domain evaluates it
+            fails = _either(fails, arg.fails)
+            deferred += arg.deferred
+            continue
+        deferred += tuple(d._replace(path=f"({path} & {d.path})",
+                                     fails=d.fails and f"({path} & {d.fails})")
+                          for d in arg.deferred)
+        if not arg.costly:
+            fails = _either(fails, arg.fails and f"({path} & {arg.fails})")
+            continue
+        temporary = f"t{temporaries[0]}"
+        temporaries[0] += 1
+        kind = _arg_type(name, k, cases, out)
+        deferred += (Deferred(temporary, _NUMPY_NAMES.get(kind, "np.bool_"), arg.text, path,
+                              arg.fails),)
+        guarded[k] = _Part(f"{temporary}[i]", arg.validity, arg.names, arg.calls, arg.proof,
+                           arg.codes)
+    return guarded, fails, deferred
+
+
+def _arg_type(name: str, k: int, cases: int, out):
+    """The type of a form's `k`-th argument (a case_when's conditions first): bool for a
+    condition, else the form's own type."""
+    if name == "case_when":
+        return pa.bool_() if k < cases else out
+    if name == "if_else":
+        return pa.bool_() if k == 0 else out
+    return out
+
+
+def _branch_paths(name: str, args: list[_Part], cases: int) -> list[str | None]:
+    """For each argument of a form, the rows of the form's domain lazy evaluation runs it
+    on, as a row expression (None: every row); every None for a call that is no form.
+    A case_when's conditions come first (`cases` of them)."""
+    if name == "if_else":
+        cond = args[0]
+        valid = _valid_text(cond.validity)
+        return [None, _both(valid, cond.text), _both(valid, f"(not {cond.text})")]
+    if name == "case_when":
+        taken = [_both(_valid_text(c.validity), c.text) for c in args[:cases]]
+        paths: list[str | None] = []
+        before = None  # no earlier case took the row
+        for test in taken:
+            paths.append(before)
+            before = _both(before, f"(not {test})")
+        paths += [_both(before_k, test) for before_k, test in zip(paths, taken)]
+        return paths + [before]
+    if name == "coalesce":
+        paths, before = [], None
+        for a in args:
+            paths.append(before)
+            valid = _valid_text(a.validity)
+            before = _both(before, "False" if valid is None else f"(not {valid})")
+        return paths
+    if name in ("and_kleene", "or_kleene"):
+        left = args[0]
+        valid = _valid_text(left.validity)
+        undecided = left.text if name == "and_kleene" else f"(not {left.text})"
+        return [None, undecided if valid is None else f"((not {valid}) | {undecided})"]
+    return [None] * len(args)
+
+
+def _either(left: str | None, right: str | None) -> str | None:
+    if left is None:
+        return right
+    return left if right is None else f"({left} | {right})"
 
 
 def _call(node, args: list[_Part]):
@@ -452,17 +567,24 @@ def _compiled(root, part: _Part, inputs: dict[str, FusedInput],
     validity = part.validity if isinstance(part.validity, str) else None
     and_of = tuple(sorted(part.validity)) if isinstance(part.validity, frozenset) else ()
     code_texts = tuple(text for _, text in part.codes) if codes else ()
+    deferred_texts = (t for d in part.deferred for t in (d.value, d.path, d.fails or ""))
     read = set(_VALIDITY_READS.findall(" ".join(
-        (part.text, validity or "", *(t for c in code_texts for t in _texts(c))))))
+        (part.text, validity or "", part.fails or "", *deferred_texts,
+         *(t for c in code_texts for t in _texts(c))))))
     boolean = root.type == pa.bool_()
     # no null in any column whose validity it reads: every validity it reads is True
-    plain = kernel_source(_VALIDITY_READS.sub("True", part.text), None, boolean,
-                          tuple(_no_validity(c) for c in code_texts))
-    with_nulls = kernel_source(part.text, validity, boolean, code_texts) if read else plain
+    plain = kernel_source(_no_validity(part.text), None, boolean,
+                          tuple(_no_validity(c) for c in code_texts),
+                          tuple(_no_validity_deferred(d) for d in part.deferred),
+                          part.fails and _no_validity(part.fails))
+    with_nulls = kernel_source(part.text, validity, boolean, code_texts, part.deferred,
+                               part.fails) if read else plain
     forms = MappingProxyType({id(node): k for k, (node, _) in enumerate(part.codes)}
                              if codes else {})
+    can_fail = part.fails is not None or any(d.fails is not None for d in part.deferred)
     return FusedGroup(root, part.calls, used, part.text, validity, and_of, part.proof,
-                      tuple(sorted(read)), plain, with_nulls, forms)
+                      tuple(sorted(read)), plain, with_nulls, forms, can_fail,
+                      part.costly or bool(part.deferred))
 
 
 class GroupRun(NamedTuple):
@@ -477,17 +599,24 @@ def _texts(code) -> tuple[str, ...]:
 
 
 def _no_validity(code):
-    """A branch code where every column is valid (its validity reads True)."""
+    """A branch code (or any row expression) where every column is valid (its validity
+    reads True)."""
     if isinstance(code, FirstTrue):
         return FirstTrue(tuple(_VALIDITY_READS.sub("True", t) for t in code.conditions))
     return _VALIDITY_READS.sub("True", code)
+
+
+def _no_validity_deferred(d: Deferred) -> Deferred:
+    return d._replace(value=_no_validity(d.value), path=_no_validity(d.path),
+                      fails=d.fails and _no_validity(d.fails))
 
 
 def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
               when: FuseWhen = FuseWhen.ALWAYS) -> GroupRun | None:
     """The group's value over `rows` rows, given each input's value (an array of the
     rows for a field, a scalar for a literal); None when its loop is not compiled and
-    `when` says not to wait for it."""
+    `when` says not to wait for it, or when a row fails one of its calls (unfused, the
+    group raises the error)."""
     with_nulls = any(leaf_values[n].null_count for n in group.validity_inputs)
     kernel = group.with_nulls if with_nulls else group.plain
     dtype = _DTYPES[group.root.type]
@@ -509,7 +638,9 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
     if waiting:
         compile_later(kernel, rows, dtype, arguments)
         return None
-    out, valid, codes = run_kernel(kernel, rows, dtype, arguments)
+    out, valid, codes, failed = run_kernel(kernel, rows, dtype, arguments)
+    if failed:
+        return None
     if valid is not None:
         bits = pa.py_buffer(valid)
     elif group.validity is None:
@@ -572,7 +703,8 @@ def _bitmap(bools: pa.Array):
 def run_fused(ctx, group: FusedGroup, sel, mask, pos, run) -> pa.Array | None:
     """The group's value over the rows of `sel` (see BatchContext.field for `mask`), or
     None when it must run unfused here: no rows, an int64 cast the batch's values
-    do not prove exact, or a loop the default does not wait for. When observing,
+    do not prove exact, a loop the default does not wait for, or a row that fails one of
+    its calls (unfused, it raises the error naming the row). When observing,
     every node of the group is recorded, and the rows each branch of its forms took."""
     rows = ctx.size(sel)
     if rows == 0 or group.needs_proof and not casts_in_range(group.root, ctx):
