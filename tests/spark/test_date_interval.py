@@ -117,3 +117,19 @@ def test_what_is_not_a_date_interval_yet_is_refused_by_name(spark, rows):
 
     with pytest.raises(SparkImportError, match="only whole numbers"):
         tks.from_spark(rows.selectExpr("d + (n / 2) * interval '1' month AS r"))
+
+
+@pytest.mark.parametrize("mode", ["native", "engine"])
+def test_date_add_and_sub_run_in_both_modes(spark, rows, mode):
+    """date_add / date_sub import as day numbers (Arrow casts a date to its day number);
+    run natively, that cast is Spark's unix_date and date_from_unix_date."""
+    from pyspark.sql import functions as F
+
+    from toolkit import spark as tks
+    from toolkit.spark.running.compare import tables_differences
+
+    df = rows.where("n between -1000 and 1000").select(
+        "d", "n", F.date_add("d", 10).alias("plus"), F.date_sub("d", F.col("n")).alias("minus"))
+    got = tks.run(tks.from_spark(df), mode=mode, trace=False).to_arrow()
+    comparison = tables_differences(df.toArrow(), got)
+    assert comparison.equal, str(comparison)

@@ -33,6 +33,12 @@ def _shapes(a, b):
         .join(b.select((b.k * 2).alias("z")), "z", "left_semi"),
         "self join": a.alias("l").join(a.alias("r"), F.col("l.k") == F.col("r.k"))
         .select(F.col("l.x").alias("lx"), F.col("r.x").alias("rx")),
+        "an aggregate named twice (avg and mean)": a.groupBy("k").agg(
+            F.avg("x"), F.sum("x"), F.mean("x")),
+        "a mixed DISTINCT aggregate named twice": a.groupBy("k").agg(
+            F.countDistinct("x"), F.count_distinct("x")),
+        "a join on equal columns keeping both": a.join(b, a.k == b.k, "full"),
+        "a null column": a.select("k", F.lit(None).alias("z")),
     }
 
 

@@ -538,7 +538,7 @@ class _PlanReader:
             outputs.append(tk.field(column))
             names.append(child.plan.schema.field(column).name)
             ids.append(i)
-        return Imported(grouped.project(outputs, names=names), tuple(ids))
+        return Imported(grouped.project(outputs, names=_distinct_names(names)), tuple(ids))
 
     def _mixed_distinct(self, node, child: Imported, groups: list,
                         catalyst_groups: list) -> Imported:
@@ -615,7 +615,7 @@ class _PlanReader:
             names.append(str(e.name()))
             ids.append(_expr_id(e))
             outputs.append(self._expr(e, child, substitute=substitute))
-        return Imported(grouped.project(outputs, names=names), tuple(ids))
+        return Imported(grouped.project(outputs, names=_distinct_names(names)), tuple(ids))
 
     def _window(self, node, child: Imported) -> Imported:
         """Spark's Window: the child's columns plus one per windowExpression (an Alias of a

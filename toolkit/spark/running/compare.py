@@ -98,6 +98,8 @@ def _is_float(t: pa.DataType) -> bool:
 
 def _cells_equal(a: pa.Array, b: pa.Array, rel_tol: float, abs_tol: float) -> pa.Array:
     both_null = pc.and_(a.is_null(), b.is_null())
+    if pat.is_null(a.type) or pat.is_null(b.type):  # no values: a cell equals only a null
+        return pc.fill_null(both_null, False)
     if _is_float(a.type) or _is_float(b.type):
         x, y = a.cast(pa.float64()), b.cast(pa.float64())
         both_nan = pc.and_(pc.is_nan(x), pc.is_nan(y))
