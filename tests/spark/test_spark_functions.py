@@ -92,6 +92,7 @@ REFUSALS = {
     "regexp_replace(s, 'b$', 'x')": "RegExpReplace", "regexp_replace(s, 'a*', 'x')":
     "RegExpReplace", "s rlike '\\\\s'": "RLike", "lpad(s, 5, 'ab')": "StringLPad",
     "exp(d)": "Exp", "array(i, 2)": "CreateArray", "split(s, 'b')": "StringSplit",
+    "cast(d as string)": "Cast", "concat(s, d)": "Cast",
 }
 
 

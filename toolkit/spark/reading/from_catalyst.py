@@ -257,7 +257,16 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
                 return tk.literal(args[0].value.cast(target))
             except (pa.ArrowException, ValueError, TypeError):
                 pass  # a cast Arrow refuses stays a cast call (and fails as Arrow does)
-        return _spark_cast(args[0], _arrow_type(children(node)[0]), target)
+        source = _arrow_type(children(node)[0])
+        if pa.types.is_floating(source) and (pa.types.is_string(target)
+                                             or pa.types.is_large_string(target)):
+            raise SparkImportError(
+                f"cannot import the Spark expression Cast ({node.toString()}): Spark "
+                "writes a float as Java's "
+                "Double.toString does (1.0, 1.0E7, 9.9E-4, and on Java 17 at times a 17th "
+                "digit where 16 name the value), which no Arrow kernel reproduces; Arrow's "
+                "cast writes 1, 10000000, 0.00099", spark_class="Cast")
+        return _spark_cast(args[0], source, target)
     if name == "Coalesce":
         return tk.coalesce(*args)
     if name == "CaseWhen":
