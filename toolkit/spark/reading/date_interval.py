@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import toolkit as tk
 
 __all__ = ["add_days", "add_months", "add_months_to_timestamp", "day_time_interval",
-           "months_of"]
+           "months_of", "instant_of_wall_clock"]
 
 _MONTH = pc.RoundTemporalOptions(unit="month")
 _DAY = pc.RoundTemporalOptions(unit="day")
@@ -85,13 +85,19 @@ def add_months_to_timestamp(timestamp: tk.Expression, months: tk.Expression,
     if zone is None:
         return _wall_clock_plus_months(timestamp, months)
     wall = tk.call("local_timestamp", [tk.cast(timestamp, pa.timestamp("us", zone))])
-    moved = _wall_clock_plus_months(wall, months)
-    # the offset in force at the new wall-clock time; in a gap, the one just before it
-    before = tk.call("assume_timezone", [moved], pc.AssumeTimezoneOptions(
+    return instant_of_wall_clock(_wall_clock_plus_months(wall, months), zone)
+
+
+def instant_of_wall_clock(wall: tk.Expression, zone: str) -> tk.Expression:
+    """The instant (timestamp[us, UTC]) a naive wall-clock time names in `zone`, as Java's
+    ZonedDateTime reads it: in an overlap the earlier offset, in a gap the offset before
+    it (02:30 in a 02:00-03:00 gap is 03:30)."""
+    # the offset in force at the wall-clock time; in a gap, the one just before it
+    before = tk.call("assume_timezone", [wall], pc.AssumeTimezoneOptions(
         zone, ambiguous="earliest", nonexistent="earliest"))
     offset = tk.call("subtract", [tk.call("local_timestamp", [before]),
                                   tk.cast(before, pa.timestamp("us"))])
-    instant = tk.call("subtract_checked", [moved, offset])
+    instant = tk.call("subtract_checked", [wall, offset])
     return tk.cast(instant, pa.timestamp("us", "UTC"))
 
 

@@ -42,7 +42,7 @@ import toolkit as tk
 
 from ..errors import SparkImportError
 from ..translate.types import from_spark_type
-from . import date_interval, float_order, spark_functions
+from . import date_interval, float_order, spark_functions, text_dates
 from .catalyst_nodes import children, class_name
 from .sql_origin import origin_text
 
@@ -153,9 +153,16 @@ def expression_from_catalyst(root, resolve_attribute=None, substitute=None) -> t
         frames[-1][2].append(out)
 
 
+# Spark functions that Spark itself rewrites into others (RuntimeReplaceable): imported as
+# that rewrite, `replacement`, so they mean exactly what Spark runs
+_REPLACED = {"ParseToDate", "ParseToTimestamp"}
+
+
 def _kids(node) -> list:
     if class_name(node) in _LEAVES:
         return []
+    if class_name(node) in _REPLACED:
+        return [node.replacement()]
     kids = children(node)
     if class_name(node) == "With":  # the shared definitions before the body that refers to them
         return kids[1:] + kids[:1]
@@ -226,6 +233,8 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
         return _remainder(node, args)
     if name == "Between":  # its one child is its replacement: a With (see above)
         return args[-1]
+    if name in _REPLACED:
+        return args[0]
     if name in float_order.COMPARISONS:
         return float_order.compare(name, args[0], args[1], _compares_floats(node))
     if name == "EqualNullSafe":
@@ -266,6 +275,15 @@ def _convert(node, args, resolve_attribute) -> tk.Expression:
                 "Double.toString does (1.0, 1.0E7, 9.9E-4, and on Java 17 at times a 17th "
                 "digit where 16 name the value), which no Arrow kernel reproduces; Arrow's "
                 "cast writes 1, 10000000, 0.00099", spark_class="Cast")
+        if pa.types.is_string(source) and pa.types.is_date32(target):
+            return text_dates.text_to_date(args[0], _eval_mode(node) == "ANSI")
+        if pa.types.is_string(source) and pa.types.is_timestamp(target) and target.tz:
+            # Spark reads the text as a wall-clock time in the session's zone
+            wall = tk.cast(args[0], pa.timestamp(target.unit))
+            zone = _cast_zone(node)
+            if zone in ("UTC", "Etc/UTC", "Z", "+00:00"):  # the wall clock is the instant
+                return tk.cast(wall, target)
+            return tk.cast(date_interval.instant_of_wall_clock(wall, zone), target)
         return _spark_cast(args[0], source, target)
     if name == "Coalesce":
         return tk.coalesce(*args)
@@ -341,6 +359,15 @@ def _compares_floats(node) -> bool:
     """Whether a Spark comparison's operands are floats or doubles (Spark's analyzer gives
     both operands one type)."""
     return class_name(children(node)[0].dataType()).startswith(("FloatType", "DoubleType"))
+
+
+def _cast_zone(node) -> str:
+    """The session time zone a Cast reads a wall-clock time in."""
+    zone = node.timeZoneId()
+    if zone.isEmpty():
+        raise SparkImportError(f"cannot import {node.toString()}: it names no time zone "
+                               "(the plan is not resolved)", spark_class="Cast")
+    return str(zone.get())
 
 
 def _time_zone(node) -> str | None:

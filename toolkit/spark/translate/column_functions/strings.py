@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .common import (
     F,
     as_call_type,
@@ -116,3 +118,23 @@ def _null_handling(value) -> str:
     if isinstance(value, str):
         return value
     return ["emit_null", "skip", "replace"][int(value)]
+
+
+@register("utf8_lpad")
+def _lpad(call, a, t):
+    """Spark's lpad cuts a longer value to the width; Arrow's leaves it whole."""
+    values = options_of(call)
+    width, padding = int(values["width"]), values.get("padding", " ")
+    return F.when(F.char_length(a[0]) >= width, a[0]).otherwise(F.lpad(a[0], width, padding))
+
+
+@register("extract_regex")
+def _extract_regex(call, a, t):
+    """A struct of the named groups (null where the text does not match; a group that
+    took no part is empty, as in both): Spark's regexp_extract per group. The pattern's
+    RE2 named groups `(?P<name>` are Java's `(?<name>`."""
+    pattern = options_of(call)["pattern"]
+    names = re.findall(r"\(\?P<(\w+)>", pattern)
+    java = pattern.replace("(?P<", "(?<")
+    groups = [F.regexp_extract(a[0], java, i + 1).alias(n) for i, n in enumerate(names)]
+    return F.when(a[0].rlike(java), F.struct(*groups))
