@@ -380,8 +380,7 @@ class Aggregate(LogicalPlan):
         self.group_relations = tuple(group_relations)
         schema = input.schema.binding_schema()
         self.aggregates = tuple(
-            AggregateExpr(a.func, None if a.arg is None else bind(a.arg, schema), a.name)
-            for a in aggregates)
+            replace(a, arg=None if a.arg is None else bind(a.arg, schema)) for a in aggregates)
         grouped = bool(self.group_exprs)
         fields = [logical_field(e, n, r) for e, n, r in
                   zip(self.group_exprs, self.group_names, self.group_relations)]
@@ -404,8 +403,7 @@ class Aggregate(LogicalPlan):
         exprs = list(exprs)
         n = len(self.group_exprs)
         groups, rest = exprs[:n], iter(exprs[n:])
-        aggs = [AggregateExpr(a.func, None if a.arg is None else next(rest), a.name)
-                for a in self.aggregates]
+        aggs = [replace(a, arg=None if a.arg is None else next(rest)) for a in self.aggregates]
         return Aggregate(self.input, groups, self.group_names, self.group_relations, aggs)
 
     def with_new_children(self, children):

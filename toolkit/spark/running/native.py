@@ -186,8 +186,11 @@ def _aggregate(agg, field):
         column = F.count(F.lit(1)) if agg.arg is None else F.count(to_column(agg.arg))
     elif agg.func == "mean":
         column = F.avg(to_column(agg.arg))
-    elif agg.func in ("sum", "min", "max", "var_samp", "var_pop", "stddev_samp", "stddev_pop"):
+    elif agg.func in ("sum", "min", "max", "var_samp", "var_pop", "stddev_samp", "stddev_pop",
+                      "bool_and", "bool_or"):
         column = getattr(F, agg.func)(to_column(agg.arg))
+    elif agg.func == "percentile":
+        column = F.percentile(to_column(agg.arg), F.lit(agg.fraction))
     else:
         raise SparkTranslationError(f"cannot translate aggregate {agg.func} to Spark",
                                     function=agg.func)
