@@ -27,7 +27,6 @@ from ..model.expression import Expression
 from ..support import late
 from ..support.visible_text import visible
 from .aggregates import VARIANCE_FUNCTIONS
-from .percentiles import group_percentiles
 from .float_keys import IEEE, checked_float_keys, group_key, join_key
 from .frozen import FrozenNode
 from .invariants import (
@@ -39,6 +38,7 @@ from .invariants import (
     runs,
 )
 from .nan_order import SortColumn, sql_sort_columns
+from .percentiles import group_percentiles
 from .physical_expr import evaluate_expression
 from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
