@@ -204,7 +204,8 @@ def sort_keys(plan, keys: Sequence) -> list[tuple[Expression, bool, bool]]:
     return out
 
 
-_WINDOW_KEYS = ("func", "arg", "partition_by", "order_by", "frame", "offset", "default")
+_WINDOW_KEYS = ("func", "arg", "partition_by", "order_by", "frame", "offset", "default",
+                "ignore_nulls")
 
 
 def _window_frame(frame):
@@ -236,5 +237,6 @@ def window_functions(plan, functions: Sequence) -> list:
         default = spec.get("default")  # a string names a column, as everywhere here
         default = None if default is None else _resolved(plan.schema, default)[1]
         out.append(WindowExpr(spec["func"], arg, partition, order,
-                              _window_frame(spec.get("frame")), spec.get("offset", 1), default))
+                              _window_frame(spec.get("frame")), spec.get("offset", 1), default,
+                              spec.get("ignore_nulls", False)))
     return out

@@ -189,14 +189,15 @@ class LogicalPlan(FrozenNode):
 
         Each function is a dict (or `builder.WindowSpec`) with ``func`` (row_number, rank,
         dense_rank, lag, lead, sum, avg, min, max, count, var_samp, var_pop, stddev_samp,
-        stddev_pop), ``arg`` (a column or expression; none for ranking functions and
+        stddev_pop, first_value, last_value), ``arg`` (a column or expression; none for ranking functions and
         count(*)), ``partition_by`` (columns),
         ``order_by`` (sort keys as `sort` takes them), ``frame`` (None: SQL's default,
         or ("rows", start, end) with offsets in rows from the current row, -n PRECEDING,
         m FOLLOWING, None UNBOUNDED, or ("range", start, end) with offsets in the single
         numeric order key's values), ``offset`` (lag/lead, default 1) and ``default``
         (lag/lead's value where the offset row is outside the partition: an expression
-        of the current row or a literal of the argument's type; default null).
+        of the current row or a literal of the argument's type; default null) and
+        ``ignore_nulls`` (first_value / last_value: the frame's first or last non-null).
         """
         functions = [replace(w, order_by=tuple(SortKey(*k) for k in w.order_by))
                      for w in builder.window_functions(self, functions)]
@@ -813,7 +814,7 @@ def _bound_window(w: WindowExpr, input: LogicalPlan) -> WindowExpr:
     if bound.default is not None and bound.arg is not None:
         bound = replace(bound, default=_literal_as(bound.default, bound.arg.type))
     check_window(bound.func, bound.arg, bound.order_by, bound.frame, bound.offset,
-                 bound.default)
+                 bound.default, bound.ignore_nulls)
     return bound
 
 

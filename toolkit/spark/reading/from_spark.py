@@ -706,6 +706,18 @@ class _PlanReader:
                                    spark_class=fname)
         aggregate = function.aggregateFunction()
         aname = class_name(aggregate)
+        if aname in ("First", "Last") and not function.isDistinct() \
+                and function.filter().isEmpty():
+            if not order:
+                raise SparkImportError(
+                    f"cannot import the window aggregate {function.toString()} over a window "
+                    "without an order: it keeps whichever row Spark reads first, which depends "
+                    "on Spark's partitions (nondeterministic); order the window",
+                    spark_class=aname)
+            return {**out, "func": "first_value" if aname == "First" else "last_value",
+                    "arg": self._expr(children(aggregate)[0], child),
+                    "ignore_nulls": bool(aggregate.ignoreNulls()),
+                    "frame": _window_frame(spec.frameSpecification(), True)}
         mapping = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "avg", "Count": "count",
                    "VarianceSamp": "var_samp", "VariancePop": "var_pop",
                    "StddevSamp": "stddev_samp", "StddevPop": "stddev_pop"}
