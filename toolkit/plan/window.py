@@ -29,9 +29,9 @@ from .errors import PlanError
 from .plan_text import expression_text
 
 __all__ = [
+    "FRAME_FUNCTIONS",
     "OFFSET_FUNCTIONS",
     "RANKING_FUNCTIONS",
-    "FRAME_FUNCTIONS",
     "VALUE_FUNCTIONS",
     "VARIANCE_WINDOWS",
     "WINDOW_AGGREGATES",
