@@ -125,6 +125,25 @@ def test_percentile_reads_nan_above_every_number_as_spark():
     assert math.isnan(rows[1]["m"]) and rows[1]["lo"] == 2.0  # halfway between 2 and NaN
 
 
+@pytest.mark.parametrize("groups", [3, 70_000])  # the group numbers fit 16 bits, or not
+def test_percentiles_of_many_rows_and_groups_equal_duckdb(groups):
+    import numpy as np
+
+    rng = np.random.default_rng(groups)
+    rows = 300_000
+    table = pa.table({"g": rng.integers(0, groups, rows),
+                      "x": pa.array(rng.normal(0, 100, rows), mask=rng.random(rows) < 0.2)})
+    p = plan.scan("t", table).aggregate(["g"], [("percentile", "x", "p", 0.3)])
+    got = plan.create_physical_plan(p).collect().sort_by("g")
+    con = duckdb.connect()
+    con.register("t", table)
+    want = con.sql("SELECT g, quantile_cont(x, 0.3) AS p FROM t GROUP BY g").to_arrow_table()
+    want = want.sort_by("g")
+    assert got.column("g").to_pylist() == want.column("g").to_pylist()
+    assert all(_close(w, g) for w, g in zip(want.column("p").to_pylist(),
+                                            got.column("p").to_pylist()))
+
+
 @pytest.mark.parametrize("fraction", [-0.1, 1.5, float("nan"), "0.5", None, True])
 def test_a_fraction_outside_zero_to_one_is_refused(fraction):
     table = pa.table({"x": [1.0]})
