@@ -5,8 +5,8 @@ read through py4j, becomes an exprscope logical plan: Project, Filter, Aggregate
 (DISTINCT aggregates and FILTER clauses too; count_if as a count of NULLIF(c, false),
 bool_and / every, bool_or / some / any, median, percentile and percentile_cont as the
 plan's exact percentile; min_by / max_by, first / last and the approximate ones are
-refused, their answer depending on Spark's reading order or sketches), Join of every type (equal keys plus a
-residual condition; a comma join stays a cross join under its filter, which the
+refused, their answer depending on Spark's reading order or sketches), Join of every
+type (equal keys plus a residual condition; a comma join stays a cross join under its filter, which the
 optimizer's eliminate_cross_join turns into equi-joins), Sort, limits, Union (ALL;
 DISTINCT as an aggregate over every column), SubqueryAlias/View, INTERSECT / EXCEPT
 (DISTINCT: a semi / anti join on `<=>` of every column, then DISTINCT, as Spark's
@@ -14,8 +14,8 @@ optimizer writes them), Expand (ROLLUP, CUBE, GROUPING SETS: a UNION ALL of its
 projections), windows (ntile, percent_rank, cume_dist from row_number, rank, count;
 the aggregates, variances and standard deviations included; first / last /
 first_value / last_value, IGNORE NULLS or not, over an ordered window: the frame's
-first or last row, which ties in the order keys leave to Spark's sort), WITH queries, and the
-leaves (LogicalRelation, LogicalRDD, LocalRelation ...) as scans of the Spark data
+first or last row, which ties in the order keys leave to Spark's sort), WITH queries,
+and the leaves (LogicalRelation, LogicalRDD, LocalRelation ...) as scans of the Spark data
 behind them, named as the user named them (alias, temp view, table, file; else df1,
 df2 ...). Attributes are matched by Spark's exprId, so self-joins and USING joins
 resolve. EXISTS / IN subqueries become SubqueryFilter nodes (NOT IN null-aware), which
@@ -788,7 +788,6 @@ class _PlanReader:
         if argument is None:
             argument = self._expr(args[0], child)
         argument_type = _arrow_type(args[0])
-
         if not filtered:
             argument = self._filtered(agg_expr, argument, argument_type, child)
         if fname == "Average" and pa.types.is_decimal(argument_type):  # 4 more digits
