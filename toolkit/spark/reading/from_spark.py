@@ -6,8 +6,8 @@ read through py4j, becomes an exprscope logical plan: Project, Filter, Aggregate
 bool_and / every, bool_or / some / any, median, percentile and percentile_cont as the
 plan's exact percentile; min_by / max_by, first / last and the approximate ones are
 refused, their answer depending on Spark's reading order or sketches), Join of every
-type (equal keys plus a residual condition; a comma join stays a cross join under its filter, which the
-optimizer's eliminate_cross_join turns into equi-joins), Sort, limits, Union (ALL;
+type (equal keys plus a residual condition; a comma join stays a cross join under its
+filter, which the optimizer's eliminate_cross_join turns into equi-joins), Sort, limits, Union (ALL;
 DISTINCT as an aggregate over every column), SubqueryAlias/View, INTERSECT / EXCEPT
 (DISTINCT: a semi / anti join on `<=>` of every column, then DISTINCT, as Spark's
 optimizer writes them), Expand (ROLLUP, CUBE, GROUPING SETS: a UNION ALL of its
