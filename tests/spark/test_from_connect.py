@@ -116,6 +116,17 @@ def test_a_connect_aggregate_imports(cdf):
     _same_rows(_run_locally(tks.from_spark(query)), query.toArrow())
 
 
+def test_connect_boolean_aggregates_and_percentiles_import(cdf):
+    from toolkit import spark as tks
+
+    F = _F()
+    query = (cdf.groupBy("k").agg(
+        F.count_if(F.col("n") > 1).alias("big"), F.bool_and(F.col("n") > 0).alias("pos"),
+        F.bool_or(F.col("x").isNull()).alias("hole"), F.every(F.col("n") < 6).alias("small"),
+        F.median("x").alias("m"), F.percentile("n", 0.25).alias("q1")).orderBy("k"))
+    _same_rows(_run_locally(tks.from_spark(query)), query.toArrow())
+
+
 def test_tpch_q6_written_for_spark_connect_imports_and_matches(remote):
     from toolkit import spark as tks
     from toolkit.spark import tpch

@@ -115,7 +115,8 @@ def aggregation(plan, group_by: Sequence, aggregates: Sequence[tuple]):
     """(keys, key names, key relations, aggregates) of an Aggregate on `plan`.
 
     Each aggregate is ``(func, expr, name)`` or ``(func, expr)`` with func one of
-    `AGGREGATE_FUNCTIONS`; ``("count", None, "n")`` counts rows.
+    `AGGREGATE_FUNCTIONS`; ``("count", None, "n")`` counts rows; percentile adds its
+    fraction: ``("percentile", "x", "p90", 0.9)``.
     """
     keys, key_names, key_relations = [], [], []
     for value in group_by:
@@ -126,16 +127,21 @@ def aggregation(plan, group_by: Sequence, aggregates: Sequence[tuple]):
         key_relations.append(relation)
     aggs = []
     for spec in aggregates:
-        if not isinstance(spec, (tuple, list)) or len(spec) not in (2, 3):
-            raise PlanError(f"an aggregate is (func, expr, name) or (func, expr), got {spec!r}")
+        if not isinstance(spec, (tuple, list)) or len(spec) not in (2, 3, 4):
+            raise PlanError(f"an aggregate is (func, expr, name) or (func, expr), or "
+                            f"(\"percentile\", expr, name, fraction), got {spec!r}")
         func, arg = spec[0], spec[1]
         if arg is None or (isinstance(arg, str) and arg == "*"):
             user = qualified = text = None
         else:
             user, qualified, text = _resolved(plan.schema, arg)
         inner = "*" if user is None else (text or user.to_string())
-        name = spec[2] if len(spec) == 3 else f"{func}({inner})"
-        aggs.append(AggregateExpr(func, qualified, name))
+        fraction = spec[3] if len(spec) == 4 else None
+        if func == "percentile" and len(spec) != 4:
+            raise PlanError(f"percentile needs its fraction: (\"percentile\", expr, name, "
+                            f"fraction), got {spec!r}")
+        name = spec[2] if len(spec) >= 3 else f"{func}({inner})"
+        aggs.append(AggregateExpr(func, qualified, name, fraction))
     return keys, key_names, key_relations, aggs
 
 
@@ -198,7 +204,8 @@ def sort_keys(plan, keys: Sequence) -> list[tuple[Expression, bool, bool]]:
     return out
 
 
-_WINDOW_KEYS = ("func", "arg", "partition_by", "order_by", "frame", "offset", "default")
+_WINDOW_KEYS = ("func", "arg", "partition_by", "order_by", "frame", "offset", "default",
+                "ignore_nulls")
 
 
 def _window_frame(frame):
@@ -230,5 +237,6 @@ def window_functions(plan, functions: Sequence) -> list:
         default = spec.get("default")  # a string names a column, as everywhere here
         default = None if default is None else _resolved(plan.schema, default)[1]
         out.append(WindowExpr(spec["func"], arg, partition, order,
-                              _window_frame(spec.get("frame")), spec.get("offset", 1), default))
+                              _window_frame(spec.get("frame")), spec.get("offset", 1), default,
+                              spec.get("ignore_nulls", False)))
     return out

@@ -44,7 +44,7 @@ def applied(node: ScalarSubquery) -> LogicalPlan:
                            "left", None, node.float_keys)
     renamed = {q: field(n) for q, n in inner.items()}
     aggregates = [AggregateExpr(a.func, field(_MATCHED) if a.arg is None else
-                                substitute_columns(a.arg, renamed), a.name)
+                                substitute_columns(a.arg, renamed), a.name, a.fraction)
                   for a in aggregate.aggregates]
     columns = list(input.schema)
     top = Aggregate(joined, [field(_ROW), *[field(f.qualified_name) for f in columns]],

@@ -189,14 +189,15 @@ class LogicalPlan(FrozenNode):
 
         Each function is a dict (or `builder.WindowSpec`) with ``func`` (row_number, rank,
         dense_rank, lag, lead, sum, avg, min, max, count, var_samp, var_pop, stddev_samp,
-        stddev_pop), ``arg`` (a column or expression; none for ranking functions and
+        stddev_pop, first_value, last_value), ``arg`` (a column or expression; none for ranking functions and
         count(*)), ``partition_by`` (columns),
         ``order_by`` (sort keys as `sort` takes them), ``frame`` (None: SQL's default,
         or ("rows", start, end) with offsets in rows from the current row, -n PRECEDING,
         m FOLLOWING, None UNBOUNDED, or ("range", start, end) with offsets in the single
         numeric order key's values), ``offset`` (lag/lead, default 1) and ``default``
         (lag/lead's value where the offset row is outside the partition: an expression
-        of the current row or a literal of the argument's type; default null).
+        of the current row or a literal of the argument's type; default null) and
+        ``ignore_nulls`` (first_value / last_value: the frame's first or last non-null).
         """
         functions = [replace(w, order_by=tuple(SortKey(*k) for k in w.order_by))
                      for w in builder.window_functions(self, functions)]
@@ -380,8 +381,7 @@ class Aggregate(LogicalPlan):
         self.group_relations = tuple(group_relations)
         schema = input.schema.binding_schema()
         self.aggregates = tuple(
-            AggregateExpr(a.func, None if a.arg is None else bind(a.arg, schema), a.name)
-            for a in aggregates)
+            replace(a, arg=None if a.arg is None else bind(a.arg, schema)) for a in aggregates)
         grouped = bool(self.group_exprs)
         fields = [logical_field(e, n, r) for e, n, r in
                   zip(self.group_exprs, self.group_names, self.group_relations)]
@@ -404,8 +404,7 @@ class Aggregate(LogicalPlan):
         exprs = list(exprs)
         n = len(self.group_exprs)
         groups, rest = exprs[:n], iter(exprs[n:])
-        aggs = [AggregateExpr(a.func, None if a.arg is None else next(rest), a.name)
-                for a in self.aggregates]
+        aggs = [replace(a, arg=None if a.arg is None else next(rest)) for a in self.aggregates]
         return Aggregate(self.input, groups, self.group_names, self.group_relations, aggs)
 
     def with_new_children(self, children):
@@ -815,7 +814,7 @@ def _bound_window(w: WindowExpr, input: LogicalPlan) -> WindowExpr:
     if bound.default is not None and bound.arg is not None:
         bound = replace(bound, default=_literal_as(bound.default, bound.arg.type))
     check_window(bound.func, bound.arg, bound.order_by, bound.frame, bound.offset,
-                 bound.default)
+                 bound.default, bound.ignore_nulls)
     return bound
 
 

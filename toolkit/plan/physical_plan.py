@@ -38,6 +38,7 @@ from .invariants import (
     runs,
 )
 from .nan_order import SortColumn, sql_sort_columns
+from .percentiles import group_percentiles
 from .physical_expr import evaluate_expression
 from .plan_text import expression_text, fields_text, plan_text
 from .schema_problems import schema_problems
@@ -295,6 +296,7 @@ class PhysicalAggregate:
     arg: Expression | None
     nullable_arg: bool
     out_type: pa.DataType
+    fraction: float | None = None  # percentile's
 
 
 def _aggregated_type(aggregate: PhysicalAggregate) -> pa.DataType:
@@ -309,6 +311,20 @@ def _aggregated(aggregate: PhysicalAggregate, values):
     wanted = _aggregated_type(aggregate)
     # a long past 2**53 rounds to the nearest double, as SQL's cast does
     return values if values.type == wanted else pc.cast(values, wanted, safe=False)
+
+
+_ROW = "__row"
+
+
+def _group_rows(result: pa.Table, keys: list[str], n: int) -> tuple[pa.Array, np.ndarray]:
+    """The input's row numbers listed group by group (the hash aggregate's "list" of them)
+    and each listed row's group number; without keys, every row in the one group."""
+    if not keys:
+        return pa.array(np.arange(n)), np.zeros(n, dtype=np.int64)
+    lists = result.column(f"{_ROW}_list").combine_chunks()
+    lengths = pc.list_value_length(lists).to_numpy(zero_copy_only=False)
+    group_of_row = np.repeat(np.arange(len(lists), dtype=np.int64), lengths)
+    return lists.flatten(), group_of_row
 
 
 class HashAggregateExec(PhysicalPlan):
@@ -326,8 +342,8 @@ class HashAggregateExec(PhysicalPlan):
 
     def label(self) -> str:
         groups = ", ".join(expression_text(e) for e in self.group_exprs)
-        aggs = ", ".join(f"{a.func}({'*' if a.arg is None else expression_text(a.arg)}) "
-                         f"as {f.name}"
+        aggs = ", ".join(f"{a.func}({'*' if a.arg is None else expression_text(a.arg)}"
+                         f"{'' if a.fraction is None else f', {a.fraction!r}'}) as {f.name}"
                          for a, f in zip(self.aggregates, list(self.schema)[len(self.group_exprs):]))
         return f"HashAggregateExec: gby=[{groups}], aggr=[{aggs}]"
 
@@ -370,11 +386,29 @@ class HashAggregateExec(PhysicalPlan):
             elif a.func in VARIANCE_FUNCTIONS:
                 kernel, ddof = VARIANCE_FUNCTIONS[a.func]
                 specs.append((f"a{i}", kernel, pc.VarianceOptions(ddof=ddof)))
+            elif a.func in ("bool_and", "bool_or"):  # nulls skipped; a group of nulls: null
+                specs.append((f"a{i}", "all" if a.func == "bool_and" else "any",
+                              pc.ScalarAggregateOptions(skip_nulls=True, min_count=1)))
+            elif a.func == "percentile":
+                specs.append((f"a{i}", "count"))  # a stand-in: computed below, by group
             else:
                 specs.append((f"a{i}", a.func))
+        percentiles = any(a.func == "percentile" for a in self.aggregates)
+        if percentiles:  # each group's row numbers, to sort its values
+            table = table.append_column(_ROW, pa.array(np.arange(table.num_rows)))
+            if keys:
+                specs.append((_ROW, "list"))
         result = table.group_by(keys, use_threads=False).aggregate(specs)
         columns = [result.column(k) for k in keys]
-        columns += [result.column(f"a{i}_{spec[1]}") for i, spec in enumerate(specs)]
+        columns += [result.column(f"a{i}_{spec[1]}") for i, spec in
+                    enumerate(specs[:len(self.aggregates)])]
+        if percentiles:
+            rows, group_of_row = _group_rows(result, keys, table.num_rows)
+            for i, a in enumerate(self.aggregates):
+                if a.func == "percentile":
+                    columns[len(keys) + i] = group_percentiles(
+                        table.column(f"a{i}").take(rows), group_of_row, result.num_rows,
+                        a.fraction)
         out = pa.Table.from_arrays(columns, names=[f"c{i}" for i in range(len(columns))])
         for batch in out.combine_chunks().to_batches(max_chunksize=BATCH_ROWS):
             yield self._make_batch(batch.columns)

@@ -104,7 +104,7 @@ def _plan_node(node: LogicalPlan, children: list[PhysicalPlan]) -> PhysicalPlan:
             arg = None if a.arg is None else bind(a.arg, schema)
             arg_nullable = arg is not None and nullable(arg)
             out_type = aggregate_type(a.func, None if arg is None else arg.type)
-            aggs.append(PhysicalAggregate(a.func, arg, arg_nullable, out_type))
+            aggs.append(PhysicalAggregate(a.func, arg, arg_nullable, out_type, a.fraction))
             fields.append(pa.field(a.name, out_type,
                                    aggregate_nullable(a.func, arg_nullable, grouped)))
         return HashAggregateExec(child, groups, [nullable(e) for e in groups], aggs,

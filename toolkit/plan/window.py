@@ -2,8 +2,10 @@
 
 A `WindowExpr` is one ``func(arg) OVER (PARTITION BY ... ORDER BY ... frame)``.
 Functions: row_number, rank, dense_rank, lag, lead (ranking and offset functions,
-which read the order but no frame) and sum, avg, min, max, count, var_samp, var_pop,
-stddev_samp, stddev_pop (aggregates over the frame). The frame is SQL's default unless
+which read the order but no frame), sum, avg, min, max, count, var_samp, var_pop,
+stddev_samp, stddev_pop (aggregates over the frame) and first_value, last_value (the
+value of the frame's first or last row; with `ignore_nulls`, of its first or last row
+whose value is not null). The frame is SQL's default unless
 given: with an order, RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW (the current
 row's peers included), without one, the whole partition; or ROWS BETWEEN n PRECEDING
 AND m FOLLOWING (row counts), or RANGE BETWEEN n PRECEDING AND m FOLLOWING (distances
@@ -27,8 +29,10 @@ from .errors import PlanError
 from .plan_text import expression_text
 
 __all__ = [
+    "FRAME_FUNCTIONS",
     "OFFSET_FUNCTIONS",
     "RANKING_FUNCTIONS",
+    "VALUE_FUNCTIONS",
     "VARIANCE_WINDOWS",
     "WINDOW_AGGREGATES",
     "WINDOW_FUNCTIONS",
@@ -43,7 +47,9 @@ RANKING_FUNCTIONS = ("row_number", "rank", "dense_rank")
 OFFSET_FUNCTIONS = ("lag", "lead")
 VARIANCE_WINDOWS = ("var_samp", "var_pop", "stddev_samp", "stddev_pop")
 WINDOW_AGGREGATES = ("sum", "avg", "min", "max", "count") + VARIANCE_WINDOWS
-WINDOW_FUNCTIONS = RANKING_FUNCTIONS + OFFSET_FUNCTIONS + WINDOW_AGGREGATES
+VALUE_FUNCTIONS = ("first_value", "last_value")
+FRAME_FUNCTIONS = WINDOW_AGGREGATES + VALUE_FUNCTIONS  # the functions that read a frame
+WINDOW_FUNCTIONS = RANKING_FUNCTIONS + OFFSET_FUNCTIONS + FRAME_FUNCTIONS
 
 
 FRAME_UNITS = ("rows", "range")
@@ -97,7 +103,8 @@ class WindowExpr:
     """One window function: func, bound argument (None for ranking and count(*)), the
     partition keys, the sort keys (plan SortKeys), the frame (None: SQL's default),
     lag/lead's offset and lag/lead's default (the value, computed on the current row,
-    where the offset row lies outside the partition; None: null)."""
+    where the offset row lies outside the partition; None: null) and first_value and
+    last_value's ignore_nulls (skip the rows whose value is null)."""
 
     func: str
     arg: Expression | None
@@ -106,6 +113,7 @@ class WindowExpr:
     frame: WindowFrame | None = None
     offset: int = 1
     default: Expression | None = None
+    ignore_nulls: bool = False
 
     def to_string(self) -> str:
         args = "" if self.arg is None else expression_text(self.arg)
@@ -115,13 +123,15 @@ class WindowExpr:
             args += f", {self.offset}"
         if self.default is not None:
             args += f", {expression_text(self.default)}"
+        if self.ignore_nulls:
+            args += " IGNORE NULLS"
         parts = []
         if self.partition_by:
             parts.append("PARTITION BY [" + ", ".join(expression_text(e)
                                                        for e in self.partition_by) + "]")
         if self.order_by:
             parts.append("ORDER BY [" + ", ".join(k.to_string() for k in self.order_by) + "]")
-        if self.func in WINDOW_AGGREGATES:
+        if self.func in FRAME_FUNCTIONS:
             if self.frame is not None:
                 parts.append(self.frame.to_string())
             elif self.order_by:
@@ -146,7 +156,7 @@ class WindowExpr:
     def equals(self, other: WindowExpr) -> bool:
         mine, theirs = self.expressions(), other.expressions()
         return (self.func == other.func and self.frame == other.frame
-                and self.offset == other.offset and (self.arg is None) == (other.arg is None)
+                and self.offset == other.offset and self.ignore_nulls == other.ignore_nulls and (self.arg is None) == (other.arg is None)
                 and (self.default is None) == (other.default is None)
                 and len(self.partition_by) == len(other.partition_by)
                 and [(k.ascending, k.nulls_first) for k in self.order_by]
@@ -155,7 +165,7 @@ class WindowExpr:
 
 
 def check_window(func: str, arg: Expression | None, order_by: Sequence, frame, offset,
-                 default: Expression | None = None) -> None:
+                 default: Expression | None = None, ignore_nulls: bool = False) -> None:
     """A clear PlanError naming what is wrong with one window function."""
     if func not in WINDOW_FUNCTIONS:
         raise PlanError(f"unknown window function {func!r}; windows offer "
@@ -167,13 +177,20 @@ def check_window(func: str, arg: Expression | None, order_by: Sequence, frame, o
             raise PlanError(f"{func} needs an argument (the value to read from another row)")
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
             raise PlanError(f"{func}'s offset must be an integer >= 0, got {offset!r}")
+    if func in VALUE_FUNCTIONS and arg is None:
+        raise PlanError(f"{func} needs an argument (the value to read from the frame's "
+                        f"{'first' if func == 'first_value' else 'last'} row)")
+    if not isinstance(ignore_nulls, bool):
+        raise PlanError(f"ignore_nulls is True or False, got {ignore_nulls!r}")
+    if ignore_nulls and func not in VALUE_FUNCTIONS:
+        raise PlanError(f"only first_value and last_value take ignore_nulls, not {func}")
     if default is not None and func not in OFFSET_FUNCTIONS:
         raise PlanError(f"only lag and lead take a default value, not {func}")
     if default is not None and not default.type.equals(arg.type):
         raise PlanError(f"{func}'s default {expression_text(default)} is {default.type}, but "
                         f"its argument {expression_text(arg)} is {arg.type}; cast the "
                         "default to the argument's type")
-    if func not in WINDOW_AGGREGATES and frame is not None:
+    if func not in FRAME_FUNCTIONS and frame is not None:
         raise PlanError(f"{func} reads no frame (it is a ranking or offset function), "
                         f"but the frame {frame.to_string()} was given")
     if frame is not None and frame.has_offsets:
@@ -209,7 +226,7 @@ def check_window(func: str, arg: Expression | None, order_by: Sequence, frame, o
 def window_type(w: WindowExpr) -> pa.DataType:
     if w.func in RANKING_FUNCTIONS or w.func == "count":
         return pa.int64()
-    if w.func in OFFSET_FUNCTIONS:
+    if w.func in OFFSET_FUNCTIONS + VALUE_FUNCTIONS:
         return w.arg.type
     return aggregate_type("mean" if w.func == "avg" else w.func, w.arg.type)
 

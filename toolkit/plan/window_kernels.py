@@ -6,7 +6,9 @@ arithmetic on row positions: ranks from boundary positions, lag/lead as shifted 
 masked at partition edges, sum/count/avg over any frame as differences of prefix sums
 (decimals exactly, as 32-bit limbs), the variances with Spark's running update
 (`window_moments.py`), min/max over any frame from a sparse table (the minimum of each
-power-of-two span, so every frame is two overlapping spans). A RANGE frame's edges
+power-of-two span, so every frame is two overlapping spans), first_value/last_value as
+a take at the frame's edge (ignoring nulls: at the nearest non-null row inside the
+frame, from running maxima/minima of non-null positions). A RANGE frame's edges
 come from a vectorised binary search of the sorted order key. Results go back to the
 input's row order at the end.
 """
@@ -23,7 +25,7 @@ import pyarrow.compute as pc
 
 from .errors import PlanError
 from .nan_order import SortColumn, sql_sort_columns
-from .window import OFFSET_FUNCTIONS, VARIANCE_WINDOWS, WindowExpr
+from .window import OFFSET_FUNCTIONS, VALUE_FUNCTIONS, VARIANCE_WINDOWS, WindowExpr
 from .window_moments import frame_moments
 
 __all__ = ["Boundaries", "SortedInputs", "WindowSort", "compute_window"]
@@ -333,6 +335,8 @@ def _aggregate(w: WindowExpr, inputs: SortedInputs, b: Boundaries, n: int,
                out_type: pa.DataType) -> pa.Array:
     values = inputs.values
     lo, hi = _frame(w, b, n, inputs.order_key)
+    if w.func in VALUE_FUNCTIONS:
+        return _edge_values(w, values, lo, hi, n)
     empty = lo > hi
     lo_c, hi_c = np.where(empty, 0, lo), np.where(empty, -1, hi)
     if values is None:
@@ -371,6 +375,26 @@ def _aggregate(w: WindowExpr, inputs: SortedInputs, b: Boundaries, n: int,
     row_of_rank[ranks] = np.arange(n, dtype=np.int64)
     pick = row_of_rank[np.where(nothing, 0, best)]
     return values.take(pa.array(pick, mask=nothing))
+
+
+def _edge_values(w: WindowExpr, values: pa.Array, lo: np.ndarray, hi: np.ndarray,
+                 n: int) -> pa.Array:
+    """first_value / last_value: the value of each frame's first (last) row, or with
+    ignore_nulls of its first (last) row holding a value; null for an empty frame."""
+    first = w.func == "first_value"
+    empty = lo > hi
+    edge = lo if first else hi
+    if w.ignore_nulls:
+        positions = np.arange(n, dtype=np.int64)
+        valid = pc.is_valid(values).to_numpy(zero_copy_only=False)
+        if first:  # the next row at or after each position that holds a value
+            at_or_after = np.where(valid, positions, n)[::-1]
+            nearest = np.minimum.accumulate(at_or_after)[::-1] if n else positions
+        else:  # the last row at or before each position that holds a value
+            nearest = np.maximum.accumulate(np.where(valid, positions, -1)) if n else positions
+        edge = nearest[np.clip(edge, 0, max(n - 1, 0))] if n else edge
+        empty = empty | (edge > hi) | (edge < lo)
+    return values.take(pa.array(np.where(empty, 0, edge), mask=empty))
 
 
 def _variances(w: WindowExpr, values: pa.Array, valid: np.ndarray, lo: np.ndarray,

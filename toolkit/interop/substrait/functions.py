@@ -123,7 +123,9 @@ EXTRACT_COMPONENTS: dict[str, str] = {
 }
 
 # the aggregates of exprscope's plans: plan function -> (extension, Substrait name); the
-# Substrait `count` with no argument counts rows (count(*)); `avg` is exprscope's `mean`
+# Substrait `count` with no argument counts rows (count(*)); `avg` is exprscope's `mean`.
+# `percentile` has none: Substrait's `quantile` returns a list of n-tile boundaries and
+# its `median` the 0.5 one only (as the argument's type for integers, not a double)
 AGGREGATE_MAPPINGS: dict[str, tuple[str, str]] = {
     "sum": ("functions_arithmetic", "sum"),
     "min": ("functions_arithmetic", "min"),
@@ -134,6 +136,8 @@ AGGREGATE_MAPPINGS: dict[str, tuple[str, str]] = {
     "var_pop": ("functions_arithmetic", "variance"),
     "stddev_samp": ("functions_arithmetic", "std_dev"),
     "stddev_pop": ("functions_arithmetic", "std_dev"),
+    "bool_and": ("functions_boolean", "bool_and"),
+    "bool_or": ("functions_boolean", "bool_or"),
 }
 # Substrait's `variance` and `std_dev` say which one by their `distribution` option
 AGGREGATE_DISTRIBUTIONS: dict[str, str] = {

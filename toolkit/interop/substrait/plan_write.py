@@ -145,6 +145,10 @@ class PlanWriter:
             add_old_field(grouping, _OLD_GROUPING_EXPRESSIONS, written)
         fields = list(node.schema)[len(node.group_exprs):]
         for agg, field in zip(node.aggregates, fields):
+            if agg.func not in AGGREGATE_MAPPINGS:
+                raise SubstraitError(f"cannot write {agg.to_string()} as Substrait: Substrait "
+                                     f"has no aggregate for exprscope's {agg.func} (its "
+                                     "quantile returns a list of n-tile boundaries)")
             measure = aggregate.measures.add().measure
             extension, name = AGGREGATE_MAPPINGS[agg.func]
             measure.function_reference = self.anchors.setdefault((extension, name),

@@ -20,10 +20,10 @@ from ...errors import SubstraitError
 from ...model.expression import Expression
 from ...plan.logical_plan import SortKey, Window
 from ...plan.window import (
+    FRAME_FUNCTIONS,
     OFFSET_FUNCTIONS,
     RANKING_FUNCTIONS,
     VARIANCE_WINDOWS,
-    WINDOW_AGGREGATES,
     WindowExpr,
     WindowFrame,
 )
@@ -43,6 +43,9 @@ WINDOW_MAPPINGS: dict[str, tuple[str, str]] = {
     "max": ("functions_arithmetic", "max"),
     "count": ("functions_aggregate_generic", "count"),
     **{f: AGGREGATE_MAPPINGS[f] for f in VARIANCE_WINDOWS},
+    # Substrait's have no IGNORE NULLS: a plan's first_value IGNORE NULLS is refused
+    "first_value": ("functions_arithmetic", "first_value"),
+    "last_value": ("functions_arithmetic", "last_value"),
 }
 # (Substrait name, its `distribution` option or None) -> window function
 _FUNCTION_OF = {(name, AGGREGATE_DISTRIBUTIONS.get(func)): func
@@ -115,6 +118,9 @@ def write_window_rels(node: Window, input_rel: algebra_pb2.Rel,
             field.direction = SORT_DIRECTION[(key.ascending, key.nulls_first)]
         for i in run:
             w = node.functions[i]
+            if w.ignore_nulls:
+                raise SubstraitError(f"cannot write {w.to_string()} as Substrait: its "
+                                     f"{w.func} has no IGNORE NULLS")
             f = window.window_functions.add()
             f.function_reference = anchor(*WINDOW_MAPPINGS[w.func])
             if w.arg is not None:
@@ -163,7 +169,7 @@ def _read_bound(bound, where: str):
 
 
 def _frame(f, func: str, ordered: bool, where: str) -> WindowFrame | None:
-    if func not in WINDOW_AGGREGATES:
+    if func not in FRAME_FUNCTIONS:
         return None  # ranking and offset functions read no frame
     if f.bounds_type not in (_ROWS, _RANGE, 0):
         raise SubstraitError(f"a window frame of bounds type {f.bounds_type} has no exprscope "

@@ -10,7 +10,9 @@ the query runs. So the import reads the protobuf the client would send:
   CASE WHEN, IN, LIKE ...), casts and aliases;
 - relations: local data (its Arrow batches, read directly), tables, files and
   SQL (as scans of a DataFrame of that relation, so the server reads them),
-  Project, Filter, Aggregate (sum, min, max, avg, count), Sort, Limit,
+  Project, Filter, Aggregate (sum, min, max, avg, count, the variances and standard
+  deviations, count_if, bool_and / every, bool_or / some / any, median and
+  percentile with a constant fraction), Sort, Limit,
   SubqueryAlias, ToDF and WithColumns. Output names come from the server (the
   DataFrame's columns), so they are Spark's own.
 
@@ -41,7 +43,12 @@ __all__ = ["expression_from_connect", "from_connect", "is_connect"]
 _AGGREGATES = {"sum": "sum", "min": "min", "max": "max", "avg": "mean", "mean": "mean",
                "count": "count", "variance": "var_samp", "var_samp": "var_samp",
                "var_pop": "var_pop", "stddev": "stddev_samp", "std": "stddev_samp",
-               "stddev_samp": "stddev_samp", "stddev_pop": "stddev_pop"}
+               "stddev_samp": "stddev_samp", "stddev_pop": "stddev_pop",
+               "bool_and": "bool_and", "every": "bool_and", "bool_or": "bool_or",
+               "some": "bool_or", "any": "bool_or", "count_if": "count",
+               "median": "percentile", "percentile": "percentile"}
+# the aggregates whose arguments past the first are settings: how many they take
+_ARGUMENTS = {"percentile": (2, 3)}
 _PASS_THROUGH = {"subquery_alias", "hint", "repartition", "repartition_by_expression"}
 
 
@@ -130,6 +137,27 @@ def _convert(message, args: list) -> tk.Expression:
         return unresolved_call(function.function_name, args)
     raise SparkImportError(f"cannot import the Spark Connect expression {kind} into exprscope",
                            spark_class=kind)
+
+
+def _fraction(function) -> float:
+    """median's 0.5, or percentile's constant fraction (its frequency, when given, 1)."""
+    if function.function_name.lower() == "median":
+        return 0.5
+    if len(function.arguments) == 3:
+        frequency = expression_from_connect(function.arguments[2])
+        if not (frequency.is_literal and frequency.value.as_py() == 1):
+            raise SparkImportError("cannot import a percentile with frequencies (each row "
+                                   "counted several times)", spark_class="percentile")
+    fraction = expression_from_connect(function.arguments[1])
+    if not fraction.is_literal or not (pa.types.is_floating(fraction.type)
+                                       or pa.types.is_integer(fraction.type)
+                                       or pa.types.is_decimal(fraction.type)):
+        raise SparkImportError("cannot import percentile: exprscope's takes one constant "
+                               f"fraction, not {fraction.to_string()}", spark_class="percentile")
+    if not fraction.value.is_valid:
+        raise SparkImportError("cannot import percentile: its fraction is null",
+                               spark_class="percentile")
+    return float(fraction.value.as_py())
 
 
 def _name_parts(identifier: str) -> list[str]:
@@ -358,7 +386,8 @@ class _RelationReader:
                                    spark_class=_kind(message))
         function = message.unresolved_function
         fname = function.function_name.lower()
-        if fname not in _AGGREGATES or function.is_distinct or len(function.arguments) != 1:
+        if (fname not in _AGGREGATES or function.is_distinct
+                or len(function.arguments) not in _ARGUMENTS.get(fname, (1,))):
             raise SparkImportError(f"cannot import the Spark aggregate {function.function_name}"
                                    f"{' DISTINCT' if function.is_distinct else ''}",
                                    spark_class=function.function_name)
@@ -371,6 +400,11 @@ class _RelationReader:
             return tk.field(column)
         value = expression_from_connect(argument)
         func = _AGGREGATES[fname]
+        if fname == "count_if":  # the rows where the condition holds: count(NULLIF(c, false))
+            value = tk.if_else(value, tk.literal(True), tk.literal(pa.scalar(None, pa.bool_())))
+        if func == "percentile":
+            aggs.append((func, value, column, _fraction(function)))
+            return tk.field(column)
         value_type = qualify(value, input_plan.schema).bind(
             input_plan.schema.binding_schema()).type
         if func == "max" and pa.types.is_floating(value_type):

@@ -2,15 +2,20 @@
 
 A DataFrame's analyzed logical plan (or, with stage="optimized", the plan Spark runs),
 read through py4j, becomes an exprscope logical plan: Project, Filter, Aggregate
-(DISTINCT aggregates and FILTER clauses too), Join of every type (equal keys plus a
-residual condition; a comma join stays a cross join under its filter, which the
-optimizer's eliminate_cross_join turns into equi-joins), Sort, limits, Union (ALL;
+(DISTINCT aggregates and FILTER clauses too; count_if as a count of NULLIF(c, false),
+bool_and / every, bool_or / some / any, median, percentile and percentile_cont as the
+plan's exact percentile; min_by / max_by, first / last and the approximate ones are
+refused, their answer depending on Spark's reading order or sketches), Join of every
+type (equal keys plus a residual condition; a comma join stays a cross join under its
+filter, which the optimizer's eliminate_cross_join turns into equi-joins), Sort, limits, Union (ALL;
 DISTINCT as an aggregate over every column), SubqueryAlias/View, INTERSECT / EXCEPT
 (DISTINCT: a semi / anti join on `<=>` of every column, then DISTINCT, as Spark's
 optimizer writes them), Expand (ROLLUP, CUBE, GROUPING SETS: a UNION ALL of its
 projections), windows (ntile, percent_rank, cume_dist from row_number, rank, count;
-the aggregates, variances and standard deviations included), WITH queries, and the
-leaves (LogicalRelation, LogicalRDD, LocalRelation ...) as scans of the Spark data
+the aggregates, variances and standard deviations included; first / last /
+first_value / last_value, IGNORE NULLS or not, over an ordered window: the frame's
+first or last row, which ties in the order keys leave to Spark's sort), WITH queries,
+and the leaves (LogicalRelation, LogicalRDD, LocalRelation ...) as scans of the Spark data
 behind them, named as the user named them (alias, temp view, table, file; else df1,
 df2 ...). Attributes are matched by Spark's exprId, so self-joins and USING joins
 resolve. EXISTS / IN subqueries become SubqueryFilter nodes (NOT IN null-aware), which
@@ -81,13 +86,23 @@ _REFUSED_AGGREGATES = {
                            "and imports)",
     "ApproximatePercentile": "percentile_approx is Spark's quantile sketch, whose answer "
                              "exprscope cannot reproduce",
+    "MinBy": "min_by keeps the value of a row with the least ordering value, and where "
+             "several rows share it Spark keeps whichever it reads first (it depends on "
+             "Spark's partitions); exprscope's aggregates give one answer for one input",
+    "MaxBy": "max_by keeps the value of a row with the greatest ordering value, and where "
+             "several rows share it Spark keeps whichever it reads first (it depends on "
+             "Spark's partitions); exprscope's aggregates give one answer for one input",
     "PivotFirst": "a pivot makes one column per value; exprscope imports its aggregates only "
                   "when written out (sum(when(g = 0, x)) ...)",
 }
 # Spark's aggregate classes exprscope's plans have, by the plan's function name
 _AGGREGATES = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "mean", "Count": "count",
                "VarianceSamp": "var_samp", "VariancePop": "var_pop",
-               "StddevSamp": "stddev_samp", "StddevPop": "stddev_pop"}
+               "StddevSamp": "stddev_samp", "StddevPop": "stddev_pop",
+               "BoolAnd": "bool_and", "BoolOr": "bool_or", "CountIf": "count",
+               "Median": "percentile", "Percentile": "percentile",
+               "PercentileCont": "percentile"}
+_PERCENTILES = ("Median", "Percentile", "PercentileCont")
 # plan nodes exprscope's plan cannot express, and why
 _REFUSED_NODES = {
     "Generate": "it makes several rows of one (explode, posexplode, inline, or the "
@@ -561,7 +576,7 @@ class _PlanReader:
                 plain.append(call)
         plain_arguments = []
         for call in plain:
-            args = children(call.aggregateFunction())
+            args = _value_arguments(call.aggregateFunction())
             value = self._expr(args[0], child) if len(args) == 1 else None
             rows_counted = value is not None and value.is_literal and value.value.is_valid
             if value is None:
@@ -696,6 +711,18 @@ class _PlanReader:
                                    spark_class=fname)
         aggregate = function.aggregateFunction()
         aname = class_name(aggregate)
+        if aname in ("First", "Last") and not function.isDistinct() \
+                and function.filter().isEmpty():
+            if not order:
+                raise SparkImportError(
+                    f"cannot import the window aggregate {function.toString()} over a window "
+                    "without an order: it keeps whichever row Spark reads first, which depends "
+                    "on Spark's partitions (nondeterministic); order the window",
+                    spark_class=aname)
+            return {**out, "func": "first_value" if aname == "First" else "last_value",
+                    "arg": self._expr(children(aggregate)[0], child),
+                    "ignore_nulls": bool(aggregate.ignoreNulls()),
+                    "frame": _window_frame(spec.frameSpecification(), True)}
         mapping = {"Sum": "sum", "Min": "min", "Max": "max", "Average": "avg", "Count": "count",
                    "VarianceSamp": "var_samp", "VariancePop": "var_pop",
                    "StddevSamp": "stddev_samp", "StddevPop": "stddev_pop"}
@@ -725,16 +752,25 @@ class _PlanReader:
         that stands for the call's argument (`filtered`: its FILTER applied already)."""
         function = agg_expr.aggregateFunction()
         fname = class_name(function)
-        args = children(function)
+        args = _value_arguments(function)
         if fname not in _AGGREGATES:
             why = _REFUSED_AGGREGATES.get(
-                fname, "exprscope's aggregates are sum, count, min, max, avg and the variances "
-                "and standard deviations")
+                fname, "exprscope's aggregates are sum, count, count_if, min, max, avg, "
+                "bool_and, bool_or, median and percentile, and the variances and standard "
+                "deviations")
             raise SparkImportError(f"cannot import the Spark aggregate {fname} "
                                    f"({agg_expr.toString()}): {why}", spark_class=fname)
         _refuse_legacy_sample(function, agg_expr)
         func = _AGGREGATES[fname]
         column = f"{column_prefix}{len(aggs)}"
+        if fname == "CountIf":  # the rows where the condition holds: count(NULLIF(c, false))
+            condition = self._expr(args[0], child) if argument is None else argument
+            counted = tk.if_else(condition, tk.literal(True),
+                                 tk.literal(pa.scalar(None, pa.bool_())))
+            if not filtered:
+                counted = self._filtered(agg_expr, counted, pa.bool_(), child)
+            aggs.append(("count", counted, column))
+            return tk.field(column)
         if func == "count":
             if len(args) != 1:
                 raise SparkImportError("cannot import count over several columns",
@@ -761,6 +797,9 @@ class _PlanReader:
             calls, value = spark_max(argument, argument_type, column)
             aggs.extend(calls)
             return value
+        if func == "percentile":
+            aggs.append((func, argument, column, _percentile_fraction(function, agg_expr)))
+            return tk.field(column)
         aggs.append((func, argument, column))
         return tk.field(column)
 
@@ -838,6 +877,45 @@ class _PlanReader:
                                 float_keys=_float_keys(left.plan, pairs))
         ids = left.ids if how in ("semi", "anti") else left.ids + right.ids
         return Imported(joined, ids)
+
+
+def _value_arguments(function) -> list:
+    """An aggregate's arguments that are values per row: a percentile's first alone (its
+    fraction, frequency and direction are settings)."""
+    args = children(function)
+    return args[:1] if class_name(function) in _PERCENTILES else args
+
+
+def _percentile_fraction(function, shown) -> float:
+    """The fraction of Spark's median (0.5), percentile(x, p) or percentile_cont(p)
+    WITHIN GROUP (ORDER BY x [DESC]): a constant; a DESC order counts from the top (1 - p)."""
+    fname = class_name(function)
+    if fname == "Median":
+        return 0.5
+    args = children(function)
+    if fname == "Percentile":
+        frequency = expression_from_catalyst(args[2])
+        if not (frequency.is_literal and frequency.value.as_py() == 1):
+            raise SparkImportError(f"cannot import {shown.toString()}: a percentile with "
+                                   "frequencies (each row counted several times)",
+                                   spark_class=fname)
+    if class_name(args[1].dataType()) == "ArrayType":
+        raise SparkImportError(f"cannot import {shown.toString()}: exprscope's percentile "
+                               "takes one constant fraction (an array of them makes an "
+                               "array)", spark_class=fname)
+    fraction = expression_from_catalyst(args[1])
+    if not fraction.is_literal or not (pa.types.is_floating(fraction.type)
+                                       or pa.types.is_integer(fraction.type)
+                                       or pa.types.is_decimal(fraction.type)):
+        raise SparkImportError(f"cannot import {shown.toString()}: exprscope's percentile "
+                               "takes one constant fraction (an array of them makes an array)",
+                               spark_class=fname)
+    value = fraction.value.as_py()
+    if value is None:
+        raise SparkImportError(f"cannot import {shown.toString()}: its fraction is null",
+                               spark_class=fname)
+    value = float(value)
+    return 1.0 - value if bool(function.reverse()) else value
 
 
 def _at_least_n_non_nulls(n: int, values: list[tuple]) -> tk.Expression:

@@ -28,7 +28,7 @@ from ...plan.logical_plan import (
     Union,
     Window,
 )
-from ...plan.window import WINDOW_AGGREGATES
+from ...plan.window import FRAME_FUNCTIONS
 from ..errors import SparkTranslationError
 from ..translate.call_sites import no_call_sites
 from ..translate.to_column import quote_name, to_column
@@ -155,9 +155,9 @@ def _window(w, field):
         spec = between(
             SparkWindow.unboundedPreceding if w.frame.start is None else _bound(w, "start"),
             SparkWindow.unboundedFollowing if w.frame.end is None else _bound(w, "end"))
-    elif w.order_by and w.func in WINDOW_AGGREGATES:
+    elif w.order_by and w.func in FRAME_FUNCTIONS:
         spec = spec.rangeBetween(SparkWindow.unboundedPreceding, SparkWindow.currentRow)
-    elif w.func in WINDOW_AGGREGATES:
+    elif w.func in FRAME_FUNCTIONS:
         spec = spec.rowsBetween(SparkWindow.unboundedPreceding, SparkWindow.unboundedFollowing)
     if w.func in ("row_number", "rank", "dense_rank"):
         column = getattr(F, w.func)()
@@ -174,6 +174,9 @@ def _window(w, field):
         column = shifted(to_column(w.arg), w.offset, default)
     elif w.func == "count":
         column = F.count(F.lit(1) if w.arg is None else to_column(w.arg))
+    elif w.func in ("first_value", "last_value"):
+        edge = F.first if w.func == "first_value" else F.last
+        column = edge(to_column(w.arg), ignorenulls=w.ignore_nulls)
     else:
         column = getattr(F, w.func)(to_column(w.arg))
     return column.over(spec).cast(to_spark_type(field.type)).alias(field.qualified_name)
@@ -186,8 +189,11 @@ def _aggregate(agg, field):
         column = F.count(F.lit(1)) if agg.arg is None else F.count(to_column(agg.arg))
     elif agg.func == "mean":
         column = F.avg(to_column(agg.arg))
-    elif agg.func in ("sum", "min", "max", "var_samp", "var_pop", "stddev_samp", "stddev_pop"):
+    elif agg.func in ("sum", "min", "max", "var_samp", "var_pop", "stddev_samp", "stddev_pop",
+                      "bool_and", "bool_or"):
         column = getattr(F, agg.func)(to_column(agg.arg))
+    elif agg.func == "percentile":
+        column = F.percentile(to_column(agg.arg), F.lit(agg.fraction))
     else:
         raise SparkTranslationError(f"cannot translate aggregate {agg.func} to Spark",
                                     function=agg.func)

@@ -2,8 +2,8 @@
 
 Shuffling every input row to the partition of its group is what makes a
 distributed aggregate slow; shuffling one row per group and partition is what
-Spark itself does. sum, count, min and max combine (a sum of sums, a sum of
-counts, ...); a mean is carried as a sum and a count and divided at the end.
+Spark itself does. sum, count, min, max, bool_and and bool_or combine (a sum of
+sums, a sum of counts, a bool_and of bool_ands ...); a mean is carried as a sum and a count and divided at the end.
 Means of decimals are not split (Arrow's decimal division picks its own scale),
 and neither is anything else: `split_aggregate` returns None and the aggregate
 runs whole after the rows are shuffled.
@@ -26,7 +26,7 @@ def split_aggregate(agg):
     """(partial node over agg's input, function building the final fragment over a scan), or None."""
 
     for a in agg.aggregates:
-        if a.func not in ("sum", "count", "min", "max", "mean"):
+        if a.func not in ("sum", "count", "min", "max", "mean", "bool_and", "bool_or"):
             return None
         if a.func == "mean" and not (pat.is_integer(a.arg.type) or pat.is_floating(a.arg.type)):
             return None
@@ -60,7 +60,7 @@ def split_aggregate(agg):
         for f in list(partial_schema)[keys:]:
             combine = "sum"
             func = next(fn for fn, cols in finals if int(f.name[1:]) in cols)
-            if func in ("min", "max"):
+            if func in ("min", "max", "bool_and", "bool_or"):
                 combine = func
             merged_aggs.append(PhysicalAggregate(combine, refs[f.name], True, f.type))
             merged_fields.append(f)
