@@ -377,7 +377,7 @@ class Literal(Expression):
             if isinstance(self.value, pa.Array):
                 _set(self, "_text", f"Array[{self.value.type}]")
             else:
-                _set(self, "_text", str(pc.scalar(self.value)))
+                _set(self, "_text", _scalar_text(self.value))
         return [_ArrowLayout(self._text)]  # a dictionary or list value prints over lines
 
 
@@ -604,7 +604,22 @@ def _scalar_hash(value: pa.Scalar) -> int:
             py = "nan"  # hash(nan) is per-object in Python; NaN literals are equal here
         return hash((str(value.type), py))
     except (TypeError, ValueError, OverflowError, pa.ArrowException):
-        return hash((str(value.type), str(pc.scalar(value))))
+        # no Python value or text (bytes that are not UTF-8 in a string or a nested
+        # value): hashed by the value's Arrow IPC bytes, equal for equal values
+        one_row = pa.record_batch([pa.array([value], value.type)], names=["v"])
+        return hash((str(value.type), one_row.serialize().to_pybytes()))
+
+
+def _scalar_text(value: pa.Scalar) -> str:
+    """Arrow's text of a literal; where Arrow writes bytes that are not UTF-8 (binary
+    values inside a list or struct, which it prints raw), the Python value's repr."""
+    try:
+        return str(pc.scalar(value))
+    except UnicodeDecodeError:
+        try:
+            return f"{value.as_py()!r} ({value.type})"
+        except UnicodeDecodeError:
+            return f"<a {value.type} value holding text that is not UTF-8>"
 
 
 def _unhashable(value: pa.Scalar) -> bool:

@@ -169,8 +169,8 @@ class LogicalPlan(FrozenNode):
         Floats sort as SQL's engines sort them: NaN above every number (`nan_order.py`)."""
         return Sort(self, [SortKey(*key) for key in builder.sort_keys(self, keys)])
 
-    def limit(self, n: int, offset: int = 0) -> LogicalPlan:
-        """At most `n` rows, after skipping `offset`."""
+    def limit(self, n: int | None, offset: int = 0) -> LogicalPlan:
+        """At most `n` rows (None: every row), after skipping `offset`."""
         return Limit(self, n, offset)
 
     def union(self, *others: LogicalPlan, distinct: bool = False) -> LogicalPlan:
@@ -506,11 +506,13 @@ class Sort(LogicalPlan):
 
 
 class Limit(LogicalPlan):
-    """Skips `skip` rows, then passes at most `fetch` rows."""
+    """Skips `skip` rows, then passes at most `fetch` rows (None: all the rest, SQL's
+    OFFSET without a LIMIT)."""
 
-    def __init__(self, input: LogicalPlan, fetch: int, skip: int = 0):
-        if isinstance(fetch, bool) or not isinstance(fetch, int) or fetch < 0:
-            raise PlanError(f"limit needs a row count >= 0, got {fetch!r}")
+    def __init__(self, input: LogicalPlan, fetch: int | None, skip: int = 0):
+        if fetch is not None and (isinstance(fetch, bool) or not isinstance(fetch, int)
+                                  or fetch < 0):
+            raise PlanError(f"limit needs a row count >= 0 (or None: all), got {fetch!r}")
         if isinstance(skip, bool) or not isinstance(skip, int) or skip < 0:
             raise PlanError(f"limit's offset must be an integer >= 0, got {skip!r}")
         self.children = (input,)
@@ -519,7 +521,7 @@ class Limit(LogicalPlan):
         self.schema = input.schema
 
     def label(self) -> str:
-        return f"Limit: skip={self.skip}, fetch={self.fetch}"
+        return f"Limit: skip={self.skip}, fetch={'all' if self.fetch is None else self.fetch}"
 
     def with_new_children(self, children):
         return Limit(children[0], self.fetch, self.skip)

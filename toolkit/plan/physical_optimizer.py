@@ -48,7 +48,8 @@ def _push_limit_below_projection(node: PhysicalPlan) -> PhysicalPlan:
 
 
 def _limit_into_scan(node: PhysicalPlan) -> PhysicalPlan:
-    if isinstance(node, LimitExec) and isinstance(node.children[0], ScanExec):
+    if isinstance(node, LimitExec) and isinstance(node.children[0], ScanExec) \
+            and node.fetch is not None:
         scan = node.children[0]
         wanted = node.skip + node.fetch
         if scan.fetch is None or scan.fetch > wanted:

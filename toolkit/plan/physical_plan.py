@@ -563,23 +563,26 @@ class SortExec(PhysicalPlan):
 
 
 class LimitExec(PhysicalPlan):
-    """Skips `skip` rows then passes `fetch`; stops pulling its input when done."""
+    """Skips `skip` rows then passes `fetch` (None: all the rest); stops pulling its
+    input when done."""
 
-    def __init__(self, input: PhysicalPlan, fetch: int, skip: int = 0):
+    def __init__(self, input: PhysicalPlan, fetch: int | None, skip: int = 0):
         self.children = (input,)
         self.fetch = fetch
         self.skip = skip
         self.schema = input.schema
 
     def label(self) -> str:
-        return f"GlobalLimitExec: skip={self.skip}, fetch={self.fetch}"
+        return (f"GlobalLimitExec: skip={self.skip}, "
+                f"fetch={'all' if self.fetch is None else self.fetch}")
 
     def with_new_children(self, children):
         node = LimitExec(children[0], self.fetch, self.skip)
         return node
 
     def _batches(self, ctx):
-        skip, left = self.skip, self.fetch
+        skip = self.skip
+        left = float("inf") if self.fetch is None else self.fetch
         if left == 0:
             return
         stream = self.children[0]._run(ctx)
@@ -588,7 +591,7 @@ class LimitExec(PhysicalPlan):
                 if skip >= batch.num_rows:
                     skip -= batch.num_rows
                     continue
-                batch = batch.slice(skip, min(left, batch.num_rows - skip))
+                batch = batch.slice(skip, int(min(left, batch.num_rows - skip)))
                 skip = 0
                 left -= batch.num_rows
                 if batch.num_rows:

@@ -390,12 +390,8 @@ class PlanReader:
             count = None  # -1: every row
         if offset < 0:
             raise SubstraitError(f"a fetch with a negative offset {offset} (at {where})")
-        if count is None:
-            if offset == 0:
-                return rel
-            raise SubstraitError(f"a fetch that skips {offset} rows and keeps all the rest has "
-                                 "no exprscope Limit: its Limit always has a row count "
-                                 f"(at {where})")
+        if count is None and offset == 0:
+            return rel
         node = _built(where, "fetch", lambda: Limit(rel.plan, count, offset))
         return RelColumns(node, rel.columns)
 

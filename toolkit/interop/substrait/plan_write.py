@@ -183,9 +183,12 @@ class PlanWriter:
     def _fetch(self, node: Limit, fetch) -> None:
         fetch.input.CopyFrom(self.write(node.input))
         fetch.offset_expr.literal.i64 = node.skip
-        fetch.count_expr.literal.i64 = node.fetch
         add_old_field(fetch, _OLD_FETCH_OFFSET, node.skip)
-        add_old_field(fetch, _OLD_FETCH_COUNT, node.fetch)
+        if node.fetch is not None:  # no count: every row after the offset
+            fetch.count_expr.literal.i64 = node.fetch
+            add_old_field(fetch, _OLD_FETCH_COUNT, node.fetch)
+        else:  # the old field's sign for every row
+            add_old_field(fetch, _OLD_FETCH_COUNT, -1)
 
     def _join(self, node: Join | ConditionJoin, join) -> None:
         """A JoinRel whose one expression is the key equalities ANDed with the residual

@@ -417,8 +417,18 @@ class _PlanReader:
         if name == "Expand":
             return self._expand(node, inputs[0])
         if name == "GlobalLimit":
-            limit = expression_from_catalyst(node.limitExpr())
-            return Imported(inputs[0].plan.limit(int(limit.value.as_py())), inputs[0].ids)
+            limit = int(expression_from_catalyst(node.limitExpr()).value.as_py())
+            below = inputs[0].plan
+            if isinstance(below, plans.Limit) and below.fetch is None:  # LIMIT over OFFSET
+                return Imported(below.input.limit(limit, below.skip), inputs[0].ids)
+            return Imported(below.limit(limit), inputs[0].ids)
+        if name == "Offset":
+            skip = int(expression_from_catalyst(node.offsetExpr()).value.as_py())
+            below = inputs[0].plan
+            if isinstance(below, plans.Limit):  # OFFSET over LIMIT: the limit's rows after
+                fetch = None if below.fetch is None else max(below.fetch - skip, 0)
+                return Imported(below.input.limit(fetch, below.skip + skip), inputs[0].ids)
+            return Imported(below.limit(None, skip), inputs[0].ids)
         if name in _REFUSED_NODES:
             raise SparkImportError(f"cannot import the Spark plan node {name} "
                                    f"({node.simpleString(3)}): {_REFUSED_NODES[name]}",

@@ -442,7 +442,7 @@ class _Stages:
             return _Piece(df, base.with_new_children([self._scan(source), build]),
                           f"{base.label()} with its right input broadcast ({rows} rows) "
                           f"on one partition: {strategy.reason}", True)
-        if isinstance(base, LimitExec):
+        if isinstance(base, LimitExec) and base.fetch is not None:
             child = base.children[0]
             wanted = base.fetch + base.skip
             local = LimitExec(self._scan(PartitionSource(child.schema, stage + " local")),
@@ -459,7 +459,8 @@ class _Stages:
                 df = df.union(other)
             return _Piece(df, self._scan(PartitionSource(base.schema, stage)),
                           f"{base.label()}: Spark's union of their partitions", False)
-        if isinstance(base, (SortExec, WindowExec)):  # whole partitions: all rows at once
+        if isinstance(base, (SortExec, WindowExec)) or isinstance(base, LimitExec):
+            # whole partitions (all rows at once; an offset counts from the first row)
             child = base.children[0]
             df = self.dataframe(child).repartition(1)
             fragment = base.with_new_children([self._scan(PartitionSource(child.schema, stage))])

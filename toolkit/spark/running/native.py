@@ -114,7 +114,7 @@ def _node(node, children, spark, inputs):
     if isinstance(node, Limit):
         if node.skip:
             df = df.offset(node.skip)
-        return df.limit(node.fetch)
+        return df if node.fetch is None else df.limit(node.fetch)
     raise SparkTranslationError(f"cannot translate {type(node).__name__} to Spark")
 
 
