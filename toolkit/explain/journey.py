@@ -489,7 +489,8 @@ def _why_dropped(node, stop: Stop, before, scan, sides, other, read,
         where = f"at position {position:,} of its input" if position is not None else ""
         kept = "every row" if node.fetch is None else \
             f"{node.fetch:,} row{'s' if node.fetch != 1 else ''}"
-        note = f"the limit cut it: it keeps {kept} after skipping {node.skip:,}, and the row is {where}"
+        note = (f"the limit cut it: it keeps {kept} after skipping {node.skip:,}, and the row "
+                f"is {where}")
         return Stop(stop.depth, stop.operator, kind, False, None, 0, note, None, None, position)
     if sides is not None and before is not None and before.num_rows and other is not None:
         partners = _no_partners(node, sides, before, other, read, mixing_reads_all)
