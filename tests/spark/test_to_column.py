@@ -95,6 +95,11 @@ CASES = [
     c("nanosecond", [ts]), c("exp", [x]), c("ln", [x]), c("sign", [a]), c("sign", [x]),
     c("utf8_trim_whitespace", [s]), c("utf8_ltrim_whitespace", [s]),
     c("utf8_rtrim_whitespace", [s]), c("utf8_reverse", [s]),
+    c("utf8_lpad", [s], pc.PadOptions(6, "*")), c("utf8_lpad", [s], pc.PadOptions(2, "0")),
+    c("struct_field", [c("extract_regex", [s], pc.ExtractRegexOptions(
+        r"(?P<first>[A-Za-z]+)(?P<digit>\d)?"))], pc.StructFieldOptions(["digit"])),
+    tk.is_valid(c("extract_regex", [s], pc.ExtractRegexOptions(r"^(?P<n>\d+)$"))),
+    d.cast("int32"), tk.cast(d.cast("int32"), pa.date32()),
     tk.if_else(p, a, b), tk.if_else(a > 0, s, tk.literal(None, pa.string())),
     tk.case_when([(a > 1, tk.literal("big")), (a < 0, tk.literal("neg"))], else_=tk.literal("o")),
     tk.case_when([(p, x), (q, y)]),
@@ -155,11 +160,11 @@ def test_a_function_without_a_spark_equivalent_is_named_and_runs_in_engine_mode(
     from toolkit import spark as tks
     from toolkit.spark import SparkTranslationError
 
-    expr = c("utf8_lpad", [s], pc.PadOptions(6, "*"))
-    with pytest.raises(SparkTranslationError, match="cannot translate utf8_lpad to Spark"):
+    expr = c("utf8_center", [s], pc.PadOptions(6, "*"))
+    with pytest.raises(SparkTranslationError, match="cannot translate utf8_center to Spark"):
         tks.to_column(expr, TABLE.schema)
     # a native run refuses it by name and says which mode runs it
-    with pytest.raises(SparkTranslationError, match=r"utf8_lpad .*mode='engine' runs it"):
+    with pytest.raises(SparkTranslationError, match=r"utf8_center .*mode='engine' runs it"):
         tks.run(expr, df, mode="native", name="r").to_arrow()
     got = tks.run(expr, df, mode="engine", name="r").to_arrow().column("r")
     assert got.to_pylist() == tk.evaluate(expr, TABLE).to_pylist()
