@@ -32,13 +32,21 @@ where Kleene logic, `if_else`, `coalesce` or `case_when` decide validity row by 
 the loop computes it too, from an expression written from the kernels' definitions. The
 values under null slots are never read for a result: they may be anything, as in Arrow.
 
+A group's row is written as statements: `case_when` and `coalesce` as one select per
+case into a temporary, from the last case to the first (a text that grows by a line per
+case, however many), Kleene logic from each side's two texts, valid and true, valid and
+false (a text that grows by one side per call along a chain), every other call as an
+expression.
+
 Groups are found once per prepared tree (`fused_groups`): every maximal subtree
-of at least MIN_FUSED_CALLS such calls, at most MAX_FUSED_CALLS calls and
-MAX_INPUTS distinct leaves. Their loops are compiled when first run (`fused_kernels`).
+of at least MIN_FUSED_CALLS such calls (or one lone form of PAYS_ALONE), at most
+MAX_FUSED_CALLS calls, MAX_INPUTS distinct leaves and MAX_TEXT characters. Their loops
+are compiled when first run (`fused_kernels`).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from collections.abc import Mapping
@@ -67,13 +75,22 @@ from .fused_kernels import (
     run_kernel,
 )
 
-__all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
-           "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group"]
+__all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "PAYS_ALONE", "FusedGroup", "FusedInput",
+           "Fusion", "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group"]
 
-MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already
-MAX_FUSED_CALLS = 64
-MAX_INPUTS = 64  # distinct leaves (literals included): a loop's arguments
-MAX_TEXT = 4000  # characters of an expression: Kleene validity grows with every nested and/or
+MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already, but for:
+# the lazy forms whose values are leaves: run unfused, they split the rows by selection
+# vectors, run each branch on its rows and scatter the values back, several passes where
+# the loop makes one (and/or stay out: their kernels work on bitmaps, 64 rows a word)
+PAYS_ALONE = frozenset({"if_else", "coalesce"})
+# a loop's size, which numba's compile time follows (docs/benchmarks.md: a case_when of 100
+# cases fits): its calls, its distinct leaves (literals included: the loop's arguments, whose
+# types each call of the loop checks) and the characters of its statements for a row
+MAX_FUSED_CALLS = 256
+MAX_INPUTS = 256
+MAX_TEXT = 20_000
+MAX_NESTING = 100  # parentheses in one statement: Python parses at most 200
+MAX_BRANCHES = 255  # of one form: a traced loop writes the branch each row took as a byte
 
 _DTYPES = {pa.int32(): np.dtype(np.int32), pa.int64(): np.dtype(np.int64),
            pa.float32(): np.dtype(np.float32), pa.float64(): np.dtype(np.float64),
@@ -122,6 +139,7 @@ class FusedGroup:
     # traced: id(form) -> the row of the loop's branch codes it writes (`fused_branches`);
     # empty untraced (the loop writes no codes)
     forms: Mapping[int, int] = field(default_factory=dict)
+    lets: tuple[str, ...] = ()  # statements run on each row before `value` and `validity`
 
     def why(self) -> str:
         """The group's mark in a trace: what ran together and why that is safe."""
@@ -139,6 +157,11 @@ class _Part:
     calls: int
     proof: bool
     codes: tuple = ()  # (form node, the text of its branch code per row), for its forms
+    truth: _Truth | None = None  # an and_kleene/or_kleene with nulls: its two Kleene texts
+    # statements `name = expression` run on each row before the texts that read `name`,
+    # in order (its arguments' first), and their characters
+    lets: tuple[str, ...] = ()
+    let_chars: int = 0
 
 
 class Fusion:
@@ -191,9 +214,10 @@ def fused_groups(tree, codes: bool = False) -> Mapping[int, FusedGroup]:
     parts: dict[int, _Part] = {}
     inputs: dict[str, FusedInput] = {}
     literal_names: dict[tuple, str] = {}
+    temps = itertools.count()  # names of the statements' temporaries, in the tree's order
     members: set[int] = set()
     for node in postorder(tree):
-        part = _part(node, parts, inputs, literal_names)
+        part = _part(node, parts, inputs, literal_names, temps)
         if part is None:
             continue
         parts[id(node)] = part
@@ -204,7 +228,7 @@ def fused_groups(tree, codes: bool = False) -> Mapping[int, FusedGroup]:
     for node in postorder(tree):
         part = parts.get(id(node))
         if part is None or not node.is_call or id(node) in members \
-                or part.calls < MIN_FUSED_CALLS:
+                or part.calls < MIN_FUSED_CALLS and node.name not in PAYS_ALONE:
             continue
         group = _compiled(node, part, inputs, codes)
         if group is not None:
@@ -212,7 +236,7 @@ def fused_groups(tree, codes: bool = False) -> Mapping[int, FusedGroup]:
     return MappingProxyType(groups)
 
 
-def _part(node, parts, inputs, literal_names) -> _Part | None:
+def _part(node, parts, inputs, literal_names, temps) -> _Part | None:
     kind = node.kind
     dtype = _DTYPES.get(node.type)
     if dtype is None:
@@ -242,9 +266,14 @@ def _part(node, parts, inputs, literal_names) -> _Part | None:
         args = [parts.get(id(a)) for a in node.args]
     if not args or any(a is None for a in args):
         return None
+    lets = ()  # its own statements
     if conditions is not None:
-        text, validity, proof = _case_when(node, args[:len(conditions)],
-                                           args[len(conditions):])
+        text, validity, lets = _case_when(node, args[:len(conditions)], args[len(conditions):],
+                                          f"t{next(temps)}")
+        proof = False
+    elif node.name == "coalesce":
+        text, validity, lets = _coalesce(node, args, f"t{next(temps)}")
+        proof = False
     else:
         text, validity, proof = _call(node, args)
     if text is None:
@@ -257,10 +286,16 @@ def _part(node, parts, inputs, literal_names) -> _Part | None:
         return None
     names = frozenset().union(*(a.names for a in args))
     calls = 1 + (conditions is not None) + sum(a.calls for a in args)  # make_struct too
-    if calls > MAX_FUSED_CALLS or len(names) > MAX_INPUTS or len(text) > MAX_TEXT \
-            or isinstance(validity, str) and len(validity) > MAX_TEXT:
+    own = (text, validity if isinstance(validity, str) else "", *lets)
+    let_chars = sum(a.let_chars for a in args) + sum(len(let) for let in lets)
+    if calls > MAX_FUSED_CALLS or len(names) > MAX_INPUTS \
+            or len(own[0]) + len(own[1]) + let_chars > MAX_TEXT \
+            or max(_nesting(t) for t in own) > MAX_NESTING:
         return None
-    return _Part(text, validity, names, calls, proof or any(a.proof for a in args), codes)
+    truth = _kleene_truth(node.name, args) if node.name in ("and_kleene", "or_kleene") \
+        and isinstance(validity, str) else None
+    return _Part(text, validity, names, calls, proof or any(a.proof for a in args), codes,
+                 truth, (*(let for a in args for let in a.lets), *lets), let_chars)
 
 
 def _call(node, args: list[_Part]):
@@ -290,8 +325,6 @@ def _call(node, args: list[_Part]):
     if name == "if_else" and len(args) == 3 and types[0] == pa.bool_() \
             and types[1] == types[2] == out and node.options is None:
         return _if_else(args)
-    if name == "coalesce" and same and types[0] == out:
-        return _coalesce(args)
     if name == "cast" and len(args) == 1:
         pair = (types[0], out)
         if pair in _EXACT_CASTS or pair in _RANGE_CASTS:
@@ -309,25 +342,49 @@ def _case_conditions(node) -> tuple | None:
     return tuple(first.args)
 
 
-def _case_when(node, conditions: list[_Part], values: list[_Part]):
+def _case_when(node, conditions: list[_Part], values: list[_Part], temp: str):
     """Arrow's case_when with an `else` value (one more value than conditions): the
     value of the first condition that is valid and true, else the `else` value; the
     chosen value's validity. (Without an `else`, a row no condition takes is null
     whatever its columns hold: not fused, as every group's validity is all valid where
-    its columns have no nulls.)"""
+    its columns have no nulls.) Returns (text, validity, statements)."""
     out = node.type
-    if len(values) != len(conditions) + 1 or node.options is not None \
+    if len(values) != len(conditions) + 1 or len(conditions) > MAX_BRANCHES \
+            or node.options is not None \
             or any(c.type != pa.bool_() for c in node.args[0].args) \
             or any(v.type != out for v in node.args[1:]):
-        return None, None, False
+        return None, None, ()
     taken = [_both(_valid_text(c.validity), c.text) for c in conditions]
-    value, valid = values[-1].text, _valid_text(values[-1].validity) or "True"
-    for cond, case in zip(reversed(taken), reversed(values[:-1])):
-        value = f"({case.text} if {cond} else {value})"
-        valid = f"({_valid_text(case.validity) or 'True'} if {cond} else {valid})"
+    lets = _first_of(temp, list(zip(taken, (v.text for v in values))), values[-1].text)
     if all(part.validity is None for part in (*conditions, *values)):
-        return value, None, False
-    return value, valid, False
+        return temp, None, lets
+    valid = [_valid_text(v.validity) or "True" for v in values]
+    return temp, temp + "v", lets + _first_of(temp + "v", list(zip(taken, valid)),
+                                               valid[-1], bits=True)
+
+
+def _first_of(name: str, cases: list[tuple[str, str]], otherwise: str,
+              bits: bool = False) -> tuple[str, ...]:
+    """Statements giving `name` the value of the first (test, value) case whose test
+    holds, else `otherwise`: a select per case, from the last case to the first, one
+    statement each (nested in one expression, the selects made a text Python cannot
+    parse past 200 parentheses, and LLVM vectorized twenty nested selects a fifth as
+    well as twenty statements). `bits`: the values are booleans, selected with `&` and
+    `|`: with a second chain of `if` selects beside a value's, LLVM vectorized neither."""
+    if bits:
+        chosen = "(({test} & {value}) | ((not {test}) & {name}))"
+    else:
+        chosen = "({value} if {test} else {name})"
+    return (f"{name} = {otherwise}",
+            *(f"{name} = " + chosen.format(test=test, value=value, name=name)
+              for test, value in reversed(cases)))
+
+
+def _nesting(text: str) -> int:
+    """How deep the parentheses of `text` nest."""
+    steps = np.frombuffer(text.encode(), np.uint8)
+    steps = (steps == ord("(")).astype(np.int32) - (steps == ord(")"))
+    return int(np.cumsum(steps).max(initial=0))
 
 
 def _typed(out, text: str) -> str:
@@ -366,14 +423,36 @@ def _kleene(name: str, args: list[_Part]):
     a, b = args
     op = "&" if name == "and_kleene" else "|"
     value = f"({a.text} {op} {b.text})"  # the deciding side wins whatever the other holds
-    va, vb = _valid_text(a.validity), _valid_text(b.validity)
-    both = _both(va, vb)
-    if both is None:
+    if a.validity is None and b.validity is None:
         return value, None, False
-    decides_a = a.text if op == "|" else f"(not {a.text})"
-    decides_b = b.text if op == "|" else f"(not {b.text})"
-    validity = f"({both} | {_both(va, decides_a)} | {_both(vb, decides_b)})"
-    return value, validity, False
+    truth = _kleene_truth(name, args)
+    return value, f"({truth.true} | {truth.false})", False
+
+
+class _Truth(NamedTuple):
+    """A boolean row as Kleene logic reads it: valid and true, valid and false."""
+
+    true: str
+    false: str
+
+
+def _truth(part: _Part) -> _Truth:
+    if part.truth is not None:
+        return part.truth
+    valid = _valid_text(part.validity)
+    return _Truth(_both(valid, part.text), _both(valid, f"(not {part.text})"))
+
+
+def _kleene_truth(name: str, args: list[_Part]) -> _Truth:
+    """and: true where both sides are valid and true, false where either is valid and
+    false (or: the other way round). Written from the sides' own two texts, never from
+    their validity and value together, each text grows by one side per call: a chain's
+    texts stay linear in its length (its validity as `both valid, or one side decides`
+    repeated each side's validity, doubling with every call)."""
+    a, b = (_truth(p) for p in args)
+    if name == "and_kleene":
+        return _Truth(f"({a.true} & {b.true})", f"({a.false} | {b.false})")
+    return _Truth(f"({a.true} | {b.true})", f"({a.false} & {b.false})")
 
 
 def _where(cond: str, left: str | None, right: str | None) -> str | None:
@@ -399,21 +478,24 @@ def _if_else(args: list[_Part]):
     return value, _both(_valid_text(cond.validity), chosen), False
 
 
-def _coalesce(args: list[_Part]):
-    """Arrow's coalesce: the first valid argument's value; null where none is valid."""
+def _coalesce(node, args: list[_Part], temp: str):
+    """Arrow's coalesce: the first valid argument's value; null where none is valid.
+    Returns (text, validity, statements)."""
+    types = [a.type for a in node.args]
+    if len(args) > MAX_BRANCHES or any(t != node.type for t in types):
+        return None, None, ()
     upto = []
     for a in args:
         upto.append(a)
         if a.validity is None:
             break
-    value = upto[-1].text
-    for a in reversed(upto[:-1]):
-        value = f"({a.text} if {_valid_text(a.validity)} else {value})"
-    if upto[-1].validity is None:
-        return value, None, False
     if len(upto) == 1:
-        return value, upto[0].validity, False
-    return value, "(" + " | ".join(_valid_text(a.validity) for a in upto) + ")", False
+        return upto[0].text, upto[0].validity, ()
+    lets = _first_of(temp, [(_valid_text(a.validity), a.text) for a in upto[:-1]],
+                     upto[-1].text)
+    if upto[-1].validity is None:
+        return temp, None, lets
+    return temp, "(" + " | ".join(_valid_text(a.validity) for a in upto) + ")", lets
 
 
 def _branch_code(name: str, args: list[_Part], cases: int) -> str | FirstTrue | None:
@@ -457,16 +539,20 @@ def _compiled(root, part: _Part, inputs: dict[str, FusedInput],
     and_of = tuple(sorted(part.validity)) if isinstance(part.validity, frozenset) else ()
     code_texts = tuple(text for _, text in part.codes) if codes else ()
     read = set(_VALIDITY_READS.findall(" ".join(
-        (part.text, validity or "", *(t for c in code_texts for t in _texts(c))))))
+        (part.text, validity or "", *part.lets, *(t for c in code_texts for t in _texts(c))))))
     boolean = root.type == pa.bool_()
     # no null in any column whose validity it reads: every validity it reads is True
-    plain = kernel_source(_VALIDITY_READS.sub("True", part.text), None, boolean,
-                          tuple(_no_validity(c) for c in code_texts))
-    with_nulls = kernel_source(part.text, validity, boolean, code_texts) if read else plain
+    plain_codes = tuple(_no_validity(c) for c in code_texts)
+    plain_lets = _needed([_VALIDITY_READS.sub("True", let) for let in part.lets],
+                         [_VALIDITY_READS.sub("True", part.text), _code_texts(plain_codes)])
+    plain = kernel_source(_VALIDITY_READS.sub("True", part.text), None, boolean, plain_codes,
+                          plain_lets)
+    with_nulls = kernel_source(part.text, validity, boolean, code_texts, _needed(
+        part.lets, [part.text, validity or "", _code_texts(code_texts)])) if read else plain
     forms = MappingProxyType({id(node): k for k, (node, _) in enumerate(part.codes)}
                              if codes else {})
     return FusedGroup(root, part.calls, used, part.text, validity, and_of, part.proof,
-                      tuple(sorted(read)), plain, with_nulls, forms)
+                      tuple(sorted(read)), plain, with_nulls, forms, part.lets)
 
 
 class GroupRun(NamedTuple):
@@ -478,6 +564,26 @@ class GroupRun(NamedTuple):
 
 def _texts(code) -> tuple[str, ...]:
     return code.conditions if isinstance(code, FirstTrue) else (code,)
+
+
+def _code_texts(codes) -> str:
+    return " ".join(t for c in codes for t in _texts(c))
+
+
+_NAME = re.compile(r"\b[a-z_][a-z_0-9]*\b")
+
+
+def _needed(lets, reads: list[str]) -> tuple[str, ...]:
+    """The statements of `lets` whose temporary some later text reads (a loop without
+    validity reads none of the validity's)."""
+    wanted = set(_NAME.findall(" ".join(reads)))
+    kept = []
+    for let in reversed(lets):
+        name, _, expression = let.partition(" = ")
+        if name in wanted:
+            kept.append(let)
+            wanted.update(_NAME.findall(expression))
+    return tuple(reversed(kept))
 
 
 def _no_validity(code):
