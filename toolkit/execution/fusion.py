@@ -76,7 +76,8 @@ from .fused_kernels import (
 )
 
 __all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "PAYS_ALONE", "FusedGroup", "FusedInput",
-           "Fusion", "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group"]
+           "Fusion", "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group",
+           "runs_whole"]
 
 MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already, but for:
 # the lazy forms whose values are leaves: run unfused, they split the rows by selection
@@ -200,6 +201,18 @@ class Fusion:
     @property
     def traced(self) -> Mapping[int, FusedGroup]:
         return self.groups(True)
+
+
+def runs_whole(fusion: Fusion, traced: bool, when: FuseWhen) -> bool:
+    """Whether this evaluation runs the whole tree as one loop: its root is a group
+    whose loop runs (asked for, or compiled already). Every intermediate then lives in
+    registers, so cutting a chunk into cache-sized morsels saves nothing, and joining
+    their values into the chunk costs a copy of it."""
+    if when is FuseWhen.NEVER:
+        return False
+    group = fusion.groups(traced).get(id(fusion.tree))
+    return group is not None and (when is FuseWhen.ALWAYS or ready(group.plain) is not None
+                                  or ready(group.with_nulls) is not None)
 
 
 def fusion_of(tree) -> Fusion:
