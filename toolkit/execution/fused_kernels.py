@@ -2,7 +2,8 @@
 
 A group (`fusion.py`) arrives as two row expressions written from exprscope's own
 bound tree, never from user text: its value and, where Kleene logic, `if_else` or
-`coalesce` decide nulls row by row, its validity. They read `f_..[i]` (a column's
+`coalesce` decide nulls row by row, its validity, after statements (`lets`: a
+`case_when`'s or `coalesce`'s selects, one per case, into temporaries). They read `f_..[i]` (a column's
 value), `v_f_..[i]` (its validity, one bool per row) and `k..` (a literal, passed as
 a typed argument, so the kernel's arithmetic is the literal's type's, never Python's).
 This module wraps them in a loop and compiles it with numba, once per source text in
