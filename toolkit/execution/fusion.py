@@ -303,7 +303,7 @@ def _part(node, parts, inputs, literal_names, temps) -> _Part | None:
     let_chars = sum(a.let_chars for a in args) + sum(len(let) for let in lets)
     if calls > MAX_FUSED_CALLS or len(names) > MAX_INPUTS \
             or len(own[0]) + len(own[1]) + let_chars > MAX_TEXT \
-            or max(_nesting(t) for t in own) > MAX_NESTING:
+            or any(len(t) > 2 * MAX_NESTING and _nesting(t) > MAX_NESTING for t in own):
         return None
     truth = _kleene_truth(node.name, args) if node.name in ("and_kleene", "or_kleene") \
         and isinstance(validity, str) else None
@@ -394,7 +394,8 @@ def _first_of(name: str, cases: list[tuple[str, str]], otherwise: str,
 
 
 def _nesting(text: str) -> int:
-    """How deep the parentheses of `text` nest."""
+    """How deep the parentheses of `text` nest (at most half its length: a shorter text
+    need not be counted)."""
     steps = np.frombuffer(text.encode(), np.uint8)
     steps = (steps == ord("(")).astype(np.int32) - (steps == ord(")"))
     return int(np.cumsum(steps).max(initial=0))
