@@ -377,8 +377,14 @@ def _same_zeros(a: Expression, b: Expression) -> bool:
     """Two equal trees' float literals have the same signs: -0.0 and 0.0 are equal
     literals (as Arrow compares them), but a prepared tree computes with its own (a
     sum with -0.0 gives -0.0, with 0.0 gives 0.0)."""
-    for x, y in zip(postorder(a), postorder(b)):
-        if x.is_literal and isinstance(x.value, pa.Scalar) and x.value.is_valid \
+    stack = [(a, b)]  # side by side (not a walk of the tree: one is made per preparation)
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        if x.is_call:
+            stack.extend(zip(x.args, y.args))
+        elif x.is_literal and isinstance(x.value, pa.Scalar) and x.value.is_valid \
                 and pa.types.is_floating(x.value.type) and x.value.as_py() == 0 \
                 and math.copysign(1.0, x.value.as_py()) != math.copysign(1.0, y.value.as_py()):
             return False
