@@ -39,8 +39,9 @@ from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
 from .fuse_when import FuseWhen, fuse_when
 from .fused_kernels import available as fusion_available
+from .fusion import runs_whole
 from .gather_scatter import empty_of, take_sorted
-from .parallel import Morsel, Outcome, run_morsels, split
+from .parallel import PIECE_ROWS, Morsel, Outcome, run_morsels, split
 from .prepare import prepare
 from .tallies import node_stats
 from .trampoline import run_tree
@@ -126,7 +127,9 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
         outcomes = [outcome]
         value = None if outcome.error else outcome.value[0]  # an all-literal tree: one value
     else:
-        outcomes, chunks = run_morsels(work, split(data, prepared.rows_per_morsel), data.num_rows,
+        rows = PIECE_ROWS if runs_whole(prepared.fused, observing, when) \
+            else prepared.rows_per_morsel
+        outcomes, chunks = run_morsels(work, split(data, rows), data.num_rows,
                                        join=pa.concat_arrays, buffer=buffer_for(out_type))
         value = None if any(c is None for c in chunks) else _assembled(out_type, data, chunks)
     error = next((o.error for o in outcomes if o is not None and o.error is not None), None)

@@ -2,9 +2,11 @@
 
 A group (`fusion.py`) arrives as two row expressions written from exprscope's own
 bound tree, never from user text: its value and, where Kleene logic, `if_else` or
-`coalesce` decide nulls row by row, its validity. They read `f_..[i]` (a column's
-value), `v_f_..[i]` (its validity, one bool per row) and `k..` (a literal, passed as
-a typed argument, so the kernel's arithmetic is the literal's type's, never Python's).
+`coalesce` decide nulls row by row, its validity, after statements (`lets`: a
+`case_when`'s or `coalesce`'s selects, one per case, into scalar temporaries `s..`).
+They read `f_..[i]` (a column's value), `v_f_..[i]` (its validity, one bool per row)
+and `k..` (a literal, passed as a typed argument, so the kernel's arithmetic is the
+literal's type's, never Python's).
 This module wraps them in a loop and compiles it with numba, once per source text in
 the process: at once when fusion is asked for (the first morsel to ask compiles, the
 others wait for it), or on a thread of its own when fusion is the default's choice
@@ -13,7 +15,9 @@ others wait for it), or on a thread of its own when fusion is the default's choi
 The loop is written so that LLVM vectorizes it: selects, not branches (`x if c else y`
 of two values already computed), no call that raises (`error_model="numpy"`: a float
 divided by zero is inf or NaN, as in Arrow; an integer division divides by 1 where it
-would trap, `fused_math.tdiv`).
+would trap, `fused_math.tdiv`). The main loop reads each column's row into a local
+before the row's statements (`_reads_first`: a load only some rows make, under a
+select, did not vectorize).
 
 Costly values under a branch (`Deferred`: a logarithm, `exp`, `power` or an integer
 division that only some rows' branch takes) are not computed for every row and then
@@ -35,8 +39,10 @@ when some row that takes a failing call's path fails it. The loop never raises (
 values there are anything); the caller runs the group unfused, which raises the
 error naming the row.
 
-A boolean result and a validity are written a byte per row and packed into Arrow
-bitmaps by numpy. A group has at most two
+A boolean result and a validity are written a byte per row, into arrays from Arrow's
+memory pool, and packed into Arrow bitmaps by numpy. Each loop computes only the
+statements its own texts read (a deferred value's pass those of its path and value).
+A group has at most two
 loops: one for morsels where no column it reads the validity of holds a null (no
 validity computed), one for the others (a column without nulls reads as all ones).
 """
@@ -52,6 +58,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+import pyarrow as pa
 
 from ..support import late
 from . import fused_math
@@ -59,8 +66,8 @@ from . import fused_math
 numba = late.module("numba")  # loaded by the first loop compiled: its import is slow
 
 __all__ = ["CodeSlot", "Deferred", "FirstTrue", "KernelOutput", "KernelSource", "asked",
-           "available", "code_layout", "compile_later", "compiled", "kernel_source", "ready",
-           "run_kernel", "settle"]
+           "available", "code_layout", "compile_later", "compiled", "kernel_source", "nesting",
+           "ready", "run_kernel", "settle"]
 
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
 
@@ -149,17 +156,18 @@ def _numba_spec():
 
 def kernel_source(value: str, validity: str | None, boolean: bool,
                   codes: tuple = (), deferred: tuple[Deferred, ...] = (),
-                  fails: str | None = None) -> KernelSource:
+                  fails: str | None = None, lets: tuple[str, ...] = ()) -> KernelSource:
     """The loop computing `value` (and `validity`, when given; and each of `codes`, a
     form's branch per row, into a row of its own of a uint8 matrix), after its
-    `deferred` values; `fails` is true where the main loop's own calls fail on a row."""
-    read = " ".join((value, validity or "", _code_texts(codes), fails or "",
-                     *(" ".join((d.value, d.path, d.fails or "")) for d in deferred)))
-    arguments = tuple(sorted(set(_ARGUMENT.findall(read))))
-    flags = fails is not None or any(d.fails is not None for d in deferred)
+    `deferred` values; `fails` is true where the main loop's own calls fail on a row.
+    Every text may read the temporaries the statements `lets` (`name = expression`, in
+    order) assign."""
     layout = code_layout(codes)
-    return KernelSource(_source(value, validity, arguments, codes, layout, deferred, fails),
-                        arguments, boolean, validity is not None,
+    text = _source(value, validity, codes, layout, deferred, fails, lets)
+    arguments = tuple(sorted(set(_ARGUMENT.findall(text.partition("\n")[2]))))
+    text = text.replace("ARGUMENTS", ", ".join(arguments), 1)
+    flags = fails is not None or any(d.fails is not None for d in deferred)
+    return KernelSource(text, arguments, boolean, validity is not None,
                         layout[-1].row + 1 if layout else 0, layout, flags,
                         tuple(d.dtype for d in deferred))
 
@@ -213,51 +221,110 @@ def settle() -> None:
         waiting.result()
 
 
-def _source(value: str, validity: str | None, arguments, codes: tuple = (),
-            layout: tuple = (), deferred: tuple[Deferred, ...] = (),
-            fails: str | None = None) -> str:
-    """The loop's Python source: `out` gets a value per row (a bool per row for a
-    boolean result), `valid` a bool per row (when `validity` is given), `codes` each
-    form's branch per row, in its slot of `layout` (when traced); it returns whether a
-    row failed."""
+def _source(value: str, validity: str | None, codes: tuple = (), layout: tuple = (),
+            deferred: tuple[Deferred, ...] = (), fails: str | None = None,
+            lets: tuple[str, ...] = ()) -> str:
+    """The loop's Python source (its arguments' list left as `ARGUMENTS`): `out` gets a
+    value per row (a bool per row for a boolean result), `valid` a bool per row (when
+    `validity` is given), `codes` each form's branch per row, in its slot of `layout`
+    (when traced); it returns whether a row failed."""
     head = "n, out, valid, codes" if codes else "n, out, valid"
     if deferred:
         head += ", idx, " + ", ".join(d.name for d in deferred)
-    text = f"def kernel({head}, {', '.join(arguments)}):\n    fail = False\n"
-    if deferred and not any(_TEMPORARY.search(d.path) for d in deferred):
+    text = f"def kernel({head}, ARGUMENTS):\n    fail = False\n"
+    if deferred and not any(_TEMPORARY.search(" ".join((d.path, *_needed(lets, [d.path]))))
+                            for d in deferred):
         # every row takes every deferred value's path: the costly values in the main loop
         # (a branch always taken), without their passes and temporaries
-        text += "".join(f"    m = 0\n    for i in range(n):\n        m += {d.path}\n"
-                        f"    every = m == n\n" if k == 0 else
-                        f"    if every:\n        m = 0\n        for i in range(n):\n"
-                        f"            m += {d.path}\n        every = m == n\n"
-                        for k, d in enumerate(deferred))
         inline = _inlined(deferred)
-        text += "    if every:\n" + _main_loop(
+        variant = "    if every:\n" + _main_loop(
             *(inline(t) for t in (value, validity, fails)),
-            tuple(inline(c) for c in codes), layout, extra_fails=tuple(
-                inline(d.fails) for d in deferred if d.fails is not None), indent="    ")
-        text += "        return fail\n"
+            tuple(inline(c) for c in codes), layout, tuple(inline(let) for let in lets),
+            extra_fails=tuple(inline(d.fails) for d in deferred if d.fails is not None),
+            indent="    ") + "        return fail\n"
+        if nesting(variant) <= _PARSED_NESTING:  # inlined, the texts nest deeper
+            text += "".join(f"    m = 0\n    for i in range(n):\n{_lines(d.path, lets, 8)}"
+                            f"        m += {d.path}\n    every = m == n\n" if k == 0 else
+                            f"    if every:\n        m = 0\n        for i in range(n):\n"
+                            f"{_lines(d.path, lets, 12)}"
+                            f"            m += {d.path}\n        every = m == n\n"
+                            for k, d in enumerate(deferred)) + variant
     for d in deferred:
-        text += _deferred_source(d)
-    return text + _main_loop(value, validity, fails, codes, layout) + "    return fail\n"
+        text += _deferred_source(d, lets)
+    return text + _main_loop(value, validity, fails, codes, layout, lets) + "    return fail\n"
 
 
-def _main_loop(value, validity, fails, codes, layout, extra_fails=(), indent="") -> str:
-    """The loop over every row writing `out`, `valid` and `codes`."""
+_PARSED_NESTING = 190  # parentheses in one statement: Python parses at most 200
+
+
+def nesting(text: str) -> int:
+    """How deep the parentheses of `text` nest (a text shorter than twice a limit cannot
+    nest deeper than it: callers skip counting those)."""
+    steps = np.frombuffer(text.encode(), np.uint8)
+    steps = (steps == ord("(")).astype(np.int32) - (steps == ord(")"))
+    return int(np.cumsum(steps).max(initial=0))
+
+
+_NAME = re.compile(r"\b[a-z_][a-z_0-9]*\b")
+
+
+def _needed(lets: tuple[str, ...], reads: list[str]) -> tuple[str, ...]:
+    """The statements of `lets` whose temporary `reads` (or a statement kept) reads, in
+    order: a loop computes only those its own texts need."""
+    if not lets:
+        return ()
+    wanted = set(_NAME.findall(" ".join(reads)))
+    kept = []
+    for let in reversed(lets):
+        name, _, expression = let.partition(" = ")
+        if name in wanted:
+            kept.append(let)
+            wanted.update(_NAME.findall(expression))
+    return tuple(reversed(kept))
+
+
+def _lines(reads, lets: tuple[str, ...], width: int) -> str:
+    """The statements of `lets` that the text(s) `reads` need, each a line indented
+    `width`."""
+    reads = [reads] if isinstance(reads, str) else list(reads)
+    return "".join(f"{' ' * width}{let}\n" for let in _needed(lets, reads))
+
+
+def _main_loop(value, validity, fails, codes, layout, lets=(), extra_fails=(),
+               indent="") -> str:
+    """The loop over every row writing `out`, `valid` and `codes`: each column's row read
+    first (`_reads_first`), then the statements the row's texts read, the codes, and the
+    stores."""
     pad = indent + "        "
-    text = f"{indent}    for i in range(n):\n{_code_lines(codes, pad)}{pad}out[i] = {value}\n"
-    for failing in (fails, *extra_fails):
-        if failing is not None:
-            text += f"{pad}fail |= {failing}\n"
+    failing = tuple(f for f in (fails, *extra_fails) if f is not None)
+    texts = [value, validity or "", *failing, _code_texts(codes)]
+    body = f"{_lines(texts, lets, len(pad))}{_code_lines(codes, pad)}{pad}out[i] = {value}\n"
+    for failed in failing:
+        body += f"{pad}fail |= {failed}\n"
     if validity is not None:
-        text += f"{pad}valid[i] = {validity}\n"
+        body += f"{pad}valid[i] = {validity}\n"
     rows: dict[int, list[str]] = {}
     for k, slot in enumerate(layout):
         rows.setdefault(slot.row, []).append(f"c{k} * {1 << slot.shift}" if slot.shift
                                              else f"c{k}")
-    text += "".join(f"{pad}codes[{r}, i] = {' + '.join(terms)}\n" for r, terms in rows.items())
-    return text
+    body += "".join(f"{pad}codes[{r}, i] = {' + '.join(terms)}\n" for r, terms in rows.items())
+    return f"{indent}    for i in range(n):\n" + _reads_first(body, pad)
+
+
+_READ = re.compile(r"\b((?:v_)?f_[0-9_]+)\[i\]")
+
+
+def _reads_first(body: str, pad: str) -> str:
+    """A loop's body with each column's row read once, into a local, before anything else.
+
+    Read inside a select (`f_2[i] if v_f_2[i] else f_3[i]`), a column is a load only
+    some rows make, which LLVM does not vectorize: a five-argument coalesce measured ten
+    times slower so. Every row of every column argument is in bounds, so reading them all
+    is safe whatever the row takes. Only a main loop's body: the locals are its own (a
+    deferred value's pass reads the columns itself)."""
+    reads = sorted(set(_READ.findall(body)))
+    loads = "".join(f"{pad}x_{name} = {name}[i]\n" for name in reads)
+    return loads + _READ.sub(r"x_\1", body)
 
 
 def _code_lines(codes: tuple, pad: str) -> str:
@@ -281,8 +348,8 @@ _TEMPORARY = re.compile(r"\bt[0-9]+\[i\]")
 
 
 def _inlined(deferred: tuple[Deferred, ...]):
-    """A function writing a row expression (or branch code) with each deferred value's
-    expression in place of its temporary."""
+    """A function writing a row expression, statement (or branch code) with each deferred
+    value's expression in place of its temporary."""
     values: dict[str, str] = {}
 
     def inline(text):
@@ -297,17 +364,21 @@ def _inlined(deferred: tuple[Deferred, ...]):
     return inline
 
 
-def _deferred_source(d: Deferred) -> str:
+def _deferred_source(d: Deferred, lets: tuple[str, ...] = ()) -> str:
     """The two passes computing a deferred value: its rows listed, then computed (over
-    every row directly when every row takes its path)."""
-    body = f"{d.name}[i] = {d.value}\n"
+    every row directly when every row takes its path), each after the statements its
+    texts read."""
+    failing = () if d.fails is None else (d.fails,)
+    body = f"{{pad}}{d.name}[i] = {d.value}\n"
     if d.fails is not None:
         body += f"{{pad}}fail |= {d.fails}\n"
-    return (f"    m = 0\n    for i in range(n):\n        idx[m] = i\n        m += {d.path}\n"
+    body = _lines((d.value, *failing), lets, 12).replace("{", "{{").replace("}", "}}") + body
+    return (f"    m = 0\n    for i in range(n):\n        idx[m] = i\n"
+            f"{_lines(d.path, lets, 8)}        m += {d.path}\n"
             f"    if m == n:\n        for i in range(n):\n"
-            f"            {body.format(pad=' ' * 12)}"
+            f"{body.format(pad=' ' * 12)}"
             f"    else:\n        for j in range(m):\n            i = idx[j]\n"
-            f"            {body.format(pad=' ' * 12)}")
+            f"{body.format(pad=' ' * 12)}")
 
 
 def _dispatcher(text: str):
@@ -332,8 +403,8 @@ def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict
     """The loop's outputs over `rows` rows: a boolean value and the validity are written
     a byte per row, then packed into bitmaps (a loop packing bits as it goes measured
     slower, and compiles slower)."""
-    out = np.empty(rows, np.bool_ if kernel.packs_value else dtype)
-    valid = np.empty(rows, np.bool_) if kernel.has_validity else _NO_BITMAP
+    out = _pooled(rows, np.dtype(np.bool_) if kernel.packs_value else dtype)
+    valid = _pooled(rows, np.dtype(np.bool_)) if kernel.has_validity else _NO_BITMAP
     values = [arguments[name] for name in kernel.arguments]
     if kernel.temporaries:
         values = [*_scratch(rows, kernel.temporaries), *values]
@@ -350,6 +421,15 @@ def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict
 
 
 _NO_BITMAP = np.empty(0, np.bool_)
+
+
+def _pooled(rows: int, dtype: np.dtype) -> np.ndarray:
+    """An uninitialized array from Arrow's memory pool, which keeps freed memory for the
+    next morsel: a fresh numpy array of a morsel's size is new pages from the system,
+    each faulted in on first write (four times the loop's own time on a 1M-row morsel)."""
+    return np.frombuffer(pa.allocate_buffer(rows * dtype.itemsize), dtype)
+
+
 _SCRATCH = threading.local()  # a thread's scratch arrays: (slot, dtype) -> array
 SCRATCH_KEPT_ROWS = 1 << 20  # larger scratch arrays are made per call, not kept
 

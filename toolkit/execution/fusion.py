@@ -44,13 +44,25 @@ where Kleene logic, `if_else`, `coalesce` or `case_when` decide validity row by 
 the loop computes it too, from an expression written from the kernels' definitions. The
 values under null slots are never read for a result: they may be anything, as in Arrow.
 
+A group's row is written as statements: `case_when` and `coalesce` as one select per
+case into a scalar temporary (`s..`: not the deferred values' scratch arrays `t..`),
+from the last case to the first (a text that grows by a line per case, however many),
+Kleene logic from each side's two texts, valid and true, valid and false (a text that
+grows by one side per call along a chain), every other call as an expression. A
+branch's path is written from the form's own conditions, whatever the form's text: a
+case_when's value k is deferred (or flags its failures) on the rows where conditions
+0 .. k-1 are not valid and true and condition k is; each loop computes the statements
+its texts read (`fused_kernels`).
+
 Groups are found once per prepared tree (`fused_groups`): every maximal subtree
-of at least MIN_FUSED_CALLS such calls, at most MAX_FUSED_CALLS calls and
-MAX_INPUTS distinct leaves. Their loops are compiled when first run (`fused_kernels`).
+of at least MIN_FUSED_CALLS such calls (or one lone form of PAYS_ALONE), at most
+MAX_FUSED_CALLS calls, MAX_INPUTS distinct leaves and MAX_TEXT characters. Their loops
+are compiled when first run (`fused_kernels`).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from collections.abc import Mapping
@@ -75,18 +87,29 @@ from .fused_kernels import (
     asked,
     compile_later,
     kernel_source,
+    nesting,
     ready,
     run_kernel,
 )
 from .fused_trace import record_group
 
-__all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "FusedGroup", "FusedInput", "Fusion",
-           "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group"]
+__all__ = ["MAX_FUSED_CALLS", "MIN_FUSED_CALLS", "PAYS_ALONE", "FusedGroup", "FusedInput",
+           "Fusion", "GroupRun", "fused_groups", "fusion_of", "run_fused", "run_group",
+           "runs_whole"]
 
-MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already
-MAX_FUSED_CALLS = 64
-MAX_INPUTS = 64  # distinct leaves (literals included): a loop's arguments
-MAX_TEXT = 4000  # characters of an expression: Kleene validity grows with every nested and/or
+MIN_FUSED_CALLS = 2  # one call alone is one Arrow kernel already, but for:
+# the lazy forms whose values are leaves: run unfused, they split the rows by selection
+# vectors, run each branch on its rows and scatter the values back, several passes where
+# the loop makes one (and/or stay out: their kernels work on bitmaps, 64 rows a word)
+PAYS_ALONE = frozenset({"if_else", "coalesce"})
+# a loop's size, which numba's compile time follows (docs/benchmarks.md: a case_when of 100
+# cases fits): its calls, its distinct leaves (literals included: the loop's arguments, whose
+# types each call of the loop checks) and the characters of its statements for a row
+MAX_FUSED_CALLS = 256
+MAX_INPUTS = 256
+MAX_TEXT = 20_000
+MAX_NESTING = 100  # parentheses in one statement: Python parses at most 200
+MAX_BRANCHES = 255  # of one form: a traced loop writes the branch each row took as a byte
 
 _DTYPES = {pa.int32(): np.dtype(np.int32), pa.int64(): np.dtype(np.int64),
            pa.float32(): np.dtype(np.float32), pa.float64(): np.dtype(np.float64),
@@ -137,6 +160,7 @@ class FusedGroup:
     forms: Mapping[int, int] = field(default_factory=dict)
     can_fail: bool = False  # it holds calls that can fail: its loop flags a failed row
     costly: bool = False  # it holds costly calls (`fused_guarded`)
+    lets: tuple[str, ...] = ()  # statements run on each row before the texts that read them
     # traced: position -> what a morsel of the group records there (`fused_trace`)
     trace_plans: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -165,6 +189,11 @@ class _Part:
     fails: str | None = None  # true where evaluating it on the row fails (None: never)
     costly: bool = False  # it computes a costly call on every row it is evaluated on
     deferred: tuple = ()  # its costly branch values (`Deferred`), paths from its top
+    truth: _Truth | None = None  # an and_kleene/or_kleene with nulls: its two Kleene texts
+    # statements `name = expression` run on each row before the texts that read `name`,
+    # in order (its arguments' first), and their characters
+    lets: tuple[str, ...] = ()
+    let_chars: int = 0
 
 
 class Fusion:
@@ -205,6 +234,18 @@ class Fusion:
         return self.groups(True)
 
 
+def runs_whole(fusion: Fusion, traced: bool, when: FuseWhen) -> bool:
+    """Whether this evaluation runs the whole tree as one loop: its root is a group
+    whose loop runs (asked for, or compiled already). Every intermediate then lives in
+    registers, so cutting a chunk into cache-sized morsels saves nothing, and joining
+    their values into the chunk costs a copy of it."""
+    if when is FuseWhen.NEVER:
+        return False
+    group = fusion.groups(traced).get(id(fusion.tree))
+    return group is not None and (when is FuseWhen.ALWAYS or ready(group.plain) is not None
+                                  or ready(group.with_nulls) is not None)
+
+
 def fusion_of(tree) -> Fusion:
     """The groups of `tree`, for an untraced and for a traced evaluation (found when
     first asked for)."""
@@ -217,10 +258,11 @@ def fused_groups(tree, codes: bool = False) -> Mapping[int, FusedGroup]:
     parts: dict[int, _Part] = {}
     inputs: dict[str, FusedInput] = {}
     literal_names: dict[tuple, str] = {}
-    temporaries: list[int] = [0]  # the number of deferred values named so far
+    temporaries: list[int] = [0]  # the number of deferred values named so far (`t..`)
+    temps = itertools.count()  # names of the statements' temporaries (`s..`), in order
     members: set[int] = set()
     for node in postorder(tree):
-        part = _part(node, parts, inputs, literal_names, temporaries)
+        part = _part(node, parts, inputs, literal_names, temporaries, temps)
         if part is None:
             continue
         parts[id(node)] = part
@@ -231,7 +273,7 @@ def fused_groups(tree, codes: bool = False) -> Mapping[int, FusedGroup]:
     for node in postorder(tree):
         part = parts.get(id(node))
         if part is None or not node.is_call or id(node) in members \
-                or part.calls < MIN_FUSED_CALLS:
+                or part.calls < MIN_FUSED_CALLS and node.name not in PAYS_ALONE:
             continue
         group = _compiled(node, part, inputs, codes)
         if group is not None:
@@ -239,7 +281,7 @@ def fused_groups(tree, codes: bool = False) -> Mapping[int, FusedGroup]:
     return MappingProxyType(groups)
 
 
-def _part(node, parts, inputs, literal_names, temporaries) -> _Part | None:
+def _part(node, parts, inputs, literal_names, temporaries, temps) -> _Part | None:
     kind = node.kind
     dtype = _DTYPES.get(node.type)
     if dtype is None:
@@ -273,13 +315,18 @@ def _part(node, parts, inputs, literal_names, temporaries) -> _Part | None:
                                             node.type, temporaries)
     guarded = None if conditions is not None else guarded_call(
         node.name, [a.type for a in node.args], node.type, [a.text for a in args])
+    lets = ()  # its own statements
     if guarded is not None:
         text, validity, proof = guarded.text, _and(args), False
         if guarded.fails is not None:
             fails = _either(fails, _both(_valid_text(validity), guarded.fails))
     elif conditions is not None:
-        text, validity, proof = _case_when(node, args[:len(conditions)],
-                                           args[len(conditions):])
+        text, validity, lets = _case_when(node, args[:len(conditions)], args[len(conditions):],
+                                          f"s{next(temps)}")
+        proof = False
+    elif node.name == "coalesce":
+        text, validity, lets = _coalesce(node, args, f"s{next(temps)}")
+        proof = False
     else:
         text, validity, proof = _call(node, args)
     if text is None:
@@ -292,14 +339,21 @@ def _part(node, parts, inputs, literal_names, temporaries) -> _Part | None:
         return None
     names = frozenset().union(*(a.names for a in args))
     calls = 1 + (conditions is not None) + sum(a.calls for a in args)  # make_struct too
-    if calls > MAX_FUSED_CALLS or len(names) > MAX_INPUTS or len(text) > MAX_TEXT \
-            or isinstance(validity, str) and len(validity) > MAX_TEXT \
-            or fails is not None and len(fails) > MAX_TEXT \
-            or sum(len(d.value) + len(d.path) for d in deferred) > MAX_TEXT:
+    own = (text, validity if isinstance(validity, str) else "", *lets)
+    let_chars = sum(a.let_chars for a in args) + sum(len(let) for let in lets)
+    deferred_texts = [t for d in deferred for t in (d.value, d.path, d.fails or "")]
+    if calls > MAX_FUSED_CALLS or len(names) > MAX_INPUTS \
+            or len(own[0]) + len(own[1]) + let_chars + len(fails or "") \
+            + sum(len(t) for t in deferred_texts) > MAX_TEXT \
+            or any(len(t) > 2 * MAX_NESTING and nesting(t) > MAX_NESTING
+                   for t in (*own, fails or "", *deferred_texts)):
         return None
     costly = (guarded is not None and guarded.costly) or any(a.costly for a in args)
+    truth = _kleene_truth(node.name, args) if node.name in ("and_kleene", "or_kleene") \
+        and isinstance(validity, str) else None
     return _Part(text, validity, names, calls, proof or any(a.proof for a in args), codes,
-                 fails, costly, deferred)
+                 fails, costly, deferred, truth,
+                 (*(let for a in args for let in a.lets), *lets), let_chars)
 
 
 def _guard_branches(name: str, args: list[_Part], cases: int, out, temporaries):
@@ -326,8 +380,9 @@ def _guard_branches(name: str, args: list[_Part], cases: int, out, temporaries):
         kind = _arg_type(name, k, cases, out)
         deferred += (Deferred(temporary, _NUMPY_NAMES.get(kind, "np.bool_"), arg.text, path,
                               arg.fails),)
+        # its statements stay: its deferred value and its validity read them
         guarded[k] = _Part(f"{temporary}[i]", arg.validity, arg.names, arg.calls, arg.proof,
-                           arg.codes)
+                           arg.codes, lets=arg.lets, let_chars=arg.let_chars)
     return guarded, fails, deferred
 
 
@@ -350,14 +405,13 @@ def _branch_paths(name: str, args: list[_Part], cases: int) -> list[str | None]:
         valid = _valid_text(cond.validity)
         return [None, _both(valid, cond.text), _both(valid, f"(not {cond.text})")]
     if name == "case_when":
+        # the case's own conditions, one conjunction each (not nested: a case's path
+        # nests no deeper than its conditions, however many cases come before it)
         taken = [_both(_valid_text(c.validity), c.text) for c in args[:cases]]
-        paths: list[str | None] = []
-        before = None  # no earlier case took the row
-        for test in taken:
-            paths.append(before)
-            before = _both(before, f"(not {test})")
-        paths += [_both(before_k, test) for before_k, test in zip(paths, taken)]
-        return paths + [before]
+        untaken = [f"(not {test})" for test in taken]
+        paths: list[str | None] = [_all_of(untaken[:k]) for k in range(cases)]
+        paths += [_all_of([*untaken[:k], test]) for k, test in enumerate(taken)]
+        return paths + [_all_of(untaken)]
     if name == "coalesce":
         paths, before = [], None
         for a in args:
@@ -371,6 +425,13 @@ def _branch_paths(name: str, args: list[_Part], cases: int) -> list[str | None]:
         undecided = left.text if name == "and_kleene" else f"(not {left.text})"
         return [None, undecided if valid is None else f"((not {valid}) | {undecided})"]
     return [None] * len(args)
+
+
+def _all_of(tests: list[str]) -> str | None:
+    """The conjunction of `tests` (None: no test, every row)."""
+    if not tests:
+        return None
+    return tests[0] if len(tests) == 1 else "(" + " & ".join(tests) + ")"
 
 
 def _either(left: str | None, right: str | None) -> str | None:
@@ -406,8 +467,6 @@ def _call(node, args: list[_Part]):
     if name == "if_else" and len(args) == 3 and types[0] == pa.bool_() \
             and types[1] == types[2] == out and node.options is None:
         return _if_else(args)
-    if name == "coalesce" and same and types[0] == out:
-        return _coalesce(args)
     if name == "cast" and len(args) == 1:
         pair = (types[0], out)
         if pair in _EXACT_CASTS or pair in _RANGE_CASTS:
@@ -425,25 +484,42 @@ def _case_conditions(node) -> tuple | None:
     return tuple(first.args)
 
 
-def _case_when(node, conditions: list[_Part], values: list[_Part]):
+def _case_when(node, conditions: list[_Part], values: list[_Part], temp: str):
     """Arrow's case_when with an `else` value (one more value than conditions): the
     value of the first condition that is valid and true, else the `else` value; the
     chosen value's validity. (Without an `else`, a row no condition takes is null
     whatever its columns hold: not fused, as every group's validity is all valid where
-    its columns have no nulls.)"""
+    its columns have no nulls.) Returns (text, validity, statements)."""
     out = node.type
-    if len(values) != len(conditions) + 1 or node.options is not None \
+    if len(values) != len(conditions) + 1 or len(conditions) > MAX_BRANCHES \
+            or node.options is not None \
             or any(c.type != pa.bool_() for c in node.args[0].args) \
             or any(v.type != out for v in node.args[1:]):
-        return None, None, False
+        return None, None, ()
     taken = [_both(_valid_text(c.validity), c.text) for c in conditions]
-    value, valid = values[-1].text, _valid_text(values[-1].validity) or "True"
-    for cond, case in zip(reversed(taken), reversed(values[:-1])):
-        value = f"({case.text} if {cond} else {value})"
-        valid = f"({_valid_text(case.validity) or 'True'} if {cond} else {valid})"
+    lets = _first_of(temp, list(zip(taken, (v.text for v in values))), values[-1].text)
     if all(part.validity is None for part in (*conditions, *values)):
-        return value, None, False
-    return value, valid, False
+        return temp, None, lets
+    valid = [_valid_text(v.validity) or "True" for v in values]
+    return temp, temp + "v", lets + _first_of(temp + "v", list(zip(taken, valid)),
+                                               valid[-1], bits=True)
+
+
+def _first_of(name: str, cases: list[tuple[str, str]], otherwise: str,
+              bits: bool = False) -> tuple[str, ...]:
+    """Statements giving `name` the value of the first (test, value) case whose test
+    holds, else `otherwise`: a select per case, from the last case to the first, one
+    statement each (nested in one expression, the selects made a text Python cannot
+    parse past 200 parentheses, and LLVM vectorized twenty nested selects a fifth as
+    well as twenty statements). `bits`: the values are booleans, selected with `&` and
+    `|`: with a second chain of `if` selects beside a value's, LLVM vectorized neither."""
+    if bits:
+        chosen = "(({test} & {value}) | ((not {test}) & {name}))"
+    else:
+        chosen = "({value} if {test} else {name})"
+    return (f"{name} = {otherwise}",
+            *(f"{name} = " + chosen.format(test=test, value=value, name=name)
+              for test, value in reversed(cases)))
 
 
 def _typed(out, text: str) -> str:
@@ -482,14 +558,36 @@ def _kleene(name: str, args: list[_Part]):
     a, b = args
     op = "&" if name == "and_kleene" else "|"
     value = f"({a.text} {op} {b.text})"  # the deciding side wins whatever the other holds
-    va, vb = _valid_text(a.validity), _valid_text(b.validity)
-    both = _both(va, vb)
-    if both is None:
+    if a.validity is None and b.validity is None:
         return value, None, False
-    decides_a = a.text if op == "|" else f"(not {a.text})"
-    decides_b = b.text if op == "|" else f"(not {b.text})"
-    validity = f"({both} | {_both(va, decides_a)} | {_both(vb, decides_b)})"
-    return value, validity, False
+    truth = _kleene_truth(name, args)
+    return value, f"({truth.true} | {truth.false})", False
+
+
+class _Truth(NamedTuple):
+    """A boolean row as Kleene logic reads it: valid and true, valid and false."""
+
+    true: str
+    false: str
+
+
+def _truth(part: _Part) -> _Truth:
+    if part.truth is not None:
+        return part.truth
+    valid = _valid_text(part.validity)
+    return _Truth(_both(valid, part.text), _both(valid, f"(not {part.text})"))
+
+
+def _kleene_truth(name: str, args: list[_Part]) -> _Truth:
+    """and: true where both sides are valid and true, false where either is valid and
+    false (or: the other way round). Written from the sides' own two texts, never from
+    their validity and value together, each text grows by one side per call: a chain's
+    texts stay linear in its length (its validity as `both valid, or one side decides`
+    repeated each side's validity, doubling with every call)."""
+    a, b = (_truth(p) for p in args)
+    if name == "and_kleene":
+        return _Truth(f"({a.true} & {b.true})", f"({a.false} | {b.false})")
+    return _Truth(f"({a.true} | {b.true})", f"({a.false} & {b.false})")
 
 
 def _where(cond: str, left: str | None, right: str | None) -> str | None:
@@ -515,21 +613,24 @@ def _if_else(args: list[_Part]):
     return value, _both(_valid_text(cond.validity), chosen), False
 
 
-def _coalesce(args: list[_Part]):
-    """Arrow's coalesce: the first valid argument's value; null where none is valid."""
+def _coalesce(node, args: list[_Part], temp: str):
+    """Arrow's coalesce: the first valid argument's value; null where none is valid.
+    Returns (text, validity, statements)."""
+    types = [a.type for a in node.args]
+    if len(args) > MAX_BRANCHES or any(t != node.type for t in types):
+        return None, None, ()
     upto = []
     for a in args:
         upto.append(a)
         if a.validity is None:
             break
-    value = upto[-1].text
-    for a in reversed(upto[:-1]):
-        value = f"({a.text} if {_valid_text(a.validity)} else {value})"
-    if upto[-1].validity is None:
-        return value, None, False
     if len(upto) == 1:
-        return value, upto[0].validity, False
-    return value, "(" + " | ".join(_valid_text(a.validity) for a in upto) + ")", False
+        return upto[0].text, upto[0].validity, ()
+    lets = _first_of(temp, [(_valid_text(a.validity), a.text) for a in upto[:-1]],
+                     upto[-1].text)
+    if upto[-1].validity is None:
+        return temp, None, lets
+    return temp, "(" + " | ".join(_valid_text(a.validity) for a in upto) + ")", lets
 
 
 def _branch_code(name: str, args: list[_Part], cases: int) -> str | FirstTrue | None:
@@ -569,22 +670,23 @@ def _compiled(root, part: _Part, inputs: dict[str, FusedInput],
     code_texts = tuple(text for _, text in part.codes) if codes else ()
     deferred_texts = (t for d in part.deferred for t in (d.value, d.path, d.fails or ""))
     read = set(_VALIDITY_READS.findall(" ".join(
-        (part.text, validity or "", part.fails or "", *deferred_texts,
+        (part.text, validity or "", part.fails or "", *deferred_texts, *part.lets,
          *(t for c in code_texts for t in _texts(c))))))
     boolean = root.type == pa.bool_()
     # no null in any column whose validity it reads: every validity it reads is True
     plain = kernel_source(_no_validity(part.text), None, boolean,
                           tuple(_no_validity(c) for c in code_texts),
                           tuple(_no_validity_deferred(d) for d in part.deferred),
-                          part.fails and _no_validity(part.fails))
+                          part.fails and _no_validity(part.fails),
+                          tuple(_no_validity(let) for let in part.lets))
     with_nulls = kernel_source(part.text, validity, boolean, code_texts, part.deferred,
-                               part.fails) if read else plain
+                               part.fails, part.lets) if read else plain
     forms = MappingProxyType({id(node): k for k, (node, _) in enumerate(part.codes)}
                              if codes else {})
     can_fail = part.fails is not None or any(d.fails is not None for d in part.deferred)
     return FusedGroup(root, part.calls, used, part.text, validity, and_of, part.proof,
                       tuple(sorted(read)), plain, with_nulls, forms, can_fail,
-                      part.costly or bool(part.deferred))
+                      part.costly or bool(part.deferred), part.lets)
 
 
 class GroupRun(NamedTuple):

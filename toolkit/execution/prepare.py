@@ -25,6 +25,7 @@ that finds it reports that event again instead of preparing afresh.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -368,7 +369,26 @@ class _SameTree:
             return False
         if self.expr is other.expr:
             return True
-        return not self.bound and self.expr.equals(other.expr)
+        return not self.bound and self.expr.equals(other.expr) \
+            and _same_zeros(self.expr, other.expr)
+
+
+def _same_zeros(a: Expression, b: Expression) -> bool:
+    """Two equal trees' float literals have the same signs: -0.0 and 0.0 are equal
+    literals (as Arrow compares them), but a prepared tree computes with its own (a
+    sum with -0.0 gives -0.0, with 0.0 gives 0.0)."""
+    stack = [(a, b)]  # side by side (not a walk of the tree: one is made per preparation)
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        if x.is_call:
+            stack.extend(zip(x.args, y.args))
+        elif x.is_literal and isinstance(x.value, pa.Scalar) and x.value.is_valid \
+                and pa.types.is_floating(x.value.type) and x.value.as_py() == 0 \
+                and math.copysign(1.0, x.value.as_py()) != math.copysign(1.0, y.value.as_py()):
+            return False
+    return True
 
 
 # (tree, simplify) -> the trees prepared from it, one per schema (the newest first). A
