@@ -63,36 +63,28 @@ def _moments(values, valid, lo, hi, backward, count_out, m2_out):  # pragma: no 
     for step in range(rows):
         i = rows - 1 - step if backward else step
         a, b = lo[i], hi[i]
+        # the rows to add, in order: a frame that grows from the last one adds its new
+        # rows; any other starts again from its first
         if a > b:
-            first, last = a, a - 1
             n = avg = m2 = 0.0
+            first, last = a, a - 1
+            start, stop, step_by = 0, 0, 1
         elif not backward and a == first and b >= last:
-            for j in range(last + 1, b + 1):
-                if valid[j]:
-                    n += 1.0
-                    delta = values[j] - avg
-                    delta_n = delta / n
-                    avg += delta_n
-                    m2 += delta * (delta - delta_n)
+            start, stop, step_by = last + 1, b + 1, 1
             last = b
         elif backward and b == last and a <= first:
-            for j in range(first - 1, a - 1, -1):
-                if valid[j]:
-                    n += 1.0
-                    delta = values[j] - avg
-                    delta_n = delta / n
-                    avg += delta_n
-                    m2 += delta * (delta - delta_n)
+            start, stop, step_by = first - 1, a - 1, -1
             first = a
         else:
             n = avg = m2 = 0.0
-            for j in range(a, b + 1):
-                if valid[j]:
-                    n += 1.0
-                    delta = values[j] - avg
-                    delta_n = delta / n
-                    avg += delta_n
-                    m2 += delta * (delta - delta_n)
+            start, stop, step_by = a, b + 1, 1
             first, last = a, b
+        for j in range(start, stop, step_by):
+            if valid[j]:
+                n += 1.0
+                delta = values[j] - avg
+                delta_n = delta / n
+                avg += delta_n
+                m2 += delta * (delta - delta_n)
         count_out[i] = n
         m2_out[i] = m2

@@ -552,11 +552,7 @@ class _PlanReader:
                     return keys[i]
             return None
 
-        outputs, names, ids = [], [], []
-        for e in _seq(node.aggregateExpressions()):
-            names.append(str(e.name()))
-            ids.append(_expr_id(e))
-            outputs.append(self._expr(e, child, substitute=substitute))
+        outputs, names, ids = self._aggregate_outputs(node, child, substitute)
         grouped = input_plan.aggregate(keys, aggs)
         for i in carried:
             column = child.names()[i]
@@ -564,6 +560,16 @@ class _PlanReader:
             names.append(child.plan.schema.field(column).name)
             ids.append(i)
         return Imported(grouped.project(outputs, names=_distinct_names(names)), tuple(ids))
+
+    def _aggregate_outputs(self, node, child: Imported, substitute) -> tuple[list, list, list]:
+        """An Aggregate's output expressions (its calls and keys as `substitute` names
+        them), their names and their Spark attribute ids."""
+        outputs, names, ids = [], [], []
+        for e in _seq(node.aggregateExpressions()):
+            names.append(str(e.name()))
+            ids.append(_expr_id(e))
+            outputs.append(self._expr(e, child, substitute=substitute))
+        return outputs, names, ids
 
     def _mixed_distinct(self, node, child: Imported, groups: list,
                         catalyst_groups: list) -> Imported:
@@ -635,11 +641,7 @@ class _PlanReader:
                     return keys[i]
             return None
 
-        outputs, names, ids = [], [], []
-        for e in _seq(node.aggregateExpressions()):
-            names.append(str(e.name()))
-            ids.append(_expr_id(e))
-            outputs.append(self._expr(e, child, substitute=substitute))
+        outputs, names, ids = self._aggregate_outputs(node, child, substitute)
         return Imported(grouped.project(outputs, names=_distinct_names(names)), tuple(ids))
 
     def _window(self, node, child: Imported) -> Imported:
