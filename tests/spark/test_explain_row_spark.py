@@ -143,3 +143,13 @@ def test_every_node_value_is_sparks(people, condition):
                 assert spark_value == ours, (condition, key, story.expression)
             checked += 1
     assert dropped > 0 and checked > dropped
+
+
+def test_a_row_through_a_sort_is_explained(people):
+    """A sorted query: the row's journey reruns the sort with and without it."""
+    from pyspark.sql import functions as F
+
+    from toolkit import spark as tks
+
+    text = str(tks.explain_row(people.orderBy(F.desc("b")), "id = 1"))
+    assert "kept" in text

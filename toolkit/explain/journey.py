@@ -361,12 +361,12 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
                 outputs = (full, less)
             else:  # over the rows read: the row's, its partners', none other
                 rest = {k: v for k, v in swaps.items() if k != id(scan)}
-                every = dict(rest, **{id(scan): TableScan(scan.relation, TableSource(table),
-                                                          scan.projection)})
+                every = {**rest, id(scan): TableScan(scan.relation, TableSource(table),
+                                                     scan.projection)}
                 without = pa.concat_tables([table.slice(0, number), table.slice(number + 1)])
                 full = _collect(_with_sources(node, every))
-                less = _collect(_with_sources(node, dict(rest, **{id(scan): TableScan(
-                    scan.relation, TableSource(without), scan.projection)})))
+                less = _collect(_with_sources(node, {**rest, id(scan): TableScan(
+                    scan.relation, TableSource(without), scan.projection)}))
                 part = full
         except ExprscopeError as exc:
             note = f"fails here: {visible(str(exc).splitlines()[0])}"
