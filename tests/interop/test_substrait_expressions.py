@@ -35,8 +35,12 @@ def as_column(value, n):
 
 def without_default_options(expr):
     """The tree with options equal to their class's defaults left out (Substrait writes
-    none for them, as Arrow's own serializer does)."""
+    none for them, as Arrow's own serializer does), and a list_element's index as int32:
+    Substrait's list reference holds the offset as an int32, whatever integer it was."""
     def post_call(new, old):
+        if new.name == "list_element" and new.args[1].is_literal:
+            index = tk.literal(new.args[1].value.as_py(), pa.int32())
+            return tk.bind(tk.call("list_element", [new.args[0], index]), WRITABLE)
         if new.options is not None and options_changed_text(new.options) == "{}":
             return tk.bind(tk.call(new.name, list(new.args)), WRITABLE)
         if new.name == "is_in" and value_set(new.options).null_count == 0:
@@ -342,3 +346,19 @@ def test_a_reference_past_the_schema_names_where():
                        match=r"field 5 is past the 1 fields .*referred_expr\[0\]\.expression"
                              r"\.scalar_function\.arguments\[1\]"):
         tk.from_substrait(_message(e))
+
+
+@pytest.mark.parametrize("index", [pa.scalar(1, pa.int8()), pa.scalar(1, pa.uint64())])
+def test_a_list_element_index_of_any_integer_width_reads_back_as_int32(index):
+    bound = tk.bind(tk.call("list_element", [tk.field("l"), tk.literal(index)]), SMALL)
+    back = tk.from_substrait(bound.to_substrait(SMALL))
+    assert back.args[1].type == pa.int32()
+    table = pa.table({"l": [[1, 2], None, [3, 4]]})
+    assert tk.evaluate(back, table).equals(tk.evaluate(bound, table))
+
+
+def test_a_list_element_index_past_int32_is_refused_naming_the_range():
+    bound = tk.bind(tk.call("list_element", [tk.field("l"), tk.literal(pa.scalar(2**31, pa.int64()))]),
+                    SMALL)
+    with pytest.raises(tk.SubstraitError, match="from 0 to 2,147,483,647"):
+        bound.to_substrait(SMALL)

@@ -243,9 +243,10 @@ class ExpressionWriter:
     def _list_element(self, call: Call, path, out) -> None:
         index = call.args[1]
         if not (index.is_literal and index.value.is_valid and
-                pa.types.is_integer(index.type)) or index.value.as_py() < 0:
-            raise _refuse("list_element at an index that is not a non-negative integer "
-                          "literal has no Substrait reference", call, path)
+                pa.types.is_integer(index.type)) or not 0 <= index.value.as_py() < 2**31:
+            # Substrait's list reference holds its offset as an int32
+            raise _refuse("list_element at an index that is not an integer literal from 0 "
+                          "to 2,147,483,647 has no Substrait reference", call, path)
         out.selection.direct_reference.list_element.offset = index.value.as_py()
         out.selection.expression.CopyFrom(self._write(call.args[0], (*path, 0)))
 
