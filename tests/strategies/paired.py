@@ -272,12 +272,28 @@ def _choose(sub, kind):
 
 @functools.cache
 def expressions(kind, depth=3):
-    """A random well-typed expression pair of the given kind (or ROOT)."""
+    """A random well-typed expression pair of the given kind (or ROOT). The kinds' types
+    are their columns', which a literal need not keep: binding narrows a literal to its
+    smallest type (Arrow's SmallestTypeFor), so a null timestamp[us] is a timestamp[s],
+    and hours_between(t, max_element_wise(null, d)) finds no kernel in Acero either.
+    Such a tree is drawn again."""
+    return _tree(kind, depth).filter(_binds)
+
+
+def _binds(pair) -> bool:
+    try:
+        tk.bind(pair[0], SCHEMA)
+    except BindError:
+        return False
+    return True
+
+
+def _tree(kind, depth):
     if kind == ROOT:
-        return _any_function(ROOT, lambda k: expressions(k, depth - 1))
+        return _any_function(ROOT, lambda k: _tree(k, depth - 1))
     if depth == 0:
         return leaves(kind)
-    sub = lambda k: expressions(k, depth - 1)
+    sub = lambda k: _tree(k, depth - 1)
     options = [leaves(kind)]
     options.append(st.tuples(sub("bool"), sub(kind), sub(kind)).map(
         lambda t: call("if_else", list(t))))
