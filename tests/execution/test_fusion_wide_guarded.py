@@ -84,8 +84,11 @@ def _costly_or_failing(expr, schema) -> bool:
     return group is not None and (group.costly or group.can_fail)
 
 
+# a case's costly value is listed by its path, the negations of every earlier case's
+# condition, so a loop's text grows with the square of its cases and numba's compile
+# with it: 16 cases draw every kind of path at a tenth of 30's compile
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(guarded_case_whens(), guarded_coalesces()), data())
+@given(st.one_of(guarded_case_whens(max_cases=16), guarded_coalesces()), data())
 def test_wide_forms_of_costly_and_failing_values_equal_unfused(expr, table):
     """Untraced and traced: the values, or the same error naming the same row."""
     _assert_same_outcome(expr, table, simplify=False)
