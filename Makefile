@@ -16,8 +16,12 @@ export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 demo: $(STAMP) system-packages
 	$(PY) -m toolkit.cli.demo
 
+# the suite on every core (four at most: each worker that reaches a Spark test starts its
+# own embedded Spark); `make test PARALLEL=` runs it in one process
+PARALLEL ?= -n logical --maxprocesses=4 --dist loadscope
+
 test: $(STAMP) system-packages
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 docs: $(STAMP) system-packages
 	$(PY) docs/figures.py

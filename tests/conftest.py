@@ -25,8 +25,9 @@ os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
 
 
-# One embedded Spark for every test that needs it (plans, Spark, widgets): starting one
-# takes ~15 s, so it is shared. Small on purpose: `local[2]`, two shuffle partitions, no UI.
+# One embedded Spark per test process (`make test` runs one per core) for every test that
+# needs it (plans, Spark, widgets): starting one takes ~15 s, so it is shared. Small on
+# purpose: `local[2]`, two shuffle partitions, no UI.
 @pytest.fixture(scope="session")
 def spark():
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -37,3 +38,11 @@ def spark():
                                  "spark.default.parallelism": "2"})
     yield spark
     spark.stop()
+
+
+# A terminal's size is the test's to choose: pytest-xdist's workers export COLUMNS=80,
+# which a plain run into a pipe does not have, and the CLI folds its messages to it.
+@pytest.fixture(autouse=True)
+def _no_ambient_terminal_size(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
