@@ -649,9 +649,11 @@ def _branch_code(name: str, args: list[_Part], cases: int) -> str | FirstTrue | 
     if name == "coalesce":
         return FirstTrue(tuple(_valid_text(a.validity) or "True" for a in args))
     if name in ("and_kleene", "or_kleene"):
-        left = args[0]
-        decides = left.text if name == "or_kleene" else f"(not {left.text})"
-        return _both(_valid_text(left.validity), decides)
+        # valid and false (true for or), from the left side's own Kleene texts: its
+        # validity and value together repeat each side below it, and a chain's codes
+        # then grow with the square of its length (and keep the loop's tautologies)
+        left = _truth(args[0])
+        return left.true if name == "or_kleene" else left.false
     return None
 
 
