@@ -140,3 +140,27 @@ def test_a_funnels_when_rows_made_on_read_are_the_rows_no_earlier_case_took(seed
             rows[:SAMPLE_PER_BRANCH].tolist(), name
     for name in reversed(list(by_name)):  # the last `when` first: a chain made in one go
         assert by_name[name].rows.to_pylist() == expected[name].tolist(), name
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**16), st.integers(2, 12), st.booleans(), st.booleans())
+def test_the_sample_holds_the_first_rows_of_every_case_when_branch(seed, cases, with_else,
+                                                                 fuse):
+    """Fused or not, with an else or without: the first rows of every `when i`, `then i`
+    and the else are in the sample (a `when i`'s are found among its later cases' when
+    an else is recorded), the first rows of the batch too."""
+    rng = np.random.default_rng(seed)
+    n = 40_000
+    k = rng.integers(0, 1000, n)
+    table = pa.table({"k": pa.array(k, mask=rng.random(n) < 0.1), "b": rng.random(n)})
+    cuts = np.sort(rng.integers(1, 1000, cases))
+    whens = " ".join(f"when k >= {c} then b * {i}" for i, c in enumerate(cuts[::-1]))
+    expr = tk.parse(f"case {whens} {'else 0.5 ' if with_else else ''}end")
+    with tk.trace() as t:
+        tk.evaluate(expr, table, fuse=fuse)
+    event = t.evaluations[-1]
+    sample = set(event.sample.to_pylist())
+    assert set(range(SAMPLE_FIRST)) <= sample
+    for branch in event.branches:
+        first = branch.first(SAMPLE_PER_BRANCH).to_pylist()
+        assert set(first) <= sample, (branch.branch, first)
