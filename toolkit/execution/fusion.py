@@ -12,7 +12,8 @@ A call joins a group only when the fused value is provably the kernel's:
   unchecked `add`, `subtract`, `multiply`, `negate` on int32/int64/float32/float64
   (integers wrap, two's complement: every int32 step is truncated back to int32, as
   numba widens it to int64); `divide` on floats (integer division is below, with
-  the calls that can fail); the six comparisons of two numbers of one type;
+  the calls that can fail); the six comparisons of two numbers of one type, or of two
+  dates (date32: days since the epoch, compared as the int32 they are);
   `and`, `or`, `invert`, `and_kleene`, `or_kleene` on bools; `if_else`, `coalesce`
   and `case_when` with an `else` (its conditions the fields of a `make_struct`) of
   values of one type; casts to float64 from int32 and float32 (exact) and from
@@ -113,7 +114,7 @@ MAX_BRANCHES = 255  # of one form: a traced loop writes the branch each row took
 
 _DTYPES = {pa.int32(): np.dtype(np.int32), pa.int64(): np.dtype(np.int64),
            pa.float32(): np.dtype(np.float32), pa.float64(): np.dtype(np.float64),
-           pa.bool_(): np.dtype(np.bool_)}
+           pa.bool_(): np.dtype(np.bool_), pa.date32(): np.dtype(np.int32)}
 _NUMBERS = (pa.int32(), pa.int64(), pa.float32(), pa.float64())
 _FLOATS = (pa.float32(), pa.float64())
 _ARITHMETIC = {"add": "+", "subtract": "-", "multiply": "*"}
@@ -121,7 +122,7 @@ _COMPARISONS = {"equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=
                 "greater": ">", "greater_equal": ">="}
 _BOOLEAN = {"and": "&", "or": "|"}
 _NUMPY_NAMES = {pa.int32(): "np.int32", pa.int64(): "np.int64", pa.float32(): "np.float32",
-                pa.float64(): "np.float64"}
+                pa.float64(): "np.float64", pa.date32(): "np.int32"}
 # casts that are exact: any value converts; int64 -> float64 only within +-2**53 (proven)
 _EXACT_CASTS = {(pa.int32(), pa.float64()), (pa.float32(), pa.float64())}
 _RANGE_CASTS = {(pa.int64(), pa.float64())}
@@ -296,7 +297,9 @@ def _part(node, parts, inputs, literal_names, temporaries, temps) -> _Part | Non
         value = node.value
         if not isinstance(value, pa.Scalar) or not value.is_valid:
             return None
-        key = (str(node.type), repr(value.as_py()))
+        # a date as its days: Python's dates end at year 9999, Arrow's do not
+        key = (str(node.type), repr(value.cast(pa.int32()).as_py() if value.type == pa.date32()
+                                    else value.as_py()))
         name = literal_names.get(key)
         if name is None:
             name = literal_names[key] = f"k{len(literal_names)}"
@@ -453,8 +456,8 @@ def _call(node, args: list[_Part]):
         return _typed(out, f"{texts[0]} / {texts[1]}"), _and(args), False
     if name == "negate" and len(args) == 1 and out == types[0] in _NUMBERS:
         return _typed(out, f"-{texts[0]}"), args[0].validity, False
-    if name in _COMPARISONS and len(args) == 2 and same and types[0] in _NUMBERS \
-            and out == pa.bool_():
+    if name in _COMPARISONS and len(args) == 2 and same \
+            and (types[0] in _NUMBERS or types[0] == pa.date32()) and out == pa.bool_():
         return f"({texts[0]} {_COMPARISONS[name]} {texts[1]})", _and(args), False
     if out != pa.bool_() and name in (*_BOOLEAN, "invert", "and_kleene", "or_kleene"):
         return None, None, False
@@ -731,7 +734,8 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
     for leaf in group.inputs:
         got = leaf_values[leaf.name]
         if isinstance(got, pa.Scalar):
-            arguments[leaf.name] = leaf.dtype.type(got.as_py())
+            arguments[leaf.name] = leaf.dtype.type(
+                got.cast(pa.int32()).as_py() if got.type == pa.date32() else got.as_py())
         else:
             arguments[leaf.name] = _numbers(got, leaf.dtype)
     if with_nulls:
