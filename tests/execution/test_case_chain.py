@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
-from toolkit.execution.case_chain import case_when_chain, true_only
+from toolkit.execution.case_chain import between_constants, case_when_chain, true_only
 
 TYPES = {
     "int64": (pa.int64(), st.integers(-(2**63), 2**63 - 1)),
@@ -119,3 +119,17 @@ def test_a_case_between_two_constants_equals_arrow_case_when(constants, mask, st
     assert got.type == expected.type
     assert got.null_count == expected.null_count
     assert _same(got, expected), (got.to_pylist(), expected.to_pylist())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.booleans(), max_size=300), st.integers(0, 70), st.integers(0, 300),
+       st.sampled_from([pa.int8(), pa.uint8(), pa.int16(), pa.int32(), pa.int64(),
+                        pa.uint64(), pa.float32(), pa.float64()]))
+def test_one_and_zero_between_constants_is_arrows_cast_of_the_mask(bits, start, length, type_):
+    """`then 1 else 0` reads the condition's bits itself: the same values as Arrow's
+    cast from bool, at any offset into the bitmap."""
+    mask = pa.array(bits, pa.bool_()).slice(start, length)
+    got = between_constants(mask, pa.scalar(1, type_), pa.scalar(0, type_), type_)
+    assert got.equals(pc.cast(mask, type_))
+    took = between_constants(mask, pa.scalar(7, type_), pa.scalar(3, type_), type_)
+    assert took.equals(pc.if_else(mask, pa.scalar(7, type_), pa.scalar(3, type_)))

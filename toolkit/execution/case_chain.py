@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -73,10 +74,26 @@ def between_constants(mask: pa.Array, when_true, when_false, out_type: pa.DataTy
             and when_true.type == out_type and when_false.type == out_type):
         return None
     if _is_one_and_zero(when_true, when_false):
-        return pc.cast(mask, out_type)
+        return _zeros_and_ones(mask, out_type)
     if pa.types.is_nested(out_type) or pa.types.is_dictionary(out_type):
         return None
-    return pc.take(pa.array([when_false, when_true], out_type), pc.cast(mask, pa.int8()))
+    return pc.take(pa.array([when_false, when_true], out_type),
+                   _zeros_and_ones(mask, pa.int8()))
+
+
+def _zeros_and_ones(mask: pa.Array, out_type: pa.DataType) -> pa.Array:
+    """A null-free boolean array as 0 and 1 of a number type: its bits unpacked by numpy
+    and widened into a buffer from Arrow's pool, at less than half the time of Arrow's
+    cast from bool, which reads the bitmap a bit at a time."""
+    n, offset = len(mask), mask.offset
+    if n == 0:
+        return pa.array([], out_type)
+    bits = np.frombuffer(mask.buffers()[1], np.uint8, count=(offset + n + 7) // 8)
+    unpacked = np.unpackbits(bits, bitorder="little", count=offset + n)[offset:]
+    dtype = np.dtype(out_type.to_pandas_dtype())
+    out = np.frombuffer(pa.allocate_buffer(n * dtype.itemsize), dtype)
+    np.copyto(out, unpacked, casting="unsafe")
+    return pa.Array.from_buffers(out_type, n, [None, pa.py_buffer(out)])
 
 
 def _is_one_and_zero(when_true: pa.Scalar, when_false: pa.Scalar) -> bool:
