@@ -224,8 +224,8 @@ def _words(chunk: pa.Array) -> np.ndarray:
     """A fixed-width column's values as uint64 words (a view for 8-byte types)."""
     width = chunk.type.bit_width // 8
     values = np.frombuffer(chunk.buffers()[1], np.uint8)[chunk.offset * width:]
-    return values[:len(chunk) * width].view(np.uint64) if width == 8 else \
-        values[:len(chunk) * width].astype(np.uint64)
+    words = values[:len(chunk) * width].view(np.dtype(f"u{width}"))
+    return words if width == 8 else words.astype(np.uint64)  # one word per value
 
 
 def _sql_for(sql, engine: str) -> str:
