@@ -77,3 +77,14 @@ class Collected:
         comparison = tables_differences(expected, got, **tolerance)
         assert comparison.equal, str(comparison)
         return got
+
+    def assert_runs_as_spark(self, df, imported, label: str = "", **tolerance) -> None:
+        """Run the imported plan in both modes (exprscope inside Spark's tasks; Spark alone)
+        and assert each gives Spark's collected rows for `df`."""
+        from toolkit import spark as tks
+
+        expected = self.rows(df)
+        for mode in ("engine", "native"):
+            got = tks.run(imported, mode=mode, trace=False).to_arrow()
+            comparison = tables_differences(expected, got, **tolerance)
+            assert comparison.equal, f"{label} ({mode}): {comparison}"

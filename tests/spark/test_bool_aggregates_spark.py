@@ -48,7 +48,6 @@ def _queries(spark, df):
 @pytest.mark.parametrize("stage", ["analyzed", "optimized"])
 def test_boolean_aggregates_import_and_run_equal_to_spark(spark, frame, stage):
     from toolkit import spark as tks
-    from toolkit.spark.running.compare import tables_differences
 
     collected = Collected()
     for name, df in _queries(spark, frame).items():
@@ -56,11 +55,7 @@ def test_boolean_aggregates_import_and_run_equal_to_spark(spark, frame, stage):
         collected.assert_same_rows(df, imported)
         if stage == "optimized" or name == "with other aggregates":
             continue  # a Spark job per mode: the analyzed stage's queries keep the file quick
-        expected = collected.rows(df)
-        for mode in ("engine", "native"):
-            got = tks.run(imported, mode=mode, trace=False).to_arrow()
-            comparison = tables_differences(expected, got)
-            assert comparison.equal, f"{name} ({mode}): {comparison}"
+        collected.assert_runs_as_spark(df, imported, name)
 
 
 def test_the_plan_says_bool_and_and_counts_the_rows_where_the_condition_holds(frame):

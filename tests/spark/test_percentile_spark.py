@@ -54,7 +54,6 @@ def _queries(spark, df):
 @pytest.mark.parametrize("stage", ["analyzed", "optimized"])
 def test_percentiles_import_and_run_equal_to_spark(spark, frame, stage):
     from toolkit import spark as tks
-    from toolkit.spark.running.compare import tables_differences
 
     collected = Collected()
     for name, df in _queries(spark, frame).items():
@@ -62,11 +61,7 @@ def test_percentiles_import_and_run_equal_to_spark(spark, frame, stage):
         collected.assert_same_rows(df, imported)
         if stage == "optimized" or name == "with other aggregates":
             continue  # a Spark job per mode: the analyzed stage's queries keep the file quick
-        expected = collected.rows(df)
-        for mode in ("engine", "native"):
-            got = tks.run(imported, mode=mode, trace=False).to_arrow()
-            comparison = tables_differences(expected, got)
-            assert comparison.equal, f"{name} ({mode}): {comparison}"
+        collected.assert_runs_as_spark(df, imported, name)
 
 
 def test_percentile_approx_stays_refused(frame):

@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..support.pool_arrays import pool_array
 from .gather_scatter import null_of
 
 __all__ = ["between_constants", "case_when_chain", "true_only"]
@@ -90,8 +91,7 @@ def _zeros_and_ones(mask: pa.Array, out_type: pa.DataType) -> pa.Array:
         return pa.array([], out_type)
     bits = np.frombuffer(mask.buffers()[1], np.uint8, count=(offset + n + 7) // 8)
     unpacked = np.unpackbits(bits, bitorder="little", count=offset + n)[offset:]
-    dtype = np.dtype(out_type.to_pandas_dtype())
-    out = np.frombuffer(pa.allocate_buffer(n * dtype.itemsize), dtype)
+    out = pool_array(n, out_type.to_pandas_dtype())
     np.copyto(out, unpacked, casting="unsafe")
     return pa.Array.from_buffers(out_type, n, [None, pa.py_buffer(out)])
 

@@ -58,9 +58,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-import pyarrow as pa
 
 from ..support import late
+from ..support.pool_arrays import pool_array
 from . import fused_math
 
 numba = late.module("numba")  # loaded by the first loop compiled: its import is slow
@@ -405,8 +405,8 @@ def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict
     """The loop's outputs over `rows` rows: a boolean value and the validity are written
     a byte per row, then packed into bitmaps (a loop packing bits as it goes measured
     slower, and compiles slower)."""
-    out = _pooled(rows, np.dtype(np.bool_) if kernel.packs_value else dtype)
-    valid = _pooled(rows, np.dtype(np.bool_)) if kernel.has_validity else _NO_BITMAP
+    out = pool_array(rows, np.dtype(np.bool_) if kernel.packs_value else dtype)
+    valid = pool_array(rows, np.dtype(np.bool_)) if kernel.has_validity else _NO_BITMAP
     values = [arguments[name] for name in kernel.arguments]
     if kernel.temporaries:
         values = [*_scratch(rows, kernel.temporaries), *values]
@@ -423,13 +423,6 @@ def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict
 
 
 _NO_BITMAP = np.empty(0, np.bool_)
-
-
-def _pooled(rows: int, dtype: np.dtype) -> np.ndarray:
-    """An uninitialized array from Arrow's memory pool, which keeps freed memory for the
-    next morsel: a fresh numpy array of a morsel's size is new pages from the system,
-    each faulted in on first write (four times the loop's own time on a 1M-row morsel)."""
-    return np.frombuffer(pa.allocate_buffer(rows * dtype.itemsize), dtype)
 
 
 _SCRATCH = threading.local()  # a thread's scratch arrays: (slot, dtype) -> array

@@ -297,9 +297,7 @@ def _part(node, parts, inputs, literal_names, temporaries, temps) -> _Part | Non
         value = node.value
         if not isinstance(value, pa.Scalar) or not value.is_valid:
             return None
-        # a date as its days: Python's dates end at year 9999, Arrow's do not
-        key = (str(node.type), repr(value.cast(pa.int32()).as_py() if value.type == pa.date32()
-                                    else value.as_py()))
+        key = (str(node.type), repr(_loop_value(value)))
         name = literal_names.get(key)
         if name is None:
             name = literal_names[key] = f"k{len(literal_names)}"
@@ -734,8 +732,7 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
     for leaf in group.inputs:
         got = leaf_values[leaf.name]
         if isinstance(got, pa.Scalar):
-            arguments[leaf.name] = leaf.dtype.type(
-                got.cast(pa.int32()).as_py() if got.type == pa.date32() else got.as_py())
+            arguments[leaf.name] = leaf.dtype.type(_loop_value(got))
         else:
             arguments[leaf.name] = _numbers(got, leaf.dtype)
     if with_nulls:
@@ -757,6 +754,12 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
         bits = None  # a row-wise validity over columns without nulls: every row valid
     return GroupRun(pa.Array.from_buffers(group.root.type, rows, [bits, pa.py_buffer(out)]),
                     codes)
+
+
+def _loop_value(literal: pa.Scalar):
+    """A literal's value as the loop takes it: a date as its days (Python's dates end at
+    year 9999, Arrow's do not)."""
+    return literal.cast(pa.int32()).as_py() if literal.type == pa.date32() else literal.as_py()
 
 
 def _numbers(array: pa.Array, dtype: np.dtype) -> np.ndarray:

@@ -36,6 +36,7 @@ import pyarrow as pa
 
 from ..model.options import option_values
 from ..support import late
+from ..support.pool_arrays import pool_array
 from .function import call_pyarrow
 
 kernels = late.module("toolkit.functions.string_kernels")  # numba's import is slow
@@ -100,14 +101,6 @@ def columns(array: pa.Array) -> StringColumn:
 def padded(literal: bytes) -> np.ndarray:
     """The literal's bytes and 8 more (zeros), so the loops read its words whole."""
     return np.frombuffer(literal + bytes(8), dtype=np.uint8)
-
-
-def pool_array(count: int, dtype) -> np.ndarray:
-    """An uninitialized array in Arrow's memory pool, which keeps its freed pages (see the
-    module's docstring)."""
-    dtype = np.dtype(dtype)
-    buffer = pa.allocate_buffer(max(count, 1) * dtype.itemsize)
-    return np.frombuffer(buffer, dtype=dtype, count=count)
 
 
 def row_bytes(array: pa.Array) -> RowBytes:

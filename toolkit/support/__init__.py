@@ -1,2 +1,2 @@
 """Small helpers every folder may use: bounded caches, visible text, text spans, pausing the
-garbage collector, and loading late."""
+garbage collector, loading late, and numpy arrays in Arrow's memory pool."""

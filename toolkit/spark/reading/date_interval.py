@@ -26,8 +26,14 @@ import pyarrow.compute as pc
 
 import toolkit as tk
 
-__all__ = ["add_days", "add_months", "add_months_to_timestamp", "day_time_interval",
-           "months_of", "instant_of_wall_clock"]
+__all__ = [
+    "add_days",
+    "add_months",
+    "add_months_to_timestamp",
+    "day_time_interval",
+    "instant_of_wall_clock",
+    "months_of",
+]
 
 _MONTH = pc.RoundTemporalOptions(unit="month")
 _DAY = pc.RoundTemporalOptions(unit="day")

@@ -36,6 +36,7 @@ from ..errors import SparkImportError
 from ..translate.types import from_spark_type
 from .float_order import spark_max
 from .from_catalyst import unresolved_call
+from .percentile_settings import percentile_fraction
 from .relation_names import unique_name
 
 __all__ = ["expression_from_connect", "from_connect", "is_connect"]
@@ -143,21 +144,10 @@ def _fraction(function) -> float:
     """median's 0.5, or percentile's constant fraction (its frequency, when given, 1)."""
     if function.function_name.lower() == "median":
         return 0.5
-    if len(function.arguments) == 3:
-        frequency = expression_from_connect(function.arguments[2])
-        if not (frequency.is_literal and frequency.value.as_py() == 1):
-            raise SparkImportError("cannot import a percentile with frequencies (each row "
-                                   "counted several times)", spark_class="percentile")
-    fraction = expression_from_connect(function.arguments[1])
-    if not fraction.is_literal or not (pa.types.is_floating(fraction.type)
-                                       or pa.types.is_integer(fraction.type)
-                                       or pa.types.is_decimal(fraction.type)):
-        raise SparkImportError("cannot import percentile: exprscope's takes one constant "
-                               f"fraction, not {fraction.to_string()}", spark_class="percentile")
-    if not fraction.value.is_valid:
-        raise SparkImportError("cannot import percentile: its fraction is null",
-                               spark_class="percentile")
-    return float(fraction.value.as_py())
+    frequency = expression_from_connect(function.arguments[2]) \
+        if len(function.arguments) == 3 else None
+    return percentile_fraction(expression_from_connect(function.arguments[1]), frequency,
+                               function.function_name, "percentile")
 
 
 def _name_parts(identifier: str) -> list[str]:

@@ -61,6 +61,7 @@ from .distinct_aggregates import (
 from .float_order import compare, equal_null_safe, spark_max
 from .from_catalyst import children, class_name, expression_from_catalyst, spark_type_of
 from .from_connect import from_connect, is_connect
+from .percentile_settings import percentile_fraction
 from .relation_names import unique_name
 from .sql_origin import origin_text
 
@@ -905,28 +906,13 @@ def _percentile_fraction(function, shown) -> float:
     if fname == "Median":
         return 0.5
     args = children(function)
-    if fname == "Percentile":
-        frequency = expression_from_catalyst(args[2])
-        if not (frequency.is_literal and frequency.value.as_py() == 1):
-            raise SparkImportError(f"cannot import {shown.toString()}: a percentile with "
-                                   "frequencies (each row counted several times)",
-                                   spark_class=fname)
     if class_name(args[1].dataType()) == "ArrayType":
         raise SparkImportError(f"cannot import {shown.toString()}: exprscope's percentile "
                                "takes one constant fraction (an array of them makes an "
                                "array)", spark_class=fname)
-    fraction = expression_from_catalyst(args[1])
-    if not fraction.is_literal or not (pa.types.is_floating(fraction.type)
-                                       or pa.types.is_integer(fraction.type)
-                                       or pa.types.is_decimal(fraction.type)):
-        raise SparkImportError(f"cannot import {shown.toString()}: exprscope's percentile "
-                               "takes one constant fraction (an array of them makes an array)",
-                               spark_class=fname)
-    value = fraction.value.as_py()
-    if value is None:
-        raise SparkImportError(f"cannot import {shown.toString()}: its fraction is null",
-                               spark_class=fname)
-    value = float(value)
+    frequency = expression_from_catalyst(args[2]) if fname == "Percentile" else None
+    value = percentile_fraction(expression_from_catalyst(args[1]), frequency,
+                                shown.toString(), fname)
     return 1.0 - value if bool(function.reverse()) else value
 
 
