@@ -137,9 +137,12 @@ def test_every_error_fits_the_width_and_breaks_only_between_words(capsys, monkey
     assert all(any(word in line for line in lines) for word in words), err
 
 
+# words hold no separator: spaces (Zs) part words, and line and paragraph separators
+# (Zl, Zp: U+2028, U+2029) part lines as Python's splitlines reads them
 @settings(max_examples=60, deadline=None)
 @given(words=st.lists(st.text(st.characters(min_codepoint=33, max_codepoint=0x3000,
-                                            blacklist_categories=("Cs", "Zs", "Cc")),
+                                            blacklist_categories=("Cs", "Zs", "Zl", "Zp",
+                                                                  "Cc")),
                               min_size=1, max_size=30), min_size=1, max_size=40),
        width=st.integers(40, 120))
 def test_folding_a_message_keeps_every_word_that_fits_a_line_whole(words, width):
