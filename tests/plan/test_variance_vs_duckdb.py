@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import statistics
 
 import duckdb
 import pyarrow as pa
@@ -26,6 +27,23 @@ def _close(want, got) -> bool:
     if math.isnan(want) or math.isnan(got):
         return math.isnan(want) and math.isnan(got)
     return math.isclose(want, got, rel_tol=1e-9, abs_tol=1e-9)
+
+
+_ALL = object()  # every row: the ungrouped aggregate
+
+
+def _exact(name: str, table: pa.Table, group) -> float | None:
+    """`name` (function_column) of the rows of `group`, computed by `statistics` in
+    rational arithmetic: exact before its final rounding."""
+    function, column = name.rsplit("_", 1)
+    rows = table.to_pylist()
+    values = [r[column] for r in rows if r[column] is not None
+              and (group is _ALL or r["g"] == group)]
+    sample = function.endswith("samp")
+    if len(values) < (2 if sample else 1):
+        return None
+    variance = (statistics.variance if sample else statistics.pvariance)(values)
+    return float(variance) ** 0.5 if function.startswith("stddev") else float(variance)
 
 
 def _floats():
@@ -71,7 +89,13 @@ def test_variances_equal_duckdb(table, grouped):
         for name in w_row:
             w = w_row[name]
             w = float(w) if isinstance(w, decimal.Decimal) else w
-            assert _close(w, g_row[name]) if name != "g" else w == g_row[name], \
+            if name == "g":
+                assert w == g_row[name]
+                continue
+            # DuckDB's streaming update loses digits on large offsets (1e9 + 0.5: 2e-8 of
+            # 1/3); where it differs, the exact variance (rational arithmetic) decides
+            assert _close(w, g_row[name]) or _close(
+                _exact(name, table, g_row.get("g") if grouped else _ALL), g_row[name]), \
                 (name, w, g_row[name], g_row.get("g"))
 
 
