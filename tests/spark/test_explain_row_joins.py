@@ -134,3 +134,29 @@ def test_the_filter_over_the_joins_is_spark_on_the_joined_row(spark, frames, dat
             story.expression
         checked += 1
     assert checked >= 3
+
+
+def test_a_comma_join_reads_the_rows_partner_and_names_the_term_that_stopped_it(
+        spark, frames, data, no_whole_reads):
+    """TPC-H Q12 joins orders and lineitem with a comma (a cross join under the filter
+    holding `o_orderkey = l_orderkey`): a line committed after it was received reaches the
+    filter beside its own order, read alone from Spark, and the filter's story names the
+    date term, which Spark finds false on that line too."""
+    from toolkit import spark as tks
+    from toolkit.spark import tpch_sql
+
+    query = spark.sql(tpch_sql.SQL[12])
+    journey = tks.explain_row(query, "l_shipmode = 'MAIL' and l_commitdate >= l_receiptdate")
+    assert {r.relation: r.rows for r in journey.reads} == {"lineitem": 10, "orders": 1}
+    assert not journey.kept and journey.stops[-1].kind == "Filter"
+    assert "`(lineitem.l_commitdate < lineitem.l_receiptdate)` is false" in journey.why
+    join = journey.stops[-2]
+    line = journey.stops[0].rows
+    key = line["lineitem.l_orderkey"][0].as_py()
+    number = line["lineitem.l_linenumber"][0].as_py()
+    assert join.count == 1 and f"o_orderkey = {key}" in join.note
+    in_spark = spark.table("lineitem").filter(f"l_orderkey = {key} and l_linenumber = {number}")
+    assert in_spark.selectExpr("l_commitdate < l_receiptdate").first()[0] is False
+    kept = tks.explain_row(query, "l_shipmode = 'MAIL' and l_commitdate < l_receiptdate and "
+                           "l_shipdate < l_commitdate and year(l_receiptdate) = 1994")
+    assert kept.kept and {r.relation: r.rows for r in kept.reads}["orders"] == 1

@@ -16,7 +16,9 @@ Up to the first operator that mixes rows (an aggregate, a sort, a limit, the far
 side of an outer join), the row's part of an output is the output over that row
 alone, so those operators run on one row, and at each join the other input reads
 only the rows that can pair with it: the row's keys carried down to its sources
-(`carry_down`, exact). From there on, each operator runs over its input's output
+(`carry_down`, exact); at a join without keys (a comma join), the keys of the filter
+above (`filter_keys`), and a filter that drops several rows of the row is told for the
+one that passes the most of its terms. From there on, each operator runs over its input's output
 with and without the row, so the plan below runs once each way.
 """
 
@@ -25,10 +27,12 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ExprscopeError, PlanError
+from ..execution import evaluate
 from ..functions.facts import conjuncts
 from ..model.builders import and_, call, literal
 from ..model.expression import Parameter, as_expression
@@ -43,6 +47,7 @@ from ..sql.parse import parse
 from ..support.late import provide
 from ..support.visible_text import visible
 from .carry_down import carry_down, matching_rows, source_predicate
+from .filter_keys import FilterKeys, filter_keys
 from .join_partners import (
     JOIN_KINDS,
     JoinSides,
@@ -332,12 +337,15 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
     outputs = None  # the last operator's output with and without the row, once computed
     input_full = None  # the input of the operator at hand, in full, when computed
     local = True  # every operator so far keeps rows apart: the row alone tells its story
-    for node, place in zip(path, places):
+    for step, (node, place) in enumerate(zip(path, places)):
         depth = len(place)
         local = local and _row_local(node, scan)
         sides = join_sides(node, scan) if _kind(node) in JOIN_KINDS else None
+        above = None  # the keys a filter above pairs a keyless join's rows by
         if sides is not None and part is not None and (local or not mixing_reads_all):
-            _restrict(node.children[sides.other_index], reduction_predicate(sides, part),
+            above = filter_keys(path, step, sides)
+            _restrict(node.children[sides.other_index],
+                      reduction_predicate(above.sides if above else sides, part),
                       swaps, read, reads)
         try:
             if local:  # output(all) less output(all but the row) is output(the row alone)
@@ -384,6 +392,12 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
             other_input = node.children[sides.other_index]
             other = _collect(_with_sources(other_input, swaps) if local or not mixing_reads_all
                              else other_input)
+        if not kept and above is not None:
+            doomed = _no_filter_partner(path, places, step, above, here_before, other, read,
+                                        mixing_reads_all)
+            stops.extend(doomed)
+            dropped, why = doomed[-1].operator, doomed[-1].note
+            break
         if not kept:
             stop = replace(_why_dropped(node, stop, here_before, scan, sides, other, read,
                                         mixing_reads_all, input_full), at=place)
@@ -391,6 +405,8 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
             dropped, why = stop.operator, stop.note
             break
         stop = _kept_note(node, stop, full, here_before, sides, other)
+        if above is not None:
+            stop = replace(stop, note=_followed_note(above, here_before, stop.count))
         if count == 0:  # its only mark here: rows that exist without it (a changed group's)
             stop = replace(stop, note=(stop.note + "; " if stop.note else "") +
                            f"no row here comes from it, but {lost:,} row"
@@ -405,6 +421,34 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
         why = f"dropped at {dropped}: {why}"
     return RowJourney(scan.relation, number, tuple(stops), kept, dropped, why, p,
                       tuple(SourceRead(r, n) for r, n in reads.items()))
+
+
+def _followed_note(above: FilterKeys, before: pa.Table, count: int) -> str:
+    return (f"pairs it with every row of the other input; followed only with the {count:,} "
+            f"row{'s' if count != 1 else ''} with {key_text(above.sides, before)}, as the "
+            f"filter above asks (`{visible(above.terms_text)}`)")
+
+
+def _no_filter_partner(path, places, step: int, above: FilterKeys, before: pa.Table,
+                       other: pa.Table, read, mixing_reads_all) -> list[Stop]:
+    """The stops of a row that a keyless join pairs only with rows the filter above drops:
+    the join and every operator up to that filter keep its pairs, the filter drops them
+    all, for want of a row with the row's keys (or why such rows were dropped)."""
+    join = path[step]
+    partners = _no_partners(join, above.sides, before, other, read, mixing_reads_all)
+    terms = visible(above.terms_text)
+    stops = [Stop(len(places[step]), visible(join.label()), _kind(join), True, None, 0,
+                  "pairs it with every row of the other input, no pair with its keys: none "
+                  "passes the filter above", at=places[step])]
+    for index in range(step + 1, above.filter_index):
+        node = path[index]
+        stops.append(Stop(len(places[index]), visible(node.label()), _kind(node), True, None,
+                          0, "passes on its pairs, none with its keys", at=places[index]))
+    node = path[above.filter_index]
+    stops.append(Stop(len(places[above.filter_index]), visible(node.label()), "Filter", False,
+                      None, 0, f"`{terms}` is not true for any of its pairs: {partners.why}",
+                      None, partners, at=places[above.filter_index]))
+    return stops
 
 
 def _over(node, child, rows: pa.Table):
@@ -481,8 +525,12 @@ def _why_dropped(node, stop: Stop, before, scan, sides, other, read,
                  mixing_reads_all, input_full=None) -> Stop:
     kind = _kind(node)
     if kind == "Filter" and before is not None and before.num_rows:
-        story = explain_row(node.predicate, before, 0)
-        return Stop(stop.depth, stop.operator, kind, False, None, 0, story.why, story)
+        closest = _closest_row(node.predicate, before)
+        story = explain_row(node.predicate, before, closest)
+        why = story.why if before.num_rows == 1 else \
+            f"{story.why} (of the {before.num_rows:,} rows it is here, the one that passes the " \
+            "most of the filter's terms)"
+        return Stop(stop.depth, stop.operator, kind, False, None, 0, why, story)
     if kind == "Limit" and before is not None and before.num_rows:
         full_input = input_full if input_full is not None else _collect(node.input)
         position = _first_index(full_input, before)
@@ -498,6 +546,21 @@ def _why_dropped(node, stop: Stop, before, scan, sides, other, read,
                     partners)
     return Stop(stop.depth, stop.operator, kind, False, None, 0,
                 f"{kind} has no row from it")
+
+
+def _closest_row(predicate, rows: pa.Table) -> int:
+    """The first of `rows` for which the most of the predicate's terms are true: the one
+    whose story says best what stopped the row (a pair of a comma join with its partner,
+    not with any row of the other side)."""
+    if rows.num_rows == 1:
+        return 0
+    passed = np.zeros(rows.num_rows, dtype=np.int64)
+    for term in conjuncts(predicate, plain_and=True):
+        values = evaluate(term, rows)
+        if isinstance(values, pa.Scalar):
+            continue  # the same for every row
+        passed += pc.fill_null(values, False).to_numpy(zero_copy_only=False)
+    return int(np.argmax(passed))
 
 
 def _no_partners(join, sides: JoinSides, before: pa.Table, other: pa.Table, read,

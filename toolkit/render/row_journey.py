@@ -32,12 +32,20 @@ def _first_row_text(rows) -> str:
     return "(" + ", ".join(cells) + more + ")"
 
 
+def _kept_text(stop) -> str:
+    """How many rows of the operator come from the row; for rows passed on unread (a comma
+    join's pairs without the row's keys), that they were not read."""
+    if stop.rows is None and stop.count == 0:
+        return "rows not read"
+    return f"{stop.count:,} row{'s' if stop.count != 1 else ''}"
+
+
 def journey_lines(journey: RowJourney, paint) -> list[str]:
     lines = [paint(f"row {journey.row:,} of {visible(journey.relation)}", "title"),
              paint("why: ", "title") + journey.why, ""]
     for stop in journey.stops:
         mark = paint("✓", "pass") if stop.kept else paint("✗", "fail")
-        count = f"{stop.count:,} row{'s' if stop.count != 1 else ''}" if stop.kept else "dropped"
+        count = _kept_text(stop) if stop.kept else "dropped"
         lines.append(f"{mark} {stop.operator}  {paint(count, 'dim')}")
         if stop.kept and stop.rows is not None:
             lines.append("    " + paint(_row_text(stop), "dim"))
@@ -78,8 +86,7 @@ def draw_journey(g, journey: RowJourney, prefix: str = "") -> None:
             attrs.update(_OTHER)
         else:
             attrs.update(_KEPT if stop.kept else _DROPPED)
-            said = (f"kept: {stop.count:,} row{'s' if stop.count != 1 else ''}" if stop.kept
-                    else "dropped here")
+            said = f"kept: {_kept_text(stop)}" if stop.kept else "dropped here"
             rows.append(f'<TR><TD><FONT POINT-SIZE="10">{dot_text(said)}</FONT></TD></TR>')
             for line in ([_row_text(stop)] if stop.kept and stop.rows is not None else []) + \
                     word_lines(stop.note, 48, most=4):
