@@ -217,14 +217,59 @@ def test_fused_branch_counts_and_samples_made_on_read():
 
 
 def test_a_chain_of_and_or_writes_one_code_byte_per_row():
-    """Traced, the codes of a chain of and/or share a byte per row (one bit each), and
-    a case_when's case index takes the bits its cases need."""
+    """Traced, the steps of a chain of and/or share one code (the first term that
+    decided), the codes share a byte per row, and a case_when's case index takes the
+    bits its cases need."""
     expr = tk.parse("(a > 1 or k < 3) or (a < -1 and k > 4)")
     schema = pa.schema({"a": pa.int64(), "k": pa.int64()})
     (group,) = prepare(expr, schema).fused.traced.values()
     assert len(group.forms) == 3 and group.plain.codes == 1
-    assert [slot.bits for slot in group.plain.layout] == [1, 1, 1]
+    assert [slot.bits for slot in group.plain.layout] == [2, 1]  # the two ors; the and
+    assert sorted(group.forms.values()) == [(0, 1), (0, 2), (1, 1)]
+    chain = tk.parse(" and ".join(f"a != {i}" for i in range(40)))
+    (group,) = prepare(chain, schema).fused.traced.values()
+    assert len(group.forms) == 39 and [tuple(s) for s in group.plain.layout] == [(0, 0, 6)]
     case = tk.parse("case " + " ".join(f"when a < {i} then k * {i}" for i in range(20))
                     + " else k end")
     (group,) = prepare(case, schema).fused.traced.values()
     assert [tuple(slot) for slot in group.plain.layout] == [(0, 0, 5)]
+
+
+_TERMS = ["p", "q", "a > 1", "k < 3", "x > 0.5", "not p", "c != 0", "y <= x", "g > 0"]
+
+
+@st.composite
+def _chains(draw, depth: int = 1):
+    """A left-deep chain of and/or steps (mixed names: a name change starts a new chain),
+    its terms comparisons, boolean columns or chains of their own."""
+    text = draw(st.sampled_from(_TERMS))
+    for _ in range(draw(st.integers(1, 10))):
+        term = draw(st.sampled_from(_TERMS)) if depth == 0 or draw(st.booleans()) else \
+            f"({draw(_chains(depth - 1))})"
+        text = f"({text} {draw(st.sampled_from(['and', 'or']))} {term})"
+    return text
+
+
+def test_a_chain_of_and_or_shares_one_code_and_records_each_steps_rows():
+    """Each step of a chain of and/or records the rows its right side ran on (where no
+    term of its left side decided, nulls deciding nothing), fused as unfused, whatever
+    the chain's length, its mix of and and or, and the chains among its terms."""
+    seen = {"fused forms": 0, "trees": 0}
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(_chains(), data(max_rows=60))
+    @example("((((p and q) and a > 1) or k < 3) and (x > 0.5 or (c != 0 and not p)))", _ROOTS)
+    def agree(text, table):
+        expr = tk.parse(text)
+        seen["trees"] += 1
+        seen["fused forms"] += _has_fused_form(expr, table.schema)
+        fused = _branches(expr, table, fuse=True)
+        unfused = _branches(expr, table, fuse=False)
+        assert _exact(fused[0]) == _exact(unfused[0]), text
+        # every branch the unfused run recorded, alike; beyond those, only empty ones (a
+        # fused loop records a step whose left side decided every row)
+        assert {key: fused[1][key] for key in unfused[1]} == unfused[1], text
+        assert all(fused[1][key][0] == 0 for key in fused[1].keys() - unfused[1].keys()), text
+
+    agree()
+    assert seen["fused forms"] >= seen["trees"] // 2, seen

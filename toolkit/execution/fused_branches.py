@@ -2,8 +2,9 @@
 
 Traced, a group's loop (`fusion.py`) writes for each form in it a small integer per
 row saying which branch the row took (a case_when's case, `n` for its else; if_else's
-0 true, 1 false, 2 null; coalesce's first valid argument; and/or's 1 where the left
-side decided). From those codes this module records each branch's rows as the form
+0 true, 1 false, 2 null; coalesce's first valid argument; for a chain of and/or, the
+first term that decided, each step's right side running where it is past the step's
+left terms). From those codes this module records each branch's rows as the form
 itself records them when it runs lazily (`forms/*.py`): the same labels, the rows of
 the domain the branch got, restricted to the rows the form's own value is used for
 (the branches of the forms above it, the group's `RunAs`).
@@ -31,9 +32,18 @@ from ..observe import MaskOnRead, RowPiece
 from .batch_context import BranchPiece
 from .fused_kernels import CodeSlot
 
-__all__ = ["BranchPlan", "plan_branches", "record_branches"]
+__all__ = ["BranchPlan", "FormCode", "plan_branches", "record_branches"]
 
 _EQUAL, _AT_LEAST = "equal", "at least"
+
+
+class FormCode(NamedTuple):
+    """Where a form of a fused group finds its branch code: the code's index among the
+    loop's codes, and for a step of an and/or chain, how many terms its left side holds
+    (its right side ran where the code is at least that)."""
+
+    index: int
+    left_terms: int
 
 
 class _Test(NamedTuple):
@@ -76,9 +86,9 @@ class BranchPlan(NamedTuple):
     forms: tuple[_PlannedForm, ...]
 
 
-def _branches(node, k: CodeSlot) -> list[_Branch]:
-    """The branches of the form `node` (its code in slot `k`), in the order its lazy run
-    records them."""
+def _branches(node, k: CodeSlot, left_terms: int) -> list[_Branch]:
+    """The branches of the form `node` (its code in slot `k`; an and/or step's left side
+    holds `left_terms` terms of its chain), in the order its lazy run records them."""
     name = node.name
     if name == "case_when":
         cases = len(node.args[0].args)
@@ -94,10 +104,10 @@ def _branches(node, k: CodeSlot) -> list[_Branch]:
     if name == "coalesce":
         return [_Branch(f"arg {i}", i, _Test(k, _AT_LEAST, i) if i else None)
                 for i in range(len(node.args))]
-    return [_Branch("right", 1, _Test(k, _EQUAL, 0))]  # and_kleene, or_kleene
+    return [_Branch("right", 1, _Test(k, _AT_LEAST, left_terms))]  # and_kleene, or_kleene
 
 
-def _child_tests(node, k: CodeSlot) -> list[tuple[tuple, _Test | None]]:
+def _child_tests(node, k: CodeSlot, left_terms: int) -> list[tuple[tuple, _Test | None]]:
     """(path below the form, the rows it is used on) for each argument of the form."""
     name = node.name
     if name == "case_when":
@@ -110,24 +120,24 @@ def _child_tests(node, k: CodeSlot) -> list[tuple[tuple, _Test | None]]:
         return [((0,), None), ((1,), _Test(k, _EQUAL, 0)), ((2,), _Test(k, _EQUAL, 1))]
     if name == "coalesce":
         return [((i,), _Test(k, _AT_LEAST, i) if i else None) for i in range(len(node.args))]
-    return [((0,), None), ((1,), _Test(k, _EQUAL, 0))]
+    return [((0,), None), ((1,), _Test(k, _AT_LEAST, left_terms))]
 
 
 def plan_branches(ctx, root, forms, layout, pos) -> BranchPlan:
-    """The forms of the group at `root` (position `pos`; `forms`: id(form) -> its index
-    in `layout`, the slots of their codes) and their branches, walked as each form's
-    lazy run walks its arguments."""
+    """The forms of the group at `root` (position `pos`; `forms`: id(form) -> its
+    `FormCode`, indexing `layout`, the slots of their codes) and their branches, walked
+    as each form's lazy run walks its arguments."""
     planned = []
     stack = [(root, pos, ())]
     while stack:
         node, at, tests = stack.pop()
-        k = forms.get(id(node))
-        if k is not None:
-            k = layout[k]
+        code = forms.get(id(node))
+        if code is not None:
+            k = layout[code.index]
             planned.append(_PlannedForm(at, tuple(
                 _PlannedBranch(b.label, b.arg_index, tests if b.test is None else (*tests, b.test))
-                for b in _branches(node, k))))
-            below = _child_tests(node, k)
+                for b in _branches(node, k, code.left_terms))))
+            below = _child_tests(node, k, code.left_terms)
         elif node.is_call:
             below = [((i,), None) for i in range(len(node.args))]
         else:

@@ -80,6 +80,7 @@ from ..model.expression import postorder
 from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
+from .fused_branches import FormCode
 from .fused_guarded import guarded_call
 from .fused_kernels import (
     Deferred,
@@ -156,9 +157,9 @@ class FusedGroup:
     validity_inputs: tuple[str, ...]
     plain: KernelSource  # its loop where none of those holds a null (no validity made)
     with_nulls: KernelSource  # its loop elsewhere (a column without nulls: all ones)
-    # traced: id(form) -> its index among the loop's branch codes (`fused_branches`; its
+    # traced: id(form) -> its code among the loop's branch codes (`fused_branches`; its
     # slot is `plain.layout[index]`); empty untraced (the loop writes no codes)
-    forms: Mapping[int, int] = field(default_factory=dict)
+    forms: Mapping[int, FormCode] = field(default_factory=dict)
     can_fail: bool = False  # it holds calls that can fail: its loop flags a failed row
     costly: bool = False  # it holds costly calls (`fused_guarded`)
     lets: tuple[str, ...] = ()  # statements run on each row before the texts that read them
@@ -195,6 +196,7 @@ class _Part:
     # in order (its arguments' first), and their characters
     lets: tuple[str, ...] = ()
     let_chars: int = 0
+    chain: _ChainStep | None = None  # an and/or: its place in a chain of them
 
 
 class Fusion:
@@ -333,7 +335,8 @@ def _part(node, parts, inputs, literal_names, temporaries, temps) -> _Part | Non
     if text is None:
         return None
     codes = tuple(c for a in args for c in a.codes)
-    code = _branch_code(node.name, args, len(conditions or ()))
+    chain = _chain_step(node, args) if node.name in ("and_kleene", "or_kleene") else None
+    code = chain or _branch_code(node.name, args, len(conditions or ()))
     if code is not None:
         codes += ((node, code),)
     if call_can_fail(node) and not proof and (guarded is None or guarded.fails is None):
@@ -354,7 +357,7 @@ def _part(node, parts, inputs, literal_names, temporaries, temps) -> _Part | Non
         and isinstance(validity, str) else None
     return _Part(text, validity, names, calls, proof or any(a.proof for a in args), codes,
                  fails, costly, deferred, truth,
-                 (*(let for a in args for let in a.lets), *lets), let_chars)
+                 (*(let for a in args for let in a.lets), *lets), let_chars, chain)
 
 
 def _guard_branches(name: str, args: list[_Part], cases: int, out, temporaries):
@@ -634,12 +637,66 @@ def _coalesce(node, args: list[_Part], temp: str):
     return temp, "(" + " | ".join(_valid_text(a.validity) for a in upto) + ")", lets
 
 
-def _branch_code(name: str, args: list[_Part], cases: int) -> str | FirstTrue | None:
+class _ChainStep(NamedTuple):
+    """An and (or an or) in a left-deep chain of them, `((t0 and t1) and t2) and ...`: its
+    right side runs where no term of its left side decided (valid and false for and,
+    valid and true for or). A chain's steps share one branch code, the first term that
+    decided (`_merged_chains`): one byte per row for the whole chain, not a bit per step
+    (a traced chain of twelve ran its loop 20% slower so)."""
+
+    name: str
+    key: int  # id of the chain's first step (its bottom node)
+    decides: tuple[str, ...]  # each term's 'it decided' text, left to right, its own last
+    left_terms: int  # how many of them its left side holds
+
+
+def _chain_step(node, args: list[_Part]) -> _ChainStep:
+    """The step `node` (an and/or of `args`) is in its chain (a chain of one when its left
+    side is no step of the same name)."""
+    left, right = args
+    below = left.chain if left.chain is not None and left.chain.name == node.name else None
+
+    def decided(part: _Part) -> str:
+        truth = _truth(part)
+        return truth.false if node.name == "and_kleene" else truth.true
+
+    terms = below.decides if below is not None else (decided(left),)
+    return _ChainStep(node.name, below.key if below is not None else id(node),
+                      (*terms, decided(right)), len(terms))
+
+
+def _merged_chains(codes: tuple) -> tuple[tuple, dict[int, FormCode]]:
+    """The loop's codes with each chain's steps as one code, the first of its top step's
+    left terms that decided (their count where none did), and where each form finds its
+    code: a step whose left side holds `c` terms ran its right side where the code is at
+    least `c`."""
+    tops: dict[int, _ChainStep] = {}
+    for _, code in codes:
+        if isinstance(code, _ChainStep):
+            top = tops.get(code.key)
+            if top is None or len(code.decides) > len(top.decides):
+                tops[code.key] = code
+    merged: list = []
+    forms: dict[int, FormCode] = {}
+    placed: dict[int, int] = {}
+    for node, code in codes:
+        if not isinstance(code, _ChainStep):
+            forms[id(node)] = FormCode(len(merged), 0)
+            merged.append((node, code))
+            continue
+        index = placed.get(code.key)
+        if index is None:
+            index = placed[code.key] = len(merged)
+            merged.append((node, FirstTrue(tops[code.key].decides[:-1])))
+        forms[id(node)] = FormCode(index, code.left_terms)
+    return tuple(merged), forms
+
+
+def _branch_code(name: str, args: list[_Part], cases: int) -> FirstTrue | None:
     """The branch a form's row took, as a small integer (`fused_branches` reads it): a
     case_when's case taken (`cases` for its else); if_else's 0 true, 1 false, 2 null;
-    coalesce's first valid argument (its count: none); and/or's 1 where the left side
-    decided (a bool: a select around it kept the loop from vectorizing). None for a
-    call that is no special form."""
+    coalesce's first valid argument (its count: none). None for a call that is no
+    special form (an and/or's code is its chain's: `_chain_step`)."""
     if name == "case_when":
         return FirstTrue(tuple(_both(_valid_text(c.validity), c.text) or "True"
                                for c in args[:cases]))
@@ -649,12 +706,6 @@ def _branch_code(name: str, args: list[_Part], cases: int) -> str | FirstTrue | 
         return FirstTrue((_both(valid, cond.text), valid or "True"))
     if name == "coalesce":
         return FirstTrue(tuple(_valid_text(a.validity) or "True" for a in args))
-    if name in ("and_kleene", "or_kleene"):
-        # valid and false (true for or), from the left side's own Kleene texts: its
-        # validity and value together repeat each side below it, and a chain's codes
-        # then grow with the square of its length (and keep the loop's tautologies)
-        left = _truth(args[0])
-        return left.true if name == "or_kleene" else left.false
     return None
 
 
@@ -670,7 +721,8 @@ def _compiled(root, part: _Part, inputs: dict[str, FusedInput],
         return None
     validity = part.validity if isinstance(part.validity, str) else None
     and_of = tuple(sorted(part.validity)) if isinstance(part.validity, frozenset) else ()
-    code_texts = tuple(text for _, text in part.codes) if codes else ()
+    merged, forms = _merged_chains(part.codes) if codes else ((), {})
+    code_texts = tuple(text for _, text in merged)
     deferred_texts = (t for d in part.deferred for t in (d.value, d.path, d.fails or ""))
     read = set(_VALIDITY_READS.findall(" ".join(
         (part.text, validity or "", part.fails or "", *deferred_texts, *part.lets,
@@ -684,8 +736,7 @@ def _compiled(root, part: _Part, inputs: dict[str, FusedInput],
                           tuple(_no_validity(let) for let in part.lets))
     with_nulls = kernel_source(part.text, validity, boolean, code_texts, part.deferred,
                                part.fails, part.lets) if read else plain
-    forms = MappingProxyType({id(node): k for k, (node, _) in enumerate(part.codes)}
-                             if codes else {})
+    forms = MappingProxyType(forms)
     can_fail = part.fails is not None or any(d.fails is not None for d in part.deferred)
     return FusedGroup(root, part.calls, used, part.text, validity, and_of, part.proof,
                       tuple(sorted(read)), plain, with_nulls, forms, can_fail,
