@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..functions.select_values import if_else_values
 from ..support.pool_arrays import pool_array
 from .gather_scatter import null_of
 
@@ -55,7 +56,7 @@ def case_when_chain(conditions: pa.StructArray, values: list, out_type: pa.DataT
         for i in reversed(range(n_cases)):
             mask = true_only(conditions.field(i))
             chosen = between_constants(mask, values[i], result, out_type)
-            result = pc.if_else(mask, values[i], result) if chosen is None else chosen
+            result = if_else_values(mask, values[i], result) if chosen is None else chosen
     except pa.ArrowNotImplementedError:  # a type pair if_else has no kernel for
         return None
     if isinstance(result, pa.Scalar):  # every condition and value was a scalar

@@ -196,6 +196,12 @@ class SelectionVector:
         """The rows of self that `other` does not select (same batch)."""
         if other.count == 0:
             return self
+        if self.is_all:  # the complement: counted now, its mask made only if read (a
+            # funnel's last rows are often used as one value, never as a mask)
+            self._same_batch(other)
+            return SelectionVector.made_on_read(self.length, self.length - other.count,
+                                                MaskOnRead(pc.invert, (other.mask,),
+                                                           self.length))
         return SelectionVector.from_mask(pc.and_not(self.mask, other.mask))
 
     def scatter_local(self, local_mask: pa.Array) -> SelectionVector:

@@ -14,6 +14,7 @@ import pyarrow.types as pat
 from .dispatch import best_case_when, best_choose, best_if_else
 from .function import Arity, FunctionKind, InputType, Kernel, NullHandling
 from .registry import definer
+from .select_values import selective_if_else
 from .types import FLOATS, INTS, TIME_UNITS, computed, exact, of_kind
 
 define = definer("conditional")
@@ -67,7 +68,7 @@ define(
     "Choose, row by row, the second argument where the condition is true and the third "
     "where it is false (null where the condition is null).",
     null_handling=NullHandling.COMPUTED, kind=FunctionKind.SPECIAL_FORM,
-    dispatch_best=best_if_else,
+    dispatch_best=best_if_else, execute=selective_if_else,
 )
 
 _CONDITIONS = InputType(

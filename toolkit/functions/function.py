@@ -9,8 +9,8 @@ a bound call equals another only with the same kernel, as in Arrow).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -120,7 +120,7 @@ class Kernel:
         return f"<Kernel {self.function_name}{self.signature()}>"
 
 
-def call_pyarrow(function: "Function", args, options, kernel):
+def call_pyarrow(function: Function, args, options, kernel):
     """Run pyarrow's own kernel of `function` (its `pc_name`, or its name)."""
     name = function.pc_name or function.name
     found = _PC_FUNCTIONS.get(name)

@@ -36,6 +36,7 @@ import pyarrow as pa
 
 from ..model.options import option_values
 from ..support import late
+from ..support.bounded_cache import ObjectCache
 from ..support.pool_arrays import pool_array
 from .function import call_pyarrow
 
@@ -250,17 +251,29 @@ selective_equal = _comparison(negate=False)
 selective_not_equal = _comparison(negate=True)
 
 
+_NO_PLAN = object()  # cached for options Arrow's kernel runs for
+_PATTERNS = ObjectCache(1024)  # MatchSubstringOptions object -> its pattern's bytes, or _NO_PLAN
+
+
+def _affix_pattern(options) -> bytes | None:
+    """The pattern's bytes, read once per options object; None for ignore_case (Arrow's
+    kernel runs)."""
+    found = _PATTERNS.get(options)
+    if found is None:
+        values = option_values(options)
+        found = _PATTERNS.put(options, _NO_PLAN if values.get("ignore_case") else
+                              values["pattern"].encode("utf-8"))
+    return None if found is _NO_PLAN else found  # an empty pattern is b""
+
+
 def _affix(mode_name: str):
     """starts_with or ends_with: the pattern's bytes at the row's start or end."""
     def execute(function, args, options, kernel):
         def fallback():
             return call_pyarrow(function, args, options, kernel)
-        if options is None or len(args) != 1:
+        pattern = _affix_pattern(options) if options is not None and len(args) == 1 else None
+        if pattern is None:
             return fallback()
-        values = option_values(options)
-        if values.get("ignore_case"):
-            return fallback()
-        pattern = values["pattern"].encode("utf-8")
 
         def compute(array):
             mode = getattr(kernels, mode_name)
@@ -275,6 +288,45 @@ selective_ends_with = _affix("SUFFIX")
 _TEXT = {pa.StringArray, pa.LargeStringArray}
 
 
+class _SetLookup(NamedTuple):
+    """What an is_in's options say to its loops: its distinct literals' bytes, whether a
+    null row stays null, and whether the set is text."""
+
+    literals: list[bytes]
+    keep_nulls: bool
+    set_is_text: bool
+
+
+# Reading a value set serializes the whole options object: once per options object,
+# not once per morsel (a twentieth of a string filter's time on 6 million rows).
+_SET_LOOKUPS = ObjectCache(1024)  # SetLookupOptions object -> _SetLookup, or _NO_PLAN
+
+
+def _set_lookup(options) -> _SetLookup | None:
+    """The options' set lookup, None where Arrow's kernel runs instead (a null in the
+    set, a value that is no string or binary, more than MAX_SET_LITERALS values)."""
+    found = _SET_LOOKUPS.get(options)
+    if found is None:
+        found = _SET_LOOKUPS.put(options, _read_set_lookup(options) or _NO_PLAN)
+    return None if found is _NO_PLAN else found
+
+
+def _read_set_lookup(options) -> _SetLookup | None:
+    values = option_values(options)
+    value_set = values["value_set"]
+    if not isinstance(value_set, list) or any(v is None for v in value_set):
+        return None
+    if not all(isinstance(v, (str, bytes)) for v in value_set):
+        return None
+    literals = list(dict.fromkeys(v.encode("utf-8") if isinstance(v, str) else v
+                                  for v in value_set))
+    if len(literals) > MAX_SET_LITERALS:
+        return None
+    behavior = int(values["null_matching_behavior"])
+    return _SetLookup(literals, behavior not in (_MATCH, _SKIP),
+                      all(isinstance(v, str) for v in value_set))
+
+
 def selective_is_in(function, args, options, kernel):
     """is_in for a small value set without nulls: one pass per distinct literal; null rows
     false (MATCH, SKIP) or null (EMIT_NULL, INCONCLUSIVE), as Arrow's kernel gives when the
@@ -282,25 +334,14 @@ def selective_is_in(function, args, options, kernel):
     def fallback():
         return call_pyarrow(function, args, options, kernel)
     value = args[0] if len(args) == 1 else None
-    if options is None or value is None:
+    lookup = _set_lookup(options) if options is not None and value is not None else None
+    if lookup is None:
         return fallback()
-    values = option_values(options)
-    value_set = values["value_set"]
-    if not isinstance(value_set, list) or any(v is None for v in value_set):
-        return fallback()
-    if not all(isinstance(v, (str, bytes)) for v in value_set):
-        return fallback()
-    behavior = int(values["null_matching_behavior"])
-    literals = list(dict.fromkeys(v.encode("utf-8") if isinstance(v, str) else v
-                                  for v in value_set))
-    if len(literals) > MAX_SET_LITERALS:
-        return fallback()
-    set_is_text = all(isinstance(v, str) for v in value_set)
 
     def compute(array):
-        if type(array) in _TEXT and not set_is_text:
+        if type(array) in _TEXT and not lookup.set_is_text:
             return None  # Arrow casts a binary set to string first, validating it
-        return boolean_result(array, literal_mask(array, literals, kernels.EQUAL),
-                              keep_nulls=behavior not in (_MATCH, _SKIP))
+        return boolean_result(array, literal_mask(array, lookup.literals, kernels.EQUAL),
+                              keep_nulls=lookup.keep_nulls)
 
     return per_chunk(compute, value, fallback)

@@ -34,7 +34,7 @@ class BoundedCache:
     def put(self, key: Hashable, value: Any) -> Any:
         data = self._data
         if key not in data and len(data) >= self.max_size:
-            del data[next(iter(data))]
+            data.pop(next(iter(data)), None)  # another thread may have taken it first
         data[key] = value
         return value
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...functions.select_values import if_else_values
 from ...observe import MaskOnRead
 from .. import dense_path
 from ..case_chain import between_constants, case_when_chain
@@ -281,7 +282,7 @@ def _chained_parts(parts, domain: int, out_type):
         value = as_type(value, out_type)
         mask = rows.mask
         chosen = between_constants(mask, value, result, out_type)
-        result = pc.if_else(mask, value, result) if chosen is None else chosen
+        result = if_else_values(mask, value, result) if chosen is None else chosen
     return result
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...functions.select_values import if_else_values
 from ..gather_scatter import merge_parts, null_of, placed
 from ..selection import SelectionVector
 from ..value_type import as_type
@@ -54,18 +55,18 @@ def if_else(ctx, node, path, sel):
             record(ctx, sel, path, "else", 2, false_rows)
         tv = yield form_child_request(ctx, sel, path, then, (1,), true_rows)
         fv = yield form_child_request(ctx, sel, path, other, (2,), false_rows)
-        return as_type(pc.if_else(c, tv, fv), node.type)
+        return as_type(if_else_values(c, tv, fv), node.type)
     tv, t_full = yield from run_branch(ctx, sel, path, then_branch, true_rows, MERGED)
     fv, f_full = yield from run_branch(ctx, sel, path, else_branch, false_rows, MERGED)
     if t_full and f_full and true_rows.count and false_rows.count:
-        return as_type(pc.if_else(c, tv, fv), node.type)
+        return as_type(if_else_values(c, tv, fv), node.type)
     sides = ((true_rows, tv, t_full), (false_rows, fv, f_full))
     if _if_else_mergeable(node.type, sides):
         # one side covers the domain (or is one value): Arrow's if_else, after the other
         # side's rows are scattered back to place, instead of a merge through a permutation
         t_side, f_side = (_in_place(value, rows, full, domain, node.type)
                           for rows, value, full in sides)
-        return as_type(pc.if_else(c, t_side, f_side), node.type)
+        return as_type(if_else_values(c, t_side, f_side), node.type)
     return merge_parts(domain, list(sides), node.type)
 
 
