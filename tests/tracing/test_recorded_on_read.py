@@ -5,6 +5,8 @@ against pyarrow computing it from the data."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -12,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
+from toolkit.execution import evaluation
 from toolkit.execution.evaluation import SAMPLE_FIRST, SAMPLE_PER_BRANCH
 from toolkit.observe import Deferred
 
@@ -164,3 +167,30 @@ def test_the_sample_holds_the_first_rows_of_every_case_when_branch(seed, cases, 
     for branch in event.branches:
         first = branch.first(SAMPLE_PER_BRANCH).to_pylist()
         assert set(first) <= sample, (branch.branch, first)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**16), st.sampled_from([
+    "case when k >= 900 then b when k >= 500 then b * 2 when k >= 100 then b * 3 else 0.5 end",
+    "case when k < 3 then b when k < 600 then b * 2 end",
+    "k > 20 and b < 0.9 and k < 990 and b > 0.05 and k != 500",
+    "k = 7 or k = 14 or k = 21 or b < 0.001",
+    "if_else(k > 995, b * 2, b + 1)", "coalesce(x, b * 2, 0.5)"]))
+def test_a_fused_forms_first_rows_read_by_code_are_the_branch_by_branch_ones(seed, text):
+    """The sample of a traced fused evaluation, its branches' first rows read for all the
+    branches of one code at once, is the sample read branch by branch: the same rows, the
+    same branches left to the batch's first rows."""
+    rng = np.random.default_rng(seed)
+    n = 40_000
+    table = pa.table({"k": pa.array(rng.integers(0, 1000, n), mask=rng.random(n) < 0.1),
+                      "b": rng.random(n),
+                      "x": pa.array(rng.random(n), mask=rng.random(n) < 0.5)})
+
+    def sample():
+        with tk.trace() as t:
+            tk.evaluate(text, table, fuse=True)
+        return t.evaluations[-1].sample.to_pylist()
+
+    by_code = sample()
+    with mock.patch.object(evaluation, "first_rows_by_code", lambda *args: {}):
+        assert by_code == sample(), text

@@ -38,6 +38,7 @@ from ..sql.parse import parse
 from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
 from .fuse_when import FuseWhen, fuse_when
+from .fused_branches import first_rows_by_code
 from .fused_kernels import available as fusion_available
 from .fusion import runs_whole
 from .gather_scatter import empty_of, take_sorted
@@ -263,7 +264,10 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
                          threads=ran_on)
     kept_first = min(total, SAMPLE_FIRST)
     covered = _covered_by_cases(branches)
-    firsts = [None if key in covered else _first_rows(parts, SAMPLE_PER_BRANCH, count, kept_first)
+    by_code = first_rows_by_code({k: v for k, v in branches.items() if k not in covered},
+                                 SAMPLE_PER_BRANCH, kept_first)
+    firsts = [None if key in covered else by_code[key] if key in by_code else
+              _first_rows(parts, SAMPLE_PER_BRANCH, count, kept_first)
               for (key, parts), count in zip(branches.items(), counts)]
     rows = sample_rows(total, [f for f in firsts if f is not None],
                        facts.row if facts is not None else None)

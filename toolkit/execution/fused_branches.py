@@ -32,7 +32,7 @@ from ..observe import MaskOnRead, RowPiece
 from .batch_context import BranchPiece
 from .fused_kernels import CodeSlot
 
-__all__ = ["BranchPlan", "FormCode", "plan_branches", "record_branches"]
+__all__ = ["BranchPlan", "FormCode", "first_rows_by_code", "plan_branches", "record_branches"]
 
 _EQUAL, _AT_LEAST = "equal", "at least"
 
@@ -215,3 +215,48 @@ class _CodesMask(MaskOnRead):
             got = row == test.value if test.op == _EQUAL else row >= test.value
             mask = got if mask is None else mask & got
         return mask
+
+
+_PREFIX = 4096  # rows of a morsel's codes looked at for every branch's first rows at once
+
+
+def first_rows_by_code(branches: dict, n: int, kept_first: int) -> dict:
+    """The first `n` rows of each branch a fused loop's codes select by one test, the
+    morsel's first codes decoded once for all the branches of one code (a wide
+    case_when's or a chain's branches each decoded them, through several calls, for a
+    few microseconds of numpy each). `branches` maps a branch to its slices' pieces (in
+    row order); the answer maps the branches it settles to their rows, or to None when
+    they all lie among the batch's first `kept_first` rows (which a sample holds
+    anyway). A branch whose first morsel holds fewer than `n` of its rows in the rows
+    looked at is left to the caller."""
+    by_code: dict[tuple, list] = {}
+    for key, parts in branches.items():
+        piece = parts[0].piece
+        mask = piece.picked
+        if piece.domain is not None or parts[0].count is not None \
+                or not isinstance(mask, _CodesMask) or len(mask.rule) != 1 \
+                or mask.values[1] is not None:
+            continue
+        test = mask.rule[0]
+        by_code.setdefault((id(mask.values[0]), test.slot), []).append((key, test, piece))
+    found: dict = {}
+    for members in by_code.values():
+        if len(members) < 2:  # one branch: its own pass is as quick
+            continue
+        piece = members[0][2]
+        codes = piece.picked.values[0]
+        slot = members[0][1].slot
+        row = codes[slot.row, :min(codes.shape[1], _PREFIX)]
+        if slot.bits < 8:
+            row = (row >> slot.shift) & ((1 << slot.bits) - 1)
+        head = row[:kept_first] if piece.offset == 0 else row[:0]
+        for key, test, piece in members:
+            equal = test.op == _EQUAL
+            if len(head) and np.count_nonzero(head == test.value if equal
+                                              else head >= test.value) >= n:
+                found[key] = None
+                continue
+            first = np.flatnonzero(row == test.value if equal else row >= test.value)[:n]
+            if len(first) == n:
+                found[key] = first + piece.offset
+    return found
