@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 from collections.abc import Callable
 from types import ModuleType
 
@@ -44,6 +45,11 @@ __all__ = ["OPERATIONS", "declare", "mimebundle", "module", "names", "operation"
 # the namespace of operations: methods of the engine's objects whose work lives in a
 # module above the object's own (bind, to_sql, to_substrait, the renderer's display)
 OPERATIONS = "operations"
+
+# held while a late import runs: evaluation's worker threads may each reach the first use
+# of a late module at once, and numba's package, imported by two threads together, was
+# handed half made to one of them (ImportError: a partially initialized module)
+_IMPORTING = threading.RLock()
 
 # namespace -> {name: the module that provides it}, filled by `declare`
 _DECLARED: dict[str, dict[str, str]] = {}
@@ -63,7 +69,8 @@ class LateModule:
     def __getattr__(self, attr: str):
         loaded = self._loaded
         if loaded is None:
-            loaded = importlib.import_module(self._name)
+            with _IMPORTING:
+                loaded = importlib.import_module(self._name)
             object.__setattr__(self, "_loaded", loaded)
         return getattr(loaded, attr)
 
@@ -103,7 +110,8 @@ def names(package: str) -> tuple[Callable[[str], object], Callable[[], list[str]
         source = _DECLARED.get(package, {}).get(name)
         if source is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        loaded = importlib.import_module(source)
+        with _IMPORTING:
+            loaded = importlib.import_module(source)
         value = loaded if source == f"{package}.{name}" else getattr(loaded, name)
         setattr(sys.modules[package], name, value)
         return value
@@ -127,7 +135,8 @@ def operation(name: str) -> Callable:
         if source is None:
             known = ", ".join(sorted(_DECLARED.get(OPERATIONS, {})))
             raise UsageError(f"no operation is called {name!r}; known: {known}")
-        importlib.import_module(source)
+        with _IMPORTING:
+            importlib.import_module(source)
         fn = _provided.get(name)
         if fn is None:
             raise UsageError(f"{source} was imported but did not provide {name}")
