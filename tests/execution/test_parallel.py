@@ -136,3 +136,25 @@ def test_a_spark_partition_evaluates_in_its_own_thread_only(monkeypatch):
     (out,) = list(run_partition(iter([batch])))
     assert out.column(0)[-1].as_py() == 262_144 * 2
     assert threads == {threading.get_ident()}
+
+
+def test_many_morsels_are_one_task_per_worker_not_one_per_morsel(monkeypatch):
+    """A table of 60 row groups (a Parquet file's) is evaluated by the caller's thread and
+    WORKERS - 1 pool tasks that each take the next morsel until none is left: the pool is
+    handed a task per worker, whatever the count of morsels, and the values are in order."""
+    monkeypatch.setattr(parallel, "WORKERS", 3)
+    pool = parallel._pool()
+    submitted = []
+    real_submit = pool.submit
+
+    def counting_submit(fn, *args, **kwargs):
+        submitted.append(fn)
+        return real_submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(pool, "submit", counting_submit)
+    chunks = [list(range(i * 5_000, (i + 1) * 5_000)) for i in range(60)]
+    t = pa.table({"a": pa.chunked_array(chunks, pa.int64())})
+    out = tk.evaluate(a * 3 - 1, t)
+    assert len(submitted) == 2
+    assert [len(c) for c in out.chunks] == [5_000] * 60
+    assert out.to_pylist() == [3 * i - 1 for i in range(300_000)]

@@ -10,7 +10,8 @@ that a large input still spreads over the cores.
 pyarrow's kernels release the GIL, so morsels evaluate in parallel on plain
 threads, every core taking the next morsel as it finishes one: a single large
 RecordBatch uses every core, and a core the hypervisor slows down takes fewer
-morsels. Small inputs never touch the pool: below PARALLEL_MIN_ROWS the
+morsels. The caller's thread is one of them, and each of the others is handed one
+task that takes morsels until none is left (never a task per morsel). Small inputs never touch the pool: below PARALLEL_MIN_ROWS the
 morsels run in the caller's thread, in order, and so does everything inside
 `serial()`: a caller that is already one of several parallel workers (a Spark
 task in engine mode, one per core) would only oversubscribe the cores; two
@@ -26,6 +27,7 @@ failure in row order is reported, and it cannot come from later rows.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -123,11 +125,31 @@ def run_morsels(work: Callable[[Morsel], Outcome], morsels: list[Morsel], total_
     """
     run = _Run(work, morsels, join, buffer)
     if len(morsels) > 1 and _to_pool(total_rows):
-        list(_pool().map(run.one, range(len(morsels))))
+        _drained(run, len(morsels))
     else:
         for i in range(len(morsels)):
             run.one(i)
     return run.outcomes, run.chunks
+
+
+def _drained(run: _Run, count: int) -> None:
+    """Every morsel run by WORKERS threads, the caller's among them, each taking the next
+    morsel in row order as it finishes one: one task per thread, not one per morsel (a
+    table of 46 row groups handed each to the pool spent as long waking threads as a
+    comparison spent on its rows)."""
+    claim = itertools.count()
+
+    def drain() -> None:
+        while (i := next(claim)) < count:  # next() on a count is atomic
+            run.one(i)
+
+    helpers = [_pool().submit(drain) for _ in range(min(WORKERS, count) - 1)]
+    try:
+        drain()
+    finally:
+        for helper in helpers:
+            if not helper.cancel():  # one that never started has nothing left to take
+                helper.result()
 
 
 class _Run:
