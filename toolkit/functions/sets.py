@@ -14,6 +14,7 @@ import pyarrow.types as pat
 from .dispatch import best_decode
 from .function import Kernel, NullHandling
 from .init_checks import probe_empty
+from .integer_set_lookup import integer_is_in
 from .registry import definer
 from .string_compare import selective_is_in
 from .types import exact, fixed, of_kind
@@ -42,12 +43,18 @@ def _kernels(name: str, out: pa.DataType) -> list[Kernel]:
     return kernels
 
 
+def _is_in(function, args, options, kernel):
+    """A few integers by compares, strings by their bytes, anything else Arrow's hash."""
+    found = integer_is_in(args[0], options) if len(args) == 1 else None
+    return found if found is not None else selective_is_in(function, args, options, kernel)
+
+
 define("is_in", _kernels("is_in", pa.bool_()),
        "True where the value is in the value set; a null matches a null in the set "
        "(or never, with skip_nulls).",
        null_handling=NullHandling.OUTPUT_NOT_NULL, options_class=pc.SetLookupOptions,
        dispatch_best=best_decode, init=probe_empty, options_required=True,
-       execute=selective_is_in)
+       execute=_is_in)
 define("index_in", _kernels("index_in", pa.int32()),
        "The index of the value in the value set, null where it is absent.",
        null_handling=NullHandling.COMPUTED, options_class=pc.SetLookupOptions,
