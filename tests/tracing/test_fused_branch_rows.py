@@ -256,7 +256,7 @@ def test_a_chain_of_and_or_shares_one_code_and_records_each_steps_rows():
     the chain's length, its mix of and and or, and the chains among its terms."""
     seen = {"fused forms": 0, "trees": 0}
 
-    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(_chains(), data(max_rows=60))
     @example("((((p and q) and a > 1) or k < 3) and (x > 0.5 or (c != 0 and not p)))", _ROOTS)
     def agree(text, table):

@@ -61,7 +61,7 @@ def select_values(cond, when_true, when_false) -> pa.Array | None:
         if isinstance(side, pa.Scalar):
             sides.append(_scalar_bits(side, word))
         elif isinstance(side, pa.Array) and not isinstance(side, pa.ChunkedArray) \
-                and len(side) == n:
+                and len(side) == n and side.buffers()[1] is not None:
             sides.append(np.frombuffer(side.buffers()[1], dtype=word, count=n,
                                        offset=side.offset * np.dtype(word).itemsize))
         else:
