@@ -337,6 +337,8 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
     outputs = None  # the last operator's output with and without the row, once computed
     input_full = None  # the input of the operator at hand, in full, when computed
     local = True  # every operator so far keeps rows apart: the row alone tells its story
+    # (FilterKeys, JoinPartners, the join's step): a comma join paired it with no row of its keys
+    missing = None
     for step, (node, place) in enumerate(zip(path, places)):
         depth = len(place)
         local = local and _row_local(node, scan)
@@ -344,9 +346,19 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
         above = None  # the keys a filter above pairs a keyless join's rows by
         if sides is not None and part is not None and (local or not mixing_reads_all):
             above = filter_keys(path, step, sides)
+            before_keys = dict(swaps)
             _restrict(node.children[sides.other_index],
                       reduction_predicate(above.sides if above else sides, part),
                       swaps, read, reads)
+            if above is not None and here_before is not None and here_before.num_rows:
+                partners = _collect(_with_sources(node.children[sides.other_index], swaps))
+                if partners.num_rows == 0:  # none with its keys: the filter drops every pair,
+                    # told over the pairs with every row (the other side read as it is)
+                    missing = (above, _no_partners(node, above.sides, here_before, partners,
+                                                   read, mixing_reads_all), step)
+                    swaps.clear()
+                    swaps.update(before_keys)
+                    above = None
         try:
             if local:  # output(all) less output(all but the row) is output(the row alone)
                 full = _collect(_with_sources(node, swaps))
@@ -392,21 +404,21 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
             other_input = node.children[sides.other_index]
             other = _collect(_with_sources(other_input, swaps) if local or not mixing_reads_all
                              else other_input)
-        if not kept and above is not None:
-            doomed = _no_filter_partner(path, places, step, above, here_before, other, read,
-                                        mixing_reads_all)
-            stops.extend(doomed)
-            dropped, why = doomed[-1].operator, doomed[-1].note
-            break
         if not kept:
             stop = replace(_why_dropped(node, stop, here_before, scan, sides, other, read,
                                         mixing_reads_all, input_full), at=place)
+            if missing is not None and step == missing[0].filter_index:
+                stop = replace(stop, note=f"`{visible(missing[0].terms_text)}` is not true for "
+                               f"any of its pairs: {missing[1].why}", partners=missing[1])
             stops.append(stop)
             dropped, why = stop.operator, stop.note
             break
         stop = _kept_note(node, stop, full, here_before, sides, other)
         if above is not None:
             stop = replace(stop, note=_followed_note(above, here_before, stop.count))
+        elif missing is not None and step == missing[2]:
+            stop = replace(stop, note="pairs it with every row of the other input, no pair "
+                           "with its keys: none passes the filter above")
         if count == 0:  # its only mark here: rows that exist without it (a changed group's)
             stop = replace(stop, note=(stop.note + "; " if stop.note else "") +
                            f"no row here comes from it, but {lost:,} row"
@@ -427,28 +439,6 @@ def _followed_note(above: FilterKeys, before: pa.Table, count: int) -> str:
     return (f"pairs it with every row of the other input; followed only with the {count:,} "
             f"row{'s' if count != 1 else ''} with {key_text(above.sides, before)}, as the "
             f"filter above asks (`{visible(above.terms_text)}`)")
-
-
-def _no_filter_partner(path, places, step: int, above: FilterKeys, before: pa.Table,
-                       other: pa.Table, read, mixing_reads_all) -> list[Stop]:
-    """The stops of a row that a keyless join pairs only with rows the filter above drops:
-    the join and every operator up to that filter keep its pairs, the filter drops them
-    all, for want of a row with the row's keys (or why such rows were dropped)."""
-    join = path[step]
-    partners = _no_partners(join, above.sides, before, other, read, mixing_reads_all)
-    terms = visible(above.terms_text)
-    stops = [Stop(len(places[step]), visible(join.label()), _kind(join), True, None, 0,
-                  "pairs it with every row of the other input, no pair with its keys: none "
-                  "passes the filter above", at=places[step])]
-    for index in range(step + 1, above.filter_index):
-        node = path[index]
-        stops.append(Stop(len(places[index]), visible(node.label()), _kind(node), True, None,
-                          0, "passes on its pairs, none with its keys", at=places[index]))
-    node = path[above.filter_index]
-    stops.append(Stop(len(places[above.filter_index]), visible(node.label()), "Filter", False,
-                      None, 0, f"`{terms}` is not true for any of its pairs: {partners.why}",
-                      None, partners, at=places[above.filter_index]))
-    return stops
 
 
 def _over(node, child, rows: pa.Table):

@@ -33,10 +33,7 @@ def _first_row_text(rows) -> str:
 
 
 def _kept_text(stop) -> str:
-    """How many rows of the operator come from the row; for rows passed on unread (a comma
-    join's pairs without the row's keys), that they were not read."""
-    if stop.rows is None and stop.count == 0:
-        return "rows not read"
+    """How many rows of the operator come from the row."""
     return f"{stop.count:,} row{'s' if stop.count != 1 else ''}"
 
 
