@@ -169,6 +169,12 @@ def record_branches(ctx, plan: BranchPlan, codes: np.ndarray, sel, run) -> None:
                 add(BranchPiece(form.at, branch.label, branch.arg_index, piece(None), domain))
 
 
+def _slot_codes(codes: np.ndarray, slot: CodeSlot, rows: int) -> np.ndarray:
+    """The first `rows` codes of the form in `slot`, out of their packed bytes."""
+    row = codes[slot.row, :rows]
+    return row if slot.bits == 8 else (row >> slot.shift) & ((1 << slot.bits) - 1)
+
+
 class _CodesMask(MaskOnRead):
     """The rows of a group's domain whose codes pass `rule` (a tuple of `_Test`s), within
     the group's used rows: `values` is (the codes, code rows x rows; the used rows, a
@@ -208,10 +214,7 @@ class _CodesMask(MaskOnRead):
                 used = pc.fill_null(used, False)
             mask = used.to_numpy(zero_copy_only=False)
         for test in self.rule:
-            slot = test.slot
-            row = codes[slot.row, :rows]
-            if slot.bits < 8:
-                row = (row >> slot.shift) & ((1 << slot.bits) - 1)
+            row = _slot_codes(codes, test.slot, rows)
             got = row == test.value if test.op == _EQUAL else row >= test.value
             mask = got if mask is None else mask & got
         return mask
@@ -245,10 +248,7 @@ def first_rows_by_code(branches: dict, n: int, kept_first: int) -> dict:
             continue
         piece = members[0][2]
         codes = piece.picked.values[0]
-        slot = members[0][1].slot
-        row = codes[slot.row, :min(codes.shape[1], _PREFIX)]
-        if slot.bits < 8:
-            row = (row >> slot.shift) & ((1 << slot.bits) - 1)
+        row = _slot_codes(codes, members[0][1].slot, min(codes.shape[1], _PREFIX))
         head = row[:kept_first] if piece.offset == 0 else row[:0]
         for key, test, piece in members:
             equal = test.op == _EQUAL

@@ -77,6 +77,7 @@ import pyarrow.compute as pc
 
 from ..functions.function import call_can_fail
 from ..model.expression import postorder
+from ..support.bitmaps import bitmap_bools, bitmap_from_bit_zero
 from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
@@ -789,7 +790,7 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
     if with_nulls:
         for name in group.validity_inputs:
             got = leaf_values[name]
-            arguments[f"v_{name}"] = _as_bools(got.buffers()[0], got.offset, len(got)) \
+            arguments[f"v_{name}"] = bitmap_bools(got.buffers()[0], got.offset, len(got)) \
                 if got.null_count else _all_valid(rows)
     if waiting:
         compile_later(kernel, rows, dtype, arguments)
@@ -816,7 +817,7 @@ def _loop_value(literal: pa.Scalar):
 def _numbers(array: pa.Array, dtype: np.dtype) -> np.ndarray:
     """An array's values as numpy sees them, nulls' slots as they are (never read)."""
     if dtype == np.bool_:
-        return _as_bools(array.buffers()[1], array.offset, len(array))
+        return bitmap_bools(array.buffers()[1], array.offset, len(array))
     return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
                          offset=array.offset * dtype.itemsize)
 
@@ -834,14 +835,6 @@ def _all_valid(rows: int) -> np.ndarray:
 _ONES = np.ones(0, np.bool_)
 
 
-def _as_bools(buffer, first: int, rows: int) -> np.ndarray:
-    """A bitmap's bits `first` .. `first + rows` as one bool per row."""
-    bits = np.frombuffer(buffer, np.uint8)
-    unpacked = np.unpackbits(bits[first // 8:(first + rows + 7) // 8], bitorder="little")
-    unpacked.flags.writeable = False  # as every other input: one type for numba
-    return unpacked[first % 8:first % 8 + rows].view(np.bool_)
-
-
 def _and_bitmaps(arrays: list[pa.Array]):
     """The AND of the arrays' validity as a bitmap starting at bit 0 (None: all valid)."""
     with_nulls = [a for a in arrays if a.null_count]
@@ -852,14 +845,7 @@ def _and_bitmaps(arrays: list[pa.Array]):
     valid = pc.is_valid(with_nulls[0])
     for more in with_nulls[1:]:
         valid = pc.and_(valid, pc.is_valid(more))
-    return _bitmap(valid)
-
-
-def _bitmap(bools: pa.Array):
-    """A boolean array's values as a bitmap starting at bit 0."""
-    if bools.offset:
-        bools = pa.concat_arrays([pa.array([], pa.bool_()), bools])
-    return bools.buffers()[1]
+    return bitmap_from_bit_zero(valid)
 
 
 def run_fused(ctx, group: FusedGroup, sel, mask, pos, run) -> pa.Array | None:

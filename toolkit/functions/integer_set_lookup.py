@@ -17,13 +17,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..model.options import option_values, value_set
+from ..model.options import null_rows_stay_null, value_set
+from ..support.bitmaps import bitmap_from_bit_zero
 from ..support.bounded_cache import ObjectCache
 
 __all__ = ["MAX_VALUES", "integer_is_in"]
 
 MAX_VALUES = 16  # more values: Arrow's hash lookup, one probe a row
-_MATCH, _SKIP = 0, 1  # null matching behaviours under which a null row is false
 _SETS = ObjectCache(1024)  # SetLookupOptions object -> (values, null rows stay null) or None
 _NOT_SMALL = object()
 
@@ -58,11 +58,10 @@ def integer_is_in(value, options) -> pa.Array | None:
     if not value.null_count:
         return result
     valid = pc.is_valid(value)
-    if valid.offset:  # a bitmap from bit 0
-        valid = pa.concat_arrays([pa.array([], pa.bool_()), valid])
     if not keep_nulls:
         return pc.and_(result, valid)
-    return pa.Array.from_buffers(pa.bool_(), n, [valid.buffers()[1], result.buffers()[1]],
+    return pa.Array.from_buffers(pa.bool_(), n, [bitmap_from_bit_zero(valid),
+                                                 result.buffers()[1]],
                                  null_count=value.null_count)
 
 
@@ -72,6 +71,5 @@ def _small_set(options):
     typed = value_set(options)
     if not pa.types.is_integer(typed.type) or len(typed) > MAX_VALUES or typed.null_count:
         return None
-    behavior = int(option_values(options)["null_matching_behavior"])
-    return (list(dict.fromkeys(typed.to_pylist())), behavior not in (_MATCH, _SKIP),
+    return (list(dict.fromkeys(typed.to_pylist())), null_rows_stay_null(options),
             pa.types.is_signed_integer(typed.type))

@@ -8,15 +8,7 @@ copies is ever made.
 
 from __future__ import annotations
 
-import numba
-
-
-def _compiled(function):
-    """numba's compiled function, cached on disk where numba finds a writable place."""
-    try:
-        return numba.njit(nogil=True, cache=True)(function)
-    except RuntimeError:
-        return numba.njit(nogil=True)(function)
+from .cached_loops import compiled as _compiled
 
 
 @_compiled

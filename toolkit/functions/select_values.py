@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..support import late
+from ..support.bitmaps import bitmap_bools, bitmap_from_bit_zero
 from ..support.pool_arrays import pool_array
 from .function import call_pyarrow
 
@@ -66,7 +67,7 @@ def select_values(cond, when_true, when_false) -> pa.Array | None:
                                        offset=side.offset * np.dtype(word).itemsize))
         else:
             return None
-    mask = _bools(cond.buffers()[1], cond.offset, n)
+    mask = bitmap_bools(cond.buffers()[1], cond.offset, n)
     out = pool_array(n, word)
     true_column, false_column = (not isinstance(s, pa.Scalar) for s in (when_true,
                                                                       when_false))
@@ -87,13 +88,6 @@ def _scalar_bits(scalar: pa.Scalar, word):
     if not scalar.is_valid:
         return word(0)
     return np.frombuffer(pa.array([scalar], scalar.type).buffers()[1], dtype=word)[0]
-
-
-def _bools(buffer, first: int, rows: int) -> np.ndarray:
-    """A bitmap's bits `first` .. `first + rows` as one bool per row."""
-    bits = np.frombuffer(buffer, np.uint8)
-    unpacked = np.unpackbits(bits[first // 8:(first + rows + 7) // 8], bitorder="little")
-    return unpacked[first % 8:first % 8 + rows].view(np.bool_)
 
 
 def _validity(cond: pa.BooleanArray, when_true, when_false):
@@ -117,9 +111,7 @@ def _validity(cond: pa.BooleanArray, when_true, when_false):
         pa.repeat(pa.scalar(False), len(cond))
     if cond.null_count:
         valid = pc.and_(valid, pc.is_valid(cond))
-    if valid.offset:  # a bitmap from bit 0
-        valid = pa.concat_arrays([pa.array([], pa.bool_()), valid])
-    return valid.buffers()[1]
+    return bitmap_from_bit_zero(valid)
 
 
 def _side_ok(side):

@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 import pyarrow as pa
 
-from ..model.options import option_values
+from ..model.options import null_rows_stay_null, option_values
 from ..support import late
 from ..support.bounded_cache import ObjectCache
 from ..support.pool_arrays import pool_array
@@ -69,7 +69,6 @@ MAX_SET_LITERALS = 8
 _OFFSET_DTYPE = {pa.StringArray: np.int32, pa.BinaryArray: np.int32,
                  pa.LargeStringArray: np.int64, pa.LargeBinaryArray: np.int64}
 _SCALAR_TYPES = (pa.StringScalar, pa.BinaryScalar, pa.LargeStringScalar, pa.LargeBinaryScalar)
-_MATCH, _SKIP = 0, 1  # SetLookupOptions' null matching behaviours that give no nulls
 _NO_BYTES = np.zeros(8, np.uint8)  # writable, as numpy's views of Arrow's buffers are
 _NO_VALIDITY = np.zeros(0, np.uint8)
 
@@ -322,8 +321,7 @@ def _read_set_lookup(options) -> _SetLookup | None:
                                   for v in value_set))
     if len(literals) > MAX_SET_LITERALS:
         return None
-    behavior = int(values["null_matching_behavior"])
-    return _SetLookup(literals, behavior not in (_MATCH, _SKIP),
+    return _SetLookup(literals, null_rows_stay_null(options),
                       all(isinstance(v, str) for v in value_set))
 
 

@@ -36,12 +36,13 @@ a slice makes, which cost more than the search itself at a row per call.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from .cached_loops import compiled as _compiled
 
 __all__ = ["EQUAL", "PREFIX", "SUFFIX", "like_rows", "literal_rows", "pack", "uniform_width"]
 
@@ -53,13 +54,6 @@ _PACK = np.uint64(0x0102040810204080)  # eight 0/1 bytes times this: their bits 
 _BLOCK = 64  # bytes tested for a piece's byte pair in one vectorized step
 
 
-def _compiled(function):
-    """numba's compiled function, its machine code cached on disk; compiled in memory only
-    where numba finds no writable place for that cache (a read-only install, no home)."""
-    try:
-        return numba.njit(nogil=True, cache=True)(function)
-    except RuntimeError:
-        return numba.njit(nogil=True)(function)
 
 
 @intrinsic

@@ -51,6 +51,12 @@ def option_values(options: pc.FunctionOptions) -> dict[str, object]:
     return {k: v.as_py() for k, v in option_scalars(options).items()}
 
 
+def null_rows_stay_null(options: pc.SetLookupOptions) -> bool:
+    """Whether a lookup in a set holding no null answers null for a null row (EMIT_NULL,
+    INCONCLUSIVE) rather than false (MATCH, SKIP)."""
+    return int(option_values(options)["null_matching_behavior"]) not in (0, 1)
+
+
 def cast_target(options: pc.CastOptions) -> pa.DataType:
     """The `to_type` of CastOptions (stored as the type of a null field)."""
     return option_scalars(options)["to_type"].type
