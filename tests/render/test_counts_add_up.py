@@ -68,3 +68,41 @@ def test_the_report_counts_whens_and_else_as_a_person_does():
     t, _ = _traced(_case_when(250, with_else=True, step=1), table)
     found = re.search(r"the first of ([\d,]+) of the ([\d,]+) branches", report_html(t))
     assert found and found.group(2) == "251"
+
+
+def test_the_folded_arguments_of_a_coalesce_count_each_row_once_in_text_and_dot():
+    """`arg k` of a coalesce holds the rows that reached argument k, each row in every arg
+    up to the one that gave its value: the folded box counts the rows its arguments gave
+    a value to (it added the overlapping sets up, a row once per argument it passed)."""
+    rng = np.random.default_rng(5)
+    rows, n = 50_000, 40
+    table = pa.table({f"f{i}": pa.array(rng.integers(0, 9, rows), mask=rng.random(rows) < 0.5)
+                      for i in range(n)})
+    _, event = _traced(tk.coalesce(*[tk.field(f"f{i}") for i in range(n)]), table)
+    # the oracle: rows whose first valid argument is one of the folded ones, 4 to 37
+    first_valid = np.full(rows, n)
+    for i in reversed(range(n)):
+        first_valid[pc.is_valid(table[f"f{i}"]).to_numpy(zero_copy_only=False)] = i
+    folded = int(np.count_nonzero((first_valid >= 4) & (first_valid <= 37)))
+    dot = tk.to_dot(event).source
+    assert f"⋯ 34 more arguments: {folded:,} rows" in dot
+    text = tk.to_text(event, color=False, width=120)
+    assert f"⋯ 34 more arguments: {folded:,} rows" in text
+
+
+def test_a_form_s_null_strip_is_drawn_at_the_scale_of_its_branch_strips():
+    """40 rows: the branch strips on the edges are density strips of 32 cells; the strip
+    of the rows a null condition gave null was a strip of 40 per-row cells beside them."""
+    rng = np.random.default_rng(5)
+    rows = 40
+    table = pa.table({"k": pa.array(rng.random(rows) < 0.5, mask=rng.random(rows) < 0.2),
+                      "b": rng.integers(0, 9, rows)})
+    _, event = _traced(tk.if_else(tk.field("k"), tk.field("b") * 2, tk.field("b")), table)
+    dot = tk.to_dot(event).source
+    captions = re.findall(
+        r">((?:null|then|else)[^<]*?): [\d,]+ of 40 rows \([\d.]+%\)( \(density\))?<", dot)
+    assert {name.split(" ")[0] for name, _ in captions} == {"null", "then", "else"}
+    assert len({density for _, density in captions}) == 1, captions  # all per-row or all density
+    widths = re.findall(r'FIXEDSIZE="TRUE" WIDTH="(\d+)" HEIGHT="11"', dot)
+    strips = [w for w in widths if w != "26"]  # the legend's small samples are 26 wide
+    assert len(strips) == 3 and len(set(strips)) == 1, widths

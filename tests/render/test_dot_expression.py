@@ -62,10 +62,12 @@ def test_huge_trees_are_summarized_and_say_so():
     for _ in range(10_000):
         expr = expr + 1
     source = tk.to_dot(expr).source
-    hidden = [int(n.replace(",", "")) for n in re.findall(r"⋯ ([\d,]+) more nodes", source)]
+    hidden = [int(n.replace(",", "")) for n in re.findall(r"⋯ ([\d,]+) more nodes?\b", source)]
     assert hidden and len(_nodes(source)) == MAX_NODES + len(hidden)
     assert MAX_NODES + sum(hidden) == 20_001  # every node is drawn or counted
     assert f"showing {MAX_NODES:,} of 20,001 nodes" in source
+    # the last level's lone literal is one node, said so ("1 more nodes" it was)
+    assert 1 in hidden and "⋯ 1 more node<" in source and "⋯ 1 more nodes" not in source
 
 
 @needs_dot

@@ -137,3 +137,45 @@ def test_a_scan_report_with_long_statistics_stays_within_the_page(tmp_path):
                                "t => Math.ceil(t.getBoundingClientRect().right))]")
     assert opened >= 1 and len(widths) >= 3, widths
     assert max(widths) <= 1000, widths
+
+
+def test_a_long_expression_and_many_form_columns_stay_within_the_report_s_width(tmp_path):
+    """A 60-term `and` chain: its text has no space to wrap at (`((((((…`) and its row
+    table a column per form. The summary wraps and the table scrolls in a box of its own;
+    the page itself was twice the window's width."""
+    table = pa.table({"c": [i / 100 for i in range(100)]})
+    c = tk.field("c")
+    expr = c > 0.001
+    for i in range(60):
+        expr = tk.and_(expr, c > 0.001 * (i % 7 + 1) / 10)
+    with tk.trace() as t:
+        tk.evaluate(expr, table)
+    report = tk.write_report(t, tmp_path / "chain.html")
+    with _page(viewport={"width": 1000, "height": 900}) as page:
+        page.goto(report.resolve().as_uri())
+        shown = page.evaluate("""() => ({page: document.documentElement.scrollWidth,
+            summary: Math.ceil(document.querySelector('#summary dd').getBoundingClientRect().right),
+            table: Math.ceil(document.querySelector('table.data').parentElement
+                             .getBoundingClientRect().right)})""")
+    assert max(shown.values()) <= 1000, shown
+
+
+def test_a_caption_as_wide_as_the_picture_is_not_cut_at_its_edge(tmp_path):
+    """A row's story: its caption (the sentence why) is the widest thing in the picture.
+    Graphviz measures text narrower than the browser draws it; the caption, moved flush
+    to the picture's right edge to sit over the root, lost its last characters there."""
+    table = pa.table({"a": [3, 0, 5], "b": [-203.0, 997.0, 1.0], "name": ["x", "y", "z"]})
+    story = tk.explain_row("if(a != 0, b / a, 0.0) > 1 and b > 3 and name != 'beta'", table, 1)
+    report = tk.write_report(story, tmp_path / "row.html")
+    with _page(viewport={"width": 1400, "height": 1000}) as page:
+        page.goto(report.resolve().as_uri())
+        cut = page.evaluate("""() => {
+          const svg = document.querySelector('svg'), view = svg.viewBox.baseVal;
+          const shift = svg.querySelector('g.graph').transform.baseVal.consolidate().matrix.e;
+          return [...svg.querySelectorAll('g.graph > text')].map(t => {
+            const b = t.getBBox();
+            const left = b.x + shift - view.x;
+            return [t.textContent, left, view.width - left - b.width];
+          }).filter(([, left, right]) => left < 0 || right < 0);
+        }""")
+    assert cut == [], cut

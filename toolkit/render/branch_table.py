@@ -20,7 +20,7 @@ from .labels import bounded_text
 from .selection_strip import row_indices
 
 __all__ = ["NOT_REACHED", "NULL_BECAUSE", "NULL_BRANCH", "BranchTable", "SpecialForm",
-           "is_value_branch", "null_selections"]
+           "folded_rows", "is_value_branch", "null_selections"]
 
 NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
 _CONDITION_PREFIX = "when "  # case_when's condition branches: they decide, they give no value
@@ -35,6 +35,26 @@ NULL_BECAUSE = {"if_else": "a null condition", "case_when": "no when matched",
 def is_value_branch(branch) -> bool:
     """Whether a recorded branch gave rows their value (case_when's `when k` only decides)."""
     return not branch.branch.startswith(_CONDITION_PREFIX)
+
+
+def folded_rows(node, branches_at, first: int, last: int) -> int | None:
+    """How many rows took a value from arguments `first` to `last` of `node` (a wide
+    node's folded middle); `branches_at(i)` gives the recorded branches that hand rows to
+    argument i. None: no branch of those arguments was recorded.
+
+    The branches of `case_when` and `choose` take disjoint rows, so theirs add up. A
+    `coalesce`'s `arg k` holds the rows that reached argument k, each a subset of the
+    ones before it: adding them up counts a row once per argument it passed. The rows
+    its folded arguments gave a value to are the ones that reached the first of them
+    and not the argument after the last."""
+    if node.is_call and node.name == "coalesce":
+        reached = [b.count for b in branches_at(first)]
+        if not reached:
+            return None
+        return sum(reached) - sum(b.count for b in branches_at(last + 1))
+    counts = [b.count for i in range(first, last + 1) for b in branches_at(i)
+              if is_value_branch(b)]
+    return sum(counts) if counts else None
 
 
 def null_selections(event) -> list:

@@ -32,7 +32,7 @@ from ..tracing.plan_shape import (
 from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
-from .branch_table import NULL_BECAUSE, NULL_BRANCH, null_selections
+from .branch_table import NULL_BECAUSE, NULL_BRANCH, folded_rows, null_selections
 from .catalyst_dot import catalyst_dot, catalyst_step_dot
 from .dot_style import (
     ERROR_STYLE,
@@ -409,12 +409,13 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
     for parent_path, nodes in cut.items():
         hidden = sum(sizes[id(n)] for n in nodes)
         sid = f"{prefix}more{len(ids)}_{len(parent_path)}"
-        g.node(sid, label=_table(f"⋯ {hidden:,} more nodes", ["summarized"]), shape="note",
+        more = f"{hidden:,} more node{'' if hidden == 1 else 's'}"
+        g.node(sid, label=_table(f"⋯ {more}", ["summarized"]), shape="note",
                style="dashed", color="#9ca3af", fontcolor="#6b7280", **{"class": "summary"},
-               tooltip=_tip(f"{hidden:,} more nodes, not drawn: open a subtree (focus) or "
+               tooltip=_tip(f"{more}, not drawn: open a subtree (focus) or "
                             "fold (depth) to see them"))
         g.edge(ids[parent_path], sid, style="dashed", color="#9ca3af",
-               tooltip=_tip(f"{hidden:,} more nodes, summarized"))
+               tooltip=_tip(f"{more}, summarized"))
     return DrawnTree(len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes),
                      ids, node_ids)
 
@@ -631,14 +632,13 @@ class _EvalLook(_Look):
         """The strip of the rows the form at `path` gave null without a branch, if any:
         found once per picture, when the first form is drawn."""
         if self._nulls is None:
-            self._nulls = {b.path: strip_of(b.rows, b.total_rows)
+            self._nulls = {b.path: strip_of(b.rows, b.total_rows, EDGE_CELLS)
                            for b in null_selections(self.event)}
         return self._nulls.get(path)
 
     def fold_rows(self, node, path, indices):
-        counts = [b.count for i in indices for b in self.branches.get(path + (i,), ())
-                  if not b.branch.startswith("when ")]
-        return sum(counts) if counts else None
+        return folded_rows(node, lambda i: self.branches.get(path + (i,), ()),
+                           indices[0], indices[-1])
 
     def _failed(self, path) -> bool:
         return self.facts is not None and self.facts.path is not None and \

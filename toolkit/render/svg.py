@@ -86,6 +86,7 @@ def to_svgs(objs, **options) -> list[str]:
 
 
 _CAPTION_LINE = re.compile(r'(<text text-anchor="start" x=")([-\d.]+)(")')
+CAPTION_MARGIN = 12.0  # points between a caption line and the picture's edge: graphviz's own
 
 
 def caption_over_root(svg: str) -> str:
@@ -94,6 +95,12 @@ def caption_over_root(svg: str) -> str:
     Graphviz centers it over the whole drawing: on a wide picture that opens on its
     root, the title was off screen, cut at the box's edge. Each line keeps its
     width, stays inside the picture, and is centered on the root where it can be.
+
+    A line's width is graphviz's estimate, from its own font metrics: a browser's
+    font (DejaVu Sans for Helvetica on Debian) draws it a little wider. Graphviz
+    leaves its widest line a margin on both sides for that; a moved line keeps
+    within the same margins (pushed flush to the picture's edge, the end of a
+    caption as wide as the picture was cut off).
     """
     view, shift, start = _VIEW.search(svg), _SHIFT.search(svg), svg.find('<g id="graph0"')
     box = root_box(svg)
@@ -105,7 +112,12 @@ def caption_over_root(svg: str) -> str:
     dx = float(shift.group(1))
     middle = width / 2 + x0 - dx  # where graphviz centered each line
     root = (box[0] + box[2]) / 2 * width + x0 - dx
-    low, high = x0 - dx, x0 + width - dx
+    starts = [float(m.group(2)) for m in _CAPTION_LINE.finditer(svg, start, end)]
+    if not starts:
+        return svg
+    # inside the picture by graphviz's margin (its widest line's, when that is less)
+    margin = max(0.0, min(CAPTION_MARGIN, min(starts) - (x0 - dx)))
+    low, high = x0 - dx + margin, x0 + width - dx - margin
 
     def moved(m):
         line = 2 * (middle - float(m.group(2)))  # the line's width, as graphviz centered it

@@ -38,7 +38,7 @@ from ..tracing.plan_shape import (
 from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
-from .branch_table import NULL_BECAUSE, null_selections
+from .branch_table import NULL_BECAUSE, folded_rows, null_selections
 from .catalyst_text import catalyst_lines, catalyst_step_lines
 from .labels import (
     CONDITIONS_RAN,
@@ -320,7 +320,7 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
     depth); without one they grow in a table of their own. Only the window's
     subtree is printed, and a wide node prints its first and last arguments and
     one line for the rest (as the pictures draw it, `wide_nodes`): what they are,
-    the rows they got (`fold_rows(path, indices)`, None: not counted), and the
+    the rows they got (`fold_rows(path, node, indices)`, None: not counted), and the
     focus that opens them.
     """
     start = window.start(root)
@@ -364,7 +364,7 @@ def _folded_line(path, folded: _Folded, fold_rows) -> str:
     """`⋯ 244 more branches: 51,051 rows · then 4 – then 247 · open: focus="5-248"`."""
     node, first, last = folded.node, folded.first, folded.last
     text = f"⋯ {last - first + 1:,} more {fold_noun(node, folded.parent)}"
-    rows = fold_rows(path, range(first, last + 1)) if fold_rows is not None else None
+    rows = fold_rows(path, node, range(first, last + 1)) if fold_rows is not None else None
     if rows is not None:
         text += f": {rows:,} rows"
     text += f" · {visible(fold_range_text(node, folded.parent, first, last))}"
@@ -486,10 +486,9 @@ def _eval_lines(event: EvalEvent, paint, window: TreeWindow = TreeWindow()) -> l
                        + paint(NULL_BECAUSE[node.name], "dim"))
         return out
 
-    def fold_rows(path, indices):  # the rows the folded value branches gave values for
-        counts = [b.count for i in indices for b in strips.get(path.child(i), ())
-                  if not b.branch.startswith("when ")]
-        return sum(counts) if counts else None
+    def fold_rows(path, node, indices):  # the rows the folded arguments gave values for
+        return folded_rows(node, lambda i: strips.get(path.child(i), ()),
+                           indices[0], indices[-1])
 
     tree = _tree_lines(root, describe, lead, extra, root_path=event.root_path(),
                        indent_cap=paint.indent_cap, window=window, fold_rows=fold_rows)
