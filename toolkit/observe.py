@@ -438,8 +438,8 @@ class EvalEvent:
     live_data: Any = field(default=None, repr=False, compare=False)
     live_result: Any = field(default=None, repr=False, compare=False)
 
-    # `nodes` is a property (set below, after the dataclass is made): it may be given as a
-    # Deferred, made into the list of NodeStats on first read
+    # `nodes` and `branches` are properties (set below, after the dataclass is made): each
+    # may be given as a Deferred, made into its list on first read
 
     def root_path(self) -> TreePath:
         """The root's path in the table its nodes' and branches' paths live in.
@@ -475,6 +475,21 @@ def _set_nodes(event: EvalEvent, nodes) -> None:
 
 
 EvalEvent.nodes = property(_nodes, _set_nodes, doc=_nodes.__doc__)
+
+
+def _branches(event: EvalEvent) -> list[BranchSelection]:
+    """The rows each branch of each special form got (made now if recorded as Deferred)."""
+    branches = event.__dict__["_branches"]
+    if isinstance(branches, Deferred):
+        branches = event.__dict__["_branches"] = branches.make()
+    return branches
+
+
+def _set_branches(event: EvalEvent, branches) -> None:
+    event.__dict__["_branches"] = branches
+
+
+EvalEvent.branches = property(_branches, _set_branches, doc=_branches.__doc__)
 
 
 @dataclass(frozen=True)

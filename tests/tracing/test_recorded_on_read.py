@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
-from toolkit.execution import evaluation
+from toolkit.execution import recorded_branches
 from toolkit.execution.evaluation import SAMPLE_FIRST, SAMPLE_PER_BRANCH
 from toolkit.observe import Deferred
 
@@ -192,5 +192,5 @@ def test_a_fused_forms_first_rows_read_by_code_are_the_branch_by_branch_ones(see
         return t.evaluations[-1].sample.to_pylist()
 
     by_code = sample()
-    with mock.patch.object(evaluation, "first_rows_by_code", lambda *args: {}):
+    with mock.patch.object(recorded_branches, "first_rows_by_code", lambda *args, **kw: {}):
         assert by_code == sample(), text

@@ -52,6 +52,7 @@ class BatchContext:
         "thread",
         "took_trust",
         "trusting",
+        "untraced_fused",
     )
 
     def __init__(self, batch: pa.RecordBatch, offset: int, lazy: bool, observing: bool,
@@ -67,7 +68,7 @@ class BatchContext:
         # the thread this slice runs on: a node's times from slices of several threads
         # overlap in time, so their sum is no wall time (see `NodeStats.threads`)
         self.thread = threading.get_ident()
-        self.branches: list[BranchPiece] = []
+        self.branches: list = []  # BranchPiece, and a fused group's FusedBranches
         # what the tree's preparation learnt (`prepare.PreparedTree`): read, never written
         self.density = prepared.density
         self.case_methods = prepared.case_methods
@@ -78,6 +79,9 @@ class BatchContext:
         self.fuse_when = fuse_when
         self.fused = {} if fuse_when is FuseWhen.NEVER else (
             prepared.fused.traced if observing else prepared.fused.untraced)
+        # traced: the same groups' untraced loops (one over the morsel's own columns runs
+        # them, its forms' branch codes written when the trace is read: `fused_codes`)
+        self.untraced_fused = prepared.fused.untraced if observing and self.fused else {}
         self.casts_in_range: dict[tuple, bool] = {}  # (column, low, high) -> all values in it
         # id(cast node) -> its options with the range check off: its column was proven in range
         # on this slice, and any part of that column is in range too

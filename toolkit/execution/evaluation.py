@@ -27,7 +27,6 @@ from ..errors import (
 )
 from ..model.expression import as_expression
 from ..observe import (
-    BranchSelection,
     Deferred,
     ErrorFacts,
     EvalEvent,
@@ -38,12 +37,14 @@ from ..sql.parse import parse
 from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
 from .fuse_when import FuseWhen, fuse_when
-from .fused_branches import first_rows_by_code
+from .fused_branches import FusedBranches
+from .fused_codes import LazyCodes, made_when_let_go
 from .fused_kernels import available as fusion_available
 from .fusion import runs_whole
 from .gather_scatter import empty_of, take_sorted
 from .parallel import PIECE_ROWS, Morsel, Outcome, run_morsels, split
 from .prepare import prepare
+from .recorded_branches import branch_selections, first_rows_of_branches
 from .tallies import node_stats
 from .trampoline import run_tree
 from .value_type import as_type
@@ -188,42 +189,6 @@ def sample_rows(num_rows: int, firsts: list[np.ndarray], failed_row: int | None)
     return pa.array(rows, pa.int64())
 
 
-def _first_rows(pieces: list, n: int, count: int | None, kept_first: int) -> np.ndarray | None:
-    """The first `n` rows of a branch of `count` rows (None: not counted yet) from its
-    slices' pieces (in row order), reading only the pieces that may hold them (a piece's
-    count, when known, says whether it holds any); None when it has none, or when they
-    all lie among the batch's first `kept_first` rows, which the sample holds anyway."""
-    holding = [b for b in pieces if b.count is None or b.count]
-    if not holding:
-        return None
-    first = holding[0].piece
-    wanted = n if count is None else min(n, count)
-    if first.offset == 0 and holding[0].count is not None:
-        below = first.rows_below(kept_first)
-        if below is not None and below >= wanted:
-            return None
-    parts = []
-    for b in holding:
-        part = b.piece.first_rows(n)
-        if not parts and b.count is None and b.piece.offset == 0 and len(part) >= wanted \
-                and part[wanted - 1] < kept_first:
-            return None  # a piece not counted: its first rows, read once, settle it
-        parts.append(part)
-        n -= len(part)
-        if n <= 0:
-            break
-    return np.concatenate(parts) if len(parts) > 1 else parts[0]
-
-
-def _covered_by_cases(keys) -> set:
-    """The branches `(path, "when i", arg)` of the case_whens that record an else: every
-    row reaching case i takes a later `then j` or the else, so the first rows of those
-    branches, which the sample keeps, hold the first rows of `when i` (a wide case_when's
-    whens were half the fixed cost of tracing it)."""
-    with_else = {path for path, name, _ in keys if name == "else"}
-    return {key for key in keys if key[0] in with_else and key[1].startswith("when ")}
-
-
 def _read_columns(data, columns: tuple[int, ...] | None):
     """The columns of `data` the tree reads (what every view of a sample shows), all of them
     when that is not known or none is read."""
@@ -234,46 +199,30 @@ def _read_columns(data, columns: tuple[int, ...] | None):
 
 def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
     positions = prepared.positions
-    # the NodeStats are made when someone reads them: a trace is recorded far more often
-    # than it is read (the tallies are plain lists; the contexts, which hold the data, stay out)
+    # the NodeStats and BranchSelections are made when someone reads them: a trace is
+    # recorded far more often than it is read (the tallies are plain lists, the branches
+    # the morsels' records; the contexts, which hold the data, stay out)
     nodes = Deferred(partial(node_stats, [(ctx.tallies, ctx.thread) for ctx in contexts],
                              positions.at, prepared.labels))
-    branches: dict[tuple, list] = {}  # (form, branch, arg) -> its slices' pieces, in row order
-    for ctx in contexts:
-        for b in ctx.branches:
-            found = branches.get(b[:3])
-            if found is None:
-                branches[b[:3]] = [b]
-            else:
-                found.append(b)
+    recorded = [item for ctx in contexts for item in ctx.branches]
+    lazy = [r.codes for r in recorded if isinstance(r, FusedBranches)
+            and isinstance(r.codes, LazyCodes)]
+    if lazy:  # they read the data's columns: made when the caller lets the data go
+        made_when_let_go(data, lazy)
     total = data.num_rows
-    # a branch of pieces not counted yet (a fused form's) is counted when first read
-    counts = [None if any(b.count is None for b in parts) else sum(b.count for b in parts)
-              for parts in branches.values()]
-    selections = [
-        BranchSelection(path=positions.at(path), branch=name, arg_index=arg,
-                        rows=tuple(b.piece for b in parts), total_rows=total, count=count)
-        for ((path, name, arg), parts), count in zip(branches.items(), counts)
-    ]
+    branches = Deferred(partial(branch_selections, recorded, positions.at, total))
     facts = ErrorFacts.of(error)
     ran_on = len({ctx.thread for ctx in contexts}) or 1
     if total <= KEEP_DATA_ROWS:
         return EvalEvent(expr=expr, num_rows=total, mode=mode,
                          nodes=nodes,  # evaluation order (sorting deep paths is quadratic)
-                         branches=selections, error=facts, result=value, data=data,
+                         branches=branches, error=facts, result=value, data=data,
                          threads=ran_on)
-    kept_first = min(total, SAMPLE_FIRST)
-    covered = _covered_by_cases(branches)
-    by_code = first_rows_by_code({k: v for k, v in branches.items() if k not in covered},
-                                 SAMPLE_PER_BRANCH, kept_first)
-    firsts = [None if key in covered else by_code[key] if key in by_code else
-              _first_rows(parts, SAMPLE_PER_BRANCH, count, kept_first)
-              for (key, parts), count in zip(branches.items(), counts)]
-    rows = sample_rows(total, [f for f in firsts if f is not None],
-                       facts.row if facts is not None else None)
+    firsts = first_rows_of_branches(recorded, SAMPLE_PER_BRANCH, min(total, SAMPLE_FIRST))
+    rows = sample_rows(total, firsts, facts.row if facts is not None else None)
     kept_data, kept = _sampled(_read_columns(data, prepared.read_columns), value, rows)
     return EvalEvent(expr=expr, num_rows=total, mode=mode, nodes=nodes,
-                     branches=selections, error=facts, result=kept, data=kept_data,
+                     branches=branches, error=facts, result=kept, data=kept_data,
                      sample=rows, threads=ran_on, live_data=weakref.ref(data),
                      live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)
 

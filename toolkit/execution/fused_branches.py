@@ -11,12 +11,12 @@ the domain the branch got, restricted to the rows the form's own value is used f
 
 What a group records is the same on every morsel but for the rows, so it is planned
 once per group and position (`plan_branches`: the forms, their branches and the tests
-on the codes that select each branch's rows); a morsel appends one piece per branch,
-holding its codes and the tests. Neither the rows nor their count is made then: both
-are made from the codes when the trace is read (`_CodesMask`, a `MaskOnRead`; the
-count by `BranchSelection.count`), as a trace is recorded far more often than read:
-counting on every morsel (a byte compare per code) was a large part of what tracing
-a small form cost.
+on the codes that select each branch's rows); a morsel appends one record for them all
+(`FusedBranches`: its codes and the plan). Neither the rows nor their count is made
+then: each branch's pieces are made from the record when the trace is read
+(`expanded`), their rows and counts from the codes (`_CodesMask`, a `MaskOnRead`), as a
+trace is recorded far more often than read: counting on every morsel (a byte compare
+per code), and a piece per branch, were a large part of what tracing a form cost.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ import pyarrow.compute as pc
 
 from ..observe import MaskOnRead, RowPiece
 from .batch_context import BranchPiece
+from .fused_codes import code_matrix
 from .fused_kernels import CodeSlot
 
-__all__ = ["BranchPlan", "FormCode", "first_rows_by_code", "plan_branches", "record_branches"]
+__all__ = ["BranchPlan", "FormCode", "FusedBranches", "branch_keys", "expanded",
+           "first_rows_by_code", "plan_branches", "record_branches"]
 
 _EQUAL, _AT_LEAST = "equal", "at least"
 
@@ -149,29 +151,61 @@ def plan_branches(ctx, root, forms, layout, pos) -> BranchPlan:
     return BranchPlan(tuple(planned))
 
 
-def record_branches(ctx, plan: BranchPlan, codes: np.ndarray, sel, run) -> None:
+class FusedBranches(NamedTuple):
+    """What one morsel of a traced group records of its forms' branches: one record for
+    them all (a wide case_when has hundreds of branches, a trace is recorded far more
+    often than read); each branch's pieces are made from it when read (`expanded`)."""
+
+    plan: BranchPlan
+    codes: object  # code rows x rows: written by the loop, or made on read (`fused_codes`)
+    used: pa.Array | None  # the rows of the domain the group's value is used for (None: all)
+    domain: object  # the rows of the morsel the group ran on, as recorded (None: all)
+    offset: int  # the morsel's first row in the data
+    length: int  # the morsel's rows
+
+
+def record_branches(ctx, plan: BranchPlan, codes, sel, run) -> None:
     """Record the branch rows of every form of `plan` over the domain `sel`, from
-    `codes` (code rows x rows) its loop wrote; `run` is how the group's value is used
-    (None or every row: all of them). Nothing is counted or made here: each branch
-    keeps its rule over the codes (`_CodesMask`), read when the trace is."""
-    domain = codes.shape[1]
+    `codes` (code rows x rows, written by its loop or made on read); `run` is how the
+    group's value is used (None or every row: all of them). Nothing is counted or made
+    here: one record keeps the codes, read when the trace is."""
     used = None if run is None or run.uses_all else run.used
-    values = (codes, used)
-    piece = functools.partial(RowPiece, ctx.offset, ctx.batch.num_rows,
-                              sel.as_recorded() if sel is not None else None)
-    add = ctx.branches.append
-    for form in plan.forms:
+    ctx.branches.append(FusedBranches(plan, codes, used,
+                                      sel.as_recorded() if sel is not None else None,
+                                      ctx.offset, ctx.batch.num_rows))
+
+
+def expanded(record: FusedBranches, keys=None) -> list[BranchPiece]:
+    """The record's branches as the pieces a lazily run form records (those of `keys`,
+    (form, branch, argument) triples, when given): each keeps its rule over the codes
+    (`_CodesMask`), its rows and count made when read."""
+    domain = record.codes.shape[1]
+    values = (record.codes, record.used)
+    piece = functools.partial(RowPiece, record.offset, record.length, record.domain)
+    out = []
+    for form in record.plan.forms:
         for branch in form.branches:
-            if branch.tests or used is not None:
-                add(BranchPiece(form.at, branch.label, branch.arg_index,
-                                piece(_CodesMask(branch.tests, values, domain)), None))
+            if keys is not None and (form.at, branch.label, branch.arg_index) not in keys:
+                continue
+            if branch.tests or record.used is not None:
+                out.append(BranchPiece(form.at, branch.label, branch.arg_index,
+                                       piece(_CodesMask(branch.tests, values, domain)), None))
             else:
-                add(BranchPiece(form.at, branch.label, branch.arg_index, piece(None), domain))
+                out.append(BranchPiece(form.at, branch.label, branch.arg_index, piece(None),
+                                       domain))
+    return out
 
 
-def _slot_codes(codes: np.ndarray, slot: CodeSlot, rows: int) -> np.ndarray:
-    """The first `rows` codes of the form in `slot`, out of their packed bytes."""
-    row = codes[slot.row, :rows]
+def branch_keys(record: FusedBranches) -> list[tuple]:
+    """The (form, branch, argument) of every branch the record holds, in recording order."""
+    return [(form.at, branch.label, branch.arg_index)
+            for form in record.plan.forms for branch in form.branches]
+
+
+def _slot_codes(codes, slot: CodeSlot, rows: int) -> np.ndarray:
+    """The first `rows` codes of the form in `slot`, out of their packed bytes (`codes`
+    written by the loop, or made on read: `fused_codes`)."""
+    row = code_matrix(codes, rows)[slot.row]
     return row if slot.bits == 8 else (row >> slot.shift) & ((1 << slot.bits) - 1)
 
 
@@ -220,43 +254,94 @@ class _CodesMask(MaskOnRead):
         return mask
 
 
-_PREFIX = 4096  # rows of a morsel's codes looked at for every branch's first rows at once
+_PREFIX = 4096  # rows of a morsel's codes looked at first for every branch's first rows
+_GROWTH = 8  # then eight times as many, until every branch has its first rows
+_SORTED_FROM = 5  # branches testing one code for equality: found by one sort from this many
 
 
-def first_rows_by_code(branches: dict, n: int, kept_first: int) -> dict:
-    """The first `n` rows of each branch a fused loop's codes select by one test, the
-    morsel's first codes decoded once for all the branches of one code (a wide
-    case_when's or a chain's branches each decoded them, through several calls, for a
-    few microseconds of numpy each). `branches` maps a branch to its slices' pieces (in
-    row order); the answer maps the branches it settles to their rows, or to None when
-    they all lie among the batch's first `kept_first` rows (which a sample holds
-    anyway). A branch whose first morsel holds fewer than `n` of its rows in the rows
-    looked at is left to the caller."""
-    by_code: dict[tuple, list] = {}
-    for key, parts in branches.items():
-        piece = parts[0].piece
-        mask = piece.picked
-        if piece.domain is not None or parts[0].count is not None \
-                or not isinstance(mask, _CodesMask) or len(mask.rule) != 1 \
-                or mask.values[1] is not None:
-            continue
-        test = mask.rule[0]
-        by_code.setdefault((id(mask.values[0]), test.slot), []).append((key, test, piece))
+class _CodeBranch(NamedTuple):
+    """A branch whose rows, in every morsel of its group, are those whose code passes `test`."""
+
+    key: tuple
+    test: _Test
+
+
+def first_rows_by_code(records: list[FusedBranches], n: int, kept_first: int,
+                       skip=frozenset()) -> dict:
+    """The first `n` rows of each branch of the fused `records` (every morsel's, in row
+    order) that the codes select by one test, the codes decoded once for all the
+    branches of one code, over a prefix of each morsel growing until every branch has
+    its rows (a wide case_when's or a chain's branches each decoded them, through
+    several calls, and a rare branch's search grew alone). The answer maps the branches
+    it settles to their first rows, or to None when they have none or all lie among the
+    batch's first `kept_first` rows (which a sample holds anyway); the others, and
+    those of `skip`, are left to the caller."""
+    by_plan: dict[int, list[FusedBranches]] = {}
+    for record in records:
+        by_plan.setdefault(id(record.plan), []).append(record)
     found: dict = {}
-    for members in by_code.values():
-        if len(members) < 2:  # one branch: its own pass is as quick
+    for morsels in by_plan.values():
+        if any(r.used is not None or r.domain is not None for r in morsels):
             continue
-        piece = members[0][2]
-        codes = piece.picked.values[0]
-        row = _slot_codes(codes, members[0][1].slot, min(codes.shape[1], _PREFIX))
-        head = row[:kept_first] if piece.offset == 0 else row[:0]
-        for key, test, piece in members:
-            equal = test.op == _EQUAL
-            if len(head) and np.count_nonzero(head == test.value if equal
-                                              else head >= test.value) >= n:
-                found[key] = None
-                continue
-            first = np.flatnonzero(row == test.value if equal else row >= test.value)[:n]
-            if len(first) == n:
-                found[key] = first + piece.offset
+        by_slot: dict[CodeSlot, list[_CodeBranch]] = {}
+        for form in morsels[0].plan.forms:
+            for branch in form.branches:
+                key = (form.at, branch.label, branch.arg_index)
+                if len(branch.tests) == 1 and key not in skip:
+                    test = branch.tests[0]
+                    by_slot.setdefault(test.slot, []).append(_CodeBranch(key, test))
+        for slot, members in by_slot.items():
+            found.update(_first_rows_of_code(members, morsels, slot, n, kept_first))
     return found
+
+
+def _first_rows_of_code(members: list[_CodeBranch], morsels: list[FusedBranches],
+                        slot: CodeSlot, n: int, kept_first: int) -> dict:
+    wanted = {m.key: n for m in members}
+    rows: dict[tuple, list[np.ndarray]] = {m.key: [] for m in members}
+    settled: dict = {}
+    for record in morsels:
+        pending = [m for m in members if wanted[m.key] > 0 and m.key not in settled]
+        if not pending:
+            break
+        length = record.codes.shape[1]
+        window = min(length, _PREFIX)
+        if record.offset == 0:  # the batch's first rows, which the sample keeps anyway
+            head = np.bincount(_slot_codes(record.codes, slot, min(length, kept_first)),
+                               minlength=256)
+            at_least = np.cumsum(head[::-1])[::-1]
+            for m in pending:
+                if (head if m.test.op == _EQUAL else at_least)[m.test.value] >= n:
+                    settled[m.key] = None
+            pending = [m for m in pending if m.key not in settled]
+        while pending:
+            hits = _rows_passing(_slot_codes(record.codes, slot, window), pending, wanted)
+            if window >= length or all(len(hits[m.key]) >= wanted[m.key] for m in pending):
+                break
+            window = min(length, window * _GROWTH)
+        for m in pending:
+            got = hits[m.key]
+            rows[m.key].append(got + record.offset)
+            wanted[m.key] -= len(got)
+    for m in members:
+        if m.key not in settled:
+            got = [part for part in rows[m.key] if len(part)]
+            settled[m.key] = np.concatenate(got) if got else None
+    return settled
+
+
+def _rows_passing(row: np.ndarray, members: list[_CodeBranch], wanted: dict) -> dict:
+    """Each member's first rows (at most as many as it wants) among the codes `row`."""
+    out = {}
+    equal = [m for m in members if m.test.op == _EQUAL]
+    if len(equal) >= _SORTED_FROM:
+        order = np.argsort(row, kind="stable")  # a radix sort of bytes: rows stay in order
+        starts = np.concatenate(([0], np.cumsum(np.bincount(row, minlength=256))))
+        for m in equal:
+            v = m.test.value
+            out[m.key] = order[starts[v]:min(starts[v + 1], starts[v] + wanted[m.key])]
+    for m in members:
+        if m.key not in out:
+            passing = row == m.test.value if m.test.op == _EQUAL else row >= m.test.value
+            out[m.key] = np.flatnonzero(passing)[:wanted[m.key]]
+    return out

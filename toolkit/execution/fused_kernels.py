@@ -66,8 +66,8 @@ from . import fused_math
 numba = late.module("numba")  # loaded by the first loop compiled: its import is slow
 
 __all__ = ["CodeSlot", "Deferred", "FirstTrue", "KernelOutput", "KernelSource", "asked",
-           "available", "code_layout", "compile_later", "compiled", "kernel_source", "nesting",
-           "ready", "run_kernel", "settle"]
+           "available", "code_layout", "codes_loop", "compile_later", "compiled",
+           "kernel_source", "nesting", "ready", "run_kernel", "settle"]
 
 _ARGUMENT = re.compile(r"\bv_f_[0-9_]+\b|\bf_[0-9_]+\b|\bk[0-9]+\b")
 
@@ -87,6 +87,10 @@ class KernelSource:
     # its deferred values' temporaries, numpy's name for each one's type: scratch arrays
     # the caller passes after `idx` (the listed rows), before the arguments
     temporaries: tuple[str, ...] = ()
+    # traced: the loop writing its codes alone (`codes_loop`); None untraced, or when a
+    # code nests too deep to be written alone
+    codes_only: KernelSource | None = None
+    writes_codes_only: bool = False  # it is such a loop: it reads `n, codes` and its arguments
 
 
 class Deferred(NamedTuple):
@@ -169,7 +173,33 @@ def kernel_source(value: str, validity: str | None, boolean: bool,
     flags = fails is not None or any(d.fails is not None for d in deferred)
     return KernelSource(text, arguments, boolean, validity is not None,
                         layout[-1].row + 1 if layout else 0, layout, flags,
-                        tuple(d.dtype for d in deferred))
+                        tuple(d.dtype for d in deferred),
+                        codes_loop(codes, layout, deferred, lets) if codes else None)
+
+
+def codes_loop(codes: tuple, layout: tuple, deferred: tuple[Deferred, ...] = (),
+               lets: tuple[str, ...] = ()) -> KernelSource | None:
+    """The loop writing each form's branch per row and nothing else: what a trace runs
+    when it is read (`fused_codes`), over the columns its group read. A code reading a
+    deferred value computes it in place (its conditions are what it needs, not the
+    values); None when that nests deeper than Python parses."""
+    inline = _inlined(deferred)
+    codes = tuple(inline(c) for c in codes)
+    lets = tuple(inline(let) for let in lets)
+    pad = "        "
+    body = f"{_lines([_code_texts(codes)], lets, len(pad))}{_code_lines(codes, pad)}"
+    rows: dict[int, list[str]] = {}
+    for k, slot in enumerate(layout):
+        rows.setdefault(slot.row, []).append(f"(np.uint8(c{k}) << np.uint8({slot.shift}))"
+                                             if slot.shift else f"np.uint8(c{k})")
+    body += "".join(f"{pad}codes[{r}, i] = {' | '.join(terms)}\n" for r, terms in rows.items())
+    loop = "    for i in range(n):\n" + _reads_first(body, pad)
+    if len(loop) > 2 * _PARSED_NESTING and nesting(loop) > _PARSED_NESTING:
+        return None
+    arguments = tuple(sorted(set(_ARGUMENT.findall(loop))))
+    text = f"def kernel(n, codes, {', '.join(arguments)}):\n{loop}    return False\n"
+    return KernelSource(text, arguments, False, False, layout[-1].row + 1, layout,
+                        writes_codes_only=True)
 
 
 def compiled(kernel: KernelSource):
@@ -405,6 +435,10 @@ def run_kernel(kernel: KernelSource, rows: int, dtype: np.dtype, arguments: dict
     """The loop's outputs over `rows` rows: a boolean value and the validity are written
     a byte per row, then packed into bitmaps (a loop packing bits as it goes measured
     slower, and compiles slower)."""
+    if kernel.writes_codes_only:
+        codes = np.empty((kernel.codes, rows), np.uint8)
+        compiled(kernel)(rows, codes, *(arguments[name] for name in kernel.arguments))
+        return KernelOutput(None, None, codes)
     out = pool_array(rows, np.dtype(np.bool_) if kernel.packs_value else dtype)
     valid = pool_array(rows, np.dtype(np.bool_)) if kernel.has_validity else _NO_BITMAP
     values = [arguments[name] for name in kernel.arguments]

@@ -63,6 +63,7 @@ are compiled when first run (`fused_kernels`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import threading
@@ -82,6 +83,7 @@ from .batch_context import now
 from .dense_path import casts_in_range
 from .fuse_when import FuseWhen
 from .fused_branches import FormCode
+from .fused_codes import LazyCodes, sliced
 from .fused_guarded import guarded_call
 from .fused_kernels import (
     Deferred,
@@ -748,7 +750,8 @@ class GroupRun(NamedTuple):
     """A group's value over its rows and, traced, its forms' branch per row."""
 
     value: pa.Array
-    codes: np.ndarray | None  # code rows x rows (uint8): see `fused_branches`
+    # code rows x rows (uint8), written or made on read (`fused_codes`): see `fused_branches`
+    codes: np.ndarray | LazyCodes | None
 
 
 def _texts(code) -> tuple[str, ...]:
@@ -774,24 +777,13 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
     rows for a field, a scalar for a literal); None when its loop is not compiled and
     `when` says not to wait for it, or when a row fails one of its calls (unfused, the
     group raises the error)."""
-    with_nulls = any(leaf_values[n].null_count for n in group.validity_inputs)
+    with_nulls = _reads_nulls(group, leaf_values)
     kernel = group.with_nulls if with_nulls else group.plain
     dtype = _DTYPES[group.root.type]
     waiting = when is not FuseWhen.ALWAYS and ready(kernel) is None
     if waiting and asked(kernel):
         return None
-    arguments = {}
-    for leaf in group.inputs:
-        got = leaf_values[leaf.name]
-        if isinstance(got, pa.Scalar):
-            arguments[leaf.name] = leaf.dtype.type(_loop_value(got))
-        else:
-            arguments[leaf.name] = _numbers(got, leaf.dtype)
-    if with_nulls:
-        for name in group.validity_inputs:
-            got = leaf_values[name]
-            arguments[f"v_{name}"] = bitmap_bools(got.buffers()[0], got.offset, len(got)) \
-                if got.null_count else _all_valid(rows)
+    arguments = _loop_arguments(group, leaf_values, rows, with_nulls)
     if waiting:
         compile_later(kernel, rows, dtype, arguments)
         return None
@@ -806,6 +798,62 @@ def run_group(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
         bits = None  # a row-wise validity over columns without nulls: every row valid
     return GroupRun(pa.Array.from_buffers(group.root.type, rows, [bits, pa.py_buffer(out)]),
                     codes)
+
+
+def _reads_nulls(group: FusedGroup, leaf_values: Mapping[str, object]) -> bool:
+    """Whether a column whose validity the group's loop reads holds a null (its loop
+    with nulls runs then)."""
+    return any(leaf_values[n].null_count for n in group.validity_inputs)
+
+
+def _loop_arguments(group: FusedGroup, leaf_values: Mapping[str, object], rows: int,
+                    with_nulls: bool) -> dict:
+    """The group's loop's arguments over `rows` rows: each input as numpy sees it, and
+    for the loop with nulls, each validity it reads as a bool per row."""
+    arguments = {}
+    for leaf in group.inputs:
+        got = leaf_values[leaf.name]
+        if isinstance(got, pa.Scalar):
+            arguments[leaf.name] = leaf.dtype.type(_loop_value(got))
+        else:
+            arguments[leaf.name] = _numbers(got, leaf.dtype)
+    if with_nulls:
+        for name in group.validity_inputs:
+            got = leaf_values[name]
+            arguments[f"v_{name}"] = bitmap_bools(got.buffers()[0], got.offset, len(got)) \
+                if got.null_count else _all_valid(rows)
+    return arguments
+
+
+def _codes_on_read(ctx, group: FusedGroup, leaf_values: Mapping[str, object],
+                   rows: int) -> GroupRun | None:
+    """A traced group over the morsel's own columns run by its untraced loop, its codes
+    left to its loop writing codes alone when they are read (`fused_codes`); None when
+    that loop is not compiled yet and `fuse=True` did not ask for it (it is compiled on
+    the side), or when the untraced one did not run (not compiled, or a failing row)."""
+    with_nulls = _reads_nulls(group, leaf_values)
+    loop = (group.with_nulls if with_nulls else group.plain).codes_only
+    twin = ctx.untraced_fused.get(id(group.root))
+    if twin is None or loop is None:
+        return None
+    if ready(loop) is None and ctx.fuse_when is not FuseWhen.ALWAYS:
+        if not asked(loop):  # compiled on the side: traces write their codes meanwhile
+            compile_later(loop, rows, None, _loop_arguments(group, leaf_values, rows,
+                                                            with_nulls))
+        return None
+    ran = run_group(twin, leaf_values, rows, ctx.fuse_when)
+    if ran is None:
+        return None
+    arguments = functools.partial(_prefix_arguments, group, leaf_values, with_nulls)
+    return GroupRun(ran.value, LazyCodes(loop, arguments, rows))
+
+
+def _prefix_arguments(group: FusedGroup, leaf_values: Mapping[str, object], with_nulls: bool,
+                      n: int) -> tuple[np.dtype, dict]:
+    """The loop's value type and its arguments over the first `n` rows (the same loop
+    as over all of them: with nulls when any row holds one)."""
+    first = {name: sliced(value, n) for name, value in leaf_values.items()}
+    return _DTYPES[group.root.type], _loop_arguments(group, first, n, with_nulls)
 
 
 def _loop_value(literal: pa.Scalar):
@@ -860,7 +908,11 @@ def run_fused(ctx, group: FusedGroup, sel, mask, pos, run) -> pa.Array | None:
     started = now() if ctx.observing else 0.0
     leaf_values = {leaf.name: ctx.field(leaf.node, sel, mask) if leaf.node.kind == "field"
                    else leaf.node.value for leaf in group.inputs}
-    ran = run_group(group, leaf_values, rows, ctx.fuse_when)
+    ran = None
+    if ctx.observing and group.forms and sel is None and mask is None:
+        ran = _codes_on_read(ctx, group, leaf_values, rows)
+    if ran is None:
+        ran = run_group(group, leaf_values, rows, ctx.fuse_when)
     if ran is None:
         return None
     if ctx.observing:
