@@ -17,6 +17,7 @@ import toolkit as tk
 from toolkit.errors import UsageError
 from toolkit.model.expression import Expression
 from toolkit.render.labels import bounded_text, html_text, path_text, repeat_key, visible
+from toolkit.render.wide_nodes import AUTO_DEPTH, FOLD_DEPTH, OPEN_DEPTH, open_depth
 from toolkit.support.bounded_cache import BoundedCache
 from toolkit.tracing.steps import (
     CATALYST_RULE,
@@ -38,9 +39,8 @@ from .step_cursor import StepCursor
 
 __all__ = ["AUTO_DEPTH", "FOLD_DEPTH", "OPEN_DEPTH", "Explorer"]
 
-FOLD_DEPTH = 16  # trees deeper than this open folded (a 12-term `or` stays open) ...
-OPEN_DEPTH = 8  # ... this many levels down: a picture that fits the window, labels readable
-AUTO_DEPTH = "auto"
+# trees deeper than FOLD_DEPTH open OPEN_DEPTH levels down, as every picture does
+# (`toolkit.render.wide_nodes`); the explorer names the choice in its depth picker
 TREE_PICTURES = 32  # pictures the explorer keeps drawn (each step, zoom, focus and depth)
 PICK_A_CHECK = "choose one: failures first"
 KEYS_HINT = ("keys, with the pointer over the picture: ← → step · n / p next / previous "
@@ -311,7 +311,7 @@ class Explorer(w.VBox):
     def _tree(self, index: int) -> str:
         depth = self.depth_picker.value
         if depth == AUTO_DEPTH:
-            depth = OPEN_DEPTH if self.tree_depth(index) > FOLD_DEPTH else None
+            depth = open_depth(self.tree_depth(index))
         focus, note = self.subtree.value.strip(), ""
         if focus and tree_of(self.steps[index]) is None:
             focus, note = "", "This step has no expression tree; the subtree is not used here."

@@ -15,6 +15,7 @@ import html
 import toolkit as tk  # noqa: F401 - importing toolkit registers the renderer
 from toolkit import observe
 from toolkit.render.svg import DotNotFound, dot_available, fitted, inline_svg, to_svg, zoomed
+from toolkit.render.wide_nodes import AUTO_DEPTH
 from toolkit.support import late
 from toolkit.support.visible_text import visible_lines
 
@@ -37,7 +38,7 @@ def text_html(text: str, css_class: str = "exprscope-text") -> str:
             f'word-break:normal;overflow-wrap:break-word">{html.escape(visible_lines(text))}</pre>')
 
 
-def tree_html(obj, fit: bool = True, focus="", depth: int | None = None,
+def tree_html(obj, fit: bool = True, focus="", depth: int | str | None = AUTO_DEPTH,
               zoom: float = 1.0) -> str:
     """HTML for an ipywidgets.HTML: the inline SVG, or the text drawing when `dot` is missing.
 

@@ -1,5 +1,6 @@
 """Shared helpers of the renderer tests (fixtures live in conftest.py)."""
 
+import contextlib
 import shutil
 import xml.etree.ElementTree as ET
 
@@ -28,3 +29,21 @@ def svg_texts(svg: str) -> list[str]:
     root = ET.fromstring(svg)
     return [(el.text or "").replace("\xa0", " ") for el in root.iter()
             if el.tag.endswith("text")]
+
+
+CHROMIUM = "/usr/bin/chromium"
+_CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"]
+
+
+@contextlib.contextmanager
+def browser_page(**page_options):
+    """A fresh page of Debian's headless chromium (through Playwright), closed afterwards."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=_CHROMIUM_ARGS)
+        try:
+            yield browser.new_page(**page_options)
+        finally:
+            browser.close()

@@ -40,14 +40,14 @@ def test_a_chain_folds_past_the_depth_and_each_box_says_what_it_holds_and_its_pa
     opened = to_dot(expr, focus=deeper, depth=4).source
     assert "the subtree at 1/1/1/1/1<" in opened and len(_folded_boxes(opened)) == 2
     # every level: nothing folded
-    assert _folded_boxes(to_dot(expr).source) == []
+    assert _folded_boxes(to_dot(expr, depth=None).source) == []
 
 
 def test_a_folded_picture_says_folded_and_a_summarized_one_summarized():
     expr = _chain(30)
     folded = to_dot(expr, depth=4).source
     assert "the rest folded (▸)" in folded and "summarized" not in folded
-    cut = to_dot(expr, max_nodes=20).source
+    cut = to_dot(expr, max_nodes=20, depth=None).source
     assert "deeper levels are summarized" in cut and "folded" not in cut
 
 

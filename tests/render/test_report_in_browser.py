@@ -4,32 +4,16 @@ The file is opened from disk with every request outside it refused and
 counted, so the test also proves the report fetches nothing.
 """
 
-import contextlib
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from render_helpers import CHROMIUM
+from render_helpers import browser_page as _page
 
 import toolkit as tk
 from toolkit.passes import optimize
 from toolkit.render import html_report
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-@contextlib.contextmanager
-def _page(**page_options):
-    """A fresh page of Debian's headless chromium, closed afterwards."""
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser.new_page(**page_options)
-        finally:
-            browser.close()
-
 
 pytestmark = [
     pytest.mark.browser,
@@ -179,3 +163,36 @@ def test_a_caption_as_wide_as_the_picture_is_not_cut_at_its_edge(tmp_path):
           }).filter(([, left, right]) => left < 0 || right < 0);
         }""")
     assert cut == [], cut
+
+
+def test_a_row_journey_s_report_lists_its_stops_within_the_window(tmp_path):
+    """A row dropped by a long filter after a wide scan (14 columns of long strings): the
+    page lists each operator it passed with the row there, and the one that dropped it
+    with why; the rows tables scroll in their own boxes, the page never sideways."""
+    from toolkit import plan
+
+    wide = {f"column_with_a_long_name_{i}": [f"a long value <b>{i}</b> " * 4] * 3
+            for i in range(14)}
+    table = pa.table({"a": [3, 0, 7], "b": [-203.0, 997.0, 8.0], **wide})
+    journey = (plan.scan("t", table)
+               .filter("if(a != 0, b / a, 0.0) > 1 and b > 3 and column_with_a_long_name_0 "
+                       "!= 'none of these values at all, however long it is'")
+               .project(["a", "b"])).explain_row("t", 0)
+    report = tk.write_report(journey, tmp_path / "journey.html")
+    with _page(viewport={"width": 1000, "height": 900}) as page:
+        page.goto(report.resolve().as_uri())
+        shown = page.evaluate("""() => ({
+            page: document.documentElement.scrollWidth,
+            stops: [...document.querySelectorAll('li.stop')].map(s => [
+              s.querySelector('.stop-head').innerText, Math.ceil(s.getBoundingClientRect().right)]),
+            pictures: [...document.querySelectorAll('.picture')].map(
+              p => Math.ceil(p.getBoundingClientRect().right)),
+            why: document.querySelector('.journey > p.why').innerText})""")
+        page.screenshot(path=str(Path(__file__).resolve().parents[2] / "out"
+                                 / "report-row-journey.png"), full_page=True)
+    heads = [head for head, _ in shown["stops"]]
+    assert [h.split()[0] for h in heads] == ["✓", "✗"], heads
+    assert heads[0].startswith("✓ TableScan: t") and "dropped here" in heads[1], heads
+    assert "is false (with `if_else(" in shown["why"], shown["why"]
+    widths = [shown["page"], *(right for _, right in shown["stops"]), *shown["pictures"]]
+    assert max(widths) <= 1000, shown

@@ -27,6 +27,7 @@ from ..observe import Observer, observing, silenced
 from ..sql.parse import parse
 from ..support.visible_text import visible
 from ..tracing.steps import branch_target
+from .expression_text import expression_text
 from .records import NodeStory, RowStories, RowStory, TreeChange
 from .rows import MAX_EXPLAINED, PickedRows, check_data, pick_rows
 from .value_text import value_text
@@ -158,8 +159,8 @@ def story_of_batch(written: Expression, batch: pa.RecordBatch, row: int, mode: s
         why = why.replace(f"the result is {value_text(value)}",
                           f"the result is {value_text(value)}: {root.label} took {root.branch}", 1)
     inputs = _inputs(written, batch)
-    return RowStory(row=row, mode=mode, expression=visible(str(written)),
-                    evaluated_expression=visible(str(tree)), value=value, inputs=inputs,
+    return RowStory(row=row, mode=mode, expression=expression_text(written),
+                    evaluated_expression=expression_text(tree), value=value, inputs=inputs,
                     nodes=tuple(stories), why=why,
                     error=None if error is None else _error_text(error, row),
                     spared=spared, changes=_changes(recorder.passes),
@@ -206,7 +207,7 @@ def _node_texts(nodes) -> dict:
             else 1
         sizes[path] = size
         if size <= _SMALL_SUBTREE:
-            texts[path] = visible(str(node))
+            texts[path] = expression_text(node)
         else:
             args = [texts[path.child(i)] for i in range(len(node.args[:8]))]
             args = [a if len(a) <= _ARG_CHARS else a[: _ARG_CHARS - 1] + "…" for a in args]
@@ -399,7 +400,7 @@ def _changes(passes) -> tuple[TreeChange, ...]:
     for event in passes:
         for r in getattr(event, "rewrites", ()):
             out.append(TreeChange(event.name, r.rule, visible(r.reason or ""), tuple(r.path or ()),
-                                  visible(str(r.before)), visible(str(r.after))))
+                                  expression_text(r.before), expression_text(r.after)))
     return tuple(out)
 
 

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from ..model.expression import Expression
+from ..model.options import options_short_text
 from ..support.visible_text import visible
+from .expression_text import term_text
 from .value_text import value_text
 
 __all__ = ["Deciders", "explain_why", "null_note", "path_text"]
@@ -57,11 +59,6 @@ def path_text(path) -> str:
         return "/".join(str(i) for i in steps)
     last = path.last if hasattr(path, "last") else path[-1]  # O(1) on a TreePath
     return f"…/{last} (depth {len(path)})"
-
-
-def _term(node: Expression) -> str:
-    text = visible(str(node))
-    return f"`{text}`" if len(text) <= 70 else f"`{text[:69]}…`"
 
 
 def _chain(node: Expression, path: tuple, name: str) -> list[tuple[tuple, Expression]]:
@@ -121,16 +118,17 @@ def null_note(node: Expression, path: tuple, computed: dict) -> str:
     if src_path != path:
         if src.kind == "field":
             return f"null: from column {visible(str(src))} (null in this row)"
-        return f"null: from {_term(src)} at {path_text(src_path)}"
+        return f"null: from {term_text(src)} at {path_text(src_path)}"
     options = getattr(node, "options", None)
-    extra = f" with its options ({visible(str(options))[:60]})" if options is not None else ""
+    changed = visible(options_short_text(options)) if options is not None else ""
+    extra = f" with its options {changed}" if changed else ""
     return f"null: {node.name}{extra} gives null for these non-null arguments"
 
 
 def _operands(d: Deciders, node: Expression, path: tuple) -> str:
     parts = []
     for i, arg in enumerate(node.args):
-        shown = _term(arg)
+        shown = term_text(arg)
         if arg.kind != "literal":
             shown += f" = {value_text(_value(d, path.child(i)))}"
         parts.append(shown)
@@ -148,19 +146,19 @@ def _describe_bool(d: Deciders, node: Expression, path: tuple, decided: set, dep
 
 def _says(d: Deciders, node: Expression, path: tuple, decided: set, depth: int, state: str) -> str:
     if depth > 6:
-        return f"{_term(node)} is {state}"
+        return f"{term_text(node)} is {state}"
     if node.is_call and node.name in ("and_kleene", "and"):
         terms = [(p, t) for p, t in _chain(node, path, node.name) if p in d.evaluated]
         if state == "false":
             first = next(((p, t) for p, t in terms if _is(_value(d, p), False)), None)
             if first is not None:
-                return (f"{_term(node)} is false because its term "
+                return (f"{term_text(node)} is false because its term "
                         + _describe_bool(d, first[1], first[0], decided, depth + 1))
         if state == "null":
             nulls = [(p, t) for p, t in terms if _null(_value(d, p))]
             said = [_describe_bool(d, t, p, decided, depth + 1) for p, t in nulls[:_MAX_TERMS]]
             more = f" (and {len(nulls) - _MAX_TERMS} more)" if len(nulls) > _MAX_TERMS else ""
-            return f"{_term(node)} is null: no term is false and " + "; ".join(said) + more
+            return f"{term_text(node)} is null: no term is false and " + "; ".join(said) + more
     if node.is_call and node.name in ("or_kleene", "or") and state in ("false", "null"):
         terms = [(p, t) for p, t in _chain(node, path, node.name) if p in d.evaluated]
         said = []
@@ -174,19 +172,19 @@ def _says(d: Deciders, node: Expression, path: tuple, decided: set, depth: int, 
             decided.add(src_path)
             if src.kind == "field":
                 tail = f"; the null comes from column {visible(str(src))}"
-        return (f"{_term(node)} is {state}: no term is true (" + "; ".join(said) + more + ")"
+        return (f"{term_text(node)} is {state}: no term is true (" + "; ".join(said) + more + ")"
                 + tail)
     if node.is_call and node.name in ("invert", "not"):
-        return f"{_term(node)} is {state} because " + _describe_bool(
+        return f"{term_text(node)} is {state} because " + _describe_bool(
             d, node.args[0], path.child(0), decided, depth + 1)
     if node.is_call and node.name in _COMPARISONS:
         for i in range(len(node.args)):
             decided.add(path.child(i))
-        text = f"{_term(node)} is {state} (with {_operands(d, node, path)})"
+        text = f"{term_text(node)} is {state} (with {_operands(d, node, path)})"
         if state == "null":
             text += _null_origin(d, node, path, decided)
         return text
-    text = f"{_term(node)} is {state}"
+    text = f"{term_text(node)} is {state}"
     if state == "null":
         text += _null_origin(d, node, path, decided)
     return text
@@ -199,7 +197,7 @@ def _null_origin(d: Deciders, node: Expression, path: tuple, decided: set) -> st
     decided.add(src_path)
     if src.kind == "field":
         return f"; the null comes from column {visible(str(src))}"
-    return f"; the null comes from {_term(src)}"
+    return f"; the null comes from {term_text(src)}"
 
 
 def explain_why(d: Deciders, value, error, event, spared, row: int = 0) -> tuple[str, set]:
@@ -212,11 +210,11 @@ def explain_why(d: Deciders, value, error, event, spared, row: int = 0) -> tuple
         inputs = _operands(d, node, fpath) if node.is_call else ""
         message = visible(re.sub(r"\bat row 0\b", f"at row {row:,}", str(error).splitlines()[0]))
         where = path_text(fpath)
-        text = (f"evaluation fails at {where}, {_term(node)}"
+        text = (f"evaluation fails at {where}, {term_text(node)}"
                 + (f" (its arguments: {inputs})" if inputs else "") + f": {message}")
     elif value is not None and pa.types.is_boolean(value.type) and not _is(value, True):
         said = _describe_bool(d, d.tree, d.nodes[0][0], decided)
-        whole = f"{_term(d.tree)} is "
+        whole = f"{term_text(d.tree)} is "
         state = "null" if _null(value) else "false"
         if said.startswith(whole) and d.tree.is_call and d.tree.name in (
                 "and_kleene", "and", "or_kleene", "or", "invert"):

@@ -19,8 +19,8 @@ from ..tracing.steps import branch_target
 from .labels import bounded_text
 from .selection_strip import row_indices
 
-__all__ = ["NOT_REACHED", "NULL_BECAUSE", "NULL_BRANCH", "BranchTable", "SpecialForm",
-           "folded_rows", "is_value_branch", "null_selections"]
+__all__ = ["NOT_REACHED", "NULL_BECAUSE", "NULL_BRANCH", "BranchTable", "NullRows",
+           "SpecialForm", "folded_rows", "is_value_branch", "null_selections"]
 
 NOT_REACHED = "·"  # the row never reached this special form (an outer branch skipped it)
 _CONDITION_PREFIX = "when "  # case_when's condition branches: they decide, they give no value
@@ -62,30 +62,59 @@ def null_selections(event) -> list:
     no branch gave a value (a null condition or index, no `when` matched and no `else`), as
     a `BranchSelection` named `null` (no argument: `arg_index` -1). Forms with none are left
     out, so a form's branches and its null rows add up to the rows that reached it."""
-    if not event.branches or event.expr is None:
-        return []
-    table = BranchTable(event)
-    out = []
-    for form in table.forms:
-        if form.name not in NULL_BECAUSE:
-            continue
-        values = [b for b in form.branches if is_value_branch(b)]
-        reaching = table.rows_reaching(form.path)
-        if (table.num_rows if reaching is None else len(reaching)) <= sum(b.count
-                                                                          for b in values):
-            continue  # every row that reached it took a branch: no rows to read
-        base = np.arange(table.num_rows, dtype=np.int64) if reaching is None else reaching
-        taken = [row_indices(b.rows) for b in values]
-        # a cost of the rows that reached the form, not of the batch (deep chains). The
-        # rows are unique (a row reaches a form once and takes one branch of it), so no
-        # np.unique of either side: that hash pass is the slowest step on millions of rows
-        null_rows = (np.setdiff1d(base, np.concatenate(taken), assume_unique=True)
-                     if taken else base)
-        if null_rows.size:
-            out.append(BranchSelection(form.path, NULL_BRANCH, -1,
-                                       pa.array(null_rows, pa.int64()), table.num_rows,
-                                       count=int(null_rows.size)))
-    return out
+    nulls = NullRows(event)
+    found = (nulls.at(form.path) for form in nulls.forms())
+    return [null for null in found if null is not None]
+
+
+class NullRows:
+    """The null rows of one form at a time (`null_selections`' answer for that form).
+
+    Finding a form's null rows reads the rows of its branches and of the scope around
+    it; a picture asks only for the forms it draws, so a 1,000-deep nested if_else over
+    a million rows reads the few forms on screen, not all of them."""
+
+    def __init__(self, event):
+        self.event = event
+        self._table: BranchTable | None = None
+        self._found: dict[tuple, BranchSelection | None] = {}
+
+    def forms(self) -> list:
+        """The special forms of the evaluation (none when it recorded no branch)."""
+        table = self._branch_table()
+        return [] if table is None else table.forms
+
+    def at(self, path) -> BranchSelection | None:
+        """The null rows of the form at `path` (None: not a form, or no row got null)."""
+        if path not in self._found:
+            table = self._branch_table()
+            form = None if table is None else table.form_at(path)
+            self._found[path] = None if form is None else _null_rows(table, form)
+        return self._found[path]
+
+    def _branch_table(self) -> BranchTable | None:
+        if self._table is None and self.event.branches and self.event.expr is not None:
+            self._table = BranchTable(self.event)
+        return self._table
+
+
+def _null_rows(table: BranchTable, form: SpecialForm) -> BranchSelection | None:
+    if form.name not in NULL_BECAUSE:
+        return None
+    values = [b for b in form.branches if is_value_branch(b)]
+    reaching = table.rows_reaching(form.path)
+    if (table.num_rows if reaching is None else len(reaching)) <= sum(b.count for b in values):
+        return None  # every row that reached it took a branch: no rows to read
+    base = np.arange(table.num_rows, dtype=np.int64) if reaching is None else reaching
+    taken = [row_indices(b.rows) for b in values]
+    # a cost of the rows that reached the form, not of the batch (deep chains). The
+    # rows are unique (a row reaches a form once and takes one branch of it), so no
+    # np.unique of either side: that hash pass is the slowest step on millions of rows
+    null_rows = np.setdiff1d(base, np.concatenate(taken), assume_unique=True) if taken else base
+    if not null_rows.size:
+        return None
+    return BranchSelection(form.path, NULL_BRANCH, -1, pa.array(null_rows, pa.int64()),
+                           table.num_rows, count=int(null_rows.size))
 
 
 @dataclass
@@ -107,10 +136,17 @@ class BranchTable:
         self._scope_of = self._innermost_scopes()  # node path -> its deepest branch scope
         self.forms = self._forms()
         self._taken_by_form: dict[tuple, tuple] = {}
+        self._form_by_path: dict[tuple, SpecialForm] | None = None
 
     def node(self, path):
         """The tree node at `path`, if the evaluated tree has one there."""
         return self._nodes.get(path)
+
+    def form_at(self, path) -> SpecialForm | None:
+        """The special form at `path`, if one recorded branches there."""
+        if self._form_by_path is None:
+            self._form_by_path = {form.path: form for form in self.forms}
+        return self._form_by_path.get(path)
 
     def taken(self, form: SpecialForm) -> tuple[list[str], np.ndarray]:
         """The branch names of `form`, and per row the index of the name it took (built once)."""

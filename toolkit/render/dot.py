@@ -32,7 +32,7 @@ from ..tracing.plan_shape import (
 from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
-from .branch_table import NULL_BECAUSE, NULL_BRANCH, folded_rows, null_selections
+from .branch_table import NULL_BECAUSE, NULL_BRANCH, NullRows, folded_rows
 from .catalyst_dot import catalyst_dot, catalyst_step_dot
 from .dot_style import (
     ERROR_STYLE,
@@ -66,11 +66,13 @@ from .labels import (
 from .row_journey import draw_journey, draw_why_not
 from .row_story_dot import draw_stories, draw_story
 from .selection_strip import strip_of
+from .spines import continues_run, starts_spine
 from .tree_diff import diff_pass
 from .wide_nodes import (
-    CHAIN_SHOWN,
+    AUTO_DEPTH,
     TreeWindow,
-    chain_length,
+    chain_fold_title,
+    chain_place,
     fold_noun,
     fold_range_text,
     shown_args,
@@ -88,9 +90,10 @@ MAX_NODES = 300
 TOOLTIP_CHARS = 400  # a node's tooltip: its whole subtree as text, up to this many characters
 MAX_TRACE_STEPS = 24  # a trace's overview draws at most this many steps
 EDGE_CELLS = 32  # cells of a branch strip on an edge: a picture of a few forms fits a cell
+_AUTO_WINDOW = TreeWindow(depth=AUTO_DEPTH)  # the whole tree, a deep one folded (`wide_nodes`)
 
 
-def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | None = None
+def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | str | None = AUTO_DEPTH
            ) -> graphviz.Digraph:
     """The picture of an Expression, a Trace, one step of a trace, or a plan.
 
@@ -100,7 +103,9 @@ def to_dot(obj, *, max_nodes: int = MAX_NODES, focus=(), depth: int | None = Non
     that says how many nodes it holds and the path that opens it. A focus may end
     in a range of the node's arguments ("5-248", "0/4-247", or a tuple ending in
     `range(5, 249)`): the box a wide node folds its middle into names the range
-    that opens it.
+    that opens it. By default (`"auto"`) a tree deeper than `wide_nodes.FOLD_DEPTH`
+    levels is drawn `OPEN_DEPTH` levels down, so its picture opens on its root at a
+    readable size; `depth=None` draws every level.
     """
     g = _graph("exprscope")
     _draw(g, obj, "", max_nodes, TreeWindow.of(focus, depth))
@@ -117,7 +122,7 @@ def _graph(name: str) -> graphviz.Digraph:
     return g
 
 
-def _draw(g, obj, prefix: str, max_nodes: int, window: TreeWindow = TreeWindow()) -> None:
+def _draw(g, obj, prefix: str, max_nodes: int, window: TreeWindow = _AUTO_WINDOW) -> None:
     _drawing(obj, g, prefix, max_nodes, window)
 
 
@@ -194,7 +199,7 @@ def _(obj: CatalystStep, g, prefix, max_nodes, window) -> None:
 @_drawing.register
 def _(obj: Expression, g, prefix, max_nodes, window) -> None:
     shown = _draw_tree(g, obj, prefix, max_nodes, _Look(), window)
-    _caption(g, _window_lines(window), shown)
+    _caption(g, _window_lines(shown.window), shown)
 
 
 def _interesting(step) -> bool:
@@ -340,23 +345,29 @@ def _tip(text: str) -> str:
     return graphviz_package.nohtml(dot_tooltip(text))
 
 
-def _sizes(root: Expression) -> dict[int, int]:
+def _sizes(root: Expression) -> tuple[dict[int, int], dict[int, int]]:
+    """Nodes below and including each node, and its levels below (0: a leaf), by id:
+    linear in the distinct nodes, a shared subtree counted where it is used."""
     sizes: dict[int, int] = {}
+    levels: dict[int, int] = {}
     for node in postorder(root):
         sizes[id(node)] = 1 + sum(sizes[id(a)] for a in node.args)
-    return sizes
+        levels[id(node)] = 1 + max((levels[id(a)] for a in node.args), default=-1)
+    return sizes, levels
 
 
 def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
-               window: TreeWindow = TreeWindow()):
+               window: TreeWindow = _AUTO_WINDOW):
     """Draw breadth-first up to `max_nodes`; returns what it drew (`DrawnTree`).
 
-    Only the window's subtree is drawn; what lies below its depth is folded, and so
-    are the middle arguments of a wide node and the rest of a long and/or chain
-    (see `wide_nodes`): what is drawn, not the size of the tree, sets the cost.
+    Only the window's subtree is drawn; what lies below its depth is folded (a deep
+    tree's by default), and so are the middle arguments of a wide node and the rest
+    of a long and/or chain (see `wide_nodes`): what is drawn, not the size of the
+    tree, sets the cost.
     """
     start = window.start(root)
-    sizes = _sizes(start)
+    sizes, levels = _sizes(start)
+    window = window.resolved(levels[id(start)])
     total = sizes[id(start)]
     ids: dict[tuple, str] = {}
     node_ids: dict[int, str] = {}  # id(expression node) -> its first drawing
@@ -364,6 +375,8 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
     cut: dict[tuple, list] = {}
     folded: list[tuple] = []
     chain_links: dict[tuple, int] = {}  # path -> links of its and/or chain above it
+    spines: dict[tuple, str] = {}  # path -> the group of the run it is a link of (`spines`)
+    runs = 0  # runs drawn as a column so far: each its own group
     while queue:
         path, node, parent, span = queue.popleft()
         if isinstance(span, _Fold):  # the folded middle of a wide node
@@ -371,28 +384,32 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                               span, sum(sizes[id(node.args[i])] for i in span.indices), look)
             folded.append(path)
             continue
-        links = 0
-        if parent is not None and path[-1] == 0 and chain_length(parent, 2) == 2 \
-                and node.name == parent.name:
-            links = chain_links.get(path[:-1], 0) + 1
-        chain = chain_length(node) if links == CHAIN_SHOWN else 0
-        if parent is not None and node.args and (window.folds(path) or chain > 2):
+        place = chain_place(node, parent, path[-1] if path else 0,
+                            chain_links.get(path[:-1], 0))
+        spine = None
+        if parent is not None and path[:-1] in spines and continues_run(node, parent, path[-1]):
+            spine = spines[path[:-1]]
+        elif starts_spine(node):
+            spine, runs = f"{prefix}spine{runs}", runs + 1
+        if parent is not None and node.args and (window.folds(path) or place.folded):
             _draw_folded(g, f"{prefix}fold{len(folded)}", ids[path[:-1]], parent, path, node,
-                         sizes[id(node)], look, chain)
+                         sizes[id(node)], levels[id(node)], look, place.folded, spine)
             folded.append(path)
             continue
         if len(ids) >= max_nodes:
             cut.setdefault(path[:-1], []).append(node)
             continue
-        chain_links[path] = links
+        chain_links[path] = place.links
         nid = f"{prefix}n{len(ids)}"
         ids[path] = nid
         node_ids.setdefault(id(node), nid)
         kind = node_kind(node)
+        attrs = _style(kind, look.status(path, node), look.extra(path, node))
+        if spine is not None:
+            spines[path] = attrs["group"] = spine
         g.node(nid, label=_table(node_title(node), look.rows(path, node),
                                  look.raw_rows(path, node)),
-               tooltip=_tooltip(node),
-               **_style(kind, look.status(path, node), look.extra(path, node)))
+               tooltip=_tooltip(node), **attrs)
         look.drawn(g, nid, path, node)
         if parent is not None:
             label = look.edge_label(parent, path, path[-1])
@@ -417,7 +434,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
         g.edge(ids[parent_path], sid, style="dashed", color="#9ca3af",
                tooltip=_tip(f"{more}, summarized"))
     return DrawnTree(len(ids), total, sum(sizes[id(n)] for nodes in cut.values() for n in nodes),
-                     ids, node_ids)
+                     ids, node_ids, window)
 
 
 class DrawnTree(NamedTuple):
@@ -428,6 +445,7 @@ class DrawnTree(NamedTuple):
     summarized: int  # nodes past the budget, counted in summary boxes
     ids: dict  # path -> graphviz node id
     node_ids: dict  # id(expression node) -> the graphviz id of its first drawing
+    window: TreeWindow  # the part drawn, its automatic depth resolved (for the caption)
 
 
 @dataclass(frozen=True)
@@ -448,12 +466,14 @@ def _tooltip(node) -> str:
 
 
 def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: int,
-                 look: _Look, chain: int = 0) -> None:
+                 levels: int, look: _Look, chain: int = 0, spine: str | None = None) -> None:
     """One box for a folded subtree, in its place under its parent, with the path that opens it."""
     title = f"▸ {node_title(node)}: {size:,} nodes folded"
+    if levels > 1:
+        title += f", {levels:,} levels deep"
     if chain:  # the rest of an and/or chain: its links, and the terms they join
-        title = f"▸ {node_title(node)} chain: {chain + 1:,} more terms, {size:,} nodes folded"
-    _fold_box(g, fid, title, [f"open: subtree {path_text(path)}"], _tooltip(node))
+        title = chain_fold_title(node, chain, size)
+    _fold_box(g, fid, title, [f"open: subtree {path_text(path)}"], _tooltip(node), spine)
     attrs = {"style": "dashed", "color": "#9ca3af",
              "tooltip": _tip(look.edge_tooltip(parent, path, path[-1]) + " (folded)")}
     label = look.edge_label(parent, path, path[-1])
@@ -479,9 +499,12 @@ def _draw_folded_span(g, fid: str, parent_id: str, node, parent, path: tuple, fo
            tooltip=_tip(f"{node_title(node)}: {lines[0]} (folded)"))
 
 
-def _fold_box(g, fid: str, title: str, lines: list[str], tooltip) -> None:
+def _fold_box(g, fid: str, title: str, lines: list[str], tooltip,
+              spine: str | None = None) -> None:
+    """A folded box; in the column of the run it ends when it is that run's next link."""
+    attrs = {"class": "folded"} if spine is None else {"class": "folded", "group": spine}
     g.node(fid, label=_table(title, lines), shape="note", style="dashed", color="#9ca3af",
-           fontcolor="#4b5563", tooltip=tooltip, **{"class": "folded"})
+           fontcolor="#4b5563", tooltip=tooltip, **attrs)
 
 
 def _window_lines(window: TreeWindow) -> list[str]:
@@ -492,7 +515,11 @@ def _window_lines(window: TreeWindow) -> list[str]:
                      f"{path_text(window.focus)}")
     elif window.focus:
         lines.append(f"the subtree at {path_text(window.focus)}")
-    if window.depth is not None:
+    if window.levels is not None:  # folded by default, the tree being this deep
+        lines.append(f"{window.levels:,} levels deep: its top {window.depth} levels drawn, "
+                     "the rest folded (▸)")
+        lines.append('a box opens with focus="<the path it names>"; every level, depth=None')
+    elif window.depth is not None:
         lines.append(f"open to depth {window.depth}; deeper subtrees folded (▸)")
     return lines
 
@@ -521,7 +548,7 @@ class _PassLook(_Look):
 
 
 def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
-               window: TreeWindow = TreeWindow()) -> None:
+               window: TreeWindow = _AUTO_WINDOW) -> None:
     diff = diff_pass(event)
     root = event.after if isinstance(event.after, Expression) else event.before
     look = _PassLook(diff)
@@ -550,7 +577,7 @@ def _draw_pass(g, event: PassEvent, prefix: str, max_nodes: int,
                tooltip=_tip("removed above the node below it: " + chain))
         g.edge(gid, anchor, style="dashed", color=removed_style,
                tooltip=_tip("the node kept in the place of the calls removed above it"))
-    lines = [step_title(event), *_window_lines(window)]
+    lines = [step_title(event), *_window_lines(shown.window)]
     if diff.rule_counts:
         lines += _wrapped("rules: " + diff.rules_summary(), 100)
     _caption(g, lines, shown)
@@ -619,7 +646,8 @@ class _EvalLook(_Look):
         for b in event.branches:
             self.branches.setdefault(branch_target(root, b), []).append(b)
         self._strips: dict[tuple, list] = {}
-        self._nulls: dict[tuple, object] | None = None
+        self._nulls = NullRows(event)
+        self._null_strips: dict[tuple, object] = {}
 
     def strips(self, path) -> list:
         """[(branch name, strip)] of the branches that hand their rows to the node at `path`."""
@@ -630,11 +658,12 @@ class _EvalLook(_Look):
 
     def null_strip(self, path):
         """The strip of the rows the form at `path` gave null without a branch, if any:
-        found once per picture, when the first form is drawn."""
-        if self._nulls is None:
-            self._nulls = {b.path: strip_of(b.rows, b.total_rows, EDGE_CELLS)
-                           for b in null_selections(self.event)}
-        return self._nulls.get(path)
+        found for the forms drawn only (each reads its branches' rows)."""
+        if path not in self._null_strips:
+            null = self._nulls.at(path)
+            self._null_strips[path] = (None if null is None
+                                       else strip_of(null.rows, null.total_rows, EDGE_CELLS))
+        return self._null_strips[path]
 
     def fold_rows(self, node, path, indices):
         return folded_rows(node, lambda i: self.branches.get(path + (i,), ()),
@@ -747,16 +776,16 @@ def _cells_html(colors: list[str], width: int) -> str:
 
 
 def _draw_eval(g, event: EvalEvent, prefix: str, max_nodes: int,
-               window: TreeWindow = TreeWindow()) -> None:
+               window: TreeWindow = _AUTO_WINDOW) -> None:
     root = event.expr
     title = step_title(event) + (f" · {wall_text(event)}" if event.elapsed else "")
-    lines = [title, *_window_lines(window)]
     facts = error_facts(event.error)
     if root is None:
-        g.node(f"{prefix}n0", label=_table("evaluation", [lines[0]]), shape="note")
+        g.node(f"{prefix}n0", label=_table("evaluation", [title]), shape="note")
         return
     look = _EvalLook(event, root)
     shown = _draw_tree(g, root, prefix, max_nodes, look, window)
+    lines = [title, *_window_lines(shown.window)]
     if facts is not None and (facts.path is None or tuple(facts.path) not in shown.ids):
         lines.append(facts.message)
     _caption(g, lines, shown)

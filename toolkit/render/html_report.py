@@ -17,7 +17,7 @@ import jinja2
 import pyarrow as pa
 from markupsafe import Markup
 
-from ..explain import RowStories, RowStory
+from ..explain import RowJourney, RowStories, RowStory, WhyNot
 from ..model.expression import Expression
 from ..model.scalar_values import value_text
 from ..observe import EvalEvent, InvariantCheck, PassEvent
@@ -40,6 +40,7 @@ from .labels import (
     visible,
     wall_text,
 )
+from .row_journey_report import journey_report_html
 from .row_story_report import story_report_html
 from .scan_html import scan_report_html
 from .svg import DotNotFound, dot_available, fitted, inline_svg, to_svg
@@ -64,12 +65,14 @@ _TEMPLATES = jinja2.Environment(
 
 
 def write_report(trace: Trace, path, title: str = "exprscope report") -> Path:
-    """Write the report of a trace or a scan explanation; returns its path (folders made
-    as needed)."""
+    """Write the report of a trace, a scan explanation, a row's story or a row's journey
+    through a plan (`why_not`'s journeys too); returns its path (folders made as needed)."""
     if isinstance(trace, ScanExplanation):
         page = scan_report_html(trace, title, _CSP)
     elif isinstance(trace, (RowStory, RowStories)):
         page = story_report_html(trace, title, _CSP)
+    elif isinstance(trace, (RowJourney, WhyNot)):  # a WhyNot iterates its journeys, not steps
+        page = journey_report_html(trace, title, _CSP)
     elif isinstance(trace, CatalystSteps):
         page = catalyst_report_html(trace, title, _CSP)
     else:

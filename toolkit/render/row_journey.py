@@ -78,7 +78,8 @@ def draw_journey(g, journey: RowJourney, prefix: str = "") -> None:
         label = visible(node.label())
         stop = stops.get(place)
         attrs = {"shape": "box", "style": "rounded,filled"}
-        rows = [f"<TR><TD><B>{dot_text(label, 70)}</B></TD></TR>"]
+        rows = [f"<TR><TD><B>{dot_text(line, None)}</B></TD></TR>"  # wrapped at words
+                for line in word_lines(label, 70, most=3)]
         if stop is None:
             attrs.update(_OTHER)
         else:

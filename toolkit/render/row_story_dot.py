@@ -50,7 +50,8 @@ def _label(n, width: int = 40) -> str:
 
 def word_lines(text: str, width: int, most: int = 3) -> list[str]:
     """`text` in lines of at most `width` characters broken between words; past `most`
-    lines the last shown ends in "…"."""
+    lines the last shown ends after a whole word, then "…" (a word longer than a line
+    keeps a line of its own)."""
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:
@@ -62,7 +63,10 @@ def word_lines(text: str, width: int, most: int = 3) -> list[str]:
         lines.append(line)
     if len(lines) > most:
         lines = lines[:most]
-        lines[-1] = lines[-1][: width - 1] + "…"
+        last = lines[-1]
+        while " " in last and len(last) + 2 > width:
+            last = last.rsplit(" ", 1)[0]
+        lines[-1] = last + " …"
     return lines
 
 

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from ..errors import UsageError
 from ..explain import RowJourney, RowStories, RowStory, WhyNot
-from ..model.expression import Expression, from_pyarrow
+from ..model.expression import Expression, from_pyarrow, postorder
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..rewrite.positions import TreePositions
 from ..scan import ScanExplanation
@@ -38,7 +38,7 @@ from ..tracing.plan_shape import (
 from ..tracing.recorded_error import error_facts
 from ..tracing.steps import branch_target, step_title
 from ..tracing.tracer import Trace
-from .branch_table import NULL_BECAUSE, folded_rows, null_selections
+from .branch_table import NULL_BECAUSE, NullRows, folded_rows
 from .catalyst_text import catalyst_lines, catalyst_step_lines
 from .labels import (
     CONDITIONS_RAN,
@@ -58,7 +58,16 @@ from .row_story_text import stories_lines, story_lines
 from .scan_text import scan_lines
 from .selection_strip import DENSITY_CELLS, strip_of
 from .tree_diff import diff_pass
-from .wide_nodes import TreeWindow, fold_noun, fold_range_text, shown_args, span_text
+from .wide_nodes import (
+    TreeWindow,
+    chain_fold_title,
+    chain_place,
+    focus_text,
+    fold_noun,
+    fold_range_text,
+    shown_args,
+    span_text,
+)
 
 __all__ = ["DEFAULT_WIDTH", "INDENT_CAP", "display_width", "fit_line", "strip_text", "to_text",
            "wants_color"]
@@ -309,6 +318,14 @@ class _Folded:
     last: int
 
 
+def _size(node: Expression) -> int:
+    """Nodes in the subtree at `node` (a shared subtree counted where it is used)."""
+    sizes: dict[int, int] = {}
+    for n in postorder(node):
+        sizes[id(n)] = 1 + sum(sizes[id(a)] for a in n.args)
+    return sizes[id(node)]
+
+
 def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
                 indent_cap: int = INDENT_CAP, window: TreeWindow = TreeWindow(),
                 fold_rows=None) -> list[str]:
@@ -321,16 +338,17 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
     subtree is printed, and a wide node prints its first and last arguments and
     one line for the rest (as the pictures draw it, `wide_nodes`): what they are,
     the rows they got (`fold_rows(path, node, indices)`, None: not counted), and the
-    focus that opens them.
+    focus that opens them. A long and/or chain prints the links the pictures draw and
+    one line for the rest, at the same link (`wide_nodes.chain_place`).
     """
     start = window.start(root)
     path = root_path if root_path is not None else TreePositions().root
     for i in window.focus:
         path = path.child(i)
     lines: list[str] = []
-    stack = [(path, 0, start, None, "", True)]
+    stack = [(path, 0, start, None, "", True, 0)]
     while stack:
-        path, depth, node, parent, prefix, last = stack.pop()
+        path, depth, node, parent, prefix, last, links = stack.pop()
         if depth == 0:
             branch, child_prefix = "", ""
         else:
@@ -341,6 +359,16 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
                 branch = f"⋯[depth {depth}] " + branch
         if isinstance(node, _Folded):
             lines.append(f"{prefix}{branch}{_folded_line(path, node, fold_rows)}")
+            continue
+        place = chain_place(node, parent[0] if parent else None, parent[1] if parent else 0,
+                            links)
+        if place.folded:  # the rest of a long and/or chain, on one line
+            text = (f"{chain_fold_title(node, place.folded, _size(node))} · "
+                    f'open: focus="{focus_text(tuple(path))}"')
+            before = lead(path, node, parent)
+            if callable(before):
+                before = before(display_width(prefix + branch + text))
+            lines.append(f"{prefix}{branch}{before}{text}")
             continue
         before, text = lead(path, node, parent), describe(path, node)
         if callable(before):  # a lead that fits itself in the room the line leaves it
@@ -353,10 +381,10 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
             item, is_last = shown[k], k == len(shown) - 1
             if isinstance(item, tuple):  # the folded middle, under its node's own path
                 folded = _Folded(node, parent[0] if parent else None, *item)
-                stack.append((path, depth + 1, folded, parent, child_prefix, is_last))
+                stack.append((path, depth + 1, folded, parent, child_prefix, is_last, 0))
             else:
                 stack.append((path.child(item), depth + 1, node.args[item], (node, item),
-                              child_prefix, is_last))
+                              child_prefix, is_last, place.links))
     return lines
 
 
@@ -437,7 +465,7 @@ def _eval_lines(event: EvalEvent, paint, window: TreeWindow = TreeWindow()) -> l
     strips: dict[tuple, list] = {}
     for b in event.branches:
         strips.setdefault(branch_target(root, b), []).append(b)
-    nulls = {b.path: b for b in null_selections(event)}
+    nulls = NullRows(event)  # read for the forms printed only
     reasons: dict = {}  # path -> why a node computed more rows than it used
     def lead(path, node, parent):
         if path not in strips:
@@ -479,7 +507,7 @@ def _eval_lines(event: EvalEvent, paint, window: TreeWindow = TreeWindow()) -> l
         out = []
         for reason in reasons.pop(path, ()):
             out.append(paint(f"({visible(reason)})", "dim"))
-        null = nulls.get(path)
+        null = nulls.at(path) if node.is_call and node.name in NULL_BECAUSE else None
         if null is not None and node.args:
             strip = strip_text(null.rows, null.total_rows, paint.cells)
             out.append(f"├── {paint(f'[{null.branch} {strip}]', 'strip')} "

@@ -9,26 +9,44 @@ folded the same way again if it is still wide. A `case_when` keeps its condition
 struct in front and its `else` behind, so its first and last branches line up with
 the conditions drawn. A left-deep `and`/`or` chain (what `tk.or_(terms)` builds) is
 a wide node laid on its side: past `CHAIN_SHOWN` links it folds into one box, as a
-deep tree folds past its depth.
+deep tree folds past its depth. The SVG and the text fold a chain at the same link
+(`chain_place`), and say so in the same words (`chain_fold_title`).
+
+A deep tree drawn whole is a diagonal staircase thousands of points wide and tall
+(a 1,000-deep `a + c + c …` is 14,000 by 13,000 pt), whose root sits in a corner a
+window opened on the picture never shows. So a picture's depth is `AUTO_DEPTH` unless
+asked: a tree deeper than `FOLD_DEPTH` levels draws its top `OPEN_DEPTH` levels and
+folds each subtree below into a box naming its size and the path that opens it
+(`TreeWindow.resolved`). It is the explorer's choice, made here once for every picture.
+Folding by depth works for any tree's shape (a bushy one too, a nested `if_else` whose
+run goes through its `then`), and a box opens with the `focus` every picture takes;
+`depth=None` still draws every level. What stays drawn of a deep run of one function
+is kept in a straight column (`spines`), so the picture grows down from its root.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ..errors import UsageError
 from ..model.expression import Expression
 from .labels import arg_role, node_title, parse_path_text, path_text
 
-__all__ = ["CHAIN_SHOWN", "HEAD", "TAIL", "WIDE_ARGS", "TreeWindow", "chain_length",
-           "fold_noun", "fold_range_text", "folded_spans", "parse_focus_text", "shown_args", "span_text"]
+__all__ = ["AUTO_DEPTH", "CHAIN_SHOWN", "FOLD_DEPTH", "HEAD", "OPEN_DEPTH", "TAIL", "WIDE_ARGS",
+           "ChainPlace", "TreeWindow", "chain_fold_title", "chain_length", "chain_place",
+           "focus_text", "fold_noun", "fold_range_text", "folded_spans", "open_depth",
+           "parse_focus_text", "shown_args", "span_text"]
 
 WIDE_ARGS = 10  # a node with more arguments than this draws its ends and folds the middle
 HEAD = 4  # arguments drawn before the fold ...
 TAIL = 2  # ... and after it
 CHAIN_SHOWN = 4  # links of a long and/or chain drawn above its folded rest
 CHAIN_FUNCTIONS = frozenset({"and_kleene", "or_kleene", "and", "or"})
+FOLD_DEPTH = 16  # a tree deeper than this many levels opens folded (a 12-term `or` stays open)
+OPEN_DEPTH = 8  # ... this many levels down: a picture that fits a window, its labels readable
+AUTO_DEPTH = "auto"  # the depth a picture takes unless told: OPEN_DEPTH when the tree is deep
 
 
 def _has_else(node: Expression) -> bool:
@@ -85,6 +103,36 @@ def chain_length(node: Expression, at_most: int | None = None) -> int:
     return n
 
 
+class ChainPlace(NamedTuple):
+    """A node's place in an and/or chain as a picture draws it."""
+
+    links: int  # links of its chain drawn above it (0: it continues no chain)
+    folded: int  # links of the chain folded at it, from it down (0: it is drawn)
+
+
+def chain_place(node: Expression, parent: Expression | None, index: int,
+                parent_links: int) -> ChainPlace:
+    """Whether `node`, argument `index` of `parent`, is drawn or folds the rest of its chain:
+    the first `CHAIN_SHOWN` links of a chain are drawn, and the rest folds into one box
+    when it holds more than two links. Both the SVG and the text ask this."""
+    links = 0
+    if parent is not None and index == 0 and parent.is_call \
+            and parent.name in CHAIN_FUNCTIONS and node.is_call and node.name == parent.name:
+        links = parent_links + 1
+    chain = chain_length(node) if links == CHAIN_SHOWN else 0
+    return ChainPlace(links, chain if chain > 2 else 0)
+
+
+def chain_fold_title(node: Expression, chain: int, size: int) -> str:
+    """What a folded chain holds: `▸ and_kleene chain: 996 more terms, 3,983 nodes folded`."""
+    return f"▸ {node_title(node)} chain: {chain + 1:,} more terms, {size:,} nodes folded"
+
+
+def open_depth(levels: int) -> int | None:
+    """The depth a tree `levels` deep opens to: `OPEN_DEPTH` past `FOLD_DEPTH`, else all."""
+    return OPEN_DEPTH if levels > FOLD_DEPTH else None
+
+
 _DEPTH_NOTE = re.compile(r"\s*\(depth [\d,]+\)\s*$")
 _SPAN = re.compile(r"^(?:(.*?)[/.])?\s*(\d+)\s*[-–]\s*(\d+)\s*$")
 
@@ -94,10 +142,16 @@ def span_text(focus: tuple, first: int, last: int) -> str:
     `5-248` (of the root), `0/4-247`, `1*400/2-9`."""
     if not focus:
         return f"{first}-{last}"
-    path = path_text(focus)
-    if "…" in path:  # shortened for reading: a range is written to be typed back
-        path = "/".join(str(i) for i in focus)
-    return f"{_DEPTH_NOTE.sub('', path)}/{first}-{last}"
+    return f"{focus_text(focus)}/{first}-{last}"
+
+
+def focus_text(path: tuple) -> str:
+    """A path as a person types it back as a focus: `0/4`, `1*400/2` (never shortened
+    with `…` as a path shown for reading may be)."""
+    text = path_text(path)
+    if "…" in text:
+        text = "/".join(str(i) for i in path)
+    return _DEPTH_NOTE.sub("", text)
 
 
 def parse_focus_text(text: str) -> tuple[tuple[int, ...], tuple[int, int] | None]:
@@ -127,21 +181,31 @@ class TreeWindow:
     """The part of a tree a picture draws: the subtree at `focus`, `depth` levels deep."""
 
     focus: tuple = ()
-    depth: int | None = None  # None: every level
+    depth: int | str | None = None  # None: every level; AUTO_DEPTH: as `resolved` decides
     span: tuple[int, int] | None = None  # the focus node's arguments drawn, first and last
+    levels: int | None = None  # the tree's levels, when AUTO_DEPTH folded it
 
     @classmethod
-    def of(cls, focus=(), depth: int | None = None) -> TreeWindow:
+    def of(cls, focus=(), depth: int | str | None = None) -> TreeWindow:
         span = None
         if isinstance(focus, str):
             focus, span = parse_focus_text(focus)
         elif focus and isinstance(focus[-1], range):  # (0, range(5, 249)): arguments 5-248
             span = (focus[-1].start, focus[-1].stop - 1)
             focus = focus[:-1]
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                  or depth < 1):
-            raise UsageError(f"depth must be a whole number of levels, 1 or more; got {depth!r}")
+        if depth is not None and depth != AUTO_DEPTH and (
+                isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+            raise UsageError(f"depth must be a whole number of levels, 1 or more, None for "
+                             f"every level or {AUTO_DEPTH!r}; got {depth!r}")
         return cls(tuple(int(i) for i in focus), depth, span)
+
+    def resolved(self, levels: int) -> TreeWindow:
+        """The window as drawn over a subtree `levels` deep: `AUTO_DEPTH` made a number
+        (`open_depth`), remembering the levels it folded for the caption."""
+        if self.depth != AUTO_DEPTH:
+            return self
+        depth = open_depth(levels)
+        return replace(self, depth=depth, levels=levels if depth is not None else None)
 
     def start(self, root: Expression) -> Expression:
         """The node at `focus`, or an error naming the first step that does not exist."""
