@@ -438,8 +438,8 @@ class EvalEvent:
     live_data: Any = field(default=None, repr=False, compare=False)
     live_result: Any = field(default=None, repr=False, compare=False)
 
-    # `nodes` and `branches` are properties (set below, after the dataclass is made): each
-    # may be given as a Deferred, made into its list on first read
+    # `nodes`, `branches`, `data`, `result` and `sample` are properties (set below, after
+    # the dataclass is made): each may be given as a Deferred, made on first read
 
     def root_path(self) -> TreePath:
         """The root's path in the table its nodes' and branches' paths live in.
@@ -462,34 +462,28 @@ class EvalEvent:
         return self.root_path().table.of(path)
 
 
-def _nodes(event: EvalEvent) -> list[NodeStats]:
-    """The evaluation's NodeStats, in evaluation order (made now if recorded as Deferred)."""
-    nodes = event.__dict__["_nodes"]
-    if isinstance(nodes, Deferred):
-        nodes = event.__dict__["_nodes"] = nodes.make()
-    return nodes
+def _made_on_read(name: str, doc: str) -> property:
+    """The field `name` of an EvalEvent, given as a value or as a Deferred made into its
+    value on first read."""
+    key = "_" + name
+
+    def get(event: EvalEvent):
+        value = event.__dict__[key]
+        if isinstance(value, Deferred):
+            value = event.__dict__[key] = value.make()
+        return value
+
+    def put(event: EvalEvent, value) -> None:
+        event.__dict__[key] = value
+
+    return property(get, put, doc=doc)
 
 
-def _set_nodes(event: EvalEvent, nodes) -> None:
-    event.__dict__["_nodes"] = nodes
-
-
-EvalEvent.nodes = property(_nodes, _set_nodes, doc=_nodes.__doc__)
-
-
-def _branches(event: EvalEvent) -> list[BranchSelection]:
-    """The rows each branch of each special form got (made now if recorded as Deferred)."""
-    branches = event.__dict__["_branches"]
-    if isinstance(branches, Deferred):
-        branches = event.__dict__["_branches"] = branches.make()
-    return branches
-
-
-def _set_branches(event: EvalEvent, branches) -> None:
-    event.__dict__["_branches"] = branches
-
-
-EvalEvent.branches = property(_branches, _set_branches, doc=_branches.__doc__)
+EvalEvent.nodes = _made_on_read("nodes", "The evaluation's NodeStats, in evaluation order.")
+EvalEvent.branches = _made_on_read("branches", "The rows each branch of each form got.")
+EvalEvent.data = _made_on_read("data", "The batch when small, else a sample of its rows.")
+EvalEvent.result = _made_on_read("result", "The result when small, else the sample's rows.")
+EvalEvent.sample = _made_on_read("sample", "The batch rows `data` and `result` hold.")
 
 
 @dataclass(frozen=True)

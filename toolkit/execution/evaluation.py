@@ -17,7 +17,6 @@ from __future__ import annotations
 import weakref
 from functools import partial
 
-import numpy as np
 import pyarrow as pa
 
 from ..errors import (
@@ -34,17 +33,19 @@ from ..observe import (
     notify,
 )
 from ..sql.parse import parse
+from ..support.when_let_go import when_let_go
 from .batch_context import BatchContext, now
 from .chunk_buffer import buffer_for
+from .evaluation_sample import EvaluationSample, SampleSizes
 from .fuse_when import FuseWhen, fuse_when
 from .fused_branches import FusedBranches
-from .fused_codes import LazyCodes, made_when_let_go
+from .fused_codes import LazyCodes
 from .fused_kernels import available as fusion_available
 from .fusion import runs_whole
-from .gather_scatter import empty_of, take_sorted
+from .gather_scatter import empty_of
 from .parallel import PIECE_ROWS, Morsel, Outcome, run_morsels, split
 from .prepare import prepare
-from .recorded_branches import branch_selections, first_rows_of_branches
+from .recorded_branches import branch_selections
 from .tallies import node_stats
 from .trampoline import run_tree
 from .value_type import as_type
@@ -170,25 +171,6 @@ def _assembled(out_type, data, chunks: list[pa.Array]):
 _ARRAYS = (pa.Array, pa.ChunkedArray)
 
 
-def sample_rows(num_rows: int, firsts: list[np.ndarray], failed_row: int | None) -> pa.Array:
-    """The rows a large evaluation keeps (sorted, distinct int64): an honest sample.
-
-    The first rows, the first rows of every branch of every special form (`firsts`,
-    so each branch is seen at work), and the rows around the failing one.
-    """
-    first = pa.arange(0, min(num_rows, SAMPLE_FIRST))  # int64
-    parts = list(firsts)
-    if failed_row is not None and 0 <= failed_row < num_rows:
-        low = max(0, failed_row - SAMPLE_AROUND_ERROR)
-        parts.append(np.arange(low, min(num_rows, failed_row + SAMPLE_AROUND_ERROR + 1)))
-    if not parts:  # every branch's first rows are among the first rows
-        return first
-    rows = np.sort(np.concatenate([first.to_numpy(), *parts]).astype(np.int64, copy=False))
-    if len(rows) > 1:  # distinct: np.unique hashes, several times slower on a few hundred
-        rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
-    return pa.array(rows, pa.int64())
-
-
 def _read_columns(data, columns: tuple[int, ...] | None):
     """The columns of `data` the tree reads (what every view of a sample shows), all of them
     when that is not known or none is read."""
@@ -208,7 +190,7 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
     lazy = [r.codes for r in recorded if isinstance(r, FusedBranches)
             and isinstance(r.codes, LazyCodes)]
     if lazy:  # they read the data's columns: made when the caller lets the data go
-        made_when_let_go(data, lazy)
+        when_let_go((data,), lazy, LazyCodes.whole)
     total = data.num_rows
     branches = Deferred(partial(branch_selections, recorded, positions.at, total))
     facts = ErrorFacts.of(error)
@@ -218,21 +200,13 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
                          nodes=nodes,  # evaluation order (sorting deep paths is quadratic)
                          branches=branches, error=facts, result=value, data=data,
                          threads=ran_on)
-    firsts = first_rows_of_branches(recorded, SAMPLE_PER_BRANCH, min(total, SAMPLE_FIRST))
-    rows = sample_rows(total, firsts, facts.row if facts is not None else None)
-    kept_data, kept = _sampled(_read_columns(data, prepared.read_columns), value, rows)
+    # the sample is taken when first read, or when the caller lets the data or result go
+    sample = EvaluationSample(_read_columns(data, prepared.read_columns), value, recorded,
+                              facts.row if facts is not None else None,
+                              SampleSizes(SAMPLE_FIRST, SAMPLE_PER_BRANCH, SAMPLE_AROUND_ERROR),
+                              owners=(data, value))
     return EvalEvent(expr=expr, num_rows=total, mode=mode, nodes=nodes,
-                     branches=branches, error=facts, result=kept, data=kept_data,
-                     sample=rows, threads=ran_on, live_data=weakref.ref(data),
+                     branches=branches, error=facts, result=Deferred(sample.result),
+                     data=Deferred(sample.data), sample=Deferred(sample.rows), threads=ran_on,
+                     live_data=weakref.ref(data),
                      live_result=weakref.ref(value) if isinstance(value, _ARRAYS) else None)
-
-
-def _sampled(data, value, rows):
-    """The sample's rows of the data and of the result (a scalar result as it is), with
-    one `take` of both side by side: Arrow's fixed cost per `take` call is most of what a
-    sample of a few hundred rows costs."""
-    if not isinstance(value, _ARRAYS) or len(value) != data.num_rows:
-        return take_sorted(data, rows), \
-            take_sorted(value, rows) if isinstance(value, _ARRAYS) else value
-    taken = take_sorted(data.append_column("", value), rows)
-    return taken.select(range(data.num_columns)), taken.column(data.num_columns)

@@ -29,9 +29,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..observe import MaskOnRead, RowPiece
+from ..support import late
 from .batch_context import BranchPiece
 from .fused_codes import code_matrix
 from .fused_kernels import CodeSlot
+
+loops = late.module("toolkit.execution.first_rows_loop")  # numba's import is slow
 
 __all__ = ["BranchPlan", "FormCode", "FusedBranches", "branch_keys", "expanded",
            "first_rows_by_code", "plan_branches", "record_branches"]
@@ -81,11 +84,35 @@ class _PlannedForm(NamedTuple):
     branches: tuple[_PlannedBranch, ...]
 
 
+class _CodeBranch(NamedTuple):
+    """A branch whose rows, in every morsel of its group, are those whose code passes `test`."""
+
+    key: tuple
+    test: _Test
+
+
 class BranchPlan(NamedTuple):
     """What every morsel of one group at one position records: its forms in the order
-    their lazy runs record them."""
+    their lazy runs record them; each branch's (form, branch, argument), in that order;
+    and the branches one test on a code selects, by the code's slot (a sample reads
+    their first rows by code)."""
 
     forms: tuple[_PlannedForm, ...]
+    keys: tuple[tuple, ...] = ()
+    by_slot: tuple[tuple[CodeSlot, tuple], ...] = ()
+
+
+def _branch_plan(forms: tuple[_PlannedForm, ...]) -> BranchPlan:
+    keys, by_slot = [], {}
+    for form in forms:
+        for branch in form.branches:
+            key = (form.at, branch.label, branch.arg_index)
+            keys.append(key)
+            if len(branch.tests) == 1:
+                test = branch.tests[0]
+                by_slot.setdefault(test.slot, []).append(_CodeBranch(key, test))
+    return BranchPlan(forms, tuple(keys),
+                      tuple((slot, tuple(members)) for slot, members in by_slot.items()))
 
 
 def _branches(node, k: CodeSlot, left_terms: int) -> list[_Branch]:
@@ -148,7 +175,7 @@ def plan_branches(ctx, root, forms, layout, pos) -> BranchPlan:
             child = node.args[rel[0]] if len(rel) == 1 else node.args[0].args[rel[1]]
             stack.append((child, ctx.position(at, rel),
                           tests if test is None else (*tests, test)))
-    return BranchPlan(tuple(planned))
+    return _branch_plan(tuple(planned))
 
 
 class FusedBranches(NamedTuple):
@@ -196,10 +223,9 @@ def expanded(record: FusedBranches, keys=None) -> list[BranchPiece]:
     return out
 
 
-def branch_keys(record: FusedBranches) -> list[tuple]:
+def branch_keys(record: FusedBranches) -> tuple[tuple, ...]:
     """The (form, branch, argument) of every branch the record holds, in recording order."""
-    return [(form.at, branch.label, branch.arg_index)
-            for form in record.plan.forms for branch in form.branches]
+    return record.plan.keys
 
 
 def _slot_codes(codes, slot: CodeSlot, rows: int) -> np.ndarray:
@@ -254,16 +280,9 @@ class _CodesMask(MaskOnRead):
         return mask
 
 
-_PREFIX = 4096  # rows of a morsel's codes looked at first for every branch's first rows
-_GROWTH = 8  # then eight times as many, until every branch has its first rows
-_SORTED_FROM = 5  # branches testing one code for equality: found by one sort from this many
-
-
-class _CodeBranch(NamedTuple):
-    """A branch whose rows, in every morsel of its group, are those whose code passes `test`."""
-
-    key: tuple
-    test: _Test
+# the prefixes of a morsel's codes looked at in turn for every branch's first rows (the
+# codes made for them once, a few more rows each time), before the rest of the morsel
+_WINDOWS = (4096, 16384, 65536)
 
 
 def first_rows_by_code(records: list[FusedBranches], n: int, kept_first: int,
@@ -283,65 +302,52 @@ def first_rows_by_code(records: list[FusedBranches], n: int, kept_first: int,
     for morsels in by_plan.values():
         if any(r.used is not None or r.domain is not None for r in morsels):
             continue
-        by_slot: dict[CodeSlot, list[_CodeBranch]] = {}
-        for form in morsels[0].plan.forms:
-            for branch in form.branches:
-                key = (form.at, branch.label, branch.arg_index)
-                if len(branch.tests) == 1 and key not in skip:
-                    test = branch.tests[0]
-                    by_slot.setdefault(test.slot, []).append(_CodeBranch(key, test))
-        for slot, members in by_slot.items():
-            found.update(_first_rows_of_code(members, morsels, slot, n, kept_first))
+        for slot, members in morsels[0].plan.by_slot:
+            if skip:
+                members = [m for m in members if m.key not in skip]
+            if members:
+                found.update(_first_rows_of_code(members, morsels, slot, n, kept_first))
     return found
 
 
 def _first_rows_of_code(members: list[_CodeBranch], morsels: list[FusedBranches],
                         slot: CodeSlot, n: int, kept_first: int) -> dict:
-    wanted = {m.key: n for m in members}
-    rows: dict[tuple, list[np.ndarray]] = {m.key: [] for m in members}
-    settled: dict = {}
-    for record in morsels:
-        pending = [m for m in members if wanted[m.key] > 0 and m.key not in settled]
-        if not pending:
-            break
-        length = record.codes.shape[1]
-        window = min(length, _PREFIX)
-        if record.offset == 0:  # the batch's first rows, which the sample keeps anyway
-            head = np.bincount(_slot_codes(record.codes, slot, min(length, kept_first)),
-                               minlength=256)
-            at_least = np.cumsum(head[::-1])[::-1]
-            for m in pending:
-                if (head if m.test.op == _EQUAL else at_least)[m.test.value] >= n:
-                    settled[m.key] = None
-            pending = [m for m in pending if m.key not in settled]
-        while pending:
-            hits = _rows_passing(_slot_codes(record.codes, slot, window), pending, wanted)
-            if window >= length or all(len(hits[m.key]) >= wanted[m.key] for m in pending):
-                break
-            window = min(length, window * _GROWTH)
-        for m in pending:
-            got = hits[m.key]
-            rows[m.key].append(got + record.offset)
-            wanted[m.key] -= len(got)
-    for m in members:
-        if m.key not in settled:
-            got = [part for part in rows[m.key] if len(part)]
-            settled[m.key] = np.concatenate(got) if got else None
-    return settled
-
-
-def _rows_passing(row: np.ndarray, members: list[_CodeBranch], wanted: dict) -> dict:
-    """Each member's first rows (at most as many as it wants) among the codes `row`."""
-    out = {}
+    """The first `n` rows of each member over the morsels, read by one loop over a prefix
+    of each morsel's codes (`first_rows_loop`), then longer ones, then for the members
+    still short (a rare or empty branch), a vectorized search of the rest each."""
     equal = [m for m in members if m.test.op == _EQUAL]
-    if len(equal) >= _SORTED_FROM:
-        order = np.argsort(row, kind="stable")  # a radix sort of bytes: rows stay in order
-        starts = np.concatenate(([0], np.cumsum(np.bincount(row, minlength=256))))
-        for m in equal:
-            v = m.test.value
-            out[m.key] = order[starts[v]:min(starts[v + 1], starts[v] + wanted[m.key])]
-    for m in members:
-        if m.key not in out:
-            passing = row == m.test.value if m.test.op == _EQUAL else row >= m.test.value
-            out[m.key] = np.flatnonzero(passing)[:wanted[m.key]]
+    at_least = [m for m in members if m.test.op != _EQUAL]
+    ordered = equal + at_least
+    equal_values = np.array([m.test.value for m in equal], np.uint8)
+    at_least_values = np.array([m.test.value for m in at_least], np.uint8)
+    rows = np.empty((len(ordered), n), np.int64)
+    got = np.zeros(len(ordered), np.int64)
+    columns = np.arange(n)
+    for record in morsels:
+        if got.min() >= n:
+            break
+        before = got.copy()
+        length = record.codes.shape[1]
+        start = 0
+        for window in _WINDOWS:
+            start = loops.first_rows(_slot_codes(record.codes, slot, min(length, window)),
+                                     start, equal_values, at_least_values, n, rows, got)
+            if start >= length or got.min() >= n:
+                break
+        else:  # rare branches: each searched alone over the rest of the morsel, vectorized
+            rest = _slot_codes(record.codes, slot, length)[start:]
+            for j, m in enumerate(ordered):
+                if got[j] < n:
+                    hits = np.flatnonzero(rest == m.test.value if m.test.op == _EQUAL
+                                          else rest >= m.test.value)[:n - got[j]] + start
+                    rows[j, got[j]:got[j] + len(hits)] = hits
+                    got[j] += len(hits)
+        if record.offset:  # the morsel's rows as the batch's
+            rows[(columns >= before[:, None]) & (columns < got[:, None])] += record.offset
+    out = {}
+    for j, m in enumerate(ordered):
+        count = int(got[j])
+        # none, or all among the batch's first rows (the sample keeps those anyway)
+        out[m.key] = None if count == 0 or rows[j, count - 1] < kept_first \
+            else rows[j, :count].copy()
     return out

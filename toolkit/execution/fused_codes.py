@@ -12,7 +12,7 @@ same conditions over the same immutable columns give the same codes.
 
 The columns are the caller's own, so keeping them costs nothing while the caller keeps
 its data; once it lets the data go, the codes are made and the columns let go too
-(`made_when_let_go`): a trace kept longer than its data holds a byte a row, as if the
+(`support.when_let_go`): a trace kept longer than its data holds a byte a row, as if the
 loop had written them.
 
 A group under a selection reads columns gathered for it; keeping those would hold
@@ -22,14 +22,12 @@ it runs.
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 import pyarrow as pa
 
 from .fused_kernels import run_kernel
 
-__all__ = ["LazyCodes", "code_matrix", "made_when_let_go", "sliced"]
+__all__ = ["LazyCodes", "code_matrix", "sliced"]
 
 # a prefix of at least this share of the rows is made as the whole, and kept
 _WHOLE_SHARE = 4
@@ -38,7 +36,7 @@ _FIRST_ROWS = 4096  # the fewest rows a prefix is made for
 
 class LazyCodes:
     """The codes matrix (code rows x `rows`, uint8) `kernel` writes over the group's
-    inputs (`arguments(n)`: the loop's value type and arguments over the first n rows),
+    inputs (`arguments(start, stop)`: the loop's value type and arguments over those rows),
     made on read: the first rows alone for a prefix, and all of them once (then the
     inputs are let go)."""
 
@@ -57,26 +55,28 @@ class LazyCodes:
 
     def whole(self) -> np.ndarray:
         if self._made is None:
-            self._made = self._run(self.rows)
+            self._made = self._run(0, self.rows)
             self.arguments = self._head = None
         return self._made
 
     def head(self, n: int) -> np.ndarray:
-        """The codes of the first `n` rows (made for those alone when few)."""
+        """The codes of the first `n` rows (made for those alone when few, the rows made
+        before kept: a sample reads a few more each time)."""
         n = min(n, self.rows)
         if self._made is not None:
             return self._made[:, :n]
-        if self._head is not None and self._head.shape[1] >= n:
+        have = 0 if self._head is None else self._head.shape[1]
+        if have >= n:
             return self._head[:, :n]
         if n * _WHOLE_SHARE >= self.rows:
             return self.whole()[:, :n]
-        # a sample reads the first rows again and again, a few more each time
-        self._head = self._run(min(self.rows, max(n, _FIRST_ROWS)))
+        more = self._run(have, min(self.rows, max(n, have + _FIRST_ROWS)))
+        self._head = more if self._head is None else np.concatenate((self._head, more), axis=1)
         return self._head[:, :n]
 
-    def _run(self, n: int) -> np.ndarray:
-        dtype, arguments = self.arguments(n)
-        return run_kernel(self.kernel, n, dtype, arguments).codes
+    def _run(self, start: int, stop: int) -> np.ndarray:
+        dtype, arguments = self.arguments(start, stop)
+        return run_kernel(self.kernel, stop - start, dtype, arguments).codes
 
 
 def code_matrix(codes, rows: int) -> np.ndarray:
@@ -84,34 +84,7 @@ def code_matrix(codes, rows: int) -> np.ndarray:
     return codes.head(rows) if isinstance(codes, LazyCodes) else codes[:, :rows]
 
 
-def sliced(value, n: int):
-    """An input's first `n` rows (a literal as it is)."""
-    return value.slice(0, n) if isinstance(value, pa.Array) else value
+def sliced(value, start: int, stop: int):
+    """An input's rows `start` to `stop` (a literal as it is)."""
+    return value.slice(start, stop - start) if isinstance(value, pa.Array) else value
 
-
-def made_when_let_go(owner, codes: list[LazyCodes]) -> None:
-    """Make `codes` when `owner` (the data whose columns they read) is let go, unless
-    they are gone by then (their trace was let go first)."""
-    _WhenLetGo(owner, codes)
-
-
-class _WhenLetGo:
-    """A finalizer on the data, holding its codes weakly and detached once they are all
-    gone: many traces of one long-lived table leave nothing behind."""
-
-    def __init__(self, owner, codes: list[LazyCodes]):
-        self._left = len(codes)
-        self._codes = [weakref.ref(c, self._gone) for c in codes]
-        self._finalizer = weakref.finalize(owner, self._make)
-        self._finalizer.atexit = False
-
-    def _gone(self, _ref) -> None:
-        self._left -= 1
-        if self._left == 0:
-            self._finalizer.detach()
-
-    def _make(self) -> None:
-        for ref in self._codes:
-            codes = ref()
-            if codes is not None:
-                codes.whole()

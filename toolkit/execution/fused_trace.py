@@ -72,6 +72,6 @@ def _walk(ctx, group, pos: int) -> GroupPlan:
             stack.extend((arg, ctx.position(at, (i,))) for i, arg in enumerate(node.args))
     layout = group.plain.layout  # the same in both loops: it follows the codes alone
     branches = plan_branches(ctx, group.root, group.forms, layout, pos) if group.forms \
-        else BranchPlan(())
+        else BranchPlan((), (), ())
     return GroupPlan(ctx.positions, group.why(), tuple(members),
                      max((m[0] for m in members), default=pos), branches)

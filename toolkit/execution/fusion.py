@@ -836,7 +836,8 @@ def _codes_on_read(ctx, group: FusedGroup, leaf_values: Mapping[str, object],
     twin = ctx.untraced_fused.get(id(group.root))
     if twin is None or loop is None:
         return None
-    if ready(loop) is None and ctx.fuse_when is not FuseWhen.ALWAYS:
+    compiled = ready(loop) is not None
+    if not compiled and ctx.fuse_when is not FuseWhen.ALWAYS:
         if not asked(loop):  # compiled on the side: traces write their codes meanwhile
             compile_later(loop, rows, None, _loop_arguments(group, leaf_values, rows,
                                                             with_nulls))
@@ -844,16 +845,19 @@ def _codes_on_read(ctx, group: FusedGroup, leaf_values: Mapping[str, object],
     ran = run_group(twin, leaf_values, rows, ctx.fuse_when)
     if ran is None:
         return None
-    arguments = functools.partial(_prefix_arguments, group, leaf_values, with_nulls)
-    return GroupRun(ran.value, LazyCodes(loop, arguments, rows))
+    arguments = functools.partial(_some_arguments, group, leaf_values, with_nulls)
+    codes = LazyCodes(loop, arguments, rows)
+    if not compiled:  # compiled now, not when the codes are made (perhaps in a finalizer)
+        codes.head(1)
+    return GroupRun(ran.value, codes)
 
 
-def _prefix_arguments(group: FusedGroup, leaf_values: Mapping[str, object], with_nulls: bool,
-                      n: int) -> tuple[np.dtype, dict]:
-    """The loop's value type and its arguments over the first `n` rows (the same loop
+def _some_arguments(group: FusedGroup, leaf_values: Mapping[str, object], with_nulls: bool,
+                      start: int, stop: int) -> tuple[np.dtype, dict]:
+    """The loop's value type and its arguments over rows `start` to `stop` (the same loop
     as over all of them: with nulls when any row holds one)."""
-    first = {name: sliced(value, n) for name, value in leaf_values.items()}
-    return _DTYPES[group.root.type], _loop_arguments(group, first, n, with_nulls)
+    some = {name: sliced(value, start, stop) for name, value in leaf_values.items()}
+    return _DTYPES[group.root.type], _loop_arguments(group, some, stop - start, with_nulls)
 
 
 def _loop_value(literal: pa.Scalar):

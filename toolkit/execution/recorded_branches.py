@@ -47,7 +47,8 @@ def first_rows_of_branches(recorded: list, n: int, kept_first: int) -> list[np.n
     covered = _covered_by_cases(keys)
     by_code = first_rows_by_code(fused, n, kept_first,
                                  skip=covered | {k for k, alone in keys.items() if not alone})
-    rest = _pieces(recorded, {k for k in keys if k not in covered and k not in by_code})
+    wanted = {k for k in keys if k not in covered and k not in by_code}
+    rest = _pieces(recorded, wanted) if wanted else {}
     out = []
     for key in keys:
         if key in covered:

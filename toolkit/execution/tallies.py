@@ -25,7 +25,8 @@ class SliceTallies:
     """The figures of every node over one morsel, indexed by position id; `order` lists
     the positions as first recorded."""
 
-    __slots__ = ("calls", "elapsed", "fused", "how", "node", "order", "rows", "used", "why")
+    __slots__ = ("calls", "elapsed", "fused", "how", "node", "order", "rows", "same", "used",
+                 "why")
 
     def __init__(self, size: int):
         size = max(size, 1)
@@ -38,6 +39,9 @@ class SliceTallies:
         self.why: list = [None] * size
         self.fused: list = [None] * size
         self.order: list[int] = []
+        # the records of nodes that ran together in a group (`add_same`), applied when the
+        # figures are read (`settle`); -1 - i in `order` stands for the i-th one's members
+        self.same: list[tuple] = []
 
     def grow(self, pos: int) -> None:
         """Room for position `pos` (positions are numbered as the tree is first walked)."""
@@ -72,8 +76,26 @@ class SliceTallies:
         """The figures of nodes that ran together in one call of their group (no time,
         no call of their own): `members` are (position, node, is a literal), `last` the
         largest of those positions; `figures` and `literal` (rows, used, how, why) for
-        the others and the literals; `fused` the others' mark. One pass, no call per
-        node."""
+        the others and the literals; `fused` the others' mark. Kept as they are, added
+        into the lists when the figures are read (`settle`): a wide group's hundreds of
+        nodes cost every traced morsel a pass over them, most traces are never read. A
+        node of a group runs only in it, once a morsel: its figures come from here alone."""
+        self.same.append((members, last, figures, literal, fused))
+        self.order.append(-len(self.same))
+
+    def settle(self) -> None:
+        """Add the groups' figures kept by `add_same` into the lists, in recording order."""
+        if not self.same:
+            return
+        order, same = self.order, self.same
+        self.order, self.same = [], []
+        for pos in order:
+            if pos >= 0:
+                self.order.append(pos)
+            else:
+                self._add_same(*same[-1 - pos])
+
+    def _add_same(self, members, last: int, figures: tuple, literal: tuple, fused: str) -> None:
         if last >= len(self.node):
             self.grow(last)
         nodes, hows, whys, marks = self.node, self.how, self.why, self.fused
@@ -101,6 +123,8 @@ def node_stats(slices: list[tuple[SliceTallies, int]], path_of, labels: dict) ->
     on (in row order), in the order the nodes were first recorded; `path_of(pos)` gives a
     position's path, `labels` keeps each position's label from one evaluation to the next
     (the node at a position of one prepared tree is always the same)."""
+    for t, _ in slices:
+        t.settle()
     slices = [(t, thread) for t, thread in slices if t.order]
     if not slices:
         return []
