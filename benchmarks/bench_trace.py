@@ -29,7 +29,9 @@ evaluator threads; the steadier figure when other work shares the cores):
   `--rows` says otherwise), each evaluated traced and untraced in interleaved runs:
   the ratio of the medians, per shape, in wall and CPU time, and the load average
   as each shape finished. Target: <= 1.2 in CPU time on every shape (wall time on a
-  shared machine moves by several times between calls).
+  shared machine moves by several times between calls). Each result is let go at once,
+  so a traced run pays for its sample then; with `--keep` the results and traces are
+  kept while timed, as `r = tk.evaluate(...)` keeps them, and the sample waits for a read.
 
 The expression is the product's headline, `if_else(a != 0, b / a, 0)`, plus a
 `case_when` and a `coalesce`, so special forms record their selection vectors.
@@ -87,12 +89,15 @@ def _time(fn) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def _ratio(slow, fast, repeats: int) -> dict[str, tuple[float, float, float]]:
-    """For wall and cpu: median(slow) / median(fast), runs interleaved, and both medians in ms."""
+def _ratio(slow, fast, repeats: int, between=None) -> dict[str, tuple[float, float, float]]:
+    """For wall and cpu: median(slow) / median(fast), runs interleaved, and both medians in ms
+    (`between()` runs after each pair, untimed)."""
     slow_t, fast_t = [], []
     for _ in range(repeats):
         fast_t.append(_time(fast))
         slow_t.append(_time(slow))
+        if between is not None:
+            between()
     out = {}
     for k, name in enumerate(("wall", "cpu")):
         s = statistics.median(t[k] for t in slow_t)
@@ -179,9 +184,13 @@ def print_pictures(table: pa.Table, repeats: int) -> bool:
     return all(r <= WIDE_TARGET for r, _, _ in ratios.values()) and r <= NULL_ROWS_TARGET
 
 
-def peer_shape_ratios(rows: int, repeats: int, only: str = "") -> dict[str, dict]:
+def peer_shape_ratios(rows: int, repeats: int, only: str = "",
+                      keep: bool = False) -> dict[str, dict]:
     """shape name -> {"wall": (traced / untraced, traced ms, untraced ms), "cpu": ...}
-    for every shape of bench_peers.py over its own table, medians of interleaved runs."""
+    for every shape of bench_peers.py over its own table, medians of interleaved runs;
+    `keep`: each result (and trace) is kept until the pair of runs is timed, as a caller
+    writing `r = tk.evaluate(...)` keeps it (the sample is then taken when read, not
+    when the result is let go at once)."""
     import bench_peers
 
     pa.set_cpu_count(bench_peers.THREADS)
@@ -192,16 +201,23 @@ def peer_shape_ratios(rows: int, repeats: int, only: str = "") -> dict[str, dict
             continue
         bound = tk.bind(tk.parse(text), table.schema)
 
-        def untraced(bound=bound):
-            tk.evaluate(bound, table)
+        kept = []
 
-        def traced(bound=bound):
-            with tk.trace():
-                tk.evaluate(bound, table)
+        def untraced(bound=bound, kept=kept):
+            value = tk.evaluate(bound, table)
+            if keep:
+                kept.append(value)
+
+        def traced(bound=bound, kept=kept):
+            with tk.trace() as t:
+                value = tk.evaluate(bound, table)
+            if keep:
+                kept.append((value, t))
 
         untraced(), traced()  # warm caches and the thread pool
         fused_kernels.settle()  # the loops both asked for compiled: the steady state
-        out[name] = _ratio(traced, untraced, repeats)
+        kept.clear()
+        out[name] = _ratio(traced, untraced, repeats, between=kept.clear)
         r, slow_ms, fast_ms = out[name]["wall"]
         cpu = out[name]["cpu"][0]
         print(f"  {name:<28} traced {slow_ms:8.1f} ms  untraced {fast_ms:8.1f} ms  "
@@ -210,10 +226,11 @@ def peer_shape_ratios(rows: int, repeats: int, only: str = "") -> dict[str, dict
     return out
 
 
-def print_peer_shapes(rows: int, repeats: int, only: str = "") -> bool:
+def print_peer_shapes(rows: int, repeats: int, only: str = "", keep: bool = False) -> bool:
     print(f"tracing cost on every bench_peers shape, {rows:,} rows, "
-          f"median of {repeats} interleaved runs (target traced/untraced <= {PEERS_TARGET})")
-    ratios = peer_shape_ratios(rows, repeats, only)
+          f"median of {repeats} interleaved runs (target traced/untraced <= {PEERS_TARGET})"
+          + ("; results kept while timed" if keep else "; results let go at once"))
+    ratios = peer_shape_ratios(rows, repeats, only, keep)
     worst = max(ratios.items(), key=lambda kv: kv[1]["cpu"][0])
     print(f"  worst: {worst[0]} {worst[1]['cpu'][0]:.2f} (cpu)")
     return all(r["cpu"][0] <= PEERS_TARGET for r in ratios.values())
@@ -227,9 +244,12 @@ def main(argv=None) -> int:
     parser.add_argument("--part", choices=("tracing", "pictures", "peers", "all"),
                         default="all")
     parser.add_argument("--only", default="", help="peers: the shapes whose name contains this")
+    parser.add_argument("--keep", action="store_true",
+                        help="peers: keep each result and trace while timed (the sample is "
+                             "taken when read, not when the result goes at once)")
     args = parser.parse_args(argv)
     if args.part == "peers":
-        ok = print_peer_shapes(args.rows or PEERS_ROWS, args.repeats, args.only)
+        ok = print_peer_shapes(args.rows or PEERS_ROWS, args.repeats, args.only, args.keep)
         return 0 if ok else 1
     args.rows = args.rows or 1_000_000
     pictures_ok = True
