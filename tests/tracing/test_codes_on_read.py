@@ -121,3 +121,24 @@ def test_morsels_fused_and_not_in_one_trace_read_as_the_unfused_one():
     assert fused_value.equals(unfused_value)
     assert fused.sample.equals(unfused.sample)
     assert _rows(fused) == _rows(unfused)
+
+
+def test_a_rare_branch_s_first_rows_are_found_past_the_first_prefixes():
+    """A 300,000-row morsel: one branch's only rows lie past row 200,000, another branch
+    takes no row, a third takes half. The sample holds the rare branch's rows, searched
+    for over the rest of the morsel once the prefixes did not hold them, as the unfused
+    trace's sample does."""
+    n = 300_000
+    rng = np.random.default_rng(8)
+    k = rng.integers(0, 1000, n)
+    k[[200_003, 250_000, 299_999]] = 5000
+    table = pa.table({"k": pa.array(k), "b": pa.array(rng.random(n))})
+    text = ("case when k = 5000 then b * 2 when k = 7000 then b * 3 when k < 500 then b "
+            "else 0.5 end")
+    fused_value, fused = _traced(text, table, fuse=True)
+    assert all(isinstance(c, LazyCodes) for c in _codes(fused))
+    unfused_value, unfused = _traced(text, table, fuse=False)
+    assert {200_003, 250_000, 299_999} <= set(fused.sample.to_pylist())
+    assert fused.sample.equals(unfused.sample)
+    assert fused_value.equals(unfused_value)
+    assert _rows(fused) == _rows(unfused)
