@@ -163,3 +163,19 @@ def test_exists_and_not_exists_name_the_partners_that_decided():
     absent = plan.SubqueryFilter(plan.scan("t", t), sub, "exists", True, on=[("t.id", "o.oid")])
     assert "an anti join keeps only rows without one" in absent.explain_row("t", 0).why
     assert absent.explain_row("t", 2).kept
+
+
+def test_a_condition_its_own_columns_fail_is_told_as_the_rows_story():
+    """TPC-H's Q13 counts an order for its customer unless its comment is special: the
+    order with one has its customer, and the condition (on its columns alone) fails it;
+    said with the comment, not as if the customer were missing."""
+    c = pa.table({"ck": [1, 2]})
+    o = pa.table({"oid": [10, 11], "ock": [1, 1], "note": ["special requests", "plain"]})
+    p = plan.scan("c", c).join(plan.scan("o", o), on=[("ck", "ock")], how="left",
+                               condition="not (note like '%special%')")
+    journey = p.explain_row("o", 0)
+    assert not journey.kept and journey.stops[-1].kind == "ConditionJoin"
+    assert "the join's condition fails it whatever the partner: the result is false" \
+        in journey.why
+    assert "'special requests'" in journey.why and "no row of c" not in journey.why
+    assert p.explain_row("o", 1).kept

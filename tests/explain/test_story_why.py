@@ -25,6 +25,15 @@ def test_a_false_and_names_its_first_false_term_and_the_operands(table):
     assert story.node("1").decided and not story.node("0").decided
 
 
+def test_a_false_term_other_than_a_comparison_names_the_values_it_read(table):
+    """A `like` or a set test has no operands to quote: the columns it reads are named with
+    the row's values (TPC-H's ship mode and part name tests said only "is false")."""
+    story = tk.explain_row("s in ('q', 'r') or s like 'a%'", table, 4)
+    assert "`is_in(s, {value_set=[\"q\", \"r\"]})` is false (with `s` = 'w')" in story.why
+    assert "`match_like(s, {pattern=\"a%\"})` is false (with `s` = 'w')" in story.why
+    assert tk.explain_row("s = 'q'", table, 4).why.count("(with ") == 1  # its operands only
+
+
 def test_a_null_and_names_its_null_terms_and_the_column(table):
     story = tk.explain_row("a > 1 and b > 0", table, 3)  # a = 1 > 1 false: not null
     assert story.value.as_py() is False

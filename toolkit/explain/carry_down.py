@@ -71,6 +71,8 @@ def _join_parts(node):
     if kind in ("Join", "ConditionJoin"):
         return node.how, node.on
     if kind in ("SubqueryFilter", "ScalarSubquery"):
+        if node.as_join is None:  # correlated: each input row once, its value beside it
+            return "left", ()
         return node.as_join.how, node.on
     return None
 

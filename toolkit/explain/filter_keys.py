@@ -9,10 +9,12 @@ only those (a whole other side may be millions of rows, in Spark), and a row wit
 such a partner is dropped by that filter for want of one.
 
 The equalities are read from the first filter on the row's path above the join that
-holds any, going up through filters and inner or cross joins only (they pass every
-column and keep rows apart); a term is taken when it compares a plain column of the
-row's side with one of the other side, of one type and not floating point (a filter's
-float equality and a join's differ on NaN and -0.0).
+holds any, going up through filters, inner or cross joins and scalar subqueries seen
+from their input only (they pass every column and keep rows apart); a term is taken
+when it compares a plain column of the row's side with one of the other side, of one
+type and not floating point (a filter's float equality and a join's differ on NaN and
+-0.0). An equality every branch of an `or` holds counts too, as Spark's optimizer
+takes it out of the `or`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..plan.columns import column_of
 from ..plan.float_keys import IEEE
 from .join_partners import JoinSides
 
-__all__ = ["FilterKeys", "filter_keys"]
+__all__ = ["FilterKeys", "filter_keys", "implied_keys"]
 
 
 @dataclass(frozen=True)
@@ -55,17 +57,59 @@ def filter_keys(path: list, join_index: int, sides: JoinSides) -> FilterKeys | N
         node = path[index]
         kind = type(node).__name__
         if kind == "Filter":
-            found = [_pair(term, ours, theirs) for term in
-                     conjuncts(node.predicate, plain_and=True)]
+            found = [_pair(term, ours, theirs) for term in _true_terms(node.predicate)]
             found = [f for f in found if f is not None]
             if found:
                 pairs = tuple(pair for pair, _ in found)
                 keys = JoinSides("inner", sides.ours_left, pairs, None, sides.other_index, IEEE)
                 return FilterKeys(keys, tuple(term for _, term in found), index)
+        elif kind == "ScalarSubquery" and node.children[0] is path[index - 1]:
+            continue  # each input row once, with its columns, beside the subquery's value
         elif kind not in ("Join", "ConditionJoin") or \
                 getattr(node, "how", None) not in ("inner", "cross"):
             return None
     return None
+
+
+def implied_keys(other, predicate: Expression) -> tuple[dict, tuple[Expression, ...]]:
+    """The keys the filter's `predicate` gives the joins without keys inside `other` (the
+    other input of a comma join it keys), by join id: (left column, right column) pairs;
+    and the terms they come from. Only joins reached from `other`'s top through inner and
+    cross joins, so every pair they make meets the filter (`from customer, orders,
+    lineitem`: customer and orders paired by `c_custkey = o_custkey`)."""
+    keys, terms, stack = {}, [], [other]
+    while stack:
+        node = stack.pop()
+        if type(node).__name__ not in ("Join", "ConditionJoin") or \
+                getattr(node, "how", None) not in ("inner", "cross"):
+            continue
+        if not node.on:
+            left, right = (_plain_columns(c) for c in node.children)
+            found = [f for f in (_pair(t, left, right) for t in _true_terms(predicate)) if f]
+            if found:
+                keys[id(node)] = tuple(pair for pair, _ in found)
+                terms.extend(term for _, term in found)
+        stack.extend(node.children)
+    return keys, tuple(terms)
+
+
+def _true_terms(predicate: Expression) -> list[Expression]:
+    """The terms true for every row the filter passes: its conjuncts, and the terms each
+    branch of one of its `or`s holds (TPC-H's Q19 repeats its join key in all three)."""
+    out = []
+    for term in conjuncts(predicate, plain_and=True):
+        out.append(term)
+        branches, stack = [], [term]
+        while stack:
+            node = stack.pop()
+            if node.is_call and node.name in ("or_kleene", "or") and node.args:
+                stack.extend(node.args)
+            else:
+                branches.append(conjuncts(node, plain_and=True))
+        if len(branches) > 1:
+            out.extend(t for t in branches[0]
+                       if all(any(t.equals(u) for u in b) for b in branches[1:]))
+    return out
 
 
 def _plain_columns(node) -> dict[str, pa.DataType]:

@@ -22,12 +22,13 @@ from ..model.builders import and_, call, literal, or_
 from ..model.expression import Expression, Parameter
 from ..model.field_ref import FieldRef
 from ..plan.float_keys import NORMALIZED
+from ..plan.logical_plan import correlated_aggregate
 from ..plan.rules.base import substitute_columns
 from ..support.visible_text import visible
 from .value_text import value_text
 
-__all__ = ["JoinSides", "join_sides", "key_text", "partner_rows", "reduction_predicate",
-           "row_condition"]
+__all__ = ["JoinSides", "join_sides", "key_text", "other_input", "partner_rows",
+           "reduction_predicate", "row_condition"]
 
 JOIN_KINDS = ("Join", "ConditionJoin", "SubqueryFilter", "ScalarSubquery")
 
@@ -52,12 +53,25 @@ class JoinSides:
 
 def join_sides(join, scan) -> JoinSides:
     """`join` (a Join, ConditionJoin, SubqueryFilter or ScalarSubquery) seen from `scan`'s side."""
-    as_join = getattr(join, "as_join", join)
     ours_left = any(n is scan for n in join.children[0].walk())
+    if getattr(join, "correlation", ()):  # a left join of the input with the rows it aggregates
+        pairs = tuple(join.correlation) if ours_left else ()
+        return JoinSides("left", ours_left, pairs, None, 1 if ours_left else 0,
+                         join.float_keys)
+    as_join = getattr(join, "as_join", join)
     on = tuple(join.on)
     pairs = on if ours_left else tuple((rk, lk) for lk, rk in on)
     return JoinSides(as_join.how, ours_left, pairs, getattr(as_join, "condition", None),
                      1 if ours_left else 0, join.float_keys)
+
+
+def other_input(join, sides: JoinSides):
+    """The join's other input, as the row's keys restrict it and its partners are found in:
+    at a correlated scalar subquery seen from its input, the rows its aggregate runs over
+    (those whose correlated columns equal the row's are the ones its value is over)."""
+    if getattr(join, "correlation", ()) and sides.ours_left:
+        return correlated_aggregate(join.subquery).input
+    return join.children[sides.other_index]
 
 
 def key_text(sides: JoinSides, row: pa.Table) -> str:

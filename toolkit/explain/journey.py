@@ -17,9 +17,14 @@ side of an outer join), the row's part of an output is the output over that row
 alone, so those operators run on one row, and at each join the other input reads
 only the rows that can pair with it: the row's keys carried down to its sources
 (`carry_down`, exact); at a join without keys (a comma join), the keys of the filter
-above (`filter_keys`), and a filter that drops several rows of the row is told for the
-one that passes the most of its terms. From there on, each operator runs over its input's output
-with and without the row, so the plan below runs once each way.
+above (`filter_keys`), which key the comma joins inside the other input too; at a
+correlated scalar subquery, the rows its aggregate runs over with the row's values. A
+filter that drops several rows of the row is told for the one that passes the most of
+its terms. An other input still reading a source whole (an uncorrelated subquery) runs
+once, optimized. From there on, each operator runs over its input's output with and
+without the row, so the plan below runs once each way; reading only the rows read
+(`mixing_reads_all=False`), an aggregate whose value an operator above judges (a
+HAVING) reads its group's rows first.
 """
 
 from __future__ import annotations
@@ -34,25 +39,28 @@ import pyarrow.compute as pc
 from ..errors import ExprscopeError, PlanError
 from ..execution import evaluate
 from ..functions.facts import conjuncts
-from ..model.builders import and_, call, literal
+from ..model.builders import and_, call, literal, or_
 from ..model.expression import Parameter, as_expression
 from ..model.field_ref import FieldRef
 from ..plan import Projection, TableScan, create_physical_plan
 from ..plan import optimize as optimize_plan
-from ..plan.columns import qualify
+from ..plan.columns import columns_of, qualify
 from ..plan.errors import ColumnNotFoundError
 from ..plan.float_keys import IEEE
+from ..plan.logical_plan import correlated_aggregate
 from ..plan.sources import TableSource
 from ..sql.parse import parse
 from ..support.late import provide
 from ..support.visible_text import visible
 from .carry_down import carry_down, matching_rows, source_predicate
-from .filter_keys import FilterKeys, filter_keys
+from .expression_text import TERM_CHARS, cut_between_tokens
+from .filter_keys import FilterKeys, filter_keys, implied_keys
 from .join_partners import (
     JOIN_KINDS,
     JoinSides,
     join_sides,
     key_text,
+    other_input,
     partner_rows,
     reduction_predicate,
     row_condition,
@@ -157,7 +165,8 @@ def _row_keys(table: pa.Table) -> pa.Array:
 
 
 def _minus(a: pa.Table, b: pa.Table) -> tuple[pa.Table, int]:
-    """The rows of `a` that `b` lacks (as a multiset): the first few, and how many."""
+    """The rows of `a` that `b` lacks (as a multiset): every row of theirs (the occurrences
+    `a` has beyond `b`'s not told apart), and how many."""
     ka, kb = _row_keys(a), _row_keys(b)
     ca = pc.value_counts(ka).flatten()
     cb = pc.value_counts(kb).flatten()
@@ -168,7 +177,7 @@ def _minus(a: pa.Table, b: pa.Table) -> tuple[pa.Table, int]:
     extra = joined.filter(pc.greater(more, 0))
     count = int(pc.sum(pc.subtract(extra["na"], pc.fill_null(extra["nb"], 0))).as_py() or 0)
     rows = a.filter(pc.is_in(ka, value_set=extra["k"].combine_chunks()))
-    return rows.slice(0, _SHOWN), count
+    return rows, count
 
 
 def _path_to(p, scan) -> list:
@@ -269,31 +278,49 @@ def _with_sources(node, swaps: dict[int, object]):
     return done[id(node)]
 
 
-def _restrict(other, predicate, swaps: dict[int, object], read, reads: dict) -> None:
+def _restrict(other, predicate, swaps: dict[int, object], read, reads: dict,
+              implied: dict | None = None) -> None:
     """Replace each scan of `other` by the rows of its source that can meet `predicate`
     (over `other`'s output), carried down exactly; then, inside `other`, a join whose one
     input reads only such rows restricts the other input to the rows with its keys
-    (unless that input keeps its unmatched rows), until nothing changes. A scan nothing
-    reaches stays whole."""
+    (unless that input keeps its unmatched rows), until nothing changes. A join without
+    keys under a filter takes the filter's equalities as keys (`filter_keys.implied_keys`),
+    and `implied` gives more (from the filter above `other`). A scan nothing reaches stays
+    whole."""
     if predicate is None:
         return
     _restrict_scans(other, predicate, swaps, read, reads)
+    implied = dict(implied or {})
+    for node in other.walk():
+        if _kind(node) == "Filter":
+            implied.update(implied_keys(node.input, node.predicate)[0])
     changed = True
     while changed:
         changed = False
         for join in other.walk():
-            if _kind(join) not in JOIN_KINDS or not join.on:
-                continue
-            for have, want in ((0, 1), (1, 0)):
-                bounded, free = join.children[have], join.children[want]
-                if not _all_swapped(bounded, swaps) or _all_swapped(free, swaps) or \
-                        _keeps_unmatched(join, want):
+            for bounded, free, pairs in _keyed_inputs(join, implied.get(id(join), ())):
+                if not _all_swapped(bounded, swaps) or _all_swapped(free, swaps):
                     continue
                 rows = _collect(_with_sources(bounded, swaps))
-                pairs = tuple((lk, rk) if have == 0 else (rk, lk) for lk, rk in join.on)
-                keys = JoinSides("inner", True, pairs, None, want, join.float_keys)
+                keys = JoinSides("inner", True, pairs, None, 1, join.float_keys)
                 changed |= _restrict_scans(free, reduction_predicate(keys, rows), swaps,
                                            read, reads)
+
+
+def _keyed_inputs(join, implied=()) -> list[tuple]:
+    """(an input, another, key pairs from the first's columns to the second's) for each way
+    the first's rows restrict the second's at `join`: both ways by its keys (`implied` for a
+    join without), but not into an input that keeps its unmatched rows; at a correlated
+    scalar subquery, from its input to the rows its aggregate runs over."""
+    if _kind(join) == "ScalarSubquery" and join.correlation:
+        return [(join.children[0], correlated_aggregate(join.subquery).input,
+                 tuple(join.correlation))]
+    if _kind(join) not in JOIN_KINDS:
+        return []
+    on = tuple(join.on) or tuple(implied)
+    return [(join.children[have], join.children[want],
+             tuple((lk, rk) if have == 0 else (rk, lk) for lk, rk in on))
+            for have, want in ((0, 1), (1, 0)) if on and not _keeps_unmatched(join, want)]
 
 
 def _all_swapped(node, swaps) -> bool:
@@ -327,10 +354,11 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
     path = _path_to(p, scan)
     stops: list[Stop] = []
     here_before = None  # the row as it is at the previous operator (the first few rows)
+    every_before = None  # all of its rows there: a filter's story is told for the closest
     part = None  # all of the row's rows there, while every operator keeps rows apart
     dropped, why = None, ""
     places = _places(path)
-    alone = table.slice(number, 1)
+    alone, told = table.slice(number, 1), number  # `number` moves if its group is read
     swaps: dict[int, object] = {id(scan): TableScan(scan.relation, TableSource(alone),
                                                     scan.projection)}
     reads = {scan.relation: 1}
@@ -338,7 +366,7 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
     input_full = None  # the input of the operator at hand, in full, when computed
     local = True  # every operator so far keeps rows apart: the row alone tells its story
     # (FilterKeys, JoinPartners, the join's step): a comma join paired it with no row of its keys
-    missing = None
+    missing = near = None  # and what the pairs told instead were read by (None: every row)
     for step, (node, place) in enumerate(zip(path, places)):
         depth = len(place)
         local = local and _row_local(node, scan)
@@ -347,19 +375,32 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
         if sides is not None and part is not None and (local or not mixing_reads_all):
             above = filter_keys(path, step, sides)
             before_keys = dict(swaps)
-            _restrict(node.children[sides.other_index],
-                      reduction_predicate(above.sides if above else sides, part),
-                      swaps, read, reads)
+            implied = implied_keys(other_input(node, sides), path[above.filter_index].predicate) \
+                if above is not None else ({}, ())
+            _restrict(other_input(node, sides), _reduction(above.sides if above else sides, part),
+                      swaps, read, reads, implied[0])
             if above is not None and here_before is not None and here_before.num_rows:
-                partners = _collect(_with_sources(node.children[sides.other_index], swaps))
+                partners = _collect(_with_sources(other_input(node, sides), swaps))
                 if partners.num_rows == 0:  # none with its keys: the filter drops every pair,
-                    # told over the pairs with every row (the other side read as it is)
+                    # told over the pairs with the rows sharing one of its keys (or every row)
                     missing = (above, _no_partners(node, above.sides, here_before, partners,
                                                    read, mixing_reads_all), step)
                     swaps.clear()
                     swaps.update(before_keys)
+                    near = _one_key(above.sides, part)
+                    _restrict(other_input(node, sides), near, swaps, read, reads, implied[0])
                     above = None
+        group_read = False
         try:
+            if sides is not None and (local or not mixing_reads_all):
+                _run_whole_once(other_input(node, sides), swaps)
+            if not local and not mixing_reads_all and _kind(node) == "Aggregate" and \
+                    node.group_exprs and every_before is not None and \
+                    any(_kind(n) in ("Filter", *JOIN_KINDS) for n in path[step + 1:]):
+                read_before = table
+                table, number = _read_group(node, scan, table, number, every_before, swaps,
+                                            read, reads)
+                group_read = table is not read_before
             if local:  # output(all) less output(all but the row) is output(the row alone)
                 full = _collect(_with_sources(node, swaps))
                 less = full.slice(0, 0)
@@ -394,18 +435,19 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
                               at=place))
             dropped, why = visible(node.label()), note
             break
-        rows, count = _minus(full, less)
-        gone, lost = _minus(less, full)
+        every, count = _minus(full, less)
+        every_gone, lost = _minus(less, full)
+        rows, gone = every.slice(0, _SHOWN), every_gone.slice(0, _SHOWN)
         kept = count > 0 or lost > 0
         stop = Stop(depth, visible(node.label()), _kind(node), kept, rows if kept else None,
                     count)
         other = None
         if sides is not None and here_before is not None and here_before.num_rows:
-            other_input = node.children[sides.other_index]
-            other = _collect(_with_sources(other_input, swaps) if local or not mixing_reads_all
-                             else other_input)
+            other_side = other_input(node, sides)
+            other = _collect(_with_sources(other_side, swaps) if local or not mixing_reads_all
+                             else other_side)
         if not kept:
-            stop = replace(_why_dropped(node, stop, here_before, scan, sides, other, read,
+            stop = replace(_why_dropped(node, stop, every_before, scan, sides, other, read,
                                         mixing_reads_all, input_full), at=place)
             if missing is not None and step == missing[0].filter_index:
                 stop = replace(stop, note=f"`{visible(missing[0].terms_text)}` is not true for "
@@ -414,42 +456,123 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
             dropped, why = stop.operator, stop.note
             break
         stop = _kept_note(node, stop, full, here_before, sides, other)
+        if group_read:
+            stop = replace(stop, note=f"{stop.note}, over every row of the group (read by its "
+                           "keys: an operator above judges its value)")
         if above is not None:
-            stop = replace(stop, note=_followed_note(above, here_before, stop.count))
+            stop = replace(stop, note=_followed_note(above, every_before, stop.count,
+                                                     implied[1]))
         elif missing is not None and step == missing[2]:
             stop = replace(stop, note="pairs it with every row of the other input, no pair "
-                           "with its keys: none passes the filter above")
+                           "with its keys: none passes the filter above" + (
+                               "" if near is None else f"; followed with the {stop.count:,} "
+                               f"sharing one of them"))
         if count == 0:  # its only mark here: rows that exist without it (a changed group's)
             stop = replace(stop, note=(stop.note + "; " if stop.note else "") +
                            f"no row here comes from it, but {lost:,} row"
                            f"{'s' if lost != 1 else ''} would be here without it")
         stops.append(replace(stop, at=place))
         here_before = rows if count else gone
+        every_before = every if count else every_gone
     kept = dropped is None
     if kept:
         last = stops[-1]
         why = f"kept: it reaches the result as {last.count:,} row{'s' if last.count != 1 else ''}"
-    else:
-        why = f"dropped at {dropped}: {why}"
-    return RowJourney(scan.relation, number, tuple(stops), kept, dropped, why, p,
+    else:  # the operator named as a story quotes a term: its reason follows, not a page
+        why = f"dropped at {cut_between_tokens(dropped, TERM_CHARS)}: {why}"
+    return RowJourney(scan.relation, told, tuple(stops), kept, dropped, why, p,
                       tuple(SourceRead(r, n) for r, n in reads.items()))
 
 
-def _followed_note(above: FilterKeys, before: pa.Table, count: int) -> str:
+def _reduction(sides: JoinSides, rows: pa.Table):
+    """What a row of the other input needs to be a partner of any of `rows`: their keys;
+    at a join by a condition alone (a NOT IN), the condition with each row's values put
+    in, for a few rows (None: every row can be one)."""
+    found = reduction_predicate(sides, rows)
+    if found is not None or sides.condition is None or not 0 < rows.num_rows <= _SHOWN:
+        return found
+    each = [row_condition(sides, rows.slice(i, 1)) for i in range(rows.num_rows)]
+    return each[0] if len(each) == 1 else or_(*each)
+
+
+def _run_whole_once(other, swaps: dict) -> None:
+    """Run a join's other input once, as the optimizer plans it, when it still reads a
+    source whole (an uncorrelated subquery, a side no key reached): its rows stand for it
+    at every operator above, so the source is read once, and its comma joins run as the
+    joins they mean, not as the cross products they are written with."""
+    if id(other) in swaps or _all_swapped(other, swaps):
+        return
+    swaps[id(other)] = _standing_for(other, _collect_optimized(_with_sources(other, swaps)))
+
+
+def _one_key(sides: JoinSides, rows: pa.Table):
+    """What a row of the other side needs to share one of the keys of any of `rows`: the
+    pairs closest to passing, for a row without a partner having every key (None for one
+    key: no row has it, and every pair is as far)."""
+    if len(sides.pairs) < 2:
+        return None
+    return or_(*[reduction_predicate(replace(sides, pairs=(pair,)), rows)
+                 for pair in sides.pairs])
+
+
+def _read_group(agg, scan, table: pa.Table, number: int, before: pa.Table, swaps: dict, read,
+                reads: dict) -> tuple[pa.Table, int]:
+    """Every row of the row's group at `agg` read, for an operator above that judges the
+    group's value (a HAVING): the rows of the aggregate's input with the group keys of the
+    row's rows, carried down to the sources with their partners, put in `swaps`. The row's
+    own source then reads its group's rows: (those rows, the row's number among them), or
+    (`table`, `number`) as they were when the keys do not reach it."""
+    terms = []
+    for expr in agg.group_exprs:
+        values = evaluate(expr, before)
+        if isinstance(values, pa.Scalar):
+            continue  # one value for every row: no key to read by
+        values = pc.unique(values.combine_chunks() if isinstance(values, pa.ChunkedArray)
+                           else values).drop_null()
+        terms.append(call("is_in", [expr], options=pc.SetLookupOptions(value_set=values)))
+    group: dict[int, object] = {}
+    if terms:
+        _restrict(agg.input, and_(*terms) if len(terms) > 1 else terms[0], group, read, reads)
+    if id(scan) not in group:
+        return table, number
+    rows = _source_table(group[id(scan)])
+    at = _first_index(rows, table.slice(number, 1))
+    if at is None:
+        return table, number
+    swaps.update(group)
+    return rows, at
+
+
+def _followed_note(above: FilterKeys, before: pa.Table, count: int, inside=()) -> str:
+    also = "" if not inside else \
+        f"; inside the other input, `{visible(' and '.join(str(t) for t in inside))}`"
+    keys = []
+    for mine, theirs in above.sides.pairs:  # the values of every one of its rows here
+        values = pc.unique(before.column(mine).combine_chunks())
+        shown = ", ".join(value_text(v) for v in values[:_SHOWN]) + \
+            (f", … {len(values) - _SHOWN:,} more" if len(values) > _SHOWN else "")
+        keys.append(f"{visible(theirs)} = {shown}" if len(values) == 1 else
+                    f"{visible(theirs)} in ({shown})")
     return (f"pairs it with every row of the other input; followed only with the {count:,} "
-            f"row{'s' if count != 1 else ''} with {key_text(above.sides, before)}, as the "
-            f"filter above asks (`{visible(above.terms_text)}`)")
+            f"row{'s' if count != 1 else ''} with {' and '.join(keys)}, as the "
+            f"filter above asks (`{visible(above.terms_text)}`{also})")
 
 
 def _over(node, child, rows: pa.Table):
     """`node` with its input `child` replaced by `rows` (that input's output, its columns
     named by qualified name): the operator alone runs, not the plan below it."""
-    fields = list(child.schema)
+    same = _standing_for(child, rows)
+    return node.with_new_children([same if c is child else c for c in node.children])
+
+
+def _standing_for(node, rows: pa.Table):
+    """A plan reading `rows` (`node`'s output, its columns named by qualified name) with
+    `node`'s schema: names and relations as `node` has them."""
+    fields = list(node.schema)
     scan = TableScan(_MATERIALIZED, TableSource(rows.rename_columns(
         [f"c{i}" for i in range(len(fields))])))
     exprs = [Parameter(FieldRef(f"{_MATERIALIZED}.c{i}")) for i in range(len(fields))]
-    same = Projection(scan, exprs, [f.name for f in fields], [f.relation for f in fields])
-    return node.with_new_children([same if c is child else c for c in node.children])
+    return Projection(scan, exprs, [f.name for f in fields], [f.relation for f in fields])
 
 
 _MATERIALIZED = "__journey_input"
@@ -477,7 +600,10 @@ def _kept_note(node, stop: Stop, full: pa.Table, before, sides, other) -> Stop:
         found = _partners(node, sides, before, other)
         keys = {mine: before.column(mine)[0] for mine, _ in sides.pairs}
         n = found.num_rows
-        if n:
+        if getattr(node, "correlation", ()) and sides.pairs:  # partners: the rows aggregated
+            note = f"the subquery's value is over its {n:,} row{'s' if n != 1 else ''} " \
+                   f"with {key_text(sides, before)}"
+        elif n:
             note = f"joined with {n:,} partner row{'s' if n != 1 else ''}"
             if sides.how in ("semi", "anti") or kind == "SubqueryFilter":
                 note = f"has {n:,} partner row{'s' if n != 1 else ''}, as the " \
@@ -576,16 +702,21 @@ def _no_partners(join, sides: JoinSides, before: pa.Table, other: pa.Table, read
     nan = _ieee_nan_key(sides, before)
     if nan is not None:
         return JoinPartners(keys, 0, None, nan)
-    other_input = join.children[sides.other_index]
+    other_side = other_input(join, sides)
     terms = [_equal_term(theirs, before.column(mine)[0]) for mine, theirs in sides.pairs]
     condition = row_condition(sides, before)
+    if condition is not None and not columns_of(condition):  # its own columns fail it
+        story = explain_row(sides.condition, before.slice(0, 1), 0)
+        if not (story.value is not None and story.value.is_valid and story.value.as_py()):
+            return JoinPartners(keys, 0, None, f"the join's condition fails it whatever the "
+                                f"partner: {story.why}")
     if condition is not None:
         terms.append(condition)
     with_condition = "" if condition is None else \
         f" for which {visible(str(sides.condition))} holds"
     if not terms:
         return JoinPartners(keys, 0, None, "the other input has no row")
-    carried = [c for c in carry_down(other_input, and_(*terms) if len(terms) > 1 else terms[0])
+    carried = [c for c in carry_down(other_side, and_(*terms) if len(terms) > 1 else terms[0])
                if c.conjuncts]
     if not carried:
         return JoinPartners(keys, 0, None, f"no row of the other input has {shown}"
@@ -600,7 +731,7 @@ def _no_partners(join, sides: JoinSides, before: pa.Table, other: pa.Table, read
     what = (shown + with_condition) if shown else f"a row{with_condition}"
     if len(candidates) == 0:
         return JoinPartners(keys, 0, None, f"no row of {relation} has {what}")
-    partner = _journey(other_input, partner_scan, source, int(candidates[0].as_py()), read,
+    partner = _journey(other_side, partner_scan, source, int(candidates[0].as_py()), read,
                        mixing_reads_all)
     many = len(candidates) != 1
     read_note = "" if mixing_reads_all else " (counting the rows read)"

@@ -2,7 +2,8 @@
 
 For a false or null boolean the deciding terms are named: the first false term
 of an `and` (or its null terms), every term of an `or`, both operands of a
-comparison, down to the column a null came from. A failed evaluation names the
+comparison (the columns any other false term reads), down to the column a null came
+from. A failed evaluation names the
 node, its arguments' values and the error; in lazy mode the errors a special form
 spared the row are added.
 """
@@ -187,7 +188,26 @@ def _says(d: Deciders, node: Expression, path: tuple, decided: set, depth: int, 
     text = f"{term_text(node)} is {state}"
     if state == "null":
         text += _null_origin(d, node, path, decided)
+    elif node.is_call:
+        text += _columns_read(d, node, path)
     return text
+
+
+def _columns_read(d: Deciders, node: Expression, path: tuple) -> str:
+    """` (with `c` = value)`: the columns a false term reads, with the row's values, where
+    it is not a comparison (`like`, a set test): its operands would name no value. Up to
+    three; a term reading more is named alone."""
+    shown: dict[str, str] = {}
+    stack = [(path, node)]
+    while stack:
+        p, n = stack.pop()
+        if n.kind == "field" and p in d.evaluated and str(n) not in shown:
+            shown[str(n)] = f"{term_text(n)} = {value_text(_value(d, p))}"
+        elif n.is_call:
+            stack.extend((p.child(i), a) for i, a in reversed(list(enumerate(n.args))))
+    if not shown or len(shown) > 3:
+        return ""
+    return f" (with {', '.join(shown.values())})"
 
 
 def _null_origin(d: Deciders, node: Expression, path: tuple, decided: set) -> str:

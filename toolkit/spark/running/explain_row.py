@@ -12,7 +12,9 @@ The query's other sources are never read whole either: at each join on the row's
 way, the join keys of the row as it reaches the join (`o_custkey in (...)`) are
 carried down the other input to its sources and pushed to Spark as a filter, so
 only the partner rows come back (`journey.reads` counts them per source).
-Operators that mix rows (an aggregate, a sort, a limit) see only the rows read.
+Operators that mix rows (an aggregate, a sort, a limit) see only the rows read, but
+an aggregate whose value a filter above judges (a HAVING) reads its group's rows, the
+row's own source included, from Spark.
 """
 
 from __future__ import annotations
@@ -107,13 +109,18 @@ def explain_row(df, predicate: str, limit: int = MAX_EXPLAINED) -> RowJourney:
                                f"{visible(predicate)} (Spark found none)")
     swapped = TableScan(scan.relation, TableSource(rows), scan.projection)
     local = transform_up(p, lambda node: swapped if node is scan else node)
-    journey = explain_plan_row(local, scan.relation, 0, read_rows=read_from_spark,
+
+    def read_rows(s, where) -> pa.Table:  # the row's own source too (a group's rows) from Spark
+        return read_from_spark(scan if s is swapped else s, where)
+
+    journey = explain_plan_row(local, scan.relation, 0, read_rows=read_rows,
                                mixing_reads_all=False)
     read = rows.num_rows
     count = f"the first of at least {read:,}" if read == limit else \
         ("the only" if read == 1 else f"the first of {read:,}")
     note = (f" ({count} row{'s' if read > 1 else ''} of {visible(scan.relation)} matching "
             f"{visible(predicate)}; row numbers count only those rows)")
-    reads = tuple(SourceRead(r.relation, read if r.relation == scan.relation else r.rows)
-                  for r in journey.reads)
+    # the journey counts the row once, and any more rows it read of its source
+    reads = tuple(SourceRead(r.relation, r.rows - 1 + read if r.relation == scan.relation
+                             else r.rows) for r in journey.reads)
     return replace(journey, why=journey.why + note, reads=reads)
