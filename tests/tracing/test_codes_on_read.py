@@ -13,19 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
+from tests.tracing.nulls_table import nulls_table
 from toolkit.execution.fused_branches import _CodesMask
 from toolkit.execution.fused_codes import LazyCodes
 
 
 def _table(rows: int, seed: int, chunks: int = 3) -> pa.Table:
-    rng = np.random.default_rng(seed)
-    table = pa.table({
-        "k": pa.array(rng.integers(0, 1000, rows), mask=rng.random(rows) < 0.1),
-        "a": pa.array(rng.integers(-5, 6, rows)),
-        "b": pa.array(rng.random(rows) * 100, mask=rng.random(rows) < 0.3),
-        "x": pa.array(rng.random(rows), mask=rng.random(rows) < 0.5),
-    })
-    return pa.Table.from_batches(table.to_batches(max_chunksize=-(-rows // chunks)))
+    return nulls_table(rows, seed, chunks)
 
 
 def _traced(text: str, table, fuse: bool):

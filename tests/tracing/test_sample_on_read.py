@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolkit as tk
+from tests.tracing.nulls_table import nulls_table
 
 _SHAPES = [
     "case when k < 100 then b * 2 when k < 500 then b + 1 else 0.5 end",
@@ -26,15 +27,7 @@ _SHAPES = [
 
 
 def _table(rows: int, seed: int) -> pa.Table:
-    rng = np.random.default_rng(seed)
-    table = pa.table({
-        "k": pa.array(rng.integers(0, 1000, rows), mask=rng.random(rows) < 0.1),
-        "a": pa.array(rng.integers(-5, 6, rows)),
-        "b": pa.array(rng.random(rows) * 100, mask=rng.random(rows) < 0.3),
-        "x": pa.array(rng.random(rows), mask=rng.random(rows) < 0.5),
-        "s": pa.array(rng.choice(["ab", "Cd", None], rows)),
-    })
-    return pa.Table.from_batches(table.to_batches(max_chunksize=rows // 3))
+    return nulls_table(rows, seed, strings=True)
 
 
 def _seen(event) -> tuple:

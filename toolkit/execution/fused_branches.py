@@ -36,7 +36,7 @@ from .fused_kernels import CodeSlot
 
 loops = late.module("toolkit.execution.first_rows_loop")  # numba's import is slow
 
-__all__ = ["BranchPlan", "FormCode", "FusedBranches", "branch_keys", "expanded",
+__all__ = ["BranchPlan", "FormCode", "FusedBranches", "expanded",
            "first_rows_by_code", "plan_branches", "record_branches"]
 
 _EQUAL, _AT_LEAST = "equal", "at least"
@@ -221,11 +221,6 @@ def expanded(record: FusedBranches, keys=None) -> list[BranchPiece]:
                 out.append(BranchPiece(form.at, branch.label, branch.arg_index, piece(None),
                                        domain))
     return out
-
-
-def branch_keys(record: FusedBranches) -> tuple[tuple, ...]:
-    """The (form, branch, argument) of every branch the record holds, in recording order."""
-    return record.plan.keys
 
 
 def _slot_codes(codes, slot: CodeSlot, rows: int) -> np.ndarray:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..observe import BranchSelection
-from .fused_branches import FusedBranches, branch_keys, expanded, first_rows_by_code
+from .fused_branches import FusedBranches, expanded, first_rows_by_code
 
 __all__ = ["branch_selections", "first_rows_of_branches"]
 
@@ -40,7 +40,7 @@ def first_rows_of_branches(recorded: list, n: int, kept_first: int) -> list[np.n
     for item in recorded:
         if isinstance(item, FusedBranches):
             fused.append(item)
-            for key in branch_keys(item):
+            for key in item.plan.keys:
                 keys.setdefault(key, True)
         else:
             keys[item[:3]] = False
