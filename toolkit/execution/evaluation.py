@@ -31,6 +31,7 @@ from ..observe import (
     EvalEvent,
     active_observers,
     notify,
+    silenced,
 )
 from ..sql.parse import parse
 from ..support.when_let_go import when_let_go
@@ -179,6 +180,22 @@ def _read_columns(data, columns: tuple[int, ...] | None):
     return data.select(list(columns))
 
 
+def _value_again(prepared, mode: str, schema: pa.Schema, sampled):
+    """The tree's value over `sampled` (some rows of the columns it reads), unobserved:
+    the columns it does not read stand as nulls, so the bound tree runs as it ran."""
+    if sampled.num_columns != len(schema):
+        by_position = dict(zip(prepared.read_columns, sampled.columns))
+        sampled = type(sampled).from_arrays(
+            [by_position[i] if i in by_position else pa.nulls(sampled.num_rows, field.type)
+             for i, field in enumerate(schema)], schema=schema)
+    with silenced():
+        value = evaluate(prepared.expr, sampled, mode, simplify=False, fuse=False)
+    if isinstance(value, pa.Scalar):  # simplified to a literal, as the columns' rows it stood for
+        value = _assembled(prepared.expr.type, sampled,
+                           [_as_array(value, sampled.num_rows, prepared.expr.type)])
+    return value
+
+
 def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
     positions = prepared.positions
     # the NodeStats and BranchSelections are made when someone reads them: a trace is
@@ -200,11 +217,14 @@ def _event(expr, data, mode, prepared, contexts, error, value) -> EvalEvent:
                          nodes=nodes,  # evaluation order (sorting deep paths is quadratic)
                          branches=branches, error=facts, result=value, data=data,
                          threads=ran_on)
-    # the sample is taken when first read, or when the caller lets the data or result go
+    # the sample is taken when first read, or when the caller lets the data go; the
+    # result's rows, if the caller lets it go first, computed again from the data's
+    again = partial(_value_again, prepared, mode, data.schema) \
+        if isinstance(value, _ARRAYS) and prepared.pure else None
     sample = EvaluationSample(_read_columns(data, prepared.read_columns), value, recorded,
                               facts.row if facts is not None else None,
                               SampleSizes(SAMPLE_FIRST, SAMPLE_PER_BRANCH, SAMPLE_AROUND_ERROR),
-                              owners=(data, value))
+                              value_of=again).watch(data, value)
     return EvalEvent(expr=expr, num_rows=total, mode=mode, nodes=nodes,
                      branches=branches, error=facts, result=Deferred(sample.result),
                      data=Deferred(sample.data), sample=Deferred(sample.rows), threads=ran_on,

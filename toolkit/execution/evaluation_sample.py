@@ -2,16 +2,23 @@
 branch of every special form, and the rows around a failing one, of the columns the
 tree reads and of the result.
 
-It is taken when the trace is first read, or when the caller lets go of its data or
-its result, whichever comes first (`support.when_let_go`): until then the sample holds
-its own handles on the caller's columns and result (new objects over the same
-buffers: nothing is copied), so a traced evaluation whose trace is never read takes
-no rows at all, and one read later shows the same rows as if taken at once (the
-arrays are immutable). Taken, it lets the handles go.
+It is taken when the trace is first read, or when the caller lets go of its data
+(`support.when_let_go`): until then the sample holds its own handles on the caller's
+columns and result (new objects over the same buffers: nothing is copied), so a
+traced evaluation whose trace is never read takes no rows at all, and one read later
+shows the same rows as if taken at once (the arrays are immutable). Taken, it lets the
+handles go.
+
+When the caller lets the result go first, its handle is let go too, and the result's
+sampled rows are computed again, when read, from the sampled rows of the columns: a
+scalar function's value at a row depends on that row alone, so they are the rows the
+result held. A tree with an impure call (`random`) cannot be computed again: its
+sample is taken when its result goes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -38,25 +45,45 @@ class SampleSizes(NamedTuple):
 class SampleTaken(NamedTuple):
     rows: pa.Array  # the batch rows kept (sorted, distinct int64)
     data: Any  # those rows of the columns the tree reads
-    result: Any  # those rows of the result (a scalar result as it is)
+    result: Any  # those rows of the result (a scalar result as it is); _AGAIN: not taken
+
+
+_AGAIN = object()  # the result was let go: its rows are computed again from the data's
 
 
 class EvaluationSample:
     """The sample of one evaluation over `data` (the columns it reads) giving `value`,
-    its branches as the morsels recorded them (`recorded`), taken on first read."""
+    its branches as the morsels recorded them (`recorded`), taken on first read.
+
+    `value_of(sampled_data)` computes the result again over sampled rows of the data
+    (None: it cannot be, the result is sampled when the caller lets it go)."""
 
     __slots__ = ("__weakref__", "_data", "_failed_row", "_recorded", "_sizes", "_taken",
-                 "_value")
+                 "_value", "_value_of")
 
     def __init__(self, data, value, recorded: list, failed_row: int | None,
-                 sizes: SampleSizes, owners=()):
+                 sizes: SampleSizes, value_of: Callable[[Any], Any] | None = None):
         self._data = data.select(range(data.num_columns))  # a handle of our own
         self._value = _handle(value)
+        self._value_of = value_of
         self._recorded = recorded
         self._failed_row = failed_row
         self._sizes = sizes
         self._taken: SampleTaken | None = None
-        when_let_go(owners, [self], EvaluationSample.taken)
+
+    def watch(self, data, result) -> EvaluationSample:
+        """Take the sample when the caller lets `data` go; when it lets `result` go,
+        let the handle on it go too (or, if it cannot be computed again, take the
+        sample then)."""
+        when_let_go((data,), [self], EvaluationSample.taken)
+        when_let_go((result,), [self], EvaluationSample._result_let_go)
+        return self
+
+    def _result_let_go(self) -> None:
+        if self._value_of is None:
+            self.taken()
+        elif self._taken is None:
+            self._value = _AGAIN
 
     def taken(self) -> SampleTaken:
         if self._taken is None:
@@ -64,7 +91,10 @@ class EvaluationSample:
             firsts = first_rows_of_branches(self._recorded, sizes.per_branch,
                                             min(total, sizes.first))
             rows = sample_rows(total, firsts, self._failed_row, sizes)
-            data, result = _sampled(self._data, self._value, rows)
+            if self._value is _AGAIN:
+                data, result = take_sorted(self._data, rows), _AGAIN
+            else:
+                data, result = _sampled(self._data, self._value, rows)
             self._taken = SampleTaken(rows, data, result)
             self._data = self._value = self._recorded = None
         return self._taken
@@ -76,7 +106,11 @@ class EvaluationSample:
         return self.taken().data
 
     def result(self):
-        return self.taken().result
+        taken = self.taken()
+        if taken.result is _AGAIN:
+            taken = self._taken = taken._replace(result=self._value_of(taken.data))
+            self._value_of = None
+        return taken.result
 
 
 def _handle(value):

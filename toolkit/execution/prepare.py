@@ -83,6 +83,9 @@ class PreparedTree:
     # the top-level data columns the tree reads, in the schema's order (None: not known,
     # take them all): a traced evaluation's sample keeps these columns only
     read_columns: tuple[int, ...] | None = None
+    # every call is pure: the value at a row depends on that row alone, so any rows of
+    # it can be computed again from the same rows of the columns (not with `random`)
+    pure: bool = True
 
 
 def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
@@ -207,8 +210,9 @@ class _PreparingWalk:
     when the walk ends, in the order the walk met them, only if the bound tree runs.
     """
 
-    __slots__ = ("array_literals", "binder", "density", "methods", "new_nodes", "or_of_ands",
-                 "params", "put_off", "schema", "simplified_facts", "simplifier", "widest")
+    __slots__ = ("array_literals", "binder", "density", "impure", "methods", "new_nodes",
+                 "or_of_ands", "params", "put_off", "schema", "simplified_facts", "simplifier",
+                 "widest")
 
     def __init__(self, schema: pa.Schema, *, bind: bool, simplify: bool):
         self.schema = schema
@@ -225,6 +229,7 @@ class _PreparingWalk:
         self.new_nodes: list[Expression] = []  # made by simplifying before that, facts put off
         self.put_off: list[Expression] = []  # bound nodes simplifying changed, after that
         self.or_of_ands = False  # an `or` with an `and` argument seen: shared terms may come out
+        self.impure = False  # an impure call seen (simplifying keeps them all)
 
     def run(self, expr: Expression) -> _Walked:
         with gc_paused():  # a node or more made per node: see gc_pause.py
@@ -236,7 +241,8 @@ class _PreparingWalk:
                                 density=self.density.done(),
                                 case_methods=MappingProxyType(self.methods),
                                 fused=fusion_of(tree), held=held,
-                                read_columns=_top_level_columns(self.params.values()))
+                                read_columns=_top_level_columns(self.params.values()),
+                                pure=not self.impure)
         return _Walked(prepared, list(self.params.values()), self.array_literals.get(id(tree)),
                        or_of_ands=self.or_of_ands)
 
@@ -277,6 +283,8 @@ class _PreparingWalk:
             self.params.setdefault((node.ref, node.path), node)
         elif node.is_call and node.name in CONJUNCTION_OF and not self.or_of_ands:
             self.or_of_ands = has_or_of_ands(node)
+        if node.is_call and node.function is not None and not node.function.pure:
+            self.impure = True
         simplifier = self.simplifier
         if simplifier is None:
             self._add_facts(node)
