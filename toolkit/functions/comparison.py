@@ -11,7 +11,8 @@ import pyarrow as pa
 import pyarrow.types as pat
 
 from .dispatch import best_compare
-from .function import Kernel
+from .function import Kernel, call_pyarrow
+from .number_compare import compare_numbers
 from .registry import definer
 from .string_compare import selective_equal, selective_not_equal
 from .types import (
@@ -85,8 +86,23 @@ def _kernels(name: str) -> list[Kernel]:
 
 
 # equality against a string literal runs exprscope's selective kernel (string_compare)
-_EXECUTE = {"equal": {"execute": selective_equal}, "not_equal": {"execute": selective_not_equal}}
+_STRINGS = {"equal": selective_equal, "not_equal": selective_not_equal}
+
+
+def _execute(name: str):
+    """The comparison's kernel: numbers by exprscope's loop (number_compare), strings
+    against a literal by its selective kernel, anything else by Arrow's."""
+    others = _STRINGS.get(name, call_pyarrow)
+
+    def execute(function, args, options, kernel):
+        if len(args) == 2:
+            found = compare_numbers(name, *args)
+            if found is not None:
+                return found
+        return others(function, args, options, kernel)
+    return execute
+
 
 for _name, _doc in COMPARISONS.items():
-    define(_name, _kernels(_name), _doc, dispatch_best=best_compare, **_EXECUTE.get(_name, {}))
+    define(_name, _kernels(_name), _doc, dispatch_best=best_compare, execute=_execute(_name))
 del _name, _doc
