@@ -44,7 +44,7 @@ from .fused_codes import LazyCodes
 from .fused_kernels import available as fusion_available
 from .fusion import runs_whole
 from .gather_scatter import empty_of
-from .parallel import PIECE_ROWS, Morsel, Outcome, run_morsels, split
+from .parallel import PIECE_ROWS, Morsel, Outcome, may_pool, run_morsels, split
 from .prepare import prepare
 from .recorded_branches import branch_selections
 from .tallies import node_stats
@@ -133,8 +133,15 @@ def evaluate(expr, data, mode: str = "lazy", observer=None, simplify: bool = Tru
     else:
         rows = PIECE_ROWS if runs_whole(prepared.fused, observing, when) \
             else prepared.rows_per_morsel
-        outcomes, chunks = run_morsels(work, split(data, rows), data.num_rows,
-                                       join=pa.concat_arrays, buffer=buffer_for(out_type))
+        morsels = split(data, rows)
+        choice = prepared.threads if may_pool(morsels, data.num_rows) else None
+        way = (mode, when, observing)
+        pooled = choice is not None and choice.pooled(way)
+        began = now()
+        outcomes, chunks = run_morsels(work, morsels, data.num_rows, join=pa.concat_arrays,
+                                       buffer=buffer_for(out_type), pooled=pooled)
+        if choice is not None:
+            choice.record(way, pooled, data.num_rows, now() - began)
         value = None if any(c is None for c in chunks) else _assembled(out_type, data, chunks)
     error = next((o.error for o in outcomes if o is not None and o.error is not None), None)
     if observing:

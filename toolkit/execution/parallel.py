@@ -12,8 +12,8 @@ threads, every core taking the next morsel as it finishes one: a single large
 RecordBatch uses every core, and a core the hypervisor slows down takes fewer
 morsels. The caller's thread is one of them, and each of the others is handed one
 task that takes morsels until none is left (never a task per morsel). Small inputs never touch the pool: below PARALLEL_MIN_ROWS the
-morsels run in the caller's thread, in order, and so does everything inside
-`serial()`: a caller that is already one of several parallel workers (a Spark
+morsels run in the caller's thread, in order (as do those of a tree that runs faster
+so: `thread_choice.py`), and so does everything inside `serial()`: a caller that is already one of several parallel workers (a Spark
 task in engine mode, one per core) would only oversubscribe the cores; two
 such processes each splitting 262,144-row batches over two threads ran 20%
 slower than with one thread each.
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 __all__ = ["MORSEL_ROWS", "PARALLEL_MIN_ROWS", "PIECE_ROWS", "WORKERS", "Morsel", "Outcome",
-           "run_morsels", "serial", "split"]
+           "may_pool", "run_morsels", "serial", "split"]
 
 PIECE_ROWS = 1 << 20  # the largest morsel: a tree not cut still spreads over the cores
 PARALLEL_MIN_ROWS = 131_072
@@ -112,9 +112,14 @@ def split(data, morsel_rows: int | None = None) -> list[Morsel]:
     return out
 
 
+def may_pool(morsels: list[Morsel], total_rows: int) -> bool:
+    """Whether these morsels may run on the pool (several, enough rows, not serial())."""
+    return len(morsels) > 1 and _to_pool(total_rows)
+
+
 def run_morsels(work: Callable[[Morsel], Outcome], morsels: list[Morsel], total_rows: int,
-                join: Callable[[list], object], buffer: Callable[[int], object] | None = None
-                ) -> tuple[list[Outcome | None], list]:
+                join: Callable[[list], object], buffer: Callable[[int], object] | None = None,
+                pooled: bool = True) -> tuple[list[Outcome | None], list]:
     """(each morsel's Outcome, None where it was not run; each chunk's joined value).
 
     `join(values)` makes one chunk's value from its morsels' values, in order.
@@ -122,9 +127,10 @@ def run_morsels(work: Callable[[Morsel], Outcome], morsels: list[Morsel], total_
     morsels: each morsel's value is then written into it as soon as the morsel
     finishes (and dropped), instead of all of them waiting to be joined.
     A chunk with a failed or skipped morsel is not joined (its entry is None).
+    `pooled=False` keeps every morsel in the caller's thread.
     """
     run = _Run(work, morsels, join, buffer)
-    if len(morsels) > 1 and _to_pool(total_rows):
+    if pooled and may_pool(morsels, total_rows):
         _drained(run, len(morsels))
     else:
         for i in range(len(morsels)):

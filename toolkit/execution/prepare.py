@@ -52,6 +52,7 @@ from .dense_path import DensityFacts, DensityFactsBuilder
 from .forms.case_when import CaseWhenMethod, case_when_method
 from .fusion import Fusion, fusion_of
 from .morsel_size import call_width, rows_for_width
+from .thread_choice import ThreadChoice
 
 __all__ = ["PreparedTree", "prepare"]
 
@@ -86,6 +87,9 @@ class PreparedTree:
     # every call is pure: the value at a row depends on that row alone, so any rows of
     # it can be computed again from the same rows of the columns (not with `random`)
     pure: bool = True
+    # whether its large evaluations run faster on the pool's threads or in the caller's
+    # (measured by its evaluations)
+    threads: ThreadChoice = dataclasses.field(default_factory=ThreadChoice, compare=False)
 
 
 def prepare(expr: Expression, schema: pa.Schema, *, simplify: bool = True,
