@@ -11,9 +11,11 @@ against 6.7; where they are long (a LIKE, a string case_when, arithmetic on doub
 two threads take half to two thirds of the time. Which way a tree goes depends on the
 tree, the data's chunks and the machine, so it is measured, per prepared tree and way of
 running it (lazy or eager, fused or not, traced or not), in seconds per row: its first
-evaluations that could use the pool alternate between the two ways, then the faster one
-runs, the other tried again every RECHECK_EVERY evaluations (the load of a shared
-machine changes). The values are the same either way.
+evaluation that could use the pool uses it and is not counted (it pays for starting the
+pool's threads, for pages touched for the first time, for loops compiled), the second
+runs in the caller's thread, the third on the pool; then the faster way runs, the other
+tried again at the 4th, 8th and 16th evaluation and every 32nd after (the load of a
+shared machine changes). The values are the same either way.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ import math
 from collections import deque
 from collections.abc import Hashable
 
-__all__ = ["RECHECK_EVERY", "ThreadChoice"]
+__all__ = ["RECHECKS", "RECHECK_EVERY", "TRIALS", "ThreadChoice"]
 
-TRIALS = 4  # the first evaluations: pool, caller's thread, pool, caller's thread
-RECHECK_EVERY = 32
+TRIALS = 3  # the first evaluations: the pool (not counted), the caller's thread, the pool
+RECHECKS = frozenset({4, 8, 16})  # the other way tried again at these evaluations,
+RECHECK_EVERY = 32  # and at every 32nd
 KEPT = 3  # each way's last measurements: the best of them stands for it
 
 
@@ -48,22 +51,26 @@ class ThreadChoice:
 
     def record(self, key: Hashable, pooled: bool, rows: int, seconds: float) -> None:
         """An evaluation of `rows` rows run the `key` way took `seconds` (wall time)."""
-        if rows > 0:
-            self._ways[key].seconds_per_row[pooled].append(seconds / rows)
+        measured = self._ways[key]
+        if measured.warm and rows > 0:
+            measured.seconds_per_row[pooled].append(seconds / rows)
+        measured.warm = True
 
 
 class _Measured:
-    __slots__ = ("runs", "seconds_per_row")
+    __slots__ = ("runs", "seconds_per_row", "warm")
 
     def __init__(self):
         self.runs = 0
+        self.warm = False  # the first evaluation, a warm-up, is not counted
         self.seconds_per_row = {True: deque(maxlen=KEPT), False: deque(maxlen=KEPT)}
 
     def pooled(self) -> bool:
         run = self.runs
         self.runs = run + 1
         if run < TRIALS:
-            return run % 2 == 0
+            return run != 1
         best = {way: min(kept, default=math.inf) for way, kept in self.seconds_per_row.items()}
         faster = best[True] <= best[False]
-        return not faster if run % RECHECK_EVERY == 0 else faster
+        again = run in RECHECKS or run % RECHECK_EVERY == 0
+        return not faster if again else faster
