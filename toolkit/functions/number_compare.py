@@ -18,6 +18,8 @@ do not line up go to Arrow's kernel.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -30,6 +32,7 @@ loops = late.module("toolkit.functions.compare_loops")  # numba's import is slow
 
 __all__ = ["COMPARE_MIN_ROWS", "compare_numbers"]
 
+_LITTLE_ENDIAN = sys.byteorder == "little"
 COMPARE_MIN_ROWS = 4096  # below, a call's fixed cost is most of the work: Arrow's kernel
 
 _OPS = {"equal": 0, "not_equal": 1, "less": 2, "less_equal": 3, "greater": 4,
@@ -115,7 +118,7 @@ def _with_value(name: str, column: pa.Array, value: pa.Scalar, dtype):
     out = _words(len(column), base)
     loops.column_value(_OPS[name], _values(column, dtype), number, base, out)
     validity = column.buffers()[0].slice(column.offset // 8) if column.null_count else None
-    return pa.Array.from_buffers(pa.bool_(), len(column), [validity, pa.py_buffer(out)],
+    return pa.Array.from_buffers(pa.bool_(), len(column), [validity, _bitmap(out)],
                                  null_count=column.null_count, offset=base)
 
 
@@ -131,5 +134,10 @@ def _with_column(name: str, left: pa.Array, right: pa.Array, dtype):
         validity, base = None, 0
     out = _words(len(left), base)
     loops.column_column(_OPS[name], _values(left, dtype), _values(right, dtype), base, out)
-    return pa.Array.from_buffers(pa.bool_(), len(left), [validity, pa.py_buffer(out)],
+    return pa.Array.from_buffers(pa.bool_(), len(left), [validity, _bitmap(out)],
                                  offset=base)
+
+
+def _bitmap(words: np.ndarray):
+    """The words' bytes as Arrow's bitmap: in order where words are little-endian."""
+    return pa.py_buffer(words if _LITTLE_ENDIAN else words.astype("<u8"))
