@@ -102,8 +102,9 @@ def test_a_ten_thousand_deep_pass_renders(tmp_path):
     (event,) = t.passes
     diff = diff_pass(event)
     assert diff.count("changed") == 1 and len(diff.removed) == 2
-    text = tk.to_text(event, color=False, width=200)
+    text = tk.to_text(event, color=False, width=200, depth=None)
     assert "~ 3: int64 [fold_constants/evaluate-literals] (was add_checked)" in text
+    assert "levels deep: its top 8 levels printed" in tk.to_text(event, color=False)
     # the change itself is deep below: every level drawn, the node budget cuts it
     assert "showing 300 of" in tk.to_dot(event, depth=None).source
     html = tk.write_report(t, tmp_path / "deep.html").read_text(encoding="utf-8")

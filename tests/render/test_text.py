@@ -93,7 +93,7 @@ def test_ten_thousand_deep_tree_prints_in_bounded_lines():
     expr = tk.field("a")
     for _ in range(10_000):
         expr = expr + 1
-    lines = tk.to_text(expr, color=False).splitlines()
+    lines = tk.to_text(expr, color=False, depth=None).splitlines()
     assert len(lines) == 20_001
     assert max(len(line) for line in lines) < 4 * INDENT_CAP + 40
     assert sum("⋯[depth 10000] " in line for line in lines) == 2  # the deepest a and 1
@@ -190,3 +190,23 @@ def test_the_conditions_struct_is_read_once_however_many_fields_it_names(monkeyp
     # ~100x the bytes serialized (a 1,000-case case_when printed in 13 s)
     small, large = (_serialized_bytes_printing(n, monkeypatch) for n in (100, 1_000))
     assert large <= 12 * small, f"{small:,} -> {large:,} bytes serialized"
+
+
+def test_a_deep_tree_prints_folded_as_the_svg_draws_it():
+    """By default a 1,000-deep tree prints its top 8 levels (as its picture draws them),
+    each subtree below as one line naming its size and the focus that opens it, and a
+    last line saying so; at 80 columns every line fits. The focus prints the next
+    levels, folded again; `depth=3` prints three."""
+    expr = tk.field("a")
+    for i in range(1_000):
+        expr = tk.if_else(tk.field("p"), expr + 1, tk.field("c")) if i % 2 else expr * 2
+    lines = tk.to_text(expr, color=False, width=80).splitlines()
+    assert len(lines) < 40 and all(len(line) <= 80 for line in lines)
+    text = " ".join(line.strip("│├└─ ") for line in lines)  # wrapped lines joined
+    assert len(re.findall(r"▸ if_else: [\d,]+ nodes folded, [\d,]+ levels deep", text)) == 1
+    focus = re.search(r'focus="([0-9/]+)"', text).group(1)
+    assert len(focus.split("/")) == 9  # below the 8 levels printed
+    assert "(1,500 levels deep: its top 8 levels printed" in text
+    opened = tk.to_text(expr, color=False, width=80, focus=focus).splitlines()
+    assert 10 < len(opened) < 40 and "nodes folded" in " ".join(opened)
+    assert len(tk.to_text(expr, color=False, depth=3).splitlines()) < 12

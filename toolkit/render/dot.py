@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from ..errors import UsageError
 from ..explain import RowJourney, RowStories, RowStory, WhyNot
-from ..model.expression import Expression, from_pyarrow, postorder
+from ..model.expression import Expression, from_pyarrow
 from ..observe import EvalEvent, InvariantCheck, PassEvent, PlanRuleEvent
 from ..support import late
 from ..tracing.catalyst_steps import CatalystStep, CatalystSteps
@@ -73,10 +73,12 @@ from .wide_nodes import (
     TreeWindow,
     chain_fold_title,
     chain_place,
+    depth_fold_title,
     fold_noun,
     fold_range_text,
     shown_args,
     span_text,
+    subtree_sizes,
 )
 
 if TYPE_CHECKING:
@@ -345,17 +347,6 @@ def _tip(text: str) -> str:
     return graphviz_package.nohtml(dot_tooltip(text))
 
 
-def _sizes(root: Expression) -> tuple[dict[int, int], dict[int, int]]:
-    """Nodes below and including each node, and its levels below (0: a leaf), by id:
-    linear in the distinct nodes, a shared subtree counted where it is used."""
-    sizes: dict[int, int] = {}
-    levels: dict[int, int] = {}
-    for node in postorder(root):
-        sizes[id(node)] = 1 + sum(sizes[id(a)] for a in node.args)
-        levels[id(node)] = 1 + max((levels[id(a)] for a in node.args), default=-1)
-    return sizes, levels
-
-
 def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
                window: TreeWindow = _AUTO_WINDOW):
     """Draw breadth-first up to `max_nodes`; returns what it drew (`DrawnTree`).
@@ -366,7 +357,7 @@ def _draw_tree(g, root: Expression, prefix: str, max_nodes: int, look: _Look,
     tree, sets the cost.
     """
     start = window.start(root)
-    sizes, levels = _sizes(start)
+    sizes, levels = subtree_sizes(start)
     window = window.resolved(levels[id(start)])
     total = sizes[id(start)]
     ids: dict[tuple, str] = {}
@@ -468,9 +459,7 @@ def _tooltip(node) -> str:
 def _draw_folded(g, fid: str, parent_id: str, parent, path: tuple, node, size: int,
                  levels: int, look: _Look, chain: int = 0, spine: str | None = None) -> None:
     """One box for a folded subtree, in its place under its parent, with the path that opens it."""
-    title = f"▸ {node_title(node)}: {size:,} nodes folded"
-    if levels > 1:
-        title += f", {levels:,} levels deep"
+    title = depth_fold_title(node, size, levels)
     if chain:  # the rest of an and/or chain: its links, and the terms they join
         title = chain_fold_title(node, chain, size)
     _fold_box(g, fid, title, [f"open: subtree {path_text(path)}"], _tooltip(node), spine)

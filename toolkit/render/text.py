@@ -59,14 +59,17 @@ from .scan_text import scan_lines
 from .selection_strip import DENSITY_CELLS, strip_of
 from .tree_diff import diff_pass
 from .wide_nodes import (
+    AUTO_DEPTH,
     TreeWindow,
     chain_fold_title,
     chain_place,
+    depth_fold_title,
     focus_text,
     fold_noun,
     fold_range_text,
     shown_args,
     span_text,
+    subtree_sizes,
 )
 
 __all__ = ["DEFAULT_WIDTH", "INDENT_CAP", "display_width", "fit_line", "strip_text", "to_text",
@@ -110,7 +113,7 @@ class _Paint:
 
 
 def to_text(obj, *, color: bool | None = None, stream=None, limit: int = 50,
-            width: int | None = None, focus=()) -> str:
+            width: int | None = None, focus=(), depth: int | str | None = AUTO_DEPTH) -> str:
     """The picture as text; `color=None` colors only when `stream` (stdout) is a terminal.
 
     `limit`: how many files a scan explanation lists (the rest are counted).
@@ -118,6 +121,10 @@ def to_text(obj, *, color: bool | None = None, stream=None, limit: int = 50,
     take a share of it, and a line that would still be wider is cut with `…`.
     `focus`: print only the subtree at that path (a tuple, or text such as "1/0"), or
     a range of its node's arguments ("5-248"): what a folded line says opens it.
+    `depth`: how many levels of a tree are printed, each subtree below one line naming
+    the focus that opens it; by default (`"auto"`) a tree deeper than the pictures'
+    `FOLD_DEPTH` prints its top `OPEN_DEPTH` levels, as the SVG draws it; None: every
+    level.
     """
     width = DEFAULT_WIDTH if width is None else width
     if not isinstance(width, int) or width < MIN_WIDTH:
@@ -126,7 +133,7 @@ def to_text(obj, *, color: bool | None = None, stream=None, limit: int = 50,
     if isinstance(obj, ScanExplanation):
         lines = scan_lines(obj, paint, limit)
     else:
-        lines = _lines(obj, paint, TreeWindow.of(focus))
+        lines = _lines(obj, paint, TreeWindow.of(focus, depth))
     return "\n".join(part for line in lines for part in fit_line(line, width))
 
 
@@ -216,7 +223,10 @@ def strip_text(rows, total: int, cells: int = DENSITY_CELLS) -> str:
     return f"▕{marks}▏ {strip.caption}"
 
 
-def _lines(obj, paint, window: TreeWindow = TreeWindow()) -> list[str]:
+_AUTO_WINDOW = TreeWindow(depth=AUTO_DEPTH)  # the whole tree, a deep one folded (`wide_nodes`)
+
+
+def _lines(obj, paint, window: TreeWindow = _AUTO_WINDOW) -> list[str]:
     return _printing(obj, paint, window)
 
 
@@ -327,7 +337,7 @@ def _size(node: Expression) -> int:
 
 
 def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
-                indent_cap: int = INDENT_CAP, window: TreeWindow = TreeWindow(),
+                indent_cap: int = INDENT_CAP, window: TreeWindow = _AUTO_WINDOW,
                 fold_rows=None) -> list[str]:
     """Box-drawing lines, pre-order, with an explicit stack.
 
@@ -339,9 +349,15 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
     one line for the rest (as the pictures draw it, `wide_nodes`): what they are,
     the rows they got (`fold_rows(path, node, indices)`, None: not counted), and the
     focus that opens them. A long and/or chain prints the links the pictures draw and
-    one line for the rest, at the same link (`wide_nodes.chain_place`).
+    one line for the rest, at the same link (`wide_nodes.chain_place`). A subtree below
+    the window's depth (a deep tree's, by default) prints as one line: its size and the
+    focus that opens it, and a last line says how the tree was cut.
     """
     start = window.start(root)
+    sizes = levels = None
+    if window.depth is not None:
+        sizes, levels = subtree_sizes(start)
+        window = window.resolved(levels[id(start)])
     path = root_path if root_path is not None else TreePositions().root
     for i in window.focus:
         path = path.child(i)
@@ -362,6 +378,14 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
             continue
         place = chain_place(node, parent[0] if parent else None, parent[1] if parent else 0,
                             links)
+        if window.depth is not None and depth > window.depth and node.args:
+            text = (f"{depth_fold_title(node, sizes[id(node)], levels[id(node)])} · "
+                    f'open: focus="{focus_text(tuple(path))}"')
+            before = lead(path, node, parent)
+            if callable(before):
+                before = before(display_width(prefix + branch + text))
+            lines.append(f"{prefix}{branch}{before}{text}")
+            continue
         if place.folded:  # the rest of a long and/or chain, on one line
             text = (f"{chain_fold_title(node, place.folded, _size(node))} · "
                     f'open: focus="{focus_text(tuple(path))}"')
@@ -385,6 +409,10 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
             else:
                 stack.append((path.child(item), depth + 1, node.args[item], (node, item),
                               child_prefix, is_last, place.links))
+    if window.levels is not None:  # folded by default, the tree being this deep
+        lines.append(f"({window.levels:,} levels deep: its top {window.depth} levels printed, "
+                     'the rest folded (▸); a line opens with focus="<the path it names>", '
+                     "every level with depth=None)")
     return lines
 
 
@@ -407,7 +435,7 @@ def _role_lead(path, node, parent) -> str:
 
 
 # -- steps ------------------------------------------------------------------------
-def _pass_lines(event: PassEvent, paint, window: TreeWindow = TreeWindow()) -> list[str]:
+def _pass_lines(event: PassEvent, paint, window: TreeWindow = _AUTO_WINDOW) -> list[str]:
     diff = diff_pass(event)
     lines = [paint(visible(step_title(event)), "title")]
     shown = event.rewrites[:MAX_REWRITE_LINES]
@@ -453,7 +481,7 @@ def _pass_lines(event: PassEvent, paint, window: TreeWindow = TreeWindow()) -> l
     return lines
 
 
-def _eval_lines(event: EvalEvent, paint, window: TreeWindow = TreeWindow()) -> list[str]:
+def _eval_lines(event: EvalEvent, paint, window: TreeWindow = _AUTO_WINDOW) -> list[str]:
     lines = [paint(visible(step_title(event)), "title")]
     facts = error_facts(event.error)
     root = event.expr

@@ -31,13 +31,13 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from ..errors import UsageError
-from ..model.expression import Expression
+from ..model.expression import Expression, postorder
 from .labels import arg_role, node_title, parse_path_text, path_text
 
 __all__ = ["AUTO_DEPTH", "CHAIN_SHOWN", "FOLD_DEPTH", "HEAD", "OPEN_DEPTH", "TAIL", "WIDE_ARGS",
            "ChainPlace", "TreeWindow", "chain_fold_title", "chain_length", "chain_place",
-           "focus_text", "fold_noun", "fold_range_text", "folded_spans", "open_depth",
-           "parse_focus_text", "shown_args", "span_text"]
+           "depth_fold_title", "focus_text", "fold_noun", "fold_range_text", "folded_spans",
+           "open_depth", "parse_focus_text", "shown_args", "span_text", "subtree_sizes"]
 
 WIDE_ARGS = 10  # a node with more arguments than this draws its ends and folds the middle
 HEAD = 4  # arguments drawn before the fold ...
@@ -126,6 +126,24 @@ def chain_place(node: Expression, parent: Expression | None, index: int,
 def chain_fold_title(node: Expression, chain: int, size: int) -> str:
     """What a folded chain holds: `▸ and_kleene chain: 996 more terms, 3,983 nodes folded`."""
     return f"▸ {node_title(node)} chain: {chain + 1:,} more terms, {size:,} nodes folded"
+
+
+def depth_fold_title(node: Expression, size: int, levels: int) -> str:
+    """What a subtree folded below a picture's depth holds:
+    `▸ add: 1,993 nodes folded, 996 levels deep`."""
+    title = f"▸ {node_title(node)}: {size:,} nodes folded"
+    return title + (f", {levels:,} levels deep" if levels > 1 else "")
+
+
+def subtree_sizes(root: Expression) -> tuple[dict[int, int], dict[int, int]]:
+    """Nodes below and including each node, and its levels below (0: a leaf), by id:
+    linear in the distinct nodes, a shared subtree counted where it is used."""
+    sizes: dict[int, int] = {}
+    levels: dict[int, int] = {}
+    for node in postorder(root):
+        sizes[id(node)] = 1 + sum(sizes[id(a)] for a in node.args)
+        levels[id(node)] = 1 + max((levels[id(a)] for a in node.args), default=-1)
+    return sizes, levels
 
 
 def open_depth(levels: int) -> int | None:
