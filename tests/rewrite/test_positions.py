@@ -77,7 +77,9 @@ def test_a_deep_trace_keeps_its_paths_in_one_table_of_one_row_per_position():
     assert len(event.root_path().table) <= 2 * len(event.nodes) + len(event.branches)
     # its text has a line per node (five per level and the innermost literal); the
     # innermost if_else, thousands of levels down, shows the rows that reached it
-    lines = tk.to_text(trace, width=400).splitlines()
+    folded = tk.to_text(trace, width=400).splitlines()  # by default, as its picture
+    assert len(folded) < 80 and "levels deep: its top 8 levels printed" in folded[-1]
+    lines = tk.to_text(trace, width=400, depth=None).splitlines()
     tree = lines[lines.index(next(x for x in lines if x.startswith("evaluate"))) + 1:]
     # a reason a node ran densely may wrap onto lines of its own under the node
     tree = tree[:1] + [x for x in tree[1:] if "├── " in x or "└── " in x]

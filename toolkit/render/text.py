@@ -247,7 +247,7 @@ def _(obj: pc.Expression, paint, window) -> list[str]:  # the user's own pyarrow
 
 @_printing.register
 def _(obj: Trace, paint, window) -> list[str]:
-    return _trace_lines(obj, paint)
+    return _trace_lines(obj, paint, window.depth)
 
 
 @_printing.register
@@ -616,8 +616,9 @@ def _plan_rule_lines(event: PlanRuleEvent, paint) -> list[str]:
     return lines
 
 
-def _trace_lines(t: Trace, paint) -> list[str]:
-    """Every step; a pass that changed nothing is one line (its tree is the one before)."""
+def _trace_lines(t: Trace, paint, depth=AUTO_DEPTH) -> list[str]:
+    """Every step, its trees `depth` levels deep; a pass that changed nothing is one line
+    (its tree is the one before)."""
     lines = [paint(f"trace: {t.summary()}", "title")]
     for i, step in enumerate(t.steps):
         heading = paint(f"── step {i + 1} of {len(t.steps)} ", "dim")
@@ -626,5 +627,5 @@ def _trace_lines(t: Trace, paint) -> list[str]:
             continue
         lines.append("")
         lines.append(heading + "─" * 20)
-        lines += _lines(step, paint)
+        lines += _lines(step, paint, TreeWindow(depth=depth))
     return lines
