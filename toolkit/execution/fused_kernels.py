@@ -143,6 +143,7 @@ def _code_texts(codes) -> str:
 
 # source text -> numba's dispatcher for it, compiled (or being compiled by the first caller)
 _KERNELS: dict[str, object] = {}
+_COMPILED: set[str] = set()  # the texts whose dispatcher has compiled a signature
 _LOCK = threading.Lock()
 _LATER: ThreadPoolExecutor | None = None  # one thread compiling what evaluations asked for
 _ASKED: set[str] = set()  # texts handed to that thread
@@ -218,7 +219,14 @@ def compiled(kernel: KernelSource):
 def ready(kernel: KernelSource):
     """The loop's dispatcher if it is compiled already, else None (importing nothing)."""
     found = _KERNELS.get(kernel.text)
-    return found if found is not None and found.signatures else None
+    if found is None:
+        return None
+    if kernel.text in _COMPILED:
+        return found
+    if found.signatures:  # numba builds this list afresh on every read
+        _COMPILED.add(kernel.text)
+        return found
+    return None
 
 
 def asked(kernel: KernelSource) -> bool:
