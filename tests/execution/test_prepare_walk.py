@@ -15,7 +15,7 @@ import importlib
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 
 import toolkit as tk
 from tests.strategies import typed
@@ -24,6 +24,7 @@ from toolkit.execution.forms.case_when import case_when_method
 from toolkit.execution.morsel_size import morsel_rows
 from toolkit.functions.bind import Binder
 from toolkit.model.expression import Call, postorder, preorder
+from toolkit.passes.common_conjuncts import taken_out_of_ors
 from toolkit.support.bounded_cache import BoundedCache
 
 # the modules, not the functions the package exports under the same names
@@ -187,9 +188,10 @@ def test_the_same_text_parsed_again_is_prepared_once(monkeypatch):
 
 
 def _by_separate_steps(expr, schema):
-    """The oracle: bind, canonicalize then fold_constants as passes, then the facts of the
-    tree that runs, each by a walk of its own."""
-    tree = prepare_module._folded(tk.bind(expr, schema))
+    """The oracle: bind, canonicalize then fold_constants as passes, the terms every
+    branch of an `or` shares taken out (`null or (null and b)` is `null`), then the facts
+    of the tree that runs, each by a walk of its own."""
+    tree = taken_out_of_ors(prepare_module._folded(tk.bind(expr, schema)))
     density = DensityFactsBuilder()
     methods = {}
     for node in postorder(tree):
@@ -202,6 +204,9 @@ def _by_separate_steps(expr, schema):
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(typed.expressions(depth=3))
+@example(tk.case_when([(tk.or_(tk.literal(pa.scalar(None, pa.bool_())),
+                               tk.and_(tk.literal(pa.scalar(None, pa.bool_())), tk.field("b"))),
+                        tk.literal(pa.scalar(None, pa.int32())))]))
 def test_the_one_walk_prepares_what_the_separate_steps_do(expr):
     prepared = prepare_module.prepare(expr, typed.SCHEMA)
     tree, density, methods = _by_separate_steps(expr, typed.SCHEMA)
