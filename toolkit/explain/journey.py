@@ -371,16 +371,17 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
         depth = len(place)
         local = local and _row_local(node, scan)
         sides = join_sides(node, scan) if _kind(node) in JOIN_KINDS else None
+        other_side = other_input(node, sides) if sides is not None else None
         above = None  # the keys a filter above pairs a keyless join's rows by
         if sides is not None and part is not None and (local or not mixing_reads_all):
             above = filter_keys(path, step, sides)
             before_keys = dict(swaps)
-            implied = implied_keys(other_input(node, sides), path[above.filter_index].predicate) \
+            implied = implied_keys(other_side, path[above.filter_index].predicate) \
                 if above is not None else ({}, ())
-            _restrict(other_input(node, sides), _reduction(above.sides if above else sides, part),
+            _restrict(other_side, _reduction(above.sides if above else sides, part),
                       swaps, read, reads, implied[0])
             if above is not None and here_before is not None and here_before.num_rows:
-                partners = _collect(_with_sources(other_input(node, sides), swaps))
+                partners = _collect(_with_sources(other_side, swaps))
                 if partners.num_rows == 0:  # none with its keys: the filter drops every pair,
                     # told over the pairs with the rows sharing one of its keys (or every row)
                     missing = (above, _no_partners(node, above.sides, here_before, partners,
@@ -388,12 +389,12 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
                     swaps.clear()
                     swaps.update(before_keys)
                     near = _one_key(above.sides, part)
-                    _restrict(other_input(node, sides), near, swaps, read, reads, implied[0])
+                    _restrict(other_side, near, swaps, read, reads, implied[0])
                     above = None
         group_read = False
         try:
             if sides is not None and (local or not mixing_reads_all):
-                _run_whole_once(other_input(node, sides), swaps)
+                _run_whole_once(other_side, swaps)
             if not local and not mixing_reads_all and _kind(node) == "Aggregate" and \
                     node.group_exprs and every_before is not None and \
                     any(_kind(n) in ("Filter", *JOIN_KINDS) for n in path[step + 1:]):
@@ -443,7 +444,6 @@ def _journey(p, scan, table: pa.Table, number: int, read=None,
                     count)
         other = None
         if sides is not None and here_before is not None and here_before.num_rows:
-            other_side = other_input(node, sides)
             other = _collect(_with_sources(other_side, swaps) if local or not mixing_reads_all
                              else other_side)
         if not kept:

@@ -378,26 +378,19 @@ def _tree_lines(root: Expression, describe, lead, extra=None, root_path=None,
             continue
         place = chain_place(node, parent[0] if parent else None, parent[1] if parent else 0,
                             links)
+        fold_title = None  # a subtree below the depth, or the rest of a long and/or chain
         if window.depth is not None and depth > window.depth and node.args:
-            text = (f"{depth_fold_title(node, sizes[id(node)], levels[id(node)])} · "
-                    f'open: focus="{focus_text(tuple(path))}"')
-            before = lead(path, node, parent)
-            if callable(before):
-                before = before(display_width(prefix + branch + text))
-            lines.append(f"{prefix}{branch}{before}{text}")
-            continue
-        if place.folded:  # the rest of a long and/or chain, on one line
-            text = (f"{chain_fold_title(node, place.folded, _size(node))} · "
-                    f'open: focus="{focus_text(tuple(path))}"')
-            before = lead(path, node, parent)
-            if callable(before):
-                before = before(display_width(prefix + branch + text))
-            lines.append(f"{prefix}{branch}{before}{text}")
-            continue
-        before, text = lead(path, node, parent), describe(path, node)
+            fold_title = depth_fold_title(node, sizes[id(node)], levels[id(node)])
+        elif place.folded:
+            fold_title = chain_fold_title(node, place.folded, _size(node))
+        before = lead(path, node, parent)
+        text = describe(path, node) if fold_title is None else \
+            f'{fold_title} · open: focus="{focus_text(tuple(path))}"'
         if callable(before):  # a lead that fits itself in the room the line leaves it
             before = before(display_width(prefix + branch + text))
         lines.append(f"{prefix}{branch}{before}{text}")
+        if fold_title is not None:  # one line for all of it
+            continue
         for line in (extra(path, node) if extra else ()):
             lines.append(f"{child_prefix}{line}")
         shown = shown_args(node, window.span if depth == 0 else None)
